@@ -1,0 +1,46 @@
+//! The subcommand form of the command line.
+
+use crate::cmd;
+use clap::{Parser, Subcommand};
+
+/// Simulate and model interconnection networks of parallel computers.
+///
+/// The homework's form `netwrap procs pkts steps req-rt msg-size rad-k det-file loc` also
+/// works, e.g. `netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0`.
+#[derive(Debug, Parser)]
+#[command(name = "netwrap", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Simulate a network cycle by cycle.
+    Sim(cmd::sim::SimArgs),
+    /// Evaluate an analytical model.
+    #[command(subcommand)]
+    Model(cmd::model::ModelCommand),
+    /// Measure the simulator's speed on standard configurations.
+    Bench(cmd::bench::BenchArgs),
+}
+
+/// Parses `args` (program name first) and runs the chosen subcommand.
+pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            e.print()?;
+            return Ok(());
+        }
+        Err(e) => {
+            e.print()?;
+            std::process::exit(2);
+        }
+    };
+    match cli.command {
+        Command::Sim(a) => cmd::sim::run(a),
+        Command::Model(m) => cmd::model::run(m),
+        Command::Bench(a) => cmd::bench::run(a),
+    }
+}

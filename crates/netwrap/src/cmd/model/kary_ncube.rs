@@ -1,0 +1,149 @@
+//! `netwrap model kary-ncube`.
+
+use crate::output::{VERSION, opt, print_json};
+use anyhow::{Context, bail};
+use clap::Args;
+use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube, Prediction, Wiring};
+use serde::Serialize;
+
+/// Network and workload of the k-ary n-cube model; `sim` takes the same names.
+#[derive(Debug, Clone, Args, Serialize)]
+pub struct KaryNCubeArgs {
+    /// Radix k (nodes per dimension).
+    #[arg(long, default_value_t = 8)]
+    pub k: u32,
+    /// Dimensions n.
+    #[arg(long, conflicts_with = "nodes")]
+    pub n: Option<u32>,
+    /// Number of processors N instead of n: n = log_k N, rounded up to a whole dimension.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Request rate m: messages generated per node per cycle.
+    #[arg(long, default_value_t = 0.04)]
+    pub rate: f64,
+    /// Message length B in flits.
+    #[arg(long, default_value_t = 4)]
+    pub size: u32,
+    /// Locality fraction l in (0, 1]: the share of all nodes a source addresses.
+    #[arg(long, default_value_t = 1.0)]
+    pub locality: f64,
+    /// Channels in both directions (default: unidirectional).
+    #[arg(long)]
+    pub bidirectional: bool,
+    /// No end-around connections: a mesh (implies bidirectional channels).
+    #[arg(long)]
+    pub no_wrap: bool,
+    /// Use Appendix B's second contention form, (k_d − ½)/(k_d + ½)², for small k_d.
+    #[arg(long)]
+    pub small_kd: bool,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Resolves `--n`/`--nodes` into the dimension count, saying on stderr when N is rounded up.
+pub fn dimensions(k: u32, n: Option<u32>, nodes: Option<u64>) -> anyhow::Result<u32> {
+    if k < 2 {
+        bail!("radix --k {k} is invalid: k must be at least 2");
+    }
+    match (n, nodes) {
+        (Some(0), _) => bail!("--n 0 is invalid: a k-ary n-cube needs at least one dimension"),
+        (Some(n), _) => Ok(n),
+        (None, None) => Ok(2),
+        (None, Some(0)) => bail!("--nodes 0 is invalid: at least one processor is needed"),
+        (None, Some(nodes)) => {
+            let (n, rounded) = whole_dimensions(nodes, k);
+            if rounded != nodes {
+                eprintln!(
+                    "netwrap: log_{k}({nodes}) is not a whole number: using n = {n}, N = {k}^{n} = {rounded} processors"
+                );
+            }
+            Ok(n)
+        }
+    }
+}
+
+/// The smallest n ≥ 1 with k^n ≥ nodes, and k^n.
+pub fn whole_dimensions(nodes: u64, k: u32) -> (u32, u64) {
+    let mut n = 1;
+    let mut size = k as u64;
+    while size < nodes {
+        n += 1;
+        size = size.saturating_mul(k as u64);
+    }
+    (n, size)
+}
+
+/// The wiring the flags select.
+pub fn wiring(bidirectional: bool, no_wrap: bool) -> Wiring {
+    match (bidirectional, no_wrap) {
+        (_, true) => Wiring::Mesh,
+        (true, false) => Wiring::BidirectionalTorus,
+        (false, false) => Wiring::UnidirectionalTorus,
+    }
+}
+
+/// The model parameters these arguments describe.
+pub fn kary_ncube_params(a: &KaryNCubeArgs) -> anyhow::Result<KaryNCube> {
+    let n = dimensions(a.k, a.n, a.nodes)?;
+    Ok(KaryNCube {
+        locality: a.locality,
+        wiring: wiring(a.bidirectional, a.no_wrap),
+        form: if a.small_kd { ContentionForm::SmallKd } else { ContentionForm::LargeKd },
+        ..KaryNCube::new(a.k, n, a.rate, a.size as f64)
+    })
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    model: &'static str,
+    netwrap_version: &'static str,
+    seed: Option<u64>,
+    config: &'a KaryNCube,
+    #[serde(flatten)]
+    prediction: &'a Prediction,
+    note: Option<String>,
+}
+
+pub fn run(a: KaryNCubeArgs) -> anyhow::Result<()> {
+    let params = kary_ncube_params(&a)?;
+    let p = kary_ncube::predict(&params).context("invalid model parameters")?;
+    let note = (p.k_d <= 2.0 && params.form == ContentionForm::LargeKd)
+        .then(|| format!("k_d = {} <= 2: Appendix B recommends its small-k_d form (--small-kd)", p.k_d));
+    if a.json {
+        return print_json(&Report {
+            model: "kary-ncube",
+            netwrap_version: VERSION,
+            seed: None,
+            config: &params,
+            prediction: &p,
+            note,
+        });
+    }
+    println!("netwrap {VERSION} model kary-ncube (seed 000 eqs. 7, 8, 10; seed 004 App. B)");
+    println!(
+        "network: {}-ary {}-cube, N = {}, {:?}; workload: m = {}, B = {}, l = {}",
+        params.k,
+        params.n,
+        (params.k as f64).powi(params.n as i32),
+        params.wiring,
+        params.rate,
+        params.size,
+        params.locality
+    );
+    println!("k_d                          {:.4}", p.k_d);
+    println!("channel utilization rho      {:.4}", p.utilization);
+    println!("unloaded latency T0          {:.4}", p.unloaded_latency);
+    println!("contention per switch w      {}", opt(p.contention_per_switch, 4));
+    println!("latency T                    {}", opt(p.latency, 4));
+    if p.saturated {
+        println!(
+            "SATURATED: rho = {:.4} >= 1; the highest sustainable rate is m = {:.6} messages/node/cycle",
+            p.utilization, p.max_rate
+        );
+    }
+    if let Some(note) = note {
+        println!("note: {note}");
+    }
+    Ok(())
+}

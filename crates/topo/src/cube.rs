@@ -1,0 +1,338 @@
+//! k-ary n-cubes: tori and meshes, unidirectional or bidirectional, with any radix per
+//! dimension, routed in dimension order.
+
+use crate::TopoError;
+use crate::network::{Candidates, Channel, Network, RouterId, Routing, TerminalId};
+use serde::Serialize;
+
+/// Parameters of a k-ary n-cube.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CubeSpec {
+    /// Radix of each dimension, dimension 0 first (`[k; n]` for a k-ary n-cube).
+    pub radices: Vec<u32>,
+    /// End-around connections (a torus); without them the cube is a mesh.
+    pub wrap: bool,
+    /// Channels in both directions of every dimension; otherwise only in the + direction.
+    pub bidirectional: bool,
+}
+
+impl CubeSpec {
+    /// A k-ary n-cube with unidirectional channels and end-around connections: the network of
+    /// seed 004's simulator and of seed 000's model.
+    pub fn torus(k: u32, n: u32) -> Self {
+        CubeSpec { radices: vec![k; n as usize], wrap: true, bidirectional: false }
+    }
+
+    /// Number of nodes, or an error when it does not fit in 32 bits.
+    pub fn nodes(&self) -> Result<u32, TopoError> {
+        self.radices
+            .iter()
+            .try_fold(1u32, |acc, &k| acc.checked_mul(k))
+            .ok_or_else(|| TopoError::TooLarge(format!("{:?} has more than 2^32 nodes", self.radices)))
+    }
+}
+
+/// The order in which dimension-order routing corrects dimensions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DimensionOrder {
+    /// Highest dimension first, as in seed 000 §3.3 (the default).
+    #[default]
+    HighestFirst,
+    /// Lowest dimension first.
+    LowestFirst,
+}
+
+/// A built k-ary n-cube: the [`Network`] plus the coordinates dimension-order routing uses.
+///
+/// Router `r` has coordinate `(r / stride[i]) % k[i]` in dimension `i`; terminal `t` sits at
+/// router `t`. The channel leaving router `r` through port `p` is `port_channel[r·P + p]`,
+/// where `P` is `n` (unidirectional: port `i` goes +1 in dimension `i`) or `2n`
+/// (bidirectional: port `2i` goes +1, port `2i+1` goes −1).
+#[derive(Clone, Debug)]
+pub struct KaryNCube {
+    spec: CubeSpec,
+    order: DimensionOrder,
+    strides: Vec<u32>,
+    ports: u32,
+    port_channel: Vec<u32>,
+    network: Network,
+}
+
+const ABSENT: u32 = u32::MAX;
+
+impl KaryNCube {
+    /// Builds the cube, checking that every radix is at least 2, that there is at least one
+    /// dimension, and that a unidirectional cube has end-around connections (a unidirectional
+    /// mesh cannot reach every node).
+    pub fn new(spec: CubeSpec, order: DimensionOrder) -> Result<Self, TopoError> {
+        if spec.radices.is_empty() {
+            return Err(TopoError::Invalid("a k-ary n-cube needs n >= 1 dimensions".into()));
+        }
+        if let Some(k) = spec.radices.iter().find(|&&k| k < 2) {
+            return Err(TopoError::Invalid(format!(
+                "radix k = {k} is invalid: every radix must be at least 2"
+            )));
+        }
+        if !spec.wrap && !spec.bidirectional {
+            return Err(TopoError::Invalid(
+                "a mesh (no end-around connections) needs bidirectional channels: a unidirectional mesh cannot reach every node".into(),
+            ));
+        }
+        let nodes = spec.nodes()?;
+        let n = spec.radices.len();
+        let ports = if spec.bidirectional { 2 * n as u32 } else { n as u32 };
+        let port_slots = (nodes as u64) * ports as u64;
+        if port_slots >= u32::MAX as u64 {
+            return Err(TopoError::TooLarge(format!("{nodes} nodes x {ports} ports exceeds 2^32 channels")));
+        }
+        let mut strides = Vec::with_capacity(n);
+        let mut s = 1u32;
+        for &k in &spec.radices {
+            strides.push(s);
+            s = s.wrapping_mul(k);
+        }
+        let mut classes = Vec::with_capacity(ports as usize);
+        for i in 0..n {
+            if spec.bidirectional {
+                classes.push(format!("dim {i} +"));
+                classes.push(format!("dim {i} -"));
+            } else {
+                classes.push(format!("dim {i}"));
+            }
+        }
+        let mut channels = Vec::with_capacity(port_slots as usize);
+        let mut port_channel = vec![ABSENT; port_slots as usize];
+        for r in 0..nodes {
+            for i in 0..n {
+                let k = spec.radices[i];
+                let c = (r / strides[i]) % k;
+                let dirs: &[(u32, i64)] = if spec.bidirectional { &[(0, 1), (1, -1)] } else { &[(0, 1)] };
+                for &(d, step) in dirs {
+                    let next = c as i64 + step;
+                    let next = if (0..k as i64).contains(&next) {
+                        next as u32
+                    } else if spec.wrap {
+                        next.rem_euclid(k as i64) as u32
+                    } else {
+                        continue;
+                    };
+                    // A bidirectional ring of radix 2 would get two parallel channels both
+                    // ways; keep them: they are distinct wires in the seeds' accounting.
+                    let dst = r - c * strides[i] + next * strides[i];
+                    let port = if spec.bidirectional { 2 * i as u32 + d } else { i as u32 };
+                    port_channel[(r * ports + port) as usize] = channels.len() as u32;
+                    channels.push(Channel { src: r, dst, width: 1, class: port as u16 });
+                }
+            }
+        }
+        let name = format!(
+            "{}-cube ({}, {})",
+            radix_label(&spec.radices),
+            if spec.wrap { "torus" } else { "mesh" },
+            if spec.bidirectional { "bidirectional" } else { "unidirectional" }
+        );
+        let terminals: Vec<u32> = (0..nodes).collect();
+        let network = Network::new(name, nodes, channels, terminals.clone(), terminals, classes);
+        Ok(KaryNCube { spec, order, strides, ports, port_channel, network })
+    }
+
+    /// The graph.
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+    /// The parameters it was built from.
+    pub fn spec(&self) -> &CubeSpec {
+        &self.spec
+    }
+    /// Number of dimensions n.
+    pub fn dimensions(&self) -> usize {
+        self.spec.radices.len()
+    }
+    /// Coordinate of router `r` in dimension `i`.
+    #[inline]
+    pub fn coordinate(&self, r: RouterId, i: usize) -> u32 {
+        (r / self.strides[i]) % self.spec.radices[i]
+    }
+    /// The router whose coordinates are `r`'s plus `offsets` (taken modulo each radix).
+    pub fn offset(&self, r: RouterId, offsets: &[u32]) -> RouterId {
+        let mut out = 0;
+        for (i, &o) in offsets.iter().enumerate() {
+            let k = self.spec.radices[i];
+            out += ((self.coordinate(r, i) + o % k) % k) * self.strides[i];
+        }
+        out
+    }
+    /// Hops a message from `src` to `dst` takes in dimension `i` under this cube's routing.
+    pub fn hops_in_dimension(&self, src: RouterId, dst: RouterId, i: usize) -> u32 {
+        let k = self.spec.radices[i];
+        let (a, b) = (self.coordinate(src, i), self.coordinate(dst, i));
+        let forward = (b + k - a) % k;
+        match (self.spec.wrap, self.spec.bidirectional) {
+            (true, false) => forward,
+            (true, true) => forward.min(k - forward) % k,
+            (false, _) => a.abs_diff(b),
+        }
+    }
+    /// Minimal hop count from `src` to `dst` (dimension-order routes are minimal).
+    pub fn distance(&self, src: RouterId, dst: RouterId) -> u32 {
+        (0..self.dimensions()).map(|i| self.hops_in_dimension(src, dst, i)).sum()
+    }
+    /// Mean hops per dimension `i` over all destinations including the source itself: the
+    /// seeds' k_d ((k−1)/2 on a unidirectional torus, k/4 or (k−1/k)/4 bidirectional, (k−1/k)/3
+    /// on a mesh; seed 000 §2.2).
+    pub fn mean_hops_in_dimension(&self, i: usize) -> f64 {
+        let k = self.spec.radices[i] as f64;
+        match (self.spec.wrap, self.spec.bidirectional) {
+            (true, false) => (k - 1.0) / 2.0,
+            (true, true) if self.spec.radices[i] % 2 == 0 => k / 4.0,
+            (true, true) => (k - 1.0 / k) / 4.0,
+            (false, _) => (k - 1.0 / k) / 3.0,
+        }
+    }
+
+    #[inline]
+    fn step(&self, at: RouterId, dest: RouterId, i: usize, salt: u32) -> Option<u32> {
+        let k = self.spec.radices[i];
+        let a = (at / self.strides[i]) % k;
+        let b = (dest / self.strides[i]) % k;
+        if a == b {
+            return None;
+        }
+        let port = if !self.spec.bidirectional {
+            i as u32
+        } else {
+            let plus = if self.spec.wrap {
+                let forward = (b + k - a) % k;
+                let backward = k - forward;
+                // Half-way round an even ring: either way is minimal; the message's salt picks,
+                // so both directions carry half of these messages.
+                forward < backward || (forward == backward && (salt >> (i % 32)) & 1 == 0)
+            } else {
+                b > a
+            };
+            2 * i as u32 + if plus { 0 } else { 1 }
+        };
+        Some(self.port_channel[(at * self.ports + port) as usize])
+    }
+}
+
+fn radix_label(radices: &[u32]) -> String {
+    if radices.iter().all(|&k| k == radices[0]) {
+        format!("{}-ary {}", radices[0], radices.len())
+    } else {
+        radices.iter().map(u32::to_string).collect::<Vec<_>>().join("x")
+    }
+}
+
+impl Routing for KaryNCube {
+    /// Dimension-order routing: correct the highest (or lowest) differing dimension first,
+    /// taking the shorter way round a bidirectional ring.
+    #[inline]
+    fn route(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
+        out.clear();
+        let n = self.dimensions();
+        for j in 0..n {
+            let i = match self.order {
+                DimensionOrder::HighestFirst => n - 1 - j,
+                DimensionOrder::LowestFirst => j,
+            };
+            if let Some(c) = self.step(at, dest, i, salt) {
+                out.push(c);
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(cube: &KaryNCube, src: u32, dst: u32, salt: u32) -> Vec<u32> {
+        let mut at = src;
+        let mut path = Vec::new();
+        let mut c = Candidates::default();
+        loop {
+            cube.route(at, dst, salt, &mut c);
+            if c.is_empty() {
+                return path;
+            }
+            let ch = c.as_slice()[0];
+            assert_eq!(cube.network().channel(ch).src, at);
+            path.push(ch);
+            at = cube.network().channel(ch).dst;
+            assert!(path.len() <= 1000, "route does not terminate");
+        }
+    }
+
+    #[test]
+    fn dimension_order_is_highest_first_and_minimal() {
+        let cube = KaryNCube::new(CubeSpec::torus(4, 3), DimensionOrder::HighestFirst).unwrap();
+        // From (0,0,0) to (1,2,3): 3 hops in dim 2 first, then 2 in dim 1, then 1 in dim 0.
+        let dst = 1 + 2 * 4 + 3 * 16;
+        let path = walk(&cube, 0, dst, 0);
+        let dims: Vec<u16> = path.iter().map(|&c| cube.network().channel(c).class).collect();
+        assert_eq!(dims, vec![2, 2, 2, 1, 1, 0]);
+        for s in 0..64 {
+            for d in 0..64 {
+                assert_eq!(walk(&cube, s, d, 0).len() as u32, cube.distance(s, d));
+            }
+        }
+    }
+
+    #[test]
+    fn unidirectional_wraps_forward_only() {
+        let cube = KaryNCube::new(CubeSpec::torus(8, 1), DimensionOrder::HighestFirst).unwrap();
+        assert_eq!(walk(&cube, 5, 4, 0).len(), 7);
+        assert_eq!(walk(&cube, 4, 5, 0).len(), 1);
+        assert_eq!(cube.network().channels().len(), 8);
+    }
+
+    #[test]
+    fn bidirectional_torus_splits_half_way_ties_by_salt() {
+        let spec = CubeSpec { radices: vec![8], wrap: true, bidirectional: true };
+        let cube = KaryNCube::new(spec, DimensionOrder::HighestFirst).unwrap();
+        let a = walk(&cube, 0, 4, 0);
+        let b = walk(&cube, 0, 4, 1);
+        assert_eq!((a.len(), b.len()), (4, 4));
+        assert_ne!(cube.network().channel(a[0]).class, cube.network().channel(b[0]).class);
+        assert_eq!(walk(&cube, 0, 7, 0).len(), 1);
+    }
+
+    #[test]
+    fn mesh_has_no_wrap_channels_and_routes_minimally() {
+        let spec = CubeSpec { radices: vec![4, 3], wrap: false, bidirectional: true };
+        let cube = KaryNCube::new(spec, DimensionOrder::LowestFirst).unwrap();
+        // 2·(3·3) + 2·(4·2) directed channels.
+        assert_eq!(cube.network().channels().len(), 18 + 16);
+        for s in 0..12 {
+            for d in 0..12 {
+                assert_eq!(walk(&cube, s, d, 7).len() as u32, cube.distance(s, d));
+            }
+        }
+    }
+
+    #[test]
+    fn mean_hops_per_dimension_match_exact_averages() {
+        for (wrap, bi) in [(true, false), (true, true), (false, true)] {
+            for k in 2..12u32 {
+                let spec = CubeSpec { radices: vec![k], wrap, bidirectional: bi };
+                let cube = KaryNCube::new(spec, DimensionOrder::HighestFirst).unwrap();
+                let total: u32 =
+                    (0..k).flat_map(|s| (0..k).map(move |d| (s, d))).map(|(s, d)| cube.distance(s, d)).sum();
+                let exact = total as f64 / (k * k) as f64;
+                assert!((exact - cube.mean_hops_in_dimension(0)).abs() < 1e-12, "k={k} wrap={wrap} bi={bi}");
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_impossible_cubes() {
+        assert!(KaryNCube::new(CubeSpec::torus(1, 2), DimensionOrder::HighestFirst).is_err());
+        assert!(KaryNCube::new(CubeSpec::torus(4, 0), DimensionOrder::HighestFirst).is_err());
+        let mesh = CubeSpec { radices: vec![4], wrap: false, bidirectional: false };
+        assert!(KaryNCube::new(mesh, DimensionOrder::HighestFirst).is_err());
+        assert!(KaryNCube::new(CubeSpec::torus(65536, 3), DimensionOrder::HighestFirst).is_err());
+    }
+}
