@@ -104,9 +104,8 @@ impl KaryNCube {
         let mut channels = Vec::with_capacity(port_slots as usize);
         let mut port_channel = vec![ABSENT; port_slots as usize];
         for r in 0..nodes {
-            for i in 0..n {
-                let k = spec.radices[i];
-                let c = (r / strides[i]) % k;
+            for (i, (&k, &stride)) in spec.radices.iter().zip(&strides).enumerate() {
+                let c = (r / stride) % k;
                 let dirs: &[(u32, i64)] = if spec.bidirectional { &[(0, 1), (1, -1)] } else { &[(0, 1)] };
                 for &(d, step) in dirs {
                     let next = c as i64 + step;
@@ -119,7 +118,7 @@ impl KaryNCube {
                     };
                     // A bidirectional ring of radix 2 would get two parallel channels both
                     // ways; keep them: they are distinct wires in the seeds' accounting.
-                    let dst = r - c * strides[i] + next * strides[i];
+                    let dst = r - c * stride + next * stride;
                     let port = if spec.bidirectional { 2 * i as u32 + d } else { i as u32 };
                     port_channel[(r * ports + port) as usize] = channels.len() as u32;
                     channels.push(Channel { src: r, dst, width: 1, class: port as u16 });

@@ -1,0 +1,93 @@
+//! A calendar queue keyed by integer cycle: a ring of buckets for the near future and a heap
+//! for events beyond it. Popping a cycle's bucket is O(1); events far ahead (long queues
+//! under heavy load, long gaps between arrivals at light load) wait in the heap until the
+//! ring reaches them.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const RING: usize = 1 << 11;
+
+/// Events of type `T` (plain data) filed by the cycle at which they happen.
+pub struct Calendar<T> {
+    ring: Vec<Vec<T>>,
+    far: BinaryHeap<Reverse<(u64, T)>>,
+    now: u64,
+}
+
+impl<T: Copy + Ord> Calendar<T> {
+    /// An empty calendar whose current cycle is 0.
+    pub fn new() -> Self {
+        Calendar { ring: (0..RING).map(|_| Vec::new()).collect(), far: BinaryHeap::new(), now: 0 }
+    }
+
+    /// Files `event` at cycle `at`, which must not be before the current cycle.
+    #[inline]
+    pub fn push(&mut self, at: u64, event: T) {
+        debug_assert!(at >= self.now, "event filed in the past: {at} < {}", self.now);
+        if at - self.now < RING as u64 {
+            self.ring[at as usize & (RING - 1)].push(event);
+        } else {
+            self.far.push(Reverse((at, event)));
+        }
+    }
+
+    /// Moves to cycle `t` (not before the current one) and hands back that cycle's events,
+    /// swapping them into `out` (which must be empty) so both vectors keep their capacity.
+    pub fn take(&mut self, t: u64, out: &mut Vec<T>) {
+        debug_assert!(t >= self.now && out.is_empty());
+        self.now = t;
+        while let Some(&Reverse((at, ev))) = self.far.peek() {
+            if at >= t + RING as u64 {
+                break;
+            }
+            self.far.pop();
+            self.ring[at as usize & (RING - 1)].push(ev);
+        }
+        std::mem::swap(out, &mut self.ring[t as usize & (RING - 1)]);
+    }
+
+    /// The earliest cycle at or after the current one that has an event, if any, looking at
+    /// most `limit` cycles ahead in the ring before consulting the heap.
+    pub fn next_busy(&self, limit: u64) -> Option<u64> {
+        let horizon = limit.min(RING as u64);
+        for d in 0..horizon {
+            if !self.ring[(self.now + d) as usize & (RING - 1)].is_empty() {
+                return Some(self.now + d);
+            }
+        }
+        if horizon < RING as u64 {
+            return None;
+        }
+        self.far.peek().map(|Reverse((at, _))| *at)
+    }
+}
+
+impl<T: Copy + Ord> Default for Calendar<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_and_far_events_come_back_at_their_cycle() {
+        let mut c = Calendar::new();
+        c.push(3, 1u32);
+        c.push(5000, 2);
+        c.push(3, 3);
+        c.push(2047, 4);
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        for t in 0..6000 {
+            c.take(t, &mut out);
+            for e in out.drain(..) {
+                seen.push((t, e));
+            }
+        }
+        assert_eq!(seen, vec![(3, 1), (3, 3), (2047, 4), (5000, 2)]);
+    }
+}
