@@ -6,7 +6,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-const RING: usize = 1 << 11;
+const RING: usize = 1 << 9;
+/// Buckets keep their allocation between uses only up to this many events, so a burst does
+/// not leave every slot of the ring holding a large buffer.
+const KEEP: usize = 256;
 
 /// Events of type `T` (plain data) filed by the cycle at which they happen.
 pub struct Calendar<T> {
@@ -33,9 +36,13 @@ impl<T: Copy + Ord> Calendar<T> {
     }
 
     /// Moves to cycle `t` (not before the current one) and hands back that cycle's events,
-    /// swapping them into `out` (which must be empty) so both vectors keep their capacity.
+    /// swapping them into `out` (which must be empty); `out`'s old buffer is reused by the
+    /// emptied slot when it is small, and freed otherwise.
     pub fn take(&mut self, t: u64, out: &mut Vec<T>) {
         debug_assert!(t >= self.now && out.is_empty());
+        if out.capacity() > KEEP {
+            *out = Vec::new();
+        }
         self.now = t;
         while let Some(&Reverse((at, ev))) = self.far.peek() {
             if at >= t + RING as u64 {
@@ -45,21 +52,6 @@ impl<T: Copy + Ord> Calendar<T> {
             self.ring[at as usize & (RING - 1)].push(ev);
         }
         std::mem::swap(out, &mut self.ring[t as usize & (RING - 1)]);
-    }
-
-    /// The earliest cycle at or after the current one that has an event, if any, looking at
-    /// most `limit` cycles ahead in the ring before consulting the heap.
-    pub fn next_busy(&self, limit: u64) -> Option<u64> {
-        let horizon = limit.min(RING as u64);
-        for d in 0..horizon {
-            if !self.ring[(self.now + d) as usize & (RING - 1)].is_empty() {
-                return Some(self.now + d);
-            }
-        }
-        if horizon < RING as u64 {
-            return None;
-        }
-        self.far.peek().map(|Reverse((at, _))| *at)
     }
 }
 

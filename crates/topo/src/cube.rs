@@ -212,7 +212,10 @@ impl KaryNCube {
             };
             2 * i as u32 + if plus { 0 } else { 1 }
         };
-        Some(self.port_channel[(at * self.ports + port) as usize])
+        let slot = at * self.ports + port;
+        // On a torus every port exists and channels are numbered router by router, port by
+        // port, so the slot is the channel; a mesh needs the table.
+        Some(if self.spec.wrap { slot } else { self.port_channel[slot as usize] })
     }
 }
 

@@ -1,10 +1,366 @@
-//! `netwrap sim`.
-use clap::Args;
+//! `netwrap sim`: simulate a k-ary n-cube, optionally beside the model's prediction, for one
+//! request rate or a sweep.
 
-/// Simulation options.
-#[derive(Debug, Args)]
-pub struct SimArgs {}
+use crate::cmd::details;
+use crate::cmd::model::{dimensions, wiring};
+use crate::output::{VERSION, opt, print_json};
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube, Prediction};
 
-pub fn run(_a: SimArgs) -> anyhow::Result<()> {
-    anyhow::bail!("sim is being built")
+use netwrap_sim::{CubeRun, CubeSim, EngineKind, simulate_cube};
+use netwrap_topo::DimensionOrder;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Simulation options; network and workload options are named as in `netwrap model kary-ncube`.
+/// Defaults are seed 004 Ex 1: 64 processors in an 8-ary 2-cube, m = 0.04, B = 4.
+#[derive(Debug, Clone, Args)]
+pub struct SimArgs {
+    /// Radix k (nodes per dimension).
+    #[arg(long, default_value_t = 8)]
+    pub k: u32,
+    /// Dimensions n (default 2).
+    #[arg(long, conflicts_with = "nodes")]
+    pub n: Option<u32>,
+    /// Number of processors N instead of n; raised to the next power of k when log_k N is not whole.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Request rate m: probability that a node creates a message in a cycle.
+    #[arg(long, default_value_t = 0.04, conflicts_with = "rates", allow_negative_numbers = true)]
+    pub rate: f64,
+    /// A sweep: comma-separated request rates, run in parallel and printed as a table.
+    #[arg(long, value_delimiter = ',', num_args = 1.., allow_negative_numbers = true)]
+    pub rates: Option<Vec<f64>>,
+    /// Message length B in flits.
+    #[arg(long, default_value_t = 4)]
+    pub size: u32,
+    /// Measured messages: the run lasts until all of them are delivered.
+    #[arg(long, default_value_t = 10_000)]
+    pub messages: u64,
+    /// Stop after this many cycles even if measured messages are still in flight.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_cycles: u64,
+    /// Locality fraction l in (0, 1]: destinations are uniform over a subcube of l·N nodes
+    /// with a corner at the source.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub locality: f64,
+    /// Seed of all random streams.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Warm-up cycles discarded before measuring (default: ten worst-case unloaded latencies,
+    /// stretched near saturation; at least 1,000).
+    #[arg(long)]
+    pub warmup: Option<u64>,
+    /// Channels in both directions (default: unidirectional).
+    #[arg(long)]
+    pub bidirectional: bool,
+    /// No end-around connections: a mesh (implies bidirectional channels).
+    #[arg(long)]
+    pub no_wrap: bool,
+    /// Dimension order of routing.
+    #[arg(long, value_enum, default_value_t = Order::HighestFirst)]
+    pub order: Order,
+    /// Engine: the per-message fast path or the flit-by-flit reference.
+    #[arg(long, value_enum, default_value_t = Engine::Fast)]
+    pub engine: Engine,
+    /// Print the model's prediction beside the simulation, with the relative error.
+    #[arg(long)]
+    pub model: bool,
+    /// With --model: force Appendix B's small-k_d contention form (default: the form
+    /// Appendix B recommends, small when k_d <= 2, eq. 8's otherwise).
+    #[arg(long, conflicts_with = "large_kd")]
+    pub small_kd: bool,
+    /// With --model: force eq. 8's contention form, (k_d − 1)/k_d².
+    #[arg(long)]
+    pub large_kd: bool,
+    /// Write detailed statistics (utilisation per channel class, latency and hop
+    /// distributions, per-node counts) to this file.
+    #[arg(long)]
+    pub det_file: Option<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Dimension order, as a command-line value.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Order {
+    /// Highest dimension first (seed 000 §3.3).
+    HighestFirst,
+    /// Lowest dimension first.
+    LowestFirst,
+}
+
+/// Engine, as a command-line value.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Engine {
+    /// Per-message passage computation.
+    Fast,
+    /// Flit by flit (slow; for checking).
+    Reference,
+}
+
+impl SimArgs {
+    /// The contention form forced on the command line, if any.
+    pub fn form(&self) -> Option<ContentionForm> {
+        match (self.small_kd, self.large_kd) {
+            (true, _) => Some(ContentionForm::SmallKd),
+            (_, true) => Some(ContentionForm::LargeKd),
+            _ => None,
+        }
+    }
+
+    /// The simulation these options describe, at request rate `rate`.
+    pub fn cube_sim(&self, rate: f64) -> anyhow::Result<CubeSim> {
+        let n = dimensions(self.k, self.n, self.nodes)?;
+        let (bidirectional, wrap) = (self.bidirectional || self.no_wrap, !self.no_wrap);
+        Ok(CubeSim {
+            wrap,
+            bidirectional,
+            order: match self.order {
+                Order::HighestFirst => DimensionOrder::HighestFirst,
+                Order::LowestFirst => DimensionOrder::LowestFirst,
+            },
+            locality: self.locality,
+            messages: self.messages,
+            max_cycles: self.max_cycles,
+            warmup: self.warmup,
+            seed: self.seed,
+            engine: match self.engine {
+                Engine::Fast => EngineKind::Fast,
+                Engine::Reference => EngineKind::Reference,
+            },
+            ..CubeSim::new(self.k, n, rate, self.size)
+        })
+    }
+}
+
+/// The model evaluated at the point a run actually simulated (the effective locality), with
+/// the contention form `form` or, when `None`, the one seed 004 App. B recommends: eq. 8's
+/// "for values of k_d > 2", the small-k_d form otherwise.
+pub fn model_for(run: &CubeRun, form: Option<ContentionForm>) -> anyhow::Result<ModelPoint> {
+    let c = &run.config.sim;
+    let mut params = KaryNCube {
+        locality: run.config.subcube.effective_locality,
+        wiring: wiring(c.bidirectional, !c.wrap),
+        ..KaryNCube::new(c.k, c.n, c.rate, c.size as f64)
+    };
+    params.form = ContentionForm::LargeKd;
+    let large = kary_ncube::predict(&params).context("model parameters")?;
+    params.form = match form {
+        Some(f) => f,
+        None if large.k_d > 2.0 => ContentionForm::LargeKd,
+        None => ContentionForm::SmallKd,
+    };
+    Ok(ModelPoint {
+        form: params.form,
+        prediction: kary_ncube::predict(&params).context("model parameters")?,
+    })
+}
+
+/// A model prediction and the contention form it used.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelPoint {
+    /// Contention form.
+    pub form: ContentionForm,
+    /// The prediction.
+    #[serde(flatten)]
+    pub prediction: Prediction,
+}
+
+impl std::ops::Deref for ModelPoint {
+    type Target = Prediction;
+    fn deref(&self) -> &Prediction {
+        &self.prediction
+    }
+}
+
+/// Relative error of the simulation against the model, (sim − model) / model.
+#[derive(Debug, Serialize)]
+pub struct Errors {
+    utilization: Option<f64>,
+    latency: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Point<'a> {
+    netwrap_version: &'static str,
+    seed: u64,
+    #[serde(flatten)]
+    run: &'a CubeRun,
+    model: Option<ModelPoint>,
+    relative_error: Option<Errors>,
+}
+
+fn rel(sim: Option<f64>, model: Option<f64>) -> Option<f64> {
+    match (sim, model) {
+        (Some(s), Some(m)) if m != 0.0 => Some((s - m) / m),
+        _ => None,
+    }
+}
+
+fn point(run: &CubeRun, model: Option<ModelPoint>) -> Point<'_> {
+    let relative_error = model.as_ref().map(|m| Errors {
+        utilization: rel(Some(run.report.utilization), Some(m.utilization)),
+        latency: rel(run.report.latency, m.latency),
+    });
+    Point { netwrap_version: VERSION, seed: run.config.sim.seed, run, model, relative_error }
+}
+
+pub fn run(a: SimArgs) -> anyhow::Result<()> {
+    let rates = a.rates.clone().unwrap_or_else(|| vec![a.rate]);
+    let sims = rates.iter().map(|&r| a.cube_sim(r)).collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(path) = &a.det_file {
+        details::check_writable(path)?;
+    }
+    let runs: Vec<CubeRun> = sims
+        .par_iter()
+        .map(simulate_cube)
+        .collect::<Result<_, _>>()
+        .context("invalid simulation parameters")?;
+    let models: Vec<Option<ModelPoint>> = runs
+        .iter()
+        .map(|r| if a.model { model_for(r, a.form()).map(Some) } else { Ok(None) })
+        .collect::<anyhow::Result<_>>()?;
+    if let Some(path) = &a.det_file {
+        details::write(path, &runs)?;
+    }
+    if a.json {
+        let points: Vec<Point> = runs.iter().zip(models).map(|(r, m)| point(r, m)).collect();
+        return if a.rates.is_some() { print_json(&points) } else { print_json(&points[0]) };
+    }
+    if a.rates.is_some() {
+        print_sweep(&runs, &models);
+    } else {
+        print_one(&runs[0], models[0].as_ref());
+    }
+    Ok(())
+}
+
+fn header(run: &CubeRun) {
+    let c = &run.config;
+    println!("netwrap {VERSION} sim: {}, {} processors, seed {}", c.topology, c.nodes, c.sim.seed);
+    println!(
+        "workload: m = {} messages/node/cycle, B = {} flits, l = {} (subcube sides {:?}, effective l = {:.4})",
+        c.sim.rate, c.sim.size, c.sim.locality, c.subcube.sides, c.subcube.effective_locality
+    );
+    println!(
+        "run: {} warm-up cycles, {} measured messages, {:?} engine, {:?} routing",
+        c.sim.warmup.unwrap_or(0),
+        c.sim.messages,
+        c.sim.engine,
+        c.sim.order
+    );
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".into(), |e| format!("{:+.1}%", 100.0 * e))
+}
+
+fn print_one(run: &CubeRun, model: Option<&ModelPoint>) {
+    header(run);
+    let r = &run.report;
+    let lat = match (r.latency, r.latency_ci95) {
+        (Some(l), Some(ci)) => format!("{l:.3} ± {ci:.3}"),
+        (Some(l), None) => format!("{l:.3}"),
+        (None, _) => "saturated".into(),
+    };
+    let row = |name: &str, sim: String, m: Option<String>, e: Option<String>| match model {
+        Some(_) => println!("{name:<30}{sim:>20}{:>14}{:>10}", m.unwrap_or_default(), e.unwrap_or_default()),
+        None => println!("{name:<30}{sim:>20}"),
+    };
+    println!();
+    if let Some(m) = model {
+        println!("model: seed 000 eq. 10 with {}", form_name(m.form));
+        println!("{:<30}{:>20}{:>14}{:>10}", "", "simulation", "model", "error");
+    }
+    row(
+        "channel utilization rho",
+        format!("{:.4}", r.utilization),
+        model.map(|m| format!("{:.4}", m.utilization)),
+        model.map(|m| pct(rel(Some(r.utilization), Some(m.utilization)))),
+    );
+    row("latency T", lat, model.map(|m| opt(m.latency, 3)), model.map(|m| pct(rel(r.latency, m.latency))));
+    row(
+        "mean hops",
+        format!("{:.3} ± {}", r.mean_hops, opt(r.mean_hops_ci95, 3)),
+        model.map(|m| format!("{:.3}", m.mean_hops)),
+        model.map(|m| pct(rel(Some(r.mean_hops), Some(m.mean_hops)))),
+    );
+    row(
+        "throughput (msg/node/cycle)",
+        format!("{:.5}", r.throughput),
+        model.map(|m| format!("{:.5}", m.throughput)),
+        None,
+    );
+    row(
+        "offered (msg/node/cycle)",
+        format!("{:.5}", r.offered),
+        model.map(|m| format!("{:.5}", m.offered)),
+        None,
+    );
+    println!("{:<30}{:>20}", "source queueing", format!("{:.3}", r.source_queueing));
+    println!("{:<30}{:>20}", "network latency", format!("{:.3}", r.network_latency));
+    if let Some(p) = &r.latency_percentiles {
+        println!(
+            "{:<30}{:>20}",
+            "latency p50/p95/p99/max",
+            format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max)
+        );
+    }
+    println!("{:<30}{:>20}", "messages delivered", r.messages_delivered);
+    println!("{:<30}{:>20}", "messages generated (window)", r.messages_generated);
+    println!("{:<30}{:>20}", "cycles simulated", r.cycles);
+    for c in &r.utilization_by_class {
+        println!("{:<30}{:>20}", format!("utilization {}", c.class), format!("{:.4}", c.utilization));
+    }
+    if let Some(reason) = &r.saturation_reason {
+        println!();
+        println!("SATURATED: {reason}.");
+        println!(
+            "The network accepts {:.5} messages/node/cycle of the {:.5} offered (the busiest channel saturates at m = {:.5}); \
+             latency grows with the length of the run (mean over this run: {:.1} cycles, meaningless as a steady-state figure).",
+            r.throughput, r.offered, run.saturation_rate, r.latency_observed
+        );
+    }
+}
+
+fn form_name(f: ContentionForm) -> &'static str {
+    match f {
+        ContentionForm::LargeKd => "eq. 8's contention, (k_d-1)/k_d^2",
+        ContentionForm::SmallKd => "App. B's small-k_d contention, (k_d-1/2)/(k_d+1/2)^2",
+    }
+}
+
+fn print_sweep(runs: &[CubeRun], models: &[Option<ModelPoint>]) {
+    header(&runs[0]);
+    if let Some(Some(m)) = models.first() {
+        println!("model: seed 000 eq. 10 with {}", form_name(m.form));
+    }
+    println!();
+    println!(
+        "{:>9} {:>8} {:>8} {:>16} {:>10} {:>9} {:>10} {:>10}",
+        "rate", "rho", "rho_mdl", "latency", "T_model", "error", "accepted", "saturated"
+    );
+    for (run, m) in runs.iter().zip(models) {
+        let r = &run.report;
+        let lat = match (r.latency, r.latency_ci95) {
+            (Some(l), Some(ci)) => format!("{l:.2}±{ci:.2}"),
+            (Some(l), None) => format!("{l:.2}"),
+            (None, _) => "—".into(),
+        };
+        println!(
+            "{:>9} {:>8.4} {:>8} {:>16} {:>10} {:>9} {:>10.5} {:>10}",
+            run.config.sim.rate,
+            r.utilization,
+            m.as_ref().map_or("—".into(), |m| format!("{:.4}", m.utilization)),
+            lat,
+            m.as_ref().map_or("—".into(), |m| opt(m.latency, 2)),
+            pct(m.as_ref().and_then(|m| rel(r.latency, m.latency))),
+            r.throughput,
+            if r.saturated { "yes" } else { "no" }
+        );
+    }
 }

@@ -13,12 +13,29 @@ use crate::calendar::Calendar;
 use crate::traffic::Destinations;
 use netwrap_topo::{Candidates, Network, Routing};
 
+/// A channel's state.
+struct Lane {
+    /// Cycle at which the last granted message releases the channel.
+    free_at: u64,
+    /// Busy cycles after the warm-up.
+    busy: u64,
+    /// Router the channel enters.
+    dst: u32,
+    /// Cycles a message holds the channel, ⌈B / width⌉.
+    hold: u32,
+}
+
 /// Runs the ideal-switch network to completion (see the module docs).
 pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, spec: &RunSpec) -> Outcome {
     let terminals = net.terminals();
     let channels = net.channels();
     let size = spec.size as u64;
-    let hold: Vec<u64> = channels.iter().map(|c| size.div_ceil(c.width as u64)).collect();
+    // Everything the hot loop touches per channel, in one cache line's worth.
+    let mut lanes: Vec<Lane> = channels
+        .iter()
+        .map(|c| Lane { free_at: 0, busy: 0, dst: c.dst, hold: size.div_ceil(c.width as u64) as u32 })
+        .collect();
+    let mut flit_hops = 0u64;
     let mut collector = Collector::new(spec, channels.len(), terminals);
     let (mut sources, first) = Sources::new(spec, terminals);
     let mut births: Calendar<u32> = Calendar::new();
@@ -30,7 +47,6 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
     let mut events: Calendar<u64> = Calendar::new();
     let mut msgs: Vec<Msg> = Vec::new();
     let mut free: Vec<u32> = Vec::new();
-    let mut free_at = vec![0u64; channels.len()];
     let mut born = Vec::new();
     let mut due = Vec::new();
     let mut cands = Candidates::default();
@@ -76,16 +92,18 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
                 free.push(slot);
                 continue;
             }
-            let c = choose(cands.as_slice(), m.salt, m.hops, now, |c| free_at[c as usize]);
-            let start = now.max(free_at[c as usize]);
-            let h = hold[c as usize];
-            free_at[c as usize] = start + h;
-            collector.busy(c, start, h);
+            let c = choose(cands.as_slice(), m.salt, m.hops, now, |c| lanes[c as usize].free_at);
+            let lane = &mut lanes[c as usize];
+            let start = now.max(lane.free_at);
+            let h = lane.hold as u64;
+            lane.free_at = start + h;
+            lane.busy += (start + h).saturating_sub(start.max(spec.warmup));
+            flit_hops += h;
             if m.hops == 0 {
                 m.first_start = start;
             }
             m.hops += 1;
-            m.at = channels[c as usize].dst;
+            m.at = lane.dst;
             events.push(start + 1, ev);
         }
         due.clear();
@@ -95,5 +113,8 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
         }
         now += 1;
     }
-    collector.finish(now, Some(&free_at))
+    let busy: Vec<u64> = lanes.iter().map(|l| l.busy).collect();
+    let granted_until: Vec<u64> = lanes.iter().map(|l| l.free_at).collect();
+    collector.record_busy(&busy, flit_hops);
+    collector.finish(now, Some(&granted_until))
 }

@@ -77,6 +77,10 @@ pub struct Outcome {
     pub generated: Vec<u32>,
     /// Messages delivered in the measurement window, per terminal (by destination).
     pub delivered: Vec<u32>,
+    /// Messages created over the whole run, warm-up included.
+    pub messages_total: u64,
+    /// Flits moved across channels over the whole run (flit-hops), warm-up included.
+    pub flit_hops: u64,
     /// Channel-occupancy checks that failed: a message found its next flit missing when the
     /// channel was granted (always 0 with unbounded queues; the reference engine counts it).
     pub stalls: u64,
@@ -180,6 +184,8 @@ impl Collector {
                 channel_busy: vec![0; channels],
                 generated: vec![0; terminals as usize],
                 delivered: vec![0; terminals as usize],
+                messages_total: 0,
+                flit_hops: 0,
                 stalls: 0,
             },
         }
@@ -188,6 +194,7 @@ impl Collector {
     /// Registers a message created at `t`; returns its measured sequence number, if any.
     #[inline]
     pub fn created(&mut self, src: TerminalId, t: u64) -> u32 {
+        self.out.messages_total += 1;
         if t < self.warmup {
             return UNMEASURED;
         }
@@ -225,7 +232,14 @@ impl Collector {
     /// `start`.
     #[inline]
     pub fn busy(&mut self, channel: ChannelId, start: u64, cycles: u64) {
+        self.out.flit_hops += cycles;
         self.out.channel_busy[channel as usize] += (start + cycles).saturating_sub(start.max(self.warmup));
+    }
+
+    /// Takes busy cycles and flit-hops an engine kept itself (instead of calling [`Self::busy`]).
+    pub fn record_busy(&mut self, busy: &[u64], flit_hops: u64) {
+        self.out.channel_busy.copy_from_slice(busy);
+        self.out.flit_hops += flit_hops;
     }
 
     /// Counts the deliveries that happen at cycle `now`.

@@ -3,7 +3,7 @@
 mod kary_ncube;
 
 use clap::Subcommand;
-pub use kary_ncube::{KaryNCubeArgs, kary_ncube_params};
+pub use kary_ncube::{KaryNCubeArgs, dimensions, whole_dimensions, wiring};
 
 /// The models netwrap carries.
 #[derive(Debug, Subcommand)]
