@@ -9,7 +9,11 @@
 //! `throughput`, …) so the two can be printed side by side.
 #![deny(missing_docs)]
 
+pub mod agarwal;
 mod error;
+pub mod exercises;
+pub mod feedback;
+pub mod indirect;
 pub mod kary_ncube;
 
 pub use error::ModelError;
