@@ -12,6 +12,7 @@
 pub mod agarwal;
 mod error;
 pub mod exercises;
+pub mod fat_tree;
 pub mod feedback;
 pub mod indirect;
 pub mod kary_ncube;
