@@ -14,6 +14,7 @@ mod error;
 pub mod exercises;
 pub mod fat_tree;
 pub mod feedback;
+pub mod figures;
 pub mod indirect;
 pub mod kary_ncube;
 
