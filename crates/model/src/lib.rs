@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod agarwal;
+pub mod design;
 mod error;
 pub mod exercises;
 pub mod fat_tree;
