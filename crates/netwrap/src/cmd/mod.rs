@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod design;
+pub mod figure;
 pub mod legacy;
 pub mod model;
 pub mod sim;
