@@ -248,7 +248,7 @@ mod tests {
     /// Seed 000 §5.1 with l^(1/2) = 0.9: the text says latency falls "to 31" at m = 0.001 and
     /// "from 67 to 50" at m = 0.012. Eq. 10 with k_dl gives 32.5 and 54.1: the seed's 31 is
     /// the 10% proportional estimate (35 × 0.9) and its 50 is not reproduced by its own
-    /// equations (see docs/validation.md). We pin our values and check the seed's within 10%.
+    /// equations (see docs/models.md). We pin our values and check the seed's within 10%.
     #[test]
     fn seed000_section5_1_latencies_with_locality() {
         let l = 0.81;

@@ -82,6 +82,46 @@ fn saturation_rates_of_section_5_2() {
     assert_eq!(num(&v, "max_rate"), 0.125);
 }
 
+/// Seed 000 §4.2 and §5: a binary-cube bisection gives W = k/2 ("256 nodes … n = 2 has
+/// W = 8"); the 2-D 32-bit normalisation gives W = k.
+#[test]
+fn bisection_normalisations() {
+    let v = json(&[
+        "model",
+        "kary-ncube",
+        "--k",
+        "16",
+        "--n",
+        "2",
+        "--rate",
+        "0.001",
+        "--bits",
+        "160",
+        "--bisection-binary-cube",
+    ]);
+    assert_eq!(num(&v["config"], "width"), 8.0);
+    let v = json(&[
+        "model",
+        "kary-ncube",
+        "--k",
+        "4",
+        "--n",
+        "5",
+        "--rate",
+        "0.001",
+        "--bits",
+        "128",
+        "--bisection-of",
+        "2:32",
+    ]);
+    assert_eq!(num(&v["config"], "width"), 4.0);
+    netwrap()
+        .args(["model", "kary-ncube", "--bits", "128", "--bisection-of", "2"])
+        .assert()
+        .failure()
+        .stderr(contains("n0:W0"));
+}
+
 #[test]
 fn delays_add_eq12_timing() {
     let v = json(&[

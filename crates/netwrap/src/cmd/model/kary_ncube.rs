@@ -129,12 +129,12 @@ pub fn resolve(a: &KaryNCubeModelArgs) -> anyhow::Result<ResolvedConfig> {
     if a.full_variance {
         network.form = ContentionForm::FullVariance;
     }
-    let constraint = a.physical.constraint()?;
+    let nodes = (network.k as f64).powi(network.n as i32);
+    let wrap = network.wiring != Wiring::Mesh;
+    let bidir = network.wiring != Wiring::UnidirectionalTorus;
+    let constraint = a.physical.constraint(nodes, bidir, wrap)?;
     let mut width = None;
     if let (Some(bits), Some(c)) = (a.physical.bits, constraint) {
-        let nodes = (network.k as f64).powi(network.n as i32);
-        let wrap = network.wiring != Wiring::Mesh;
-        let bidir = network.wiring != Wiring::UnidirectionalTorus;
         let w = agarwal::channel_width(c, nodes, network.k as f64, network.n, bidir, wrap)?;
         network.size = bits / w;
         width = Some(w);

@@ -3,7 +3,7 @@
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use netwrap_model::agarwal::{Delays, WidthConstraint, WireDelay};
+use netwrap_model::agarwal::{self, Delays, WidthConstraint, WireDelay};
 use serde::Serialize;
 
 /// How wire delay grows with the dimension.
@@ -29,8 +29,15 @@ pub struct PhysicalArgs {
     #[arg(long, conflicts_with = "bisection")]
     pub pins: Option<f64>,
     /// Wires across the bisection: W = wires / (channels crossing it) (seed 000 §4.2).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["bisection_binary_cube", "bisection_of"])]
     pub bisection: Option<f64>,
+    /// Bisection of a unit-width binary n-cube with the same N: N wires, so W = k/2 (seed 000 §4.2).
+    #[arg(long, conflicts_with_all = ["width", "pins", "bisection_of"])]
+    pub bisection_binary_cube: bool,
+    /// Bisection of the same-N torus with n0 dimensions and W0-bit channels, as `n0:W0`
+    /// (seed 000 §5 normalises to 2:32, giving W = k at N = 1K).
+    #[arg(long, value_name = "N0:W0", value_parser = parse_reference, conflicts_with_all = ["width", "pins"])]
+    pub bisection_of: Option<(u32, f64)>,
     /// Switch delay s in units of the 2-D wire delay T^w(2); adds eq. 12's latency_time.
     #[arg(long)]
     pub switch_delay: Option<f64>,
@@ -43,12 +50,26 @@ pub struct PhysicalArgs {
 }
 
 impl PhysicalArgs {
-    /// The width constraint, if any, checking it comes with --bits.
-    pub fn constraint(&self) -> anyhow::Result<Option<WidthConstraint>> {
-        let c = match (self.width, self.pins, self.bisection) {
-            (Some(bits), _, _) => Some(WidthConstraint::Width { bits }),
-            (_, Some(pins), _) => Some(WidthConstraint::Pins { pins }),
-            (_, _, Some(wires)) => Some(WidthConstraint::Bisection { wires }),
+    /// The width constraint, if any, for a network of `nodes` nodes with the given
+    /// wiring, checking it comes with --bits.
+    pub fn constraint(
+        &self,
+        nodes: f64,
+        bidirectional: bool,
+        wrap: bool,
+    ) -> anyhow::Result<Option<WidthConstraint>> {
+        let reference = |n0: u32, w0: f64| {
+            let k0 = nodes.powf(1.0 / n0 as f64);
+            agarwal::bisection_wires(nodes, k0, w0, bidirectional, wrap)
+        };
+        let c = match (self.width, self.pins, self.bisection, self.bisection_binary_cube, self.bisection_of) {
+            (Some(bits), ..) => Some(WidthConstraint::Width { bits }),
+            (_, Some(pins), ..) => Some(WidthConstraint::Pins { pins }),
+            (_, _, Some(wires), ..) => Some(WidthConstraint::Bisection { wires }),
+            (_, _, _, true, _) => {
+                Some(WidthConstraint::Bisection { wires: agarwal::binary_cube_bisection(nodes) })
+            }
+            (.., Some((n0, w0))) => Some(WidthConstraint::Bisection { wires: reference(n0, w0) }),
             _ => None,
         };
         for (name, v) in [
@@ -64,7 +85,11 @@ impl PhysicalArgs {
             }
         }
         match (self.bits, c) {
-            (Some(_), None) => bail!("--bits needs a channel width: give --width, --pins or --bisection"),
+            (Some(_), None) => {
+                bail!(
+                    "--bits needs a channel width: give --width, --pins or --bisection (or --bisection-binary-cube, --bisection-of)"
+                )
+            }
             (None, Some(_)) => bail!("--width/--pins/--bisection set W; give --bits too so that B = L/W"),
             _ => Ok(c),
         }
@@ -88,4 +113,15 @@ impl PhysicalArgs {
         };
         Ok(Some(Delays { switch_delay: s, wire }))
     }
+}
+
+/// Parses `n0:W0` (a dimension count and a channel width).
+fn parse_reference(s: &str) -> Result<(u32, f64), String> {
+    let (n, w) = s.split_once(':').ok_or_else(|| format!("{s:?} is not of the form n0:W0, e.g. 2:32"))?;
+    let n: u32 = n.trim().parse().map_err(|_| format!("{n:?} is not a dimension count"))?;
+    let w: f64 = w.trim().parse().map_err(|_| format!("{w:?} is not a channel width"))?;
+    if n == 0 || !(w.is_finite() && w > 0.0) {
+        return Err(format!("{s:?}: n0 must be at least 1 and W0 positive"));
+    }
+    Ok((n, w))
 }
