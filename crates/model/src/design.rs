@@ -299,4 +299,18 @@ mod tests {
         assert!(search(&DesignQuery { constraint: WidthConstraint::Pins { pins: 1.0 }, ..ex7() }).is_err());
         assert!(search(&DesignQuery { locality: 2.0, ..ex7() }).is_err());
     }
+
+    proptest::proptest! {
+        /// Every candidate meets its pin budget with whole bits and carries the whole message.
+        #[test]
+        fn candidates_meet_the_pin_budget(nodes in 2u64..5000, pins in 8.0f64..2000.0, bits in 8.0f64..4096.0) {
+            let q = DesignQuery { nodes, constraint: WidthConstraint::Pins { pins }, bits, locality: 1.0, ..ex7() };
+            if let Ok(c) = search(&q) {
+                for x in c {
+                    proptest::prop_assert!(2.0 * x.n as f64 * x.width <= pins && x.width >= 1.0);
+                    proptest::prop_assert!(x.flits * x.width >= bits && x.nodes >= nodes);
+                }
+            }
+        }
+    }
 }

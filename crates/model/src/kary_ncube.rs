@@ -353,4 +353,16 @@ mod tests {
             assert!(predict(&p).is_err(), "k={k} m={m} b={b} l={l}");
         }
     }
+
+    proptest::proptest! {
+        /// Eq. 10 grows with the rate below saturation (k_d > 1, where eq. 8 is positive).
+        #[test]
+        fn latency_increases_with_rate(k in 4u32..64, n in 1u32..6, b in 1.0f64..64.0, f in 0.01f64..0.98) {
+            let max = 1.0 / (b * (k as f64 - 1.0) / 2.0);
+            let lo = predict(&KaryNCube::new(k, n, (f * max).min(1.0) * 0.99, b)).unwrap();
+            let hi = predict(&KaryNCube::new(k, n, (f * max).min(1.0), b)).unwrap();
+            proptest::prop_assert!(hi.latency.unwrap() >= lo.latency.unwrap());
+            proptest::prop_assert!(lo.latency.unwrap() >= lo.unloaded_latency);
+        }
+    }
 }

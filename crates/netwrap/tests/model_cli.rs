@@ -261,3 +261,25 @@ fn figures_are_written_as_csv_and_svg() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The committed figure data in docs/figures are what the code produces now (golden files).
+#[test]
+fn committed_figure_data_is_current() {
+    let dir = std::env::temp_dir().join(format!("netwrap-golden-{}", std::process::id()));
+    netwrap().args(["figure", "all", "--out"]).arg(&dir).assert().success();
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/figures");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "csv") {
+            let name = path.file_name().unwrap();
+            let committed = std::fs::read_to_string(docs.join(name)).unwrap_or_else(|_| {
+                panic!(
+                    "docs/figures/{} is missing: run `netwrap figure all --out docs/figures`",
+                    name.display()
+                )
+            });
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), committed, "{} is stale", name.display());
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
