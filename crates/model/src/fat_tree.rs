@@ -16,7 +16,8 @@
 //!   "Correction: Insert: 2" at both, and eq. 22's blocking factor
 //!   1 − (λ_{l−1,l}/λ_{l,l+1})·P↑ is eq. 10 with m = 2 only if the outgoing "channel" (the
 //!   pair of up links) carries 2λ_{l,l+1}. So by default the two-server queue is fed 2λ
-//!   ([`Mg2Rate::Pair`]); [`Mg2Rate::PerLink`] is the text as printed.
+//!   ([`Mg2Rate::Pair`]); [`Mg2Rate::PerLink`] is the text as printed, under which a
+//!   single link would count as stable up to λ·x̄ = 2, busy twice over.
 //! - **The turn probability in eq. 22** ([`TurnProbability`]). Eq. 22 weights the up and
 //!   down branches at level l by P↑_l and P↓_l of eq. 12, which are probabilities for a
 //!   message leaving a processor. A message that has already climbed to level l goes up
