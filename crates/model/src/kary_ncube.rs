@@ -39,6 +39,9 @@ pub enum ContentionForm {
     LargeKd,
     /// (k_d − ½)/(k_d + ½)²: seed 004 App. B second form, for small k_d.
     SmallKd,
+    /// Eq. 3 with the full variance of eq. 5 (before the paper drops terms of higher order
+    /// in 1/k_d), scaled by B as in eq. 8.
+    FullVariance,
 }
 
 /// Inputs of the k-ary n-cube model.
@@ -133,6 +136,11 @@ pub fn locality_distance_per_dimension(
 ) -> Result<f64, ModelError> {
     check_range("locality", locality, f64::MIN_POSITIVE, 1.0)?;
     let side = locality_side(k, n, locality);
+    if side < 1.0 {
+        return Err(ModelError::Invalid(format!(
+            "locality {locality} leaves a subcube of side {side:.3} < 1 node: l must be at least 1/N"
+        )));
+    }
     match wiring {
         Wiring::UnidirectionalTorus => Ok((side - 1.0) / 2.0),
         Wiring::BidirectionalTorus => {
@@ -154,8 +162,48 @@ pub fn contention_per_switch(rho: f64, size: f64, k_d: f64, n: u32, form: Conten
     let f = match form {
         ContentionForm::LargeKd => (k_d - 1.0) / (k_d * k_d),
         ContentionForm::SmallKd => (k_d - 0.5) / ((k_d + 0.5) * (k_d + 0.5)),
+        ContentionForm::FullVariance if rho <= 0.0 || k_d <= 0.0 => return 0.0,
+        ContentionForm::FullVariance => return size * crate::agarwal::contention_unit_full(rho, k_d, n),
     };
     rho * size / (1.0 - rho) * f * (1.0 + 1.0 / n as f64)
+}
+
+/// The model of [`predict`] for a given mean distance per dimension `k_d`, which may come
+/// from a real radix k = N^(1/n) as in seed 000's figures: ρ = m·B·k_d / directions
+/// (eq. 7; `directions` is 2 with channels both ways, §3.1), w from eq. 8 (or the chosen
+/// form), T = (1 + w)·n·k_d + M + B (eq. 10). Inputs are assumed valid (see [`predict`]).
+pub fn evaluate(
+    k_d: f64,
+    n: u32,
+    rate: f64,
+    size: f64,
+    directions: f64,
+    form: ContentionForm,
+    memory_latency: f64,
+) -> Prediction {
+    let utilization = rate * size * k_d / directions;
+    let max_rate = if k_d > 0.0 { directions / (size * k_d) } else { f64::INFINITY };
+    let mean_hops = n as f64 * k_d;
+    let unloaded_latency = mean_hops + memory_latency + size;
+    let saturated = utilization >= 1.0;
+    let (w, latency) = if saturated {
+        (None, None)
+    } else {
+        let w = contention_per_switch(utilization, size, k_d, n, form);
+        (Some(w), Some((1.0 + w) * mean_hops + memory_latency + size))
+    };
+    Prediction {
+        k_d,
+        utilization,
+        contention_per_switch: w,
+        unloaded_latency,
+        latency,
+        throughput: if saturated { max_rate.min(1.0) } else { rate },
+        offered: rate,
+        saturated,
+        max_rate,
+        mean_hops,
+    }
 }
 
 /// Evaluates the k-ary n-cube model: ρ = m·B·k_d (seed 000 eq. 7; halved with channels both
@@ -175,30 +223,8 @@ pub fn predict(p: &KaryNCube) -> Result<Prediction, ModelError> {
     } else {
         locality_distance_per_dimension(p.k, p.n, p.locality, p.wiring)?
     };
-    let channels_per_direction = if p.wiring == Wiring::UnidirectionalTorus { 1.0 } else { 2.0 };
-    let utilization = p.rate * p.size * k_d / channels_per_direction;
-    let max_rate = if k_d > 0.0 { channels_per_direction / (p.size * k_d) } else { f64::INFINITY };
-    let mean_hops = p.n as f64 * k_d;
-    let unloaded_latency = mean_hops + p.memory_latency + p.size;
-    let saturated = utilization >= 1.0;
-    let (w, latency) = if saturated {
-        (None, None)
-    } else {
-        let w = contention_per_switch(utilization, p.size, k_d, p.n, p.form);
-        (Some(w), Some((1.0 + w) * mean_hops + p.memory_latency + p.size))
-    };
-    Ok(Prediction {
-        k_d,
-        utilization,
-        contention_per_switch: w,
-        unloaded_latency,
-        latency,
-        throughput: if saturated { max_rate.min(1.0) } else { p.rate },
-        offered: p.rate,
-        saturated,
-        max_rate,
-        mean_hops,
-    })
+    let directions = if p.wiring == Wiring::UnidirectionalTorus { 1.0 } else { 2.0 };
+    Ok(evaluate(k_d, p.n, p.rate, p.size, directions, p.form, p.memory_latency))
 }
 
 #[cfg(test)]
@@ -222,7 +248,7 @@ mod tests {
     /// Seed 000 §5.1 with l^(1/2) = 0.9: the text says latency falls "to 31" at m = 0.001 and
     /// "from 67 to 50" at m = 0.012. Eq. 10 with k_dl gives 32.5 and 54.1: the seed's 31 is
     /// the 10% proportional estimate (35 × 0.9) and its 50 is not reproduced by its own
-    /// equations (see docs/validation.md). We pin our values and check the seed's within 10%.
+    /// equations (see docs/models.md). We pin our values and check the seed's within 10%.
     #[test]
     fn seed000_section5_1_latencies_with_locality() {
         let l = 0.81;
@@ -272,6 +298,21 @@ mod tests {
         let small = predict(&p).unwrap().contention_per_switch.unwrap();
         assert!(large < 0.0, "eq. 8 goes negative for k_d < 1: {large}");
         assert!(small == 0.0, "k_d = 1/2 gives zero contention in the small form: {small}");
+        p.form = ContentionForm::FullVariance;
+        let full = predict(&p).unwrap().contention_per_switch.unwrap();
+        assert!(full.is_finite());
+    }
+
+    /// The full-variance form stays within a few per cent of eq. 8 for seed 000's Figure 2
+    /// network (k = 10, n = 3) at moderate load.
+    #[test]
+    fn full_variance_form_close_to_eq8_for_figure2_network() {
+        let mut p = KaryNCube::new(10, 3, 0.02, 4.0);
+        let eq8 = predict(&p).unwrap().latency.unwrap();
+        p.form = ContentionForm::FullVariance;
+        let full = predict(&p).unwrap().latency.unwrap();
+        assert!(((full - eq8) / eq8).abs() < 0.05, "{full} vs {eq8}");
+        assert!(full != eq8);
     }
 
     #[test]
@@ -305,10 +346,23 @@ mod tests {
             (8, 0.1, 0.0, 1.0),
             (8, 0.1, 4.0, 0.0),
             (8, 0.1, 4.0, 1.2),
+            (8, 0.1, 4.0, 0.01),
         ] {
             let mut p = KaryNCube::new(k, 2, m, b);
             p.locality = l;
             assert!(predict(&p).is_err(), "k={k} m={m} b={b} l={l}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Eq. 10 grows with the rate below saturation (k_d > 1, where eq. 8 is positive).
+        #[test]
+        fn latency_increases_with_rate(k in 4u32..64, n in 1u32..6, b in 1.0f64..64.0, f in 0.01f64..0.98) {
+            let max = 1.0 / (b * (k as f64 - 1.0) / 2.0);
+            let lo = predict(&KaryNCube::new(k, n, (f * max).min(1.0) * 0.99, b)).unwrap();
+            let hi = predict(&KaryNCube::new(k, n, (f * max).min(1.0), b)).unwrap();
+            proptest::prop_assert!(hi.latency.unwrap() >= lo.latency.unwrap());
+            proptest::prop_assert!(lo.latency.unwrap() >= lo.unloaded_latency);
         }
     }
 }

@@ -23,6 +23,10 @@ enum Command {
     Model(cmd::model::ModelCommand),
     /// Measure the simulator's speed on standard configurations.
     Bench(cmd::bench::BenchArgs),
+    /// Regenerate seed 000's model figures 6–16 as CSV and SVG.
+    Figure(cmd::figure::FigureArgs),
+    /// Search the k-ary n-cubes that meet a width constraint, ranked by predicted latency.
+    Design(cmd::design::DesignArgs),
 }
 
 /// Parses `args` (program name first) and runs the chosen subcommand.
@@ -42,5 +46,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         Command::Sim(a) => cmd::sim::run(a),
         Command::Model(m) => cmd::model::run(m),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Figure(a) => cmd::figure::run(a),
+        Command::Design(a) => cmd::design::run(a),
     }
 }

@@ -16,6 +16,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<output::Saturated>().is_some() => {
+            eprintln!("netwrap: {e:#}");
+            ExitCode::from(output::EXIT_SATURATED)
+        }
         Err(e) => {
             eprintln!("netwrap: error: {e:#}");
             ExitCode::from(2)

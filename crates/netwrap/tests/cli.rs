@@ -34,7 +34,8 @@ fn legacy_typical_run_is_saturated_and_says_so() {
     netwrap()
         .args(["64", "1000", "9999999", "0.05", "6", "8", "/dev/null", "1.0"])
         .assert()
-        .success()
+        .code(3)
+        .stderr(predicate::str::contains("the network is saturated"))
         .stdout(predicate::str::contains("saturated"))
         .stdout(predicate::str::contains("offered load on the busiest channel is 1.0500"));
 }
@@ -166,7 +167,7 @@ fn sim_saturated_run_reports_throughput_not_latency() {
     netwrap()
         .args(["sim", "--rate", "0.08", "--messages", "2000"])
         .assert()
-        .success()
+        .code(3)
         .stdout(predicate::str::contains("SATURATED"))
         .stdout(predicate::str::contains("accepts"));
 }
@@ -195,9 +196,9 @@ fn model_kary_ncube_json_and_saturation() {
     netwrap()
         .args(["model", "kary-ncube", "--k", "32", "--n", "2", "--rate", "0.02", "--size", "4"])
         .assert()
-        .success()
-        .stdout(predicate::str::contains("SATURATED"))
-        .stdout(predicate::str::contains("m = 0.016129"));
+        .code(3)
+        .stderr(predicate::str::contains("saturated"))
+        .stderr(predicate::str::contains("0.016129"));
     netwrap()
         .args(["model", "kary-ncube", "--rate", "nan"])
         .assert()

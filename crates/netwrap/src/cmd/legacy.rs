@@ -85,5 +85,8 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
         }
     }
     println!("average hops:                 {:.3}", r.mean_hops);
-    Ok(())
+    match &r.saturation_reason {
+        Some(reason) => Err(crate::output::saturated(format!("the network is saturated: {reason}"))),
+        None => Ok(()),
+    }
 }

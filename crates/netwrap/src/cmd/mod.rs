@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod design;
 pub mod details;
+pub mod figure;
 pub mod legacy;
 pub mod model;
 pub mod sim;

@@ -3,7 +3,7 @@
 
 use crate::cmd::details;
 use crate::cmd::model::{dimensions, wiring};
-use crate::output::{VERSION, opt, print_json};
+use crate::output::{VERSION, opt, print_json, saturated};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube, Prediction};
@@ -229,14 +229,28 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
     }
     if a.json {
         let points: Vec<Point> = runs.iter().zip(models).map(|(r, m)| point(r, m)).collect();
-        return if a.rates.is_some() { print_json(&points) } else { print_json(&points[0]) };
+        if a.rates.is_some() {
+            print_json(&points)?;
+        } else {
+            print_json(&points[0])?;
+        }
+        return single_run_verdict(&runs, a.rates.is_some());
     }
     if a.rates.is_some() {
         print_sweep(&runs, &models);
     } else {
         print_one(&runs[0], models[0].as_ref());
     }
-    Ok(())
+    single_run_verdict(&runs, a.rates.is_some())
+}
+
+/// A single saturated run ends with exit status 3 after its report; a sweep, which explores
+/// load up to and past saturation on purpose, marks saturated points and succeeds.
+fn single_run_verdict(runs: &[CubeRun], sweep: bool) -> anyhow::Result<()> {
+    match runs[0].report.saturation_reason.as_deref() {
+        Some(reason) if !sweep => Err(saturated(format!("the network is saturated: {reason}"))),
+        _ => Ok(()),
+    }
 }
 
 fn header(run: &CubeRun) {
@@ -331,6 +345,7 @@ fn form_name(f: ContentionForm) -> &'static str {
     match f {
         ContentionForm::LargeKd => "eq. 8's contention, (k_d-1)/k_d^2",
         ContentionForm::SmallKd => "App. B's small-k_d contention, (k_d-1/2)/(k_d+1/2)^2",
+        ContentionForm::FullVariance => "eq. 3 with eq. 5's full variance",
     }
 }
 
