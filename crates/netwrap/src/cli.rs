@@ -8,7 +8,14 @@ use clap::{Parser, Subcommand};
 /// The homework's form `netwrap procs pkts steps req-rt msg-size rad-k det-file loc` also
 /// works, e.g. `netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0`.
 #[derive(Debug, Parser)]
-#[command(name = "netwrap", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "netwrap",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = "The homework's positional form also works:\n  netwrap procs pkts steps req-rt msg-size rad-k det-file loc\n  e.g. netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0\n\nExit status: 0 success, 2 invalid input, 3 the network is saturated (the report is still printed)."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -253,19 +253,26 @@ fn single_run_verdict(runs: &[CubeRun], sweep: bool) -> anyhow::Result<()> {
     }
 }
 
-fn header(run: &CubeRun) {
+fn header(run: &CubeRun, sweep: bool) {
     let c = &run.config;
     println!("netwrap {VERSION} sim: {}, {} processors, seed {}", c.topology, c.nodes, c.sim.seed);
+    let rate = if sweep { "swept".to_string() } else { format!("{} messages/node/cycle", c.sim.rate) };
     println!(
-        "workload: m = {} messages/node/cycle, B = {} flits, l = {} (subcube sides {:?}, effective l = {:.4})",
-        c.sim.rate, c.sim.size, c.sim.locality, c.subcube.sides, c.subcube.effective_locality
+        "workload: m = {rate}, B = {} flits, l = {} (subcube sides {:?}, effective l = {:.4})",
+        c.sim.size, c.sim.locality, c.subcube.sides, c.subcube.effective_locality
     );
+    let warmup = if sweep { "per-rate".to_string() } else { c.sim.warmup.unwrap_or(0).to_string() };
     println!(
-        "run: {} warm-up cycles, {} measured messages, {:?} engine, {:?} routing",
-        c.sim.warmup.unwrap_or(0),
+        "run: {warmup} warm-up cycles, {} measured messages, {} engine, {} routing",
         c.sim.messages,
-        c.sim.engine,
-        c.sim.order
+        match c.sim.engine {
+            EngineKind::Fast => "fast",
+            EngineKind::Reference => "flit-by-flit reference",
+        },
+        match c.sim.order {
+            DimensionOrder::HighestFirst => "dimension-order (highest first)",
+            DimensionOrder::LowestFirst => "dimension-order (lowest first)",
+        }
     );
 }
 
@@ -274,7 +281,7 @@ fn pct(x: Option<f64>) -> String {
 }
 
 fn print_one(run: &CubeRun, model: Option<&ModelPoint>) {
-    header(run);
+    header(run, false);
     let r = &run.report;
     let lat = match (r.latency, r.latency_ci95) {
         (Some(l), Some(ci)) => format!("{l:.3} ± {ci:.3}"),
@@ -350,7 +357,7 @@ fn form_name(f: ContentionForm) -> &'static str {
 }
 
 fn print_sweep(runs: &[CubeRun], models: &[Option<ModelPoint>]) {
-    header(&runs[0]);
+    header(&runs[0], true);
     if let Some(Some(m)) = models.first() {
         println!("model: seed 000 eq. 10 with {}", form_name(m.form));
     }
