@@ -218,3 +218,36 @@ fn bench_runs_one_configuration() {
         .failure()
         .stderr(predicate::str::contains("torus32x32"));
 }
+
+/// Seed 004 Ex 7 confirmed by simulation: the model's best two designs simulated, in the same
+/// order, each within 15% of the model at the simulated point.
+#[test]
+fn design_top_candidates_are_confirmed_by_simulation() {
+    let v = json(&[
+        "design",
+        "--nodes",
+        "64",
+        "--pins",
+        "384",
+        "--rate",
+        "0.015",
+        "--bits",
+        "1024",
+        "--locality",
+        "0.5",
+        "--simulate",
+        "2",
+        "--messages",
+        "5000",
+        "--json",
+    ]);
+    let sims = v["simulated"].as_array().unwrap();
+    assert_eq!(sims.len(), 2);
+    assert_eq!((sims[0]["n"].as_u64(), sims[0]["k"].as_u64()), (Some(3), Some(4)));
+    let lat = |i: usize| sims[i]["latency"].as_f64().unwrap();
+    assert!(lat(0) < lat(1), "simulation disagrees with the ranking: {} vs {}", lat(0), lat(1));
+    for s in sims {
+        assert!(s["relative_error"].as_f64().unwrap().abs() < 0.15, "{s}");
+    }
+    assert_eq!(v["seed"], 1);
+}

@@ -66,9 +66,81 @@ pub struct DesignArgs {
     /// Show only the best K candidates.
     #[arg(long)]
     pub top: Option<usize>,
+    /// Confirm the best K candidates with the simulator (whole flits ⌈L/W⌉, the same
+    /// locality and wiring), printing simulated latency beside the model's.
+    #[arg(long, value_name = "K")]
+    pub simulate: Option<usize>,
+    /// With --simulate: measured messages per simulation.
+    #[arg(long, default_value_t = 20_000)]
+    pub messages: u64,
+    /// With --simulate: seed of the simulations.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A candidate confirmed by simulation.
+#[derive(Debug, Serialize)]
+pub struct Simulated {
+    /// Rank of the candidate in the model's ordering (1 = best).
+    pub rank: usize,
+    /// Dimensions.
+    pub n: u32,
+    /// Radix.
+    pub k: u32,
+    /// Flits simulated, ⌈L/W⌉.
+    pub flits: u32,
+    /// Simulated mean latency in cycles (`None`: saturated).
+    pub latency: Option<f64>,
+    /// Its 95% confidence half-width.
+    pub latency_ci95: Option<f64>,
+    /// Measured channel utilisation.
+    pub utilization: f64,
+    /// The simulation saw the network saturated.
+    pub saturated: bool,
+    /// Locality simulated: the subcube side is a whole number of nodes (see `netwrap sim`).
+    pub effective_locality: f64,
+    /// The model's latency at the simulated point (whole flits, effective locality).
+    pub model_latency: Option<f64>,
+    /// (simulated − model) / model latency, in cycles.
+    pub relative_error: Option<f64>,
+}
+
+/// Simulates the first `count` unsaturated candidates in parallel.
+fn simulate(a: &DesignArgs, candidates: &[Candidate], count: usize) -> anyhow::Result<Vec<Simulated>> {
+    use rayon::prelude::*;
+    let chosen: Vec<(usize, &Candidate)> =
+        candidates.iter().enumerate().filter(|(_, c)| !c.prediction.saturated).take(count).collect();
+    chosen
+        .par_iter()
+        .map(|&(i, c)| {
+            let sim = netwrap_sim::CubeSim {
+                bidirectional: a.bidirectional,
+                locality: a.locality,
+                messages: a.messages,
+                seed: a.seed,
+                ..netwrap_sim::CubeSim::new(c.k, c.n, a.rate, c.flits.ceil() as u32)
+            };
+            let run = netwrap_sim::simulate_cube(&sim).context("simulating a candidate")?;
+            let r = &run.report;
+            let model = crate::cmd::sim::model_for(&run, Some(c.form))?.latency;
+            Ok(Simulated {
+                rank: i + 1,
+                n: c.n,
+                k: c.k,
+                flits: sim.size,
+                latency: r.latency,
+                latency_ci95: r.latency_ci95,
+                utilization: r.utilization,
+                saturated: r.saturated,
+                effective_locality: run.config.subcube.effective_locality,
+                model_latency: model,
+                relative_error: r.latency.zip(model).map(|(s, m)| (s - m) / m),
+            })
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -78,6 +150,7 @@ struct Report<'a> {
     seed: Option<u64>,
     config: &'a DesignQuery,
     candidates: &'a [Candidate],
+    simulated: Option<&'a [Simulated]>,
 }
 
 /// Validates the arguments into a query.
@@ -125,13 +198,15 @@ pub fn run(a: DesignArgs) -> anyhow::Result<()> {
     if let Some(top) = a.top {
         c.truncate(top);
     }
+    let simulated = a.simulate.map(|count| simulate(&a, &c, count)).transpose()?;
     if a.json {
         return print_json(&Report {
             model: "design",
             netwrap_version: VERSION,
-            seed: None,
+            seed: a.simulate.map(|_| a.seed),
             config: &q,
             candidates: &c,
+            simulated: simulated.as_deref(),
         });
     }
     let mut out = std::io::stdout().lock();
@@ -162,6 +237,38 @@ pub fn run(a: DesignArgs) -> anyhow::Result<()> {
             x.saturation_margin,
             if x.prediction.saturated { "  SATURATED" } else { "" }
         )?;
+    }
+    if let Some(sims) = &simulated {
+        writeln!(
+            out,
+            "\nconfirmed by simulation ({} measured messages, seed {}); the model column is eq. 10 at the simulated point\n\
+             (whole flits, and the locality subcube rounded to whole nodes, l_sim):",
+            a.messages, a.seed
+        )?;
+        writeln!(
+            out,
+            "{:>4} {:>3} {:>4} {:>5} {:>8} {:>18} {:>10} {:>8}",
+            "rank", "n", "k", "B", "l_sim", "sim latency", "model", "error"
+        )?;
+        for s in sims {
+            let lat = match (s.latency, s.latency_ci95) {
+                (Some(l), Some(ci)) => format!("{l:.2} ± {ci:.2}"),
+                (Some(l), None) => format!("{l:.2}"),
+                (None, _) => "saturated".into(),
+            };
+            writeln!(
+                out,
+                "{:>4} {:>3} {:>4} {:>5} {:>8.4} {:>18} {:>10} {:>8}",
+                s.rank,
+                s.n,
+                s.k,
+                s.flits,
+                s.effective_locality,
+                lat,
+                opt(s.model_latency, 2),
+                s.relative_error.map_or("—".into(), |e| format!("{:+.1}%", 100.0 * e))
+            )?;
+        }
     }
     Ok(())
 }
