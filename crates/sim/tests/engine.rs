@@ -205,3 +205,46 @@ fn bad_parameters_are_errors() {
         assert!(simulate_cube(&sim).is_err(), "{sim:?}");
     }
 }
+
+/// A line of routers 0 → 1 → 2 with the given channel widths; terminals 0 and 1 sit at the
+/// ends. Routing follows the only channel out.
+struct Line(netwrap_topo::Network);
+
+impl netwrap_topo::Routing for Line {
+    fn route(&self, at: u32, dest: u32, _salt: u32, out: &mut netwrap_topo::Candidates) {
+        out.clear();
+        if at != self.0.eject_router(dest) {
+            out.push(self.0.out_channels(at)[0]);
+        }
+    }
+}
+
+fn line(widths: [u32; 2]) -> Line {
+    use netwrap_topo::{Channel, Network};
+    let channels = vec![
+        Channel { src: 0, dst: 1, width: widths[0], class: 0 },
+        Channel { src: 1, dst: 2, width: widths[1], class: 0 },
+    ];
+    Line(Network::new("line", 3, channels, vec![0, 2], vec![0, 2], vec!["link".into()]))
+}
+
+/// Seed 003 §5.3 note d: onto a wider channel a message waits for its last flit; onto a
+/// narrower one it cuts through. B = 4: narrow-then-wide takes 4 + 2 + 1 = 7 cycles,
+/// wide-then-narrow 1 + 4 + 1 = 6, two unit channels 2 + 4 = 6, two wide ones 1 + 2 + 1 = 4.
+#[test]
+fn wider_channels_carry_more_flits_and_buffer_whole_messages() {
+    for (widths, expect) in [([1, 2], 7), ([2, 1], 6), ([1, 1], 6), ([2, 2], 4)] {
+        let l = line(widths);
+        let spec = RunSpec {
+            messages: 1,
+            arrivals: Arrivals::Script(vec![(3, 0, 1)]),
+            size: 4,
+            warmup: 0,
+            max_cycles: 100,
+            seed: 1,
+        };
+        let o = execute(&l.0, &l, &Uniform::new(2), &spec, EngineKind::Fast);
+        assert_eq!(o.latencies, vec![expect], "widths {widths:?}");
+        assert_eq!(o.hops, vec![2]);
+    }
+}

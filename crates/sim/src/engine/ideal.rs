@@ -23,6 +23,8 @@ struct Lane {
     dst: u32,
     /// Cycles a message holds the channel, ⌈B / width⌉.
     hold: u32,
+    /// Flits per cycle.
+    width: u32,
 }
 
 /// Runs the ideal-switch network to completion (see the module docs).
@@ -33,7 +35,13 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
     // Everything the hot loop touches per channel, in one cache line's worth.
     let mut lanes: Vec<Lane> = channels
         .iter()
-        .map(|c| Lane { free_at: 0, busy: 0, dst: c.dst, hold: size.div_ceil(c.width as u64) as u32 })
+        .map(|c| Lane {
+            free_at: 0,
+            busy: 0,
+            dst: c.dst,
+            hold: size.div_ceil(c.width as u64) as u32,
+            width: c.width,
+        })
         .collect();
     let mut flit_hops = 0u64;
     let mut collector = Collector::new(spec, channels.len(), terminals);
@@ -63,6 +71,8 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             let msg = Msg {
                 created: now,
                 first_start: now,
+                tail_at: now,
+                in_width: 0,
                 dst,
                 at: net.inject_router(src),
                 salt,
@@ -88,14 +98,19 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             routing.route(m.at, m.dst, m.salt, &mut cands);
             if cands.is_empty() {
                 let m = *m;
-                collector.delivered(&m, now + size);
+                collector.delivered(&m, if m.hops == 0 { now + size } else { m.tail_at + 1 });
                 free.push(slot);
                 continue;
             }
             let c = choose(cands.as_slice(), m.salt, m.hops, now, |c| lanes[c as usize].free_at);
             let lane = &mut lanes[c as usize];
-            let start = now.max(lane.free_at);
+            let mut start = now.max(lane.free_at);
+            if m.in_width != 0 && lane.width > m.in_width {
+                start = start.max(m.tail_at);
+            }
             let h = lane.hold as u64;
+            m.tail_at = start + h;
+            m.in_width = lane.width;
             lane.free_at = start + h;
             lane.busy += (start + h).saturating_sub(start.max(spec.warmup));
             flit_hops += h;

@@ -12,10 +12,15 @@
 //!   (one cycle per hop: switch plus wire, seed 000 §2).
 //! - Output ports have unbounded FIFO queues: headers are served in order of arrival; headers
 //!   arriving in the same cycle are ordered by salt (then by message slot), a seeded tie-break.
-//! - At the destination router the B flits pass to the processor one per cycle, uncontended,
-//!   so a message whose header is ready at its destination at cycle a is delivered at a + B.
-//!   Unloaded, a message of h hops therefore takes exactly h + B cycles, and the mean is the
+//! - At the destination router the flits pass to the processor as they arrive, uncontended:
+//!   a message is delivered the cycle after its last flit reaches its destination router (a
+//!   self-addressed message, which uses no channel, B cycles after its creation). With unit
+//!   channels a message whose header is ready at its destination at cycle a is delivered at
+//!   a + B: unloaded, a message of h hops takes exactly h + B cycles, and the mean is the
 //!   model's T0 = n·k_d + B.
+//! - A channel of width w carries w flits per cycle. A message may leave a router on a channel
+//!   wider than the one it came in on only once its last flit has arrived (seed 003 §5.3,
+//!   note d); onto a channel as wide or narrower it cuts through.
 //! - Latency T = delivery cycle − creation cycle (seed 000's T, seed 004's "message latency").
 
 pub mod ideal;
@@ -91,6 +96,10 @@ pub struct Outcome {
 pub(crate) struct Msg {
     pub created: u64,
     pub first_start: u64,
+    /// Cycle at which the message's last flit reaches its current router.
+    pub tail_at: u64,
+    /// Width of the channel the message arrived on (0 at its source).
+    pub in_width: u32,
     pub dst: TerminalId,
     pub at: u32,
     pub salt: u32,

@@ -60,6 +60,8 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             let msg = Msg {
                 created: now,
                 first_start: now,
+                tail_at: now,
+                in_width: 0,
                 dst,
                 at: net.inject_router(src),
                 salt,
