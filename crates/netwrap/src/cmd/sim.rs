@@ -2,7 +2,7 @@
 //! request rate or a sweep.
 
 use crate::cmd::details;
-use crate::cmd::model::{dimensions, wiring};
+use crate::cmd::model::{KaryNCubeArgs, dimensions, wiring};
 use crate::output::{VERSION, opt, print_json, saturated};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -14,38 +14,21 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// Simulation options; network and workload options are named as in `netwrap model kary-ncube`.
-/// Defaults are seed 004 Ex 1: 64 processors in an 8-ary 2-cube, m = 0.04, B = 4.
+/// Simulation options: the network and workload options of `netwrap model kary-ncube`, plus
+/// run control. Defaults are seed 004 Ex 1: 64 processors in an 8-ary 2-cube, m = 0.04, B = 4.
 #[derive(Debug, Clone, Args)]
 pub struct SimArgs {
-    /// Radix k (nodes per dimension).
-    #[arg(long, default_value_t = 8)]
-    pub k: u32,
-    /// Dimensions n (default 2).
-    #[arg(long, conflicts_with = "nodes")]
-    pub n: Option<u32>,
-    /// Number of processors N instead of n; raised to the next power of k when log_k N is not whole.
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Request rate m: probability that a node creates a message in a cycle.
-    #[arg(long, default_value_t = 0.04, conflicts_with = "rates", allow_negative_numbers = true)]
-    pub rate: f64,
+    #[command(flatten)]
+    pub net: KaryNCubeArgs,
     /// A sweep: comma-separated request rates, run in parallel and printed as a table.
-    #[arg(long, value_delimiter = ',', num_args = 1.., allow_negative_numbers = true)]
+    #[arg(long, value_delimiter = ',', num_args = 1.., allow_negative_numbers = true, conflicts_with = "rate")]
     pub rates: Option<Vec<f64>>,
-    /// Message length B in flits.
-    #[arg(long, default_value_t = 4)]
-    pub size: u32,
     /// Measured messages: the run lasts until all of them are delivered.
     #[arg(long, default_value_t = 10_000)]
     pub messages: u64,
     /// Stop after this many cycles even if measured messages are still in flight.
     #[arg(long, default_value_t = 10_000_000)]
     pub max_cycles: u64,
-    /// Locality fraction l in (0, 1]: destinations are uniform over a subcube of l·N nodes
-    /// with a corner at the source.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
-    pub locality: f64,
     /// Seed of all random streams.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -53,12 +36,6 @@ pub struct SimArgs {
     /// stretched near saturation; at least 1,000).
     #[arg(long)]
     pub warmup: Option<u64>,
-    /// Channels in both directions (default: unidirectional).
-    #[arg(long)]
-    pub bidirectional: bool,
-    /// No end-around connections: a mesh (implies bidirectional channels).
-    #[arg(long)]
-    pub no_wrap: bool,
     /// Dimension order of routing.
     #[arg(long, value_enum, default_value_t = Order::HighestFirst)]
     pub order: Order,
@@ -68,20 +45,14 @@ pub struct SimArgs {
     /// Print the model's prediction beside the simulation, with the relative error.
     #[arg(long)]
     pub model: bool,
-    /// With --model: force Appendix B's small-k_d contention form (default: the form
-    /// Appendix B recommends, small when k_d <= 2, eq. 8's otherwise).
-    #[arg(long, conflicts_with = "large_kd")]
-    pub small_kd: bool,
-    /// With --model: force eq. 8's contention form, (k_d − 1)/k_d².
-    #[arg(long)]
+    /// With --model: force eq. 8's contention form, (k_d − 1)/k_d² (default: the form
+    /// Appendix B recommends, the small-k_d one when k_d <= 2, eq. 8's otherwise).
+    #[arg(long, conflicts_with = "small_kd")]
     pub large_kd: bool,
     /// Write detailed statistics (utilisation per channel class, latency and hop
     /// distributions, per-node counts) to this file.
     #[arg(long)]
     pub det_file: Option<PathBuf>,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Dimension order, as a command-line value.
@@ -105,7 +76,7 @@ pub enum Engine {
 impl SimArgs {
     /// The contention form forced on the command line, if any.
     pub fn form(&self) -> Option<ContentionForm> {
-        match (self.small_kd, self.large_kd) {
+        match (self.net.small_kd, self.large_kd) {
             (true, _) => Some(ContentionForm::SmallKd),
             (_, true) => Some(ContentionForm::LargeKd),
             _ => None,
@@ -114,8 +85,9 @@ impl SimArgs {
 
     /// The simulation these options describe, at request rate `rate`.
     pub fn cube_sim(&self, rate: f64) -> anyhow::Result<CubeSim> {
-        let n = dimensions(self.k, self.n, self.nodes)?;
-        let (bidirectional, wrap) = (self.bidirectional || self.no_wrap, !self.no_wrap);
+        let net = &self.net;
+        let n = dimensions(net.k, net.n, net.nodes)?;
+        let (bidirectional, wrap) = (net.bidirectional || net.no_wrap, !net.no_wrap);
         Ok(CubeSim {
             wrap,
             bidirectional,
@@ -123,7 +95,7 @@ impl SimArgs {
                 Order::HighestFirst => DimensionOrder::HighestFirst,
                 Order::LowestFirst => DimensionOrder::LowestFirst,
             },
-            locality: self.locality,
+            locality: net.locality,
             messages: self.messages,
             max_cycles: self.max_cycles,
             warmup: self.warmup,
@@ -132,7 +104,7 @@ impl SimArgs {
                 Engine::Fast => EngineKind::Fast,
                 Engine::Reference => EngineKind::Reference,
             },
-            ..CubeSim::new(self.k, n, rate, self.size)
+            ..CubeSim::new(net.k, n, rate, net.size)
         })
     }
 }
@@ -210,7 +182,7 @@ fn point(run: &CubeRun, model: Option<ModelPoint>) -> Point<'_> {
 }
 
 pub fn run(a: SimArgs) -> anyhow::Result<()> {
-    let rates = a.rates.clone().unwrap_or_else(|| vec![a.rate]);
+    let rates = a.rates.clone().unwrap_or_else(|| vec![a.net.rate]);
     let sims = rates.iter().map(|&r| a.cube_sim(r)).collect::<anyhow::Result<Vec<_>>>()?;
     if let Some(path) = &a.det_file {
         details::check_writable(path)?;
@@ -227,7 +199,7 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
     if let Some(path) = &a.det_file {
         details::write(path, &runs)?;
     }
-    if a.json {
+    if a.net.json {
         let points: Vec<Point> = runs.iter().zip(models).map(|(r, m)| point(r, m)).collect();
         if a.rates.is_some() {
             print_json(&points)?;

@@ -68,17 +68,7 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             if next != NEVER {
                 births.push(next, src);
             }
-            let msg = Msg {
-                created: now,
-                first_start: now,
-                tail_at: now,
-                in_width: 0,
-                dst,
-                at: net.inject_router(src),
-                salt,
-                seq: collector.created(src, now),
-                hops: 0,
-            };
+            let msg = Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now));
             let slot = match free.pop() {
                 Some(slot) => {
                     msgs[slot as usize] = msg;

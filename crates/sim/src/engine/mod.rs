@@ -107,6 +107,13 @@ pub(crate) struct Msg {
     pub hops: u16,
 }
 
+impl Msg {
+    /// A message created at `now`, ready at router `at`, not yet moved.
+    pub fn new(now: u64, dst: TerminalId, at: u32, salt: u32, seq: u32) -> Self {
+        Msg { created: now, first_start: now, tail_at: now, in_width: 0, dst, at, salt, seq, hops: 0 }
+    }
+}
+
 pub(crate) const UNMEASURED: u32 = u32::MAX;
 
 /// A terminal that never creates another message.

@@ -57,17 +57,7 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             }
             let (dst, salt, next) = sources.create(src, now, dests);
             next_birth[src as usize] = next;
-            let msg = Msg {
-                created: now,
-                first_start: now,
-                tail_at: now,
-                in_width: 0,
-                dst,
-                at: net.inject_router(src),
-                salt,
-                seq: collector.created(src, now),
-                hops: 0,
-            };
+            let msg = Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now));
             msgs.push(msg);
             path.push(Vec::new());
             headers.push((((salt as u64) << 32) | (msgs.len() - 1) as u64, true));

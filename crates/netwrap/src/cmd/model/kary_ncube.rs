@@ -21,13 +21,14 @@ pub struct KaryNCubeArgs {
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Request rate m: messages generated per node per cycle.
-    #[arg(long, default_value_t = 0.04)]
+    #[arg(long, default_value_t = 0.04, allow_negative_numbers = true)]
     pub rate: f64,
     /// Message length B in flits.
     #[arg(long, default_value_t = 4)]
     pub size: u32,
-    /// Locality fraction l in (0, 1]: the share of all nodes a source addresses.
-    #[arg(long, default_value_t = 1.0)]
+    /// Locality fraction l in (0, 1]: the share of all nodes a source addresses (a subcube
+    /// with a corner at the source).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub locality: f64,
     /// Channels in both directions (default: unidirectional).
     #[arg(long)]
