@@ -3,10 +3,10 @@
 
 use crate::TopoError;
 use crate::network::{Candidates, Channel, Network, RouterId, Routing, TerminalId};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Parameters of a k-ary n-cube.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CubeSpec {
     /// Radix of each dimension, dimension 0 first (`[k; n]` for a k-ary n-cube).
     pub radices: Vec<u32>,
@@ -23,6 +23,17 @@ impl CubeSpec {
         CubeSpec { radices: vec![k; n as usize], wrap: true, bidirectional: false }
     }
 
+    /// The binary n-cube: radix 2 with one link each way between neighbours (a 2-ary mesh;
+    /// with end-around links every link would be doubled).
+    pub fn hypercube(n: u32) -> Self {
+        CubeSpec { radices: vec![2; n as usize], wrap: false, bidirectional: true }
+    }
+
+    /// A ring of k nodes (a k-ary 1-cube).
+    pub fn ring(k: u32, bidirectional: bool) -> Self {
+        CubeSpec { radices: vec![k], wrap: true, bidirectional }
+    }
+
     /// Number of nodes, or an error when it does not fit in 32 bits.
     pub fn nodes(&self) -> Result<u32, TopoError> {
         self.radices
@@ -33,7 +44,7 @@ impl CubeSpec {
 }
 
 /// The order in which dimension-order routing corrects dimensions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DimensionOrder {
     /// Highest dimension first, as in seed 000 §3.3 (the default).
@@ -104,9 +115,8 @@ impl KaryNCube {
         let mut channels = Vec::with_capacity(port_slots as usize);
         let mut port_channel = vec![ABSENT; port_slots as usize];
         for r in 0..nodes {
-            for i in 0..n {
-                let k = spec.radices[i];
-                let c = (r / strides[i]) % k;
+            for (i, (&k, &stride)) in spec.radices.iter().zip(&strides).enumerate() {
+                let c = (r / stride) % k;
                 let dirs: &[(u32, i64)] = if spec.bidirectional { &[(0, 1), (1, -1)] } else { &[(0, 1)] };
                 for &(d, step) in dirs {
                     let next = c as i64 + step;
@@ -119,7 +129,7 @@ impl KaryNCube {
                     };
                     // A bidirectional ring of radix 2 would get two parallel channels both
                     // ways; keep them: they are distinct wires in the seeds' accounting.
-                    let dst = r - c * strides[i] + next * strides[i];
+                    let dst = r - c * stride + next * stride;
                     let port = if spec.bidirectional { 2 * i as u32 + d } else { i as u32 };
                     port_channel[(r * ports + port) as usize] = channels.len() as u32;
                     channels.push(Channel { src: r, dst, width: 1, class: port as u16 });

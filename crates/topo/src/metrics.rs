@@ -1,0 +1,334 @@
+//! Exact topology metrics: distances, diameter, bisection, and channel load under uniform
+//! traffic.
+//!
+//! Distances are router-to-router channel hops from a terminal's injection router to the
+//! other terminal's ejection router (the terminals' own links are not counted), averaged over
+//! ordered pairs of distinct terminals. For vertex-transitive families with one terminal per
+//! router a single breadth-first search suffices (every node sees the same distance
+//! distribution); otherwise one search per injection router runs on all cores.
+
+use crate::TopoError;
+use crate::graph::{UNREACHED, bfs_from};
+use crate::network::{Candidates, Network, Routing};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// Largest terminal count for which the channel load is computed over all pairs.
+pub const LOAD_PAIRS_LIMIT: u32 = 4096;
+
+/// A balanced cut and how much is known about it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Bisection {
+    /// Total width (flits per cycle) of the directed channels crossing the cut, both
+    /// directions.
+    pub width: u64,
+    /// True when this is the minimum over all balanced cuts (a proven formula); false when it
+    /// is the width of one particular cut, hence an upper bound.
+    pub exact: bool,
+    /// Which cut, and why it is or is not known to be minimal.
+    pub how: String,
+}
+
+/// Load on one channel class.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassLoad {
+    /// Class name.
+    pub class: String,
+    /// Channels in the class.
+    pub channels: u64,
+    /// Largest load on a channel of the class, in messages per cycle per unit injection rate,
+    /// divided by the channel's width.
+    pub max_load: f64,
+}
+
+/// Everything `netwrap topo` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct Metrics {
+    /// Terminals (processors).
+    pub nodes: u32,
+    /// Routers (switches).
+    pub routers: u32,
+    /// Directed router-to-router channels.
+    pub channels: u64,
+    /// Router out-degree, when every router has the same.
+    pub degree: Option<u32>,
+    /// Smallest and largest router out-degree.
+    pub degree_range: (u32, u32),
+    /// Largest hop count between two distinct terminals.
+    pub diameter: u32,
+    /// Mean hop count over ordered pairs of distinct terminals.
+    pub average_distance: f64,
+    /// Bisection width (see [`Bisection`]).
+    pub bisection_width: u64,
+    /// Whether `bisection_width` is exact or an upper bound.
+    pub bisection_exact: bool,
+    /// How the bisection was found.
+    pub bisection_how: String,
+    /// The largest channel load γ_max under uniform traffic (every terminal sends one message
+    /// per cycle to a uniformly chosen other terminal), split evenly over the routing's
+    /// candidates; divided by channel width. `None` when too large to compute.
+    pub channel_load: Option<f64>,
+    /// The ideal throughput that load implies: min(1/γ_max, terminal link width), in flits per
+    /// terminal per cycle for one-flit messages.
+    pub ideal_throughput: Option<f64>,
+    /// Per-class loads.
+    pub class_loads: Vec<ClassLoad>,
+    /// How the load was computed.
+    pub load_how: String,
+}
+
+/// Diameter and average distance over ordered pairs of distinct terminals.
+pub fn distances(net: &Network, vertex_transitive: bool) -> Result<(u32, f64), TopoError> {
+    let n = net.terminals();
+    if n < 2 {
+        return Ok((0, 0.0));
+    }
+    let one_each = vertex_transitive
+        && net.routers() == n
+        && (0..n).all(|t| net.inject_router(t) == t && net.eject_router(t) == t);
+    if one_each {
+        let d = bfs_from(net, 0);
+        if d.contains(&UNREACHED) {
+            return Err(unreachable());
+        }
+        let sum: u64 = d.iter().map(|&x| x as u64).sum();
+        return Ok((*d.iter().max().unwrap_or(&0), sum as f64 / (n - 1) as f64));
+    }
+    let r = net.routers() as usize;
+    let mut eject_count = vec![0u64; r];
+    for t in 0..n {
+        eject_count[net.eject_router(t) as usize] += 1;
+    }
+    // Terminals grouped by injection router.
+    let mut by_inject: Vec<Vec<u32>> = vec![Vec::new(); r];
+    for t in 0..n {
+        by_inject[net.inject_router(t) as usize].push(t);
+    }
+    let sources: Vec<usize> = (0..r).filter(|&u| !by_inject[u].is_empty()).collect();
+    let (sum, max, bad) = sources
+        .par_iter()
+        .map(|&u| {
+            let d = bfs_from(net, u as u32);
+            let own = &by_inject[u];
+            let cu = own.len() as u64;
+            let (mut sum, mut max, mut bad) = (0u64, 0u32, false);
+            for v in 0..r {
+                if eject_count[v] == 0 {
+                    continue;
+                }
+                let same = own.iter().filter(|&&t| net.eject_router(t) as usize == v).count() as u64;
+                let pairs = cu * eject_count[v] - same;
+                if pairs == 0 {
+                    continue;
+                }
+                if d[v] == UNREACHED {
+                    bad = true;
+                    continue;
+                }
+                sum += pairs * d[v] as u64;
+                max = max.max(d[v]);
+            }
+            (sum, max, bad)
+        })
+        .reduce(|| (0, 0, false), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 || b.2));
+    if bad {
+        return Err(unreachable());
+    }
+    Ok((max, sum as f64 / (n as f64 * (n - 1) as f64)))
+}
+
+fn unreachable() -> TopoError {
+    TopoError::Invalid("the network is not connected: some terminal cannot reach another".into())
+}
+
+/// Width of the directed channels whose ends lie on different sides (`side[router]`).
+pub fn cut_width(net: &Network, side: &[bool]) -> u64 {
+    net.channels()
+        .iter()
+        .filter(|c| side[c.src as usize] != side[c.dst as usize])
+        .map(|c| c.width as u64)
+        .sum()
+}
+
+/// A cut putting routers `0 .. routers/2` on one side: an upper bound on the bisection for
+/// families whose router numbering spreads terminals evenly.
+pub fn index_cut(net: &Network, how: &str) -> Bisection {
+    let half = net.routers() / 2;
+    let side: Vec<bool> = (0..net.routers()).map(|r| r < half).collect();
+    Bisection { width: cut_width(net, &side), exact: false, how: how.into() }
+}
+
+/// Adds one message's flow from terminal `s` to terminal `t`, split evenly over the routing
+/// candidates at every hop, into `load`.
+#[allow(clippy::too_many_arguments)]
+fn add_flow<R: Routing>(
+    net: &Network,
+    routing: &R,
+    s: u32,
+    t: u32,
+    weight: f64,
+    load: &mut [f64],
+    frontier: &mut Vec<(u32, f64)>,
+    next: &mut Vec<(u32, f64)>,
+) -> Result<(), TopoError> {
+    let mut c = Candidates::default();
+    for salt in [0u32, u32::MAX] {
+        frontier.clear();
+        frontier.push((net.inject_router(s), weight / 2.0));
+        let mut steps = 0;
+        while !frontier.is_empty() {
+            steps += 1;
+            if steps > net.routers() as usize + 2 {
+                return Err(TopoError::Invalid(format!(
+                    "routing from terminal {s} to {t} does not terminate"
+                )));
+            }
+            next.clear();
+            for &(r, w) in frontier.iter() {
+                routing.route(r, t, salt, &mut c);
+                if c.is_empty() {
+                    if r != net.eject_router(t) {
+                        return Err(TopoError::Invalid(format!(
+                            "routing from terminal {s} to {t} stops at router {r}, not at its ejection router"
+                        )));
+                    }
+                    continue;
+                }
+                let share = w / c.as_slice().len() as f64;
+                for &ch in c.as_slice() {
+                    load[ch as usize] += share;
+                    next.push((net.channel(ch).dst, share));
+                }
+            }
+            next.sort_unstable_by_key(|x| x.0);
+            frontier.clear();
+            for &(r, w) in next.iter() {
+                match frontier.last_mut() {
+                    Some(last) if last.0 == r => last.1 += w,
+                    _ => frontier.push((r, w)),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Per-channel load (messages per cycle per unit injection rate) under uniform traffic.
+///
+/// With `class_symmetric` (the family's automorphisms act transitively on the channels of
+/// each class and commute with its routing: tori, circulants, n-hop networks), only terminal
+/// 0's messages are routed and every channel of a class gets the class mean; otherwise every
+/// pair is routed, up to [`LOAD_PAIRS_LIMIT`] terminals.
+pub fn channel_loads<R: Routing>(
+    net: &Network,
+    routing: &R,
+    class_symmetric: bool,
+) -> Result<Option<(Vec<f64>, String)>, TopoError> {
+    let n = net.terminals();
+    let m = net.channels().len();
+    if n < 2 {
+        return Ok(Some((vec![0.0; m], "no pairs".into())));
+    }
+    let w = 1.0 / (n - 1) as f64;
+    if class_symmetric {
+        let mut load = vec![0.0; m];
+        let (mut f, mut g) = (Vec::new(), Vec::new());
+        for t in 1..n {
+            add_flow(net, routing, 0, t, w, &mut load, &mut f, &mut g)?;
+        }
+        let classes = net.classes().len();
+        let mut total = vec![0.0; classes];
+        let mut count = vec![0u64; classes];
+        for (i, ch) in net.channels().iter().enumerate() {
+            total[ch.class as usize] += load[i];
+            count[ch.class as usize] += 1;
+        }
+        let per: Vec<f64> = net
+            .channels()
+            .iter()
+            .map(|ch| total[ch.class as usize] * n as f64 / count[ch.class as usize] as f64)
+            .collect();
+        return Ok(Some((
+            per,
+            "routes from one terminal, spread over each channel class by symmetry".into(),
+        )));
+    }
+    if n > LOAD_PAIRS_LIMIT {
+        return Ok(None);
+    }
+    let load = (0..n)
+        .into_par_iter()
+        .try_fold(
+            || (vec![0.0; m], Vec::new(), Vec::new()),
+            |(mut load, mut f, mut g), s| {
+                for t in (0..n).filter(|&t| t != s) {
+                    add_flow(net, routing, s, t, w, &mut load, &mut f, &mut g)?;
+                }
+                Ok::<_, TopoError>((load, f, g))
+            },
+        )
+        .map(|r| r.map(|x| x.0))
+        .try_reduce(
+            || vec![0.0; m],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                Ok(a)
+            },
+        )?;
+    Ok(Some((load, "every ordered pair routed".into())))
+}
+
+/// Computes all metrics of a routed network.
+pub fn measure<R: Routing>(
+    net: &Network,
+    routing: &R,
+    vertex_transitive: bool,
+    class_symmetric: bool,
+    bisection: Bisection,
+) -> Result<Metrics, TopoError> {
+    let (diameter, average_distance) = distances(net, vertex_transitive)?;
+    let (lo, hi) = if net.routers() == 0 { (0, 0) } else { net.degree_range() };
+    let loads = channel_loads(net, routing, class_symmetric)?;
+    let mut class_loads = Vec::new();
+    let (channel_load, ideal_throughput, load_how) = match loads {
+        Some((load, how)) => {
+            let mut max = vec![0.0f64; net.classes().len()];
+            let mut count = vec![0u64; net.classes().len()];
+            for (i, ch) in net.channels().iter().enumerate() {
+                let l = load[i] / ch.width as f64;
+                max[ch.class as usize] = max[ch.class as usize].max(l);
+                count[ch.class as usize] += 1;
+            }
+            for (i, name) in net.classes().iter().enumerate() {
+                if count[i] > 0 {
+                    class_loads.push(ClassLoad { class: name.clone(), channels: count[i], max_load: max[i] });
+                }
+            }
+            let gmax = max.iter().copied().fold(0.0, f64::max);
+            let tw = net.terminal_width() as f64;
+            let theta = if gmax > 0.0 { (1.0 / gmax).min(tw) } else { tw };
+            (Some(gmax), Some(theta), how)
+        }
+        None => (
+            None,
+            None,
+            format!("not computed: more than {LOAD_PAIRS_LIMIT} terminals without a symmetry shortcut"),
+        ),
+    };
+    Ok(Metrics {
+        nodes: net.terminals(),
+        routers: net.routers(),
+        channels: net.channels().len() as u64,
+        degree: (lo == hi).then_some(lo),
+        degree_range: (lo, hi),
+        diameter,
+        average_distance,
+        bisection_width: bisection.width,
+        bisection_exact: bisection.exact,
+        bisection_how: bisection.how,
+        channel_load,
+        ideal_throughput,
+        class_loads,
+        load_how,
+    })
+}

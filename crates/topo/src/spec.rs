@@ -1,0 +1,345 @@
+//! One serde-friendly description of every family ([`TopologySpec`]), the built result
+//! ([`Topology`]), and static dispatch to its concrete routing type ([`Visitor`]).
+
+use crate::TopoError;
+use crate::circulant::{Circulant, CirculantRouting};
+use crate::cube::{CubeSpec, DimensionOrder, KaryNCube};
+use crate::fattree::FatTree;
+use crate::hamming::Hamming;
+use crate::indirect::{Indirect, ModuleSplit, StageWiring};
+use crate::metrics::{Bisection, Metrics, cut_width, index_cut, measure};
+use crate::misc::{Ccc, XbarModules};
+use crate::network::{Network, Routing};
+use serde::{Deserialize, Serialize};
+
+/// A family with its routing: what the simulator is generic over.
+pub trait Family: Routing {
+    /// The graph.
+    fn network(&self) -> &Network;
+}
+
+macro_rules! family {
+    ($($t:ty),*) => {$(impl Family for $t { fn network(&self) -> &Network { <$t>::network(self) } })*};
+}
+family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules);
+
+/// Every family netwrap builds, as plain data (serde: `{"family": "midimew", "nodes": 64}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum TopologySpec {
+    /// k-ary n-cube, any radix per dimension: torus or mesh, uni- or bidirectional.
+    Cube {
+        /// Radix per dimension, dimension 0 first.
+        radices: Vec<u32>,
+        /// End-around links (torus); false gives a mesh.
+        wrap: bool,
+        /// Channels both ways.
+        bidirectional: bool,
+        /// Dimension order of the routing.
+        #[serde(default)]
+        order: DimensionOrder,
+    },
+    /// Binary n-cube: 2-ary n-cube with one link each way between neighbours.
+    Hypercube {
+        /// Dimensions n.
+        n: u32,
+    },
+    /// Circulant graph C_N(a, b).
+    Circulant {
+        /// Nodes N.
+        nodes: u32,
+        /// First generator.
+        a: u32,
+        /// Second generator.
+        b: u32,
+    },
+    /// Midimew of N nodes (seed 001 §2).
+    Midimew {
+        /// Nodes N ≥ 4.
+        nodes: u32,
+        /// Table (all minimal next hops) or routing record.
+        #[serde(default)]
+        routing: CirculantRouting,
+    },
+    /// Butterfly or Omega network of k×k switches.
+    Multistage {
+        /// Switch radix.
+        k: u32,
+        /// Stages n (N = k^n).
+        stages: u32,
+        /// Butterfly or Omega.
+        #[serde(default)]
+        wiring: StageWiring,
+    },
+    /// Butterfly fat-tree (seed 002 §3.1).
+    FatTree {
+        /// Processors N = 4^n.
+        nodes: u32,
+    },
+    /// Complete graph (one factor) or n-hop network (product of complete graphs).
+    NHop {
+        /// Complete-graph sizes.
+        factors: Vec<u32>,
+    },
+    /// Cube-connected cycles CCC(n).
+    Ccc {
+        /// Cube dimension n.
+        n: u32,
+    },
+    /// One crossbar joining N processors.
+    Crossbar {
+        /// Processors.
+        nodes: u32,
+    },
+    /// Seed 003's crossbar modules joined by a complete graph or n-hop network (Xbar.I.E).
+    XbarModules {
+        /// Processors per module.
+        per_module: u32,
+        /// Complete-graph factors of the inter-module network (product = modules).
+        factors: Vec<u32>,
+        /// Processor-link width in bits.
+        intra_bits: u32,
+        /// Inter-module channel width in bits, per factor.
+        inter_bits: Vec<u32>,
+    },
+    /// Seed 003's butterfly split into modules (Butterfly.I.E, nhop.I.E1-E2).
+    ModularButterfly {
+        /// Processors N (= memories).
+        nodes: u32,
+        /// Modules M.
+        modules: u32,
+        /// The split: hops, widths, dilation.
+        #[serde(flatten)]
+        split: ModuleSplit,
+    },
+}
+
+/// A built family.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Topology {
+    /// Tori, meshes, hypercubes, rings.
+    Cube(KaryNCube),
+    /// Circulant graphs and Midimews.
+    Circulant(Circulant),
+    /// Butterfly, Omega and partitioned butterflies.
+    Multistage(Indirect),
+    /// Butterfly fat-tree.
+    FatTree(FatTree),
+    /// Complete graphs and n-hop networks.
+    NHop(Hamming),
+    /// Cube-connected cycles.
+    Ccc(Ccc),
+    /// Crossbars and crossbar modules.
+    Xbar(XbarModules),
+}
+
+/// Something to do with a concrete family: the simulator implements this once and gets a
+/// monomorphised copy per family, so no routing call goes through a `dyn`.
+pub trait Visitor {
+    /// The result.
+    type Output;
+    /// Called with the concrete family.
+    fn visit<F: Family>(self, family: &F) -> Self::Output;
+}
+
+impl TopologySpec {
+    /// Builds the family.
+    pub fn build(&self) -> Result<Topology, TopoError> {
+        Ok(match self {
+            TopologySpec::Cube { radices, wrap, bidirectional, order } => Topology::Cube(KaryNCube::new(
+                CubeSpec { radices: radices.clone(), wrap: *wrap, bidirectional: *bidirectional },
+                *order,
+            )?),
+            TopologySpec::Hypercube { n } => {
+                if *n == 0 || *n > 31 {
+                    return Err(TopoError::Invalid(format!(
+                        "a hypercube needs 1 <= n <= 31 dimensions; got n = {n}"
+                    )));
+                }
+                Topology::Cube(KaryNCube::new(CubeSpec::hypercube(*n), DimensionOrder::HighestFirst)?)
+            }
+            TopologySpec::Circulant { nodes, a, b } => {
+                Topology::Circulant(Circulant::new(*nodes, *a, *b, CirculantRouting::Table)?)
+            }
+            TopologySpec::Midimew { nodes, routing } => {
+                Topology::Circulant(Circulant::midimew(*nodes, *routing)?)
+            }
+            TopologySpec::Multistage { k, stages, wiring } => {
+                Topology::Multistage(Indirect::new(*k, *stages, *wiring)?)
+            }
+            TopologySpec::FatTree { nodes } => Topology::FatTree(FatTree::new(*nodes)?),
+            TopologySpec::NHop { factors } => Topology::NHop(Hamming::new(factors, &[])?),
+            TopologySpec::Ccc { n } => Topology::Ccc(Ccc::new(*n)?),
+            TopologySpec::Crossbar { nodes } => {
+                if *nodes < 2 {
+                    return Err(TopoError::Invalid(format!(
+                        "a crossbar needs at least 2 processors; got {nodes}"
+                    )));
+                }
+                Topology::Xbar(XbarModules::new(*nodes, &[], 1, &[])?)
+            }
+            TopologySpec::XbarModules { per_module, factors, intra_bits, inter_bits } => {
+                Topology::Xbar(XbarModules::new(*per_module, factors, *intra_bits, inter_bits)?)
+            }
+            TopologySpec::ModularButterfly { nodes, modules, split } => {
+                Topology::Multistage(Indirect::partitioned(2, *nodes, *modules, split.clone())?)
+            }
+        })
+    }
+}
+
+impl Topology {
+    /// The graph.
+    pub fn network(&self) -> &Network {
+        match self {
+            Topology::Cube(t) => t.network(),
+            Topology::Circulant(t) => t.network(),
+            Topology::Multistage(t) => t.network(),
+            Topology::FatTree(t) => t.network(),
+            Topology::NHop(t) => t.network(),
+            Topology::Ccc(t) => t.network(),
+            Topology::Xbar(t) => t.network(),
+        }
+    }
+
+    /// Runs `v` on the concrete family (one match, then static dispatch).
+    pub fn visit<V: Visitor>(&self, v: V) -> V::Output {
+        match self {
+            Topology::Cube(t) => v.visit(t),
+            Topology::Circulant(t) => v.visit(t),
+            Topology::Multistage(t) => v.visit(t),
+            Topology::FatTree(t) => v.visit(t),
+            Topology::NHop(t) => v.visit(t),
+            Topology::Ccc(t) => v.visit(t),
+            Topology::Xbar(t) => v.visit(t),
+        }
+    }
+
+    /// Whether every router looks the same (one breadth-first search gives all distances) and
+    /// the routing commutes with the symmetry (channel load by class from one source).
+    fn symmetry(&self) -> (bool, bool) {
+        match self {
+            Topology::Cube(c) => (c.spec().wrap || c.spec().radices.iter().all(|&k| k == 2), c.spec().wrap),
+            Topology::Circulant(_) | Topology::NHop(_) => (true, true),
+            Topology::Ccc(_) => (true, false),
+            // Seed 002 §3.2: links at the same level and in the same direction are symmetric.
+            Topology::FatTree(_) => (false, true),
+            _ => (false, false),
+        }
+    }
+
+    /// The bisection: a formula where one is proven, otherwise the width of a natural cut.
+    pub fn bisection(&self) -> Bisection {
+        let net = self.network();
+        match self {
+            Topology::Cube(c) => cube_bisection(c),
+            Topology::NHop(h) => {
+                let f = h.factors();
+                let best = f.iter().filter(|&&m| m % 2 == 0).min();
+                match best {
+                    Some(&m) => {
+                        let i = f.iter().position(|&x| x == m).unwrap_or(0);
+                        let side: Vec<bool> =
+                            (0..net.routers()).map(|r| h.coordinate(r, i) < m / 2).collect();
+                        let exact = f.len() == 1 || f.iter().all(|&x| x == 2);
+                        Bisection {
+                            width: cut_width(net, &side),
+                            exact,
+                            how: if exact {
+                                "halve the nodes (proven minimum: N^2/2 directed channels for K_N, N for the hypercube)".to_string()
+                            } else {
+                                format!(
+                                    "halve dimension {i} (K{m}); an upper bound for a product of unequal or several factors"
+                                )
+                            },
+                        }
+                    }
+                    None => index_cut(
+                        net,
+                        "routers 0..N/2 against the rest (no even factor to halve): an upper bound",
+                    ),
+                }
+            }
+            Topology::FatTree(t) => {
+                let half = net.terminals() / 2;
+                let top = t.levels();
+                let mut top_seen = 0u32;
+                let side: Vec<bool> = (0..net.routers())
+                    .map(|r| {
+                        if t.level(r) == top {
+                            top_seen += 1;
+                            top_seen % 2 == 0
+                        } else {
+                            t.subtree_first(r) < half
+                        }
+                    })
+                    .collect();
+                Bisection {
+                    width: cut_width(net, &side),
+                    exact: false,
+                    how: "cut at the root: each half of the processors with its subtrees, top switches shared out evenly (an upper bound)".into(),
+                }
+            }
+            Topology::Xbar(x) if net.routers() == 1 => {
+                let _ = x;
+                Bisection {
+                    width: 0,
+                    exact: true,
+                    how: "a single crossbar: its bisection is internal, no channels".into(),
+                }
+            }
+            Topology::Circulant(_) => {
+                index_cut(net, "nodes 0..N/2 against the rest in circulant numbering (an upper bound)")
+            }
+            _ => index_cut(net, "routers 0..R/2 against the rest in builder order (an upper bound)"),
+        }
+    }
+
+    /// All metrics of `netwrap topo`.
+    pub fn metrics(&self) -> Result<Metrics, TopoError> {
+        struct Measure {
+            vt: bool,
+            sym: bool,
+            bis: Bisection,
+        }
+        impl Visitor for Measure {
+            type Output = Result<Metrics, TopoError>;
+            fn visit<F: Family>(self, f: &F) -> Self::Output {
+                measure(f.network(), f, self.vt, self.sym, self.bis)
+            }
+        }
+        let (vt, sym) = self.symmetry();
+        self.visit(Measure { vt, sym, bis: self.bisection() })
+    }
+}
+
+fn cube_bisection(c: &KaryNCube) -> Bisection {
+    let s = c.spec();
+    let nodes: u64 = s.radices.iter().map(|&k| k as u64).product();
+    let (i, &kmax) =
+        s.radices.iter().enumerate().max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i))).unwrap_or((0, &2));
+    let per_ring = match (s.wrap, s.bidirectional) {
+        (true, false) => 2,
+        (true, true) => 4,
+        (false, _) => 2,
+    };
+    // Cut every ring of the largest dimension in half: N/k rings, each crossing the cut twice
+    // (torus) or once (mesh), per direction.
+    let width = nodes / kmax as u64 * per_ring as u64;
+    let equal = s.radices.iter().all(|&k| k == kmax);
+    let exact = kmax % 2 == 0 && equal;
+    Bisection {
+        width,
+        exact,
+        how: if exact {
+            format!("halve dimension {i}: N/k rings x {per_ring} channels (k-ary n-cube with even k)")
+        } else if kmax % 2 == 1 {
+            format!(
+                "cut across dimension {i} (odd k = {kmax}: the halves differ by N/k nodes); an estimate, not a proven minimum"
+            )
+        } else {
+            format!("halve the largest dimension {i} (mixed radices): an upper bound")
+        },
+    }
+}
