@@ -156,7 +156,7 @@ fn seed_001_table_1_against_exact_graphs() {
         assert_eq!(mesh.diameter, 2 * k - 2);
         assert!((mesh.average_distance - 2.0 * k as f64 / 3.0).abs() < 1e-9, "mesh k={k}");
         let torus = cube(vec![k, k], true, true).build().unwrap().metrics().unwrap();
-        let formula = 2.0 * (k / 2) as f64 * ((k + 1) / 2) as f64 * k as f64 / (k * k - 1) as f64;
+        let formula = 2.0 * (k / 2) as f64 * k.div_ceil(2) as f64 * k as f64 / (k * k - 1) as f64;
         assert!((torus.average_distance - formula).abs() < 1e-9, "torus k={k}");
         // The exact diameter is 2⌊k/2⌋; the table's ⌈k1/2⌉ + ⌈k2/2⌉ is one too many per odd k.
         assert_eq!(torus.diameter, 2 * (k / 2));
