@@ -23,6 +23,10 @@ enum Command {
     Model(cmd::model::ModelCommand),
     /// Measure the simulator's speed on standard configurations.
     Bench(cmd::bench::BenchArgs),
+    /// Build a topology and print its exact metrics.
+    Topo(cmd::topo::TopoArgs),
+    /// Packaging cost of inter-module networks (seed 003 Tables I, II).
+    Cost(cmd::cost::CostArgs),
 }
 
 /// Parses `args` (program name first) and runs the chosen subcommand.
@@ -42,5 +46,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         Command::Sim(a) => cmd::sim::run(a),
         Command::Model(m) => cmd::model::run(m),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Topo(a) => cmd::topo::run(a),
+        Command::Cost(a) => cmd::cost::run(a),
     }
 }
