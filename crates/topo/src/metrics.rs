@@ -278,6 +278,10 @@ pub fn channel_loads<R: Routing>(
     Ok(Some((load, "every ordered pair routed".into())))
 }
 
+/// Route walks (terminals × mean distance) above which the one-source load shortcut is
+/// skipped: a million-node circulant would need hundreds of millions of hops.
+pub const LOAD_WALK_LIMIT: f64 = 3.0e7;
+
 /// Computes all metrics of a routed network.
 pub fn measure<R: Routing>(
     net: &Network,
@@ -287,11 +291,31 @@ pub fn measure<R: Routing>(
     bisection: Bisection,
 ) -> Result<Metrics, TopoError> {
     let (diameter, average_distance) = distances(net, vertex_transitive)?;
+    let walks = net.terminals() as f64 * average_distance;
+    let loads = if class_symmetric && walks > LOAD_WALK_LIMIT {
+        Err(format!(
+            "not computed: {} terminals x {average_distance:.1} hops exceeds {LOAD_WALK_LIMIT:e} route steps",
+            net.terminals()
+        ))
+    } else {
+        channel_loads(net, routing, class_symmetric)?.ok_or_else(|| {
+            format!("not computed: more than {LOAD_PAIRS_LIMIT} terminals without a symmetry shortcut")
+        })
+    };
+    Ok(assemble(net, (diameter, average_distance), loads, bisection))
+}
+
+/// Builds the report from distances, per-channel loads (or why there are none) and a bisection.
+pub fn assemble(
+    net: &Network,
+    distances: (u32, f64),
+    loads: Result<(Vec<f64>, String), String>,
+    bisection: Bisection,
+) -> Metrics {
     let (lo, hi) = if net.routers() == 0 { (0, 0) } else { net.degree_range() };
-    let loads = channel_loads(net, routing, class_symmetric)?;
     let mut class_loads = Vec::new();
     let (channel_load, ideal_throughput, load_how) = match loads {
-        Some((load, how)) => {
+        Ok((load, how)) => {
             let mut max = vec![0.0f64; net.classes().len()];
             let mut count = vec![0u64; net.classes().len()];
             for (i, ch) in net.channels().iter().enumerate() {
@@ -309,20 +333,16 @@ pub fn measure<R: Routing>(
             let theta = if gmax > 0.0 { (1.0 / gmax).min(tw) } else { tw };
             (Some(gmax), Some(theta), how)
         }
-        None => (
-            None,
-            None,
-            format!("not computed: more than {LOAD_PAIRS_LIMIT} terminals without a symmetry shortcut"),
-        ),
+        Err(why) => (None, None, why),
     };
-    Ok(Metrics {
+    Metrics {
         nodes: net.terminals(),
         routers: net.routers(),
         channels: net.channels().len() as u64,
         degree: (lo == hi).then_some(lo),
         degree_range: (lo, hi),
-        diameter,
-        average_distance,
+        diameter: distances.0,
+        average_distance: distances.1,
         bisection_width: bisection.width,
         bisection_exact: bisection.exact,
         bisection_how: bisection.how,
@@ -330,5 +350,5 @@ pub fn measure<R: Routing>(
         ideal_throughput,
         class_loads,
         load_how,
-    })
+    }
 }

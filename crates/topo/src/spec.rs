@@ -7,7 +7,7 @@ use crate::cube::{CubeSpec, DimensionOrder, KaryNCube};
 use crate::fattree::FatTree;
 use crate::hamming::Hamming;
 use crate::indirect::{Indirect, ModuleSplit, StageWiring};
-use crate::metrics::{Bisection, Metrics, cut_width, index_cut, measure};
+use crate::metrics::{Bisection, Metrics, assemble, cut_width, index_cut, measure};
 use crate::misc::{Ccc, XbarModules};
 use crate::network::{Network, Routing};
 use serde::{Deserialize, Serialize};
@@ -216,13 +216,17 @@ impl Topology {
         }
     }
 
-    /// Whether every router looks the same (one breadth-first search gives all distances) and
-    /// the routing commutes with the symmetry (channel load by class from one source).
-    fn symmetry(&self) -> (bool, bool) {
+    /// (vertex-transitive, class-symmetric): whether every router looks the same (one
+    /// breadth-first search gives all distances), and whether the graph's automorphisms map
+    /// each channel class onto itself and commute with the routing (so the channel load per
+    /// class follows from one source's messages). Tested against the all-pairs computation.
+    pub fn symmetry(&self) -> (bool, bool) {
         match self {
             Topology::Cube(c) => (c.spec().wrap || c.spec().radices.iter().all(|&k| k == 2), c.spec().wrap),
             Topology::Circulant(_) | Topology::NHop(_) => (true, true),
-            Topology::Ccc(_) => (true, false),
+            // Rotating every cycle with the cube's dimensions, and translating corners, maps
+            // each class onto itself; table routing depends only on distances.
+            Topology::Ccc(_) => (true, true),
             // Seed 002 §3.2: links at the same level and in the same direction are symmetric.
             Topology::FatTree(_) => (false, true),
             _ => (false, false),
@@ -298,6 +302,9 @@ impl Topology {
 
     /// All metrics of `netwrap topo`.
     pub fn metrics(&self) -> Result<Metrics, TopoError> {
+        if let Topology::Cube(c) = self {
+            return Ok(cube_metrics(c, self.bisection()));
+        }
         struct Measure {
             vt: bool,
             sym: bool,
@@ -342,4 +349,89 @@ fn cube_bisection(c: &KaryNCube) -> Bisection {
             format!("halve the largest dimension {i} (mixed radices): an upper bound")
         },
     }
+}
+
+/// Exact metrics of a k-ary n-cube from its dimensions, without touching every pair.
+///
+/// Hop counts add up over dimensions, so with S_i = Σ over coordinate pairs (a, b) of the
+/// hops in dimension i and N = Π k_i, the sum over all ordered node pairs is
+/// Σ_i S_i·(N/k_i)², the diameter Σ_i max hops. Under dimension-order routing (either order)
+/// the messages crossing the dimension-i channel from coordinate j to j+1 on one line are
+/// the coordinate pairs whose dimension-i route uses it, times N/k_i (the free coordinates of
+/// source and destination): on a torus every channel of a (dimension, direction) class carries
+/// the same load, on a mesh the middle channel the most. The test
+/// `cube_shortcut_matches_breadth_first_search` compares this with the generic path.
+fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
+    let s = c.spec();
+    let n: f64 = s.radices.iter().map(|&k| k as f64).product();
+    let mut total = 0.0;
+    let mut diameter = 0;
+    // load_dir[i][j]: per-line crossings of channel j -> j+1 (index 0) or j+1 -> j (index 1),
+    // over coordinate pairs, ties on even bidirectional rings split evenly.
+    let mut per_dim = Vec::new();
+    for (i, &k) in s.radices.iter().enumerate() {
+        let one = KaryNCube::new(
+            CubeSpec { radices: vec![k], wrap: s.wrap, bidirectional: s.bidirectional },
+            DimensionOrder::HighestFirst,
+        )
+        .expect("a one-dimensional slice of a valid cube is valid");
+        let mut sum = 0u64;
+        let mut max = 0;
+        let mut cross = [vec![0.0f64; k as usize], vec![0.0f64; k as usize]];
+        for a in 0..k {
+            for b in 0..k {
+                let h = one.hops_in_dimension(a, b, 0);
+                sum += h as u64;
+                max = max.max(h);
+                if h == 0 {
+                    continue;
+                }
+                let fwd = (b + k - a) % k;
+                let (plus, minus) = match (s.wrap, s.bidirectional) {
+                    (true, false) => (1.0, 0.0),
+                    (true, true) if 2 * fwd == k => (0.5, 0.5),
+                    (true, true) if fwd < k - fwd => (1.0, 0.0),
+                    (true, true) => (0.0, 1.0),
+                    (false, _) if b > a => (1.0, 0.0),
+                    (false, _) => (0.0, 1.0),
+                };
+                for step in 0..h {
+                    if plus > 0.0 {
+                        cross[0][((a + step) % k) as usize] += plus;
+                    }
+                    if minus > 0.0 {
+                        cross[1][((a + k - step) % k) as usize] += minus;
+                    }
+                }
+            }
+        }
+        let _ = i;
+        total += sum as f64 * (n / k as f64).powi(2);
+        diameter += max;
+        per_dim.push(cross);
+    }
+    let pairs = n * (n - 1.0);
+    let avg = if pairs > 0.0 { total / pairs } else { 0.0 };
+    let net = c.network();
+    let loads: Vec<f64> = net
+        .channels()
+        .iter()
+        .map(|ch| {
+            let (dim, dir) = if s.bidirectional {
+                (ch.class as usize / 2, ch.class as usize % 2)
+            } else {
+                (ch.class as usize, 0)
+            };
+            let k = s.radices[dim] as f64;
+            // cross[1][j] counts the channel leaving coordinate j in the − direction.
+            let j = c.coordinate(ch.src, dim) as usize;
+            per_dim[dim][dir][j] * (n / k) / (n - 1.0)
+        })
+        .collect();
+    assemble(
+        net,
+        (diameter, avg),
+        Ok((loads, "exact, from each dimension's coordinate pairs (dimension-order routing)".into())),
+        bisection,
+    )
 }

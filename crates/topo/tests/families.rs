@@ -249,3 +249,65 @@ fn million_node_torus_distances_by_symmetry() {
     let exact = 2.0 * 512.0 * 512.0 * 1024.0 / (1024.0 * 1024.0 - 1.0);
     assert!((avg - exact).abs() < 1e-9);
 }
+
+/// The k-ary n-cube shortcut (per-dimension sums) equals breadth-first search and all-pairs
+/// routing on small cubes of every kind.
+#[test]
+fn cube_shortcut_matches_breadth_first_search() {
+    for radices in [vec![5], vec![4, 3], vec![6, 2, 3], vec![2, 2, 2], vec![8, 8]] {
+        for (wrap, bi) in [(true, false), (true, true), (false, true)] {
+            let spec = cube(radices.clone(), wrap, bi);
+            let topo = spec.build().unwrap();
+            let fast = topo.metrics().unwrap();
+            let Topology::Cube(c) = &topo else { unreachable!() };
+            let (diam, avg) = metrics::distances(c.network(), false).unwrap();
+            assert_eq!(fast.diameter, diam, "{spec:?}");
+            assert!((fast.average_distance - avg).abs() < 1e-9, "{spec:?}");
+            let slow = metrics::measure(c.network(), c, false, false, topo.bisection()).unwrap();
+            for (a, b) in fast.class_loads.iter().zip(&slow.class_loads) {
+                assert!(
+                    (a.max_load - b.max_load).abs() < 1e-9,
+                    "{spec:?} {}: {} vs {}",
+                    a.class,
+                    a.max_load,
+                    b.max_load
+                );
+            }
+        }
+    }
+}
+
+/// The one-source shortcuts (distances and loads) agree with the all-pairs computation.
+#[test]
+fn symmetry_shortcuts_match_all_pairs() {
+    let specs = [
+        TopologySpec::Midimew { nodes: 50, routing: CirculantRouting::Table },
+        TopologySpec::Midimew { nodes: 72, routing: CirculantRouting::Record },
+        TopologySpec::Circulant { nodes: 30, a: 4, b: 7 },
+        TopologySpec::NHop { factors: vec![3, 4, 2] },
+        TopologySpec::Ccc { n: 3 },
+        TopologySpec::Ccc { n: 5 },
+        TopologySpec::FatTree { nodes: 256 },
+    ];
+    for spec in specs {
+        let topo = spec.build().unwrap();
+        let (vt, sym) = topo.symmetry();
+        struct Both(bool, bool);
+        impl Visitor for Both {
+            type Output = ();
+            fn visit<F: Family>(self, f: &F) {
+                let net = f.network();
+                let fast = metrics::distances(net, self.0).unwrap();
+                let slow = metrics::distances(net, false).unwrap();
+                assert_eq!(fast.0, slow.0);
+                assert!((fast.1 - slow.1).abs() < 1e-9);
+                let (a, _) = metrics::channel_loads(net, f, self.1).unwrap().unwrap();
+                let (b, _) = metrics::channel_loads(net, f, false).unwrap().unwrap();
+                for (x, y) in a.iter().zip(&b) {
+                    assert!((x - y).abs() < 1e-9, "{}: {x} vs {y}", net.name());
+                }
+            }
+        }
+        topo.visit(Both(vt, sym));
+    }
+}
