@@ -23,6 +23,7 @@ pub mod metrics;
 mod misc;
 mod network;
 mod spec;
+mod twolevel;
 
 pub use circulant::{Circulant, CirculantRouting, midimew_generators};
 pub use cube::{CubeSpec, DimensionOrder, KaryNCube};
@@ -30,8 +31,9 @@ pub use error::TopoError;
 pub use fattree::FatTree;
 pub use graph::{TABLE_LIMIT, TableRouted, TableRouting, bfs_from};
 pub use hamming::Hamming;
-pub use indirect::{Indirect, ModuleSplit, StageWiring};
+pub use indirect::{Indirect, StageWiring};
 pub use metrics::Metrics;
 pub use misc::{Ccc, XbarModules};
 pub use network::{Candidates, Channel, ChannelId, Network, RouterId, Routing, TerminalId};
 pub use spec::{Family, Topology, TopologySpec, Visitor};
+pub use twolevel::{ModularButterfly, ModuleSplit};

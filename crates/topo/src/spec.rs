@@ -6,10 +6,11 @@ use crate::circulant::{Circulant, CirculantRouting};
 use crate::cube::{CubeSpec, DimensionOrder, KaryNCube};
 use crate::fattree::FatTree;
 use crate::hamming::Hamming;
-use crate::indirect::{Indirect, ModuleSplit, StageWiring};
+use crate::indirect::{Indirect, StageWiring};
 use crate::metrics::{Bisection, Metrics, assemble, cut_width, index_cut, measure};
 use crate::misc::{Ccc, XbarModules};
 use crate::network::{Network, Routing};
+use crate::twolevel::{ModularButterfly, ModuleSplit};
 use serde::{Deserialize, Serialize};
 
 /// A family with its routing: what the simulator is generic over.
@@ -21,7 +22,7 @@ pub trait Family: Routing {
 macro_rules! family {
     ($($t:ty),*) => {$(impl Family for $t { fn network(&self) -> &Network { <$t>::network(self) } })*};
 }
-family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules);
+family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules, ModularButterfly);
 
 /// Every family netwrap builds, as plain data (serde: `{"family": "midimew", "nodes": 64}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,8 +109,7 @@ pub enum TopologySpec {
         nodes: u32,
         /// Modules M.
         modules: u32,
-        /// The split: hops, widths, dilation.
-        #[serde(flatten)]
+        /// Inter-module factors, widths and dilation.
         split: ModuleSplit,
     },
 }
@@ -122,8 +122,10 @@ pub enum Topology {
     Cube(KaryNCube),
     /// Circulant graphs and Midimews.
     Circulant(Circulant),
-    /// Butterfly, Omega and partitioned butterflies.
+    /// Butterfly and Omega networks.
     Multistage(Indirect),
+    /// Seed 003's butterfly split into modules.
+    ModularButterfly(ModularButterfly),
     /// Butterfly fat-tree.
     FatTree(FatTree),
     /// Complete graphs and n-hop networks.
@@ -183,7 +185,7 @@ impl TopologySpec {
                 Topology::Xbar(XbarModules::new(*per_module, factors, *intra_bits, inter_bits)?)
             }
             TopologySpec::ModularButterfly { nodes, modules, split } => {
-                Topology::Multistage(Indirect::partitioned(2, *nodes, *modules, split.clone())?)
+                Topology::ModularButterfly(ModularButterfly::new(*nodes, *modules, split.clone())?)
             }
         })
     }
@@ -196,6 +198,7 @@ impl Topology {
             Topology::Cube(t) => t.network(),
             Topology::Circulant(t) => t.network(),
             Topology::Multistage(t) => t.network(),
+            Topology::ModularButterfly(t) => t.network(),
             Topology::FatTree(t) => t.network(),
             Topology::NHop(t) => t.network(),
             Topology::Ccc(t) => t.network(),
@@ -209,6 +212,7 @@ impl Topology {
             Topology::Cube(t) => v.visit(t),
             Topology::Circulant(t) => v.visit(t),
             Topology::Multistage(t) => v.visit(t),
+            Topology::ModularButterfly(t) => v.visit(t),
             Topology::FatTree(t) => v.visit(t),
             Topology::NHop(t) => v.visit(t),
             Topology::Ccc(t) => v.visit(t),

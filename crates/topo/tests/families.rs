@@ -114,8 +114,11 @@ fn fat_tree_and_ccc_routes_are_minimal() {
         },
         true,
     );
-    for (hops, nodes, modules) in [(1, 16, 4), (1, 64, 8), (2, 64, 16), (3, 16, 8)] {
-        let split = ModuleSplit { hops, intra_bits: 16, inter_bits: vec![8; hops as usize], dilation: 2 };
+    for (factors, nodes) in
+        [(vec![4], 16), (vec![8], 128), (vec![4, 4], 64), (vec![2, 4], 32), (vec![2, 2, 2], 32)]
+    {
+        let modules = factors.iter().product();
+        let split = ModuleSplit { inter_bits: vec![8; factors.len()], factors, intra_bits: 16, dilation: 2 };
         check_all_pairs(&TopologySpec::ModularButterfly { nodes, modules, split }, true);
     }
 }
@@ -199,23 +202,72 @@ fn seed_001_table_1_against_exact_graphs() {
     assert_eq!((m64.average_distance * 100.0).round(), 378.0);
 }
 
-/// The partitioned butterfly's inter-module channels form the n-hop network between modules
-/// (seed 003 §5.2): modules joined iff their labels differ in one base-2^x digit.
+/// Seed 003 §5: the two-level butterfly's inter-module channels form the complete graph or
+/// n-hop network between modules, and its bisection across any factor is B = 8192 wires
+/// counting both networks (requests and responses), as §5.1 and §5.2 size them.
 #[test]
-fn partitioned_butterfly_modules_form_nhop_networks() {
-    let split = ModuleSplit { hops: 1, intra_bits: 8, inter_bits: vec![8], dilation: 1 };
-    let t = Indirect::partitioned(2, 1024, 32, split).unwrap();
-    let inter = t.network().channels().iter().filter(|c| c.class == 1).count();
-    assert_eq!(inter, 32 * 31, "a complete graph K32 between modules, one channel each way");
+fn two_level_butterflies_have_the_seeds_module_graphs() {
+    for (factors, intra, inter) in [(vec![32], 8, vec![8]), (vec![4, 8], 32, vec![64, 32])] {
+        let split =
+            ModuleSplit { factors: factors.clone(), intra_bits: intra, inter_bits: inter, dilation: 1 };
+        let t = ModularButterfly::new(1024, 32, split).unwrap();
+        let net = t.network();
+        // Which module pairs are joined, and by how many bits per direction.
+        let mut bits = std::collections::BTreeMap::new();
+        for c in net.channels().iter().filter(|c| c.class > 0) {
+            let (a, b) = (t.module_of(c.src), t.module_of(c.dst));
+            *bits.entry((a, b)).or_insert(0) += c.width * t.flit_bits();
+        }
+        let h = Hamming::new(&factors, &[]).unwrap();
+        for a in 0..32 {
+            for b in 0..32 {
+                let joined = a != b && h.distance(a, b) == 1;
+                assert_eq!(bits.contains_key(&(a, b)), joined, "{factors:?}: modules {a}, {b}");
+            }
+        }
+        // Cut each factor's dimension in half: requests + responses = 2 x one network.
+        let mut stride = 1;
+        for &m in &factors {
+            let side = |mm: u32| (mm / stride) % m < m / 2;
+            let cut: u32 = bits.iter().filter(|((a, b), _)| side(*a) != side(*b)).map(|(_, w)| w).sum();
+            assert_eq!(2 * cut, 8192, "{factors:?}: factor K{m}");
+            stride *= m;
+        }
+        check_all_pairs_on(&t);
+    }
     assert!(
-        Indirect::partitioned(
-            2,
-            512,
+        ModularButterfly::new(
+            1000,
             32,
-            ModuleSplit { hops: 1, intra_bits: 8, inter_bits: vec![8], dilation: 1 }
+            ModuleSplit { factors: vec![32], intra_bits: 8, inter_bits: vec![8], dilation: 1 }
         )
         .is_err()
     );
+    assert!(
+        ModularButterfly::new(
+            1024,
+            32,
+            ModuleSplit { factors: vec![4, 4], intra_bits: 8, inter_bits: vec![8, 8], dilation: 1 }
+        )
+        .is_err()
+    );
+}
+
+fn check_all_pairs_on<F: Family>(f: &F) {
+    let net = f.network();
+    for s in (0..net.terminals()).step_by(37) {
+        for t in 0..net.terminals() {
+            for (salt, pick) in [(0, 0), (u32::MAX, 1)] {
+                assert_eq!(walk(net, f, s, t, salt, pick), stages(net) - 1);
+            }
+        }
+    }
+}
+
+fn stages(net: &Network) -> u32 {
+    // Every path in a multistage network crosses every stage once.
+    let d = bfs_from(net, net.inject_router(0));
+    d[net.eject_router(0) as usize] + 1
 }
 
 #[test]

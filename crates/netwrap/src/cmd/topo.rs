@@ -273,10 +273,16 @@ fn seed003(name: &str, nodes: u32, modules: u32) -> anyhow::Result<TopologySpec>
     if named_hops != hops {
         bail!("{name}: a {named_hops}-hop network needs {named_hops} inter-module widths, got {hops}");
     }
+    let factors = if hops == 1 {
+        vec![modules]
+    } else {
+        netwrap_topo::cost::balanced_factors(modules, hops)
+            .with_context(|| format!("M = {modules} has no factorisation into {hops} factors >= 2"))?
+    };
     Ok(TopologySpec::ModularButterfly {
         nodes,
         modules,
-        split: ModuleSplit { hops, intra_bits, inter_bits, dilation },
+        split: ModuleSplit { factors, intra_bits, inter_bits, dilation },
     })
 }
 
