@@ -150,12 +150,10 @@ pub fn cut_width(net: &Network, side: &[bool]) -> u64 {
         .sum()
 }
 
-/// A cut putting routers `0 .. routers/2` on one side: an upper bound on the bisection for
-/// families whose router numbering spreads terminals evenly.
-pub fn index_cut(net: &Network, how: &str) -> Bisection {
+/// Routers `0 .. routers/2` on one side, as a starting cut.
+pub fn index_side(net: &Network) -> Vec<bool> {
     let half = net.routers() / 2;
-    let side: Vec<bool> = (0..net.routers()).map(|r| r < half).collect();
-    Bisection { width: cut_width(net, &side), exact: false, how: how.into() }
+    (0..net.routers()).map(|r| r < half).collect()
 }
 
 /// Adds one message's flow from terminal `s` to terminal `t`, split evenly over the routing
@@ -351,4 +349,123 @@ pub fn assemble(
         class_loads,
         load_how,
     }
+}
+
+/// Terminal weight of each router: terminals injecting plus terminals ejecting there. A
+/// bisection splits the total weight evenly (processors and memories alike).
+fn router_weights(net: &Network) -> Vec<u32> {
+    let mut w = vec![0u32; net.routers() as usize];
+    for t in 0..net.terminals() {
+        w[net.inject_router(t) as usize] += 1;
+        w[net.eject_router(t) as usize] += 1;
+    }
+    w
+}
+
+/// Routers up to which [`exact_bisection`] enumerates every balanced cut.
+pub const EXACT_BISECTION_LIMIT: u32 = 20;
+
+/// The minimum balanced cut by enumeration, for networks of at most
+/// [`EXACT_BISECTION_LIMIT`] routers: routers split so that each side holds half the terminal
+/// weight (rounded down on the first side when it is odd).
+pub fn exact_bisection(net: &Network) -> Option<u64> {
+    let r = net.routers();
+    if !(2..=EXACT_BISECTION_LIMIT).contains(&r) {
+        return None;
+    }
+    let w = router_weights(net);
+    let total: u32 = w.iter().sum();
+    let chans: Vec<(u32, u32, u64)> = net.channels().iter().map(|c| (c.src, c.dst, c.width as u64)).collect();
+    let mut best = u64::MAX;
+    // Router r−1 stays on side 0 (the two sides are interchangeable).
+    for mask in 0u32..(1 << (r - 1)) {
+        let weight: u32 = (0..r - 1).filter(|&i| mask >> i & 1 == 1).map(|i| w[i as usize]).sum();
+        if weight != total / 2 && weight != total.div_ceil(2) {
+            continue;
+        }
+        let side = |x: u32| x < r - 1 && mask >> x & 1 == 1;
+        let cut: u64 = chans.iter().filter(|&&(a, b, _)| side(a) != side(b)).map(|&(_, _, w)| w).sum();
+        best = best.min(cut);
+    }
+    (best != u64::MAX).then_some(best)
+}
+
+/// Routers up to which [`refine_cut`] runs.
+pub const REFINE_LIMIT: u32 = 20_000;
+
+/// Improves a balanced cut by Kernighan–Lin swaps of routers of equal terminal weight until no
+/// swap lowers the cut; the result is still one particular cut, hence an upper bound.
+pub fn refine_cut(net: &Network, side: &mut [bool]) {
+    let r = net.routers() as usize;
+    if r > REFINE_LIMIT as usize {
+        return;
+    }
+    let w = router_weights(net);
+    // Undirected neighbour lists with the width of both directions.
+    let mut adj: Vec<Vec<(u32, i64)>> = vec![Vec::new(); r];
+    for c in net.channels() {
+        if c.src != c.dst {
+            adj[c.src as usize].push((c.dst, c.width as i64));
+            adj[c.dst as usize].push((c.src, c.width as i64));
+        }
+    }
+    let gain = |side: &[bool], v: usize| -> i64 {
+        adj[v].iter().map(|&(u, wd)| if side[u as usize] != side[v] { wd } else { -wd }).sum()
+    };
+    let link = |a: usize, b: usize| -> i64 {
+        adj[a].iter().filter(|&&(u, _)| u as usize == b).map(|&(_, wd)| wd).sum()
+    };
+    for _pass in 0..64 {
+        let mut improved = false;
+        let mut weights: Vec<u32> = w.clone();
+        weights.sort_unstable();
+        weights.dedup();
+        for &wt in &weights {
+            let mut a: Vec<(i64, usize)> =
+                (0..r).filter(|&v| side[v] && w[v] == wt).map(|v| (gain(side, v), v)).collect();
+            let mut b: Vec<(i64, usize)> =
+                (0..r).filter(|&v| !side[v] && w[v] == wt).map(|v| (gain(side, v), v)).collect();
+            a.sort_unstable_by(|x, y| y.cmp(x));
+            b.sort_unstable_by(|x, y| y.cmp(x));
+            let mut locked = vec![false; r];
+            // Try the best few candidates on each side for the best single swap, repeatedly.
+            for _ in 0..a.len().min(b.len()) {
+                let mut best: Option<(i64, usize, usize)> = None;
+                for &(_, x) in a.iter().filter(|p| !locked[p.1]).take(8) {
+                    for &(_, y) in b.iter().filter(|p| !locked[p.1]).take(8) {
+                        let g = gain(side, x) + gain(side, y) - 2 * link(x, y);
+                        if g > 0 && best.is_none_or(|bst| g > bst.0) {
+                            best = Some((g, x, y));
+                        }
+                    }
+                }
+                let Some((_, x, y)) = best else { break };
+                side[x] = false;
+                side[y] = true;
+                locked[x] = true;
+                locked[y] = true;
+                improved = true;
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+}
+
+/// The bisection of a network without a proven formula: exact by enumeration when it has at
+/// most [`EXACT_BISECTION_LIMIT`] routers, otherwise `start` refined by [`refine_cut`].
+pub fn search_bisection(net: &Network, mut start: Vec<bool>, how: &str) -> Bisection {
+    if let Some(w) = exact_bisection(net) {
+        return Bisection { width: w, exact: true, how: "every balanced cut enumerated".into() };
+    }
+    let before = cut_width(net, &start);
+    refine_cut(net, &mut start);
+    let after = cut_width(net, &start);
+    let refined = if after < before {
+        format!(", improved from {before} by Kernighan-Lin swaps")
+    } else {
+        String::new()
+    };
+    Bisection { width: after, exact: false, how: format!("{how}{refined}") }
 }
