@@ -1,27 +1,34 @@
 //! Cube-connected cycles, crossbars, and two-level networks of crossbar modules.
 
 use crate::TopoError;
-use crate::graph::TableRouting;
+use crate::graph::bfs_from;
 use crate::hamming::Hamming;
 use crate::network::{Candidates, Channel, Network, RouterId, Routing, TerminalId};
 
 /// Cube-connected cycles CCC(n): every corner w of an n-cube is a cycle of n routers
 /// (w, 0..n); router (w, i) = `w·n + i` joins (w, i±1 mod n) along its cycle and
 /// (w xor 2^i, i) across cube dimension i, and carries terminal `w·n + i` (seed 003 Table I).
-/// Classes: `cycle +` (0), `cycle -` (1), `cube` (2). Routed by table (every minimal next hop).
+/// Classes: `cycle +` (0), `cycle -` (1), `cube` (2).
+///
+/// Routing offers every minimal next hop without a routers² table: the map
+/// (w, i) ↦ (rot_{−i_x}(w xor w_x), i − i_x), which rotates corner bits along with cycle
+/// positions, is an automorphism taking router x to (0, 0), so the hop count from x to y is
+/// the hop count from (0, 0) to the image of y, found by one breadth-first search (O(N)
+/// memory). Tested against breadth-first search from every router.
 #[derive(Clone, Debug)]
 pub struct Ccc {
     n: u32,
+    /// Hop count from router (0, 0) to every router.
+    dist0: Vec<u32>,
     network: Network,
-    table: TableRouting,
 }
 
 impl Ccc {
-    /// Builds CCC(n) for 3 ≤ n ≤ 9 (n·2^n ≤ 4608 routers, within table routing's limit).
+    /// Builds CCC(n) for 3 ≤ n ≤ 16 (24 to 1,048,576 routers).
     pub fn new(n: u32) -> Result<Self, TopoError> {
-        if !(3..=9).contains(&n) {
+        if !(3..=16).contains(&n) {
             return Err(TopoError::Invalid(format!(
-                "cube-connected cycles need dimension 3 <= n <= 9 (n·2^n = 24 .. 4608 routers); got n = {n}"
+                "cube-connected cycles need dimension 3 <= n <= 16 (n·2^n = 24 .. 1048576 routers); got n = {n}"
             )));
         }
         let corners = 1u32 << n;
@@ -45,8 +52,8 @@ impl Ccc {
             t,
             classes,
         );
-        let table = TableRouting::new(&network)?;
-        Ok(Ccc { n, network, table })
+        let dist0 = bfs_from(&network, 0);
+        Ok(Ccc { n, dist0, network })
     }
     /// The graph.
     pub fn network(&self) -> &Network {
@@ -56,16 +63,38 @@ impl Ccc {
     pub fn dimension(&self) -> u32 {
         self.n
     }
+    /// The image of router `y` under the automorphism taking router `x` to (0, 0).
+    #[inline]
+    fn relative(&self, x: RouterId, y: RouterId) -> usize {
+        let n = self.n;
+        let (wx, ix) = (x / n, x % n);
+        let (wy, iy) = (y / n, y % n);
+        let v = wx ^ wy;
+        let mask = (1u32 << n) - 1;
+        // Rotate corner bits down by ix: bit j moves to bit (j − ix) mod n.
+        let rot = if ix == 0 { v } else { ((v >> ix) | (v << (n - ix))) & mask };
+        (rot * n + (iy + n - ix) % n) as usize
+    }
     /// Minimal hop count between routers.
     pub fn distance(&self, a: RouterId, b: RouterId) -> u32 {
-        self.table.distance(a, b)
+        self.dist0[self.relative(a, b)]
     }
 }
 
 impl Routing for Ccc {
+    /// Every minimal next hop, in channel order (cycle +, cycle −, cube).
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
-        self.table.next_hops(&self.network, at, dest, out);
+        out.clear();
+        let here = self.distance(at, dest);
+        if here == 0 {
+            return;
+        }
+        for &c in self.network.out_channels(at) {
+            if self.distance(self.network.channel(c).dst, dest) + 1 == here {
+                out.push(c);
+            }
+        }
     }
 }
 

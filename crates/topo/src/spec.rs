@@ -5,6 +5,7 @@ use crate::TopoError;
 use crate::circulant::{Circulant, CirculantRouting};
 use crate::cube::{CubeSpec, DimensionOrder, KaryNCube};
 use crate::fattree::FatTree;
+use crate::graph::TableRouted;
 use crate::hamming::Hamming;
 use crate::indirect::{Indirect, StageWiring};
 use crate::metrics::{Bisection, Metrics, assemble, cut_width, index_side, measure, search_bisection};
@@ -22,7 +23,7 @@ pub trait Family: Routing {
 macro_rules! family {
     ($($t:ty),*) => {$(impl Family for $t { fn network(&self) -> &Network { <$t>::network(self) } })*};
 }
-family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules, ModularButterfly);
+family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules, ModularButterfly, TableRouted);
 
 /// Every family netwrap builds, as plain data (serde: `{"family": "midimew", "nodes": 64}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +113,12 @@ pub enum TopologySpec {
         /// Inter-module factors, widths and dilation.
         split: ModuleSplit,
     },
+    /// Any family routed instead by a table of every minimal next hop (seed 001 §2.2): fully
+    /// adaptive minimal routing; at most 8192 routers.
+    Table {
+        /// The family.
+        of: Box<TopologySpec>,
+    },
 }
 
 /// A built family.
@@ -126,6 +133,9 @@ pub enum Topology {
     Multistage(Indirect),
     /// Seed 003's butterfly split into modules.
     ModularButterfly(ModularButterfly),
+    /// A family routed by a minimal-next-hop table; the family itself is kept for its
+    /// symmetry and bisection.
+    Table(TableRouted, Box<Topology>),
     /// Butterfly fat-tree.
     FatTree(FatTree),
     /// Complete graphs and n-hop networks.
@@ -187,6 +197,10 @@ impl TopologySpec {
             TopologySpec::ModularButterfly { nodes, modules, split } => {
                 Topology::ModularButterfly(ModularButterfly::new(*nodes, *modules, split.clone())?)
             }
+            TopologySpec::Table { of } => {
+                let inner = of.build()?;
+                Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))
+            }
         })
     }
 }
@@ -199,6 +213,7 @@ impl Topology {
             Topology::Circulant(t) => t.network(),
             Topology::Multistage(t) => t.network(),
             Topology::ModularButterfly(t) => t.network(),
+            Topology::Table(t, _) => t.network(),
             Topology::FatTree(t) => t.network(),
             Topology::NHop(t) => t.network(),
             Topology::Ccc(t) => t.network(),
@@ -213,6 +228,7 @@ impl Topology {
             Topology::Circulant(t) => v.visit(t),
             Topology::Multistage(t) => v.visit(t),
             Topology::ModularButterfly(t) => v.visit(t),
+            Topology::Table(t, _) => v.visit(t),
             Topology::FatTree(t) => v.visit(t),
             Topology::NHop(t) => v.visit(t),
             Topology::Ccc(t) => v.visit(t),
@@ -233,6 +249,11 @@ impl Topology {
             Topology::Ccc(_) => (true, true),
             // Seed 002 §3.2: links at the same level and in the same direction are symmetric.
             Topology::FatTree(_) => (false, true),
+            // Table routing depends only on distances, which every automorphism preserves.
+            Topology::Table(_, inner) => match inner.as_ref() {
+                Topology::Cube(c) => (c.spec().wrap, c.spec().wrap),
+                other => other.symmetry(),
+            },
             _ => (false, false),
         }
     }
@@ -243,6 +264,7 @@ impl Topology {
     pub fn bisection(&self) -> Bisection {
         let net = self.network();
         match self {
+            Topology::Table(_, inner) => inner.bisection(),
             Topology::Cube(c) => cube_bisection(c),
             Topology::NHop(h) if h.factors().len() == 1 || h.factors().iter().all(|&m| m == 2) => {
                 let f = h.factors();

@@ -390,3 +390,19 @@ fn bisection_enumeration_agrees_with_formulas() {
         assert!(found.width >= exact);
     }
 }
+
+#[test]
+fn table_routing_and_large_ccc_are_minimal() {
+    for inner in
+        [cube(vec![4, 3], true, true), cube(vec![3, 3], false, true), TopologySpec::FatTree { nodes: 16 }]
+    {
+        check_all_pairs(&TopologySpec::Table { of: Box::new(inner) }, true);
+    }
+    // The automorphism-based CCC routing against breadth-first search.
+    check_all_pairs(&TopologySpec::Ccc { n: 5 }, true);
+    let c = Ccc::new(12).unwrap();
+    let d = bfs_from(c.network(), 12345);
+    for y in (0..c.network().routers()).step_by(97) {
+        assert_eq!(c.distance(12345, y), d[y as usize]);
+    }
+}

@@ -17,23 +17,29 @@ pub struct TopoArgs {
     /// Print one JSON object instead of a table.
     #[arg(long, global = true)]
     json: bool,
+    /// Route by a table of every minimal next hop (seed 001 §2.2) instead of the family's own
+    /// routing; at most 8192 routers.
+    #[arg(long, global = true)]
+    table_routing: bool,
 }
 
+/// Dimension order.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-enum Order {
+pub enum Order {
     Highest,
     Lowest,
 }
 
+/// Midimew routing.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-enum MidimewRouting {
+pub enum MidimewRouting {
     Table,
     Record,
 }
 
 /// k, n or N for cube-like families.
 #[derive(Debug, Args)]
-struct CubeSize {
+pub struct CubeSize {
     /// Radix k (nodes per dimension).
     #[arg(long, default_value_t = 8)]
     k: u32,
@@ -48,8 +54,10 @@ struct CubeSize {
     radices: Option<Vec<u32>>,
 }
 
+/// The families and their options, shared with any command that needs a topology (e.g.
+/// `netwrap sim`): parse with clap, resolve with [`spec`].
 #[derive(Debug, Subcommand)]
-enum FamilyCmd {
+pub enum FamilyCmd {
     /// k-ary n-cube torus (or mesh with --no-wrap); unidirectional unless --bidirectional.
     Torus {
         #[command(flatten)]
@@ -286,7 +294,8 @@ fn seed003(name: &str, nodes: u32, modules: u32) -> anyhow::Result<TopologySpec>
     })
 }
 
-fn spec(f: &FamilyCmd) -> anyhow::Result<TopologySpec> {
+/// Resolves command-line options into a [`TopologySpec`], with errors that name the valid sizes.
+pub fn spec(f: &FamilyCmd) -> anyhow::Result<TopologySpec> {
     Ok(match f {
         FamilyCmd::Torus { size, bidirectional, no_wrap, order: o } => TopologySpec::Cube {
             radices: radices(size, "torus")?,
@@ -366,7 +375,10 @@ struct Report<'a> {
 }
 
 pub fn run(a: TopoArgs) -> anyhow::Result<()> {
-    let spec = spec(&a.family)?;
+    let mut spec = spec(&a.family)?;
+    if a.table_routing {
+        spec = TopologySpec::Table { of: Box::new(spec) };
+    }
     let topo = spec.build().context("invalid topology")?;
     let metrics = topo.metrics().context("cannot measure the topology")?;
     let (layout, mapping) = match &topo {
