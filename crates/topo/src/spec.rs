@@ -249,6 +249,9 @@ impl Topology {
             Topology::Ccc(_) => (true, true),
             // Seed 002 §3.2: links at the same level and in the same direction are symmetric.
             Topology::FatTree(_) => (false, true),
+            // Permuting modules by the n-hop network's automorphisms and processors within a
+            // module maps every processor to every other and each class onto itself.
+            Topology::Xbar(_) => (false, true),
             // Table routing depends only on distances, which every automorphism preserves.
             Topology::Table(_, inner) => match inner.as_ref() {
                 Topology::Cube(c) => (c.spec().wrap, c.spec().wrap),

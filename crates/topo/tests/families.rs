@@ -406,3 +406,53 @@ fn table_routing_and_large_ccc_are_minimal() {
         assert_eq!(c.distance(12345, y), d[y as usize]);
     }
 }
+
+/// Specs survive a JSON round trip (the form experiment files and reports use).
+#[test]
+fn specs_round_trip_through_json() {
+    let specs = vec![
+        cube(vec![4, 8], true, true),
+        TopologySpec::Hypercube { n: 3 },
+        TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Record },
+        TopologySpec::Circulant { nodes: 20, a: 3, b: 7 },
+        TopologySpec::Multistage { k: 4, stages: 3, wiring: StageWiring::Omega },
+        TopologySpec::FatTree { nodes: 64 },
+        TopologySpec::NHop { factors: vec![4, 8] },
+        TopologySpec::Ccc { n: 4 },
+        TopologySpec::Crossbar { nodes: 8 },
+        TopologySpec::XbarModules { per_module: 32, factors: vec![32], intra_bits: 32, inter_bits: vec![8] },
+        TopologySpec::ModularButterfly {
+            nodes: 1024,
+            modules: 32,
+            split: ModuleSplit { factors: vec![4, 8], intra_bits: 32, inter_bits: vec![64, 32], dilation: 2 },
+        },
+        TopologySpec::Table { of: Box::new(TopologySpec::FatTree { nodes: 16 }) },
+    ];
+    for s in specs {
+        let text = serde_json::to_string(&s).unwrap();
+        let back: TopologySpec = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s, "{text}");
+        back.build().unwrap();
+    }
+    let midimew: TopologySpec = serde_json::from_str(r#"{"family": "midimew", "nodes": 64}"#).unwrap();
+    assert_eq!(midimew, TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Table });
+    assert!(serde_json::from_str::<TopologySpec>(r#"{"family": "midimew", "nodes": 64, "k": 3}"#).is_err());
+}
+
+#[test]
+fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
+    let t = TopologySpec::XbarModules {
+        per_module: 3,
+        factors: vec![4, 2],
+        intra_bits: 8,
+        inter_bits: vec![8, 16],
+    }
+    .build()
+    .unwrap();
+    let Topology::Xbar(x) = &t else { unreachable!() };
+    let (a, _) = metrics::channel_loads(x.network(), x, true).unwrap().unwrap();
+    let (b, _) = metrics::channel_loads(x.network(), x, false).unwrap().unwrap();
+    for (p, q) in a.iter().zip(&b) {
+        assert!((p - q).abs() < 1e-9);
+    }
+}
