@@ -453,19 +453,70 @@ pub fn refine_cut(net: &Network, side: &mut [bool]) {
     }
 }
 
+/// A ball around router 0: routers in breadth-first order (following channels either way)
+/// until half the terminal weight is on side `true`.
+pub fn ball_side(net: &Network) -> Vec<bool> {
+    let r = net.routers() as usize;
+    let w = router_weights(net);
+    let half = w.iter().map(|&x| x as u64).sum::<u64>() / 2;
+    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); r];
+    for c in net.channels() {
+        adj[c.src as usize].push(c.dst);
+        adj[c.dst as usize].push(c.src);
+    }
+    let mut side = vec![false; r];
+    let mut seen = vec![false; r];
+    let mut queue = std::collections::VecDeque::new();
+    let mut taken = 0u64;
+    for start in 0..r {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        queue.push_back(start);
+        while let Some(v) = queue.pop_front() {
+            if taken + w[v] as u64 <= half {
+                side[v] = true;
+                taken += w[v] as u64;
+            }
+            for &u in &adj[v] {
+                if !seen[u as usize] {
+                    seen[u as usize] = true;
+                    queue.push_back(u as usize);
+                }
+            }
+        }
+    }
+    side
+}
+
 /// The bisection of a network without a proven formula: exact by enumeration when it has at
-/// most [`EXACT_BISECTION_LIMIT`] routers, otherwise `start` refined by [`refine_cut`].
-pub fn search_bisection(net: &Network, mut start: Vec<bool>, how: &str) -> Bisection {
+/// most [`EXACT_BISECTION_LIMIT`] routers, otherwise the better of the family's cut `start`
+/// and a breadth-first ball, each refined by [`refine_cut`] (an upper bound).
+pub fn search_bisection(net: &Network, start: Vec<bool>, how: &str) -> Bisection {
+    search_bisection_from(net, vec![(start, how.to_string())])
+}
+
+/// [`search_bisection`] from several starting cuts (each with its description).
+pub fn search_bisection_from(net: &Network, mut starts: Vec<(Vec<bool>, String)>) -> Bisection {
     if let Some(w) = exact_bisection(net) {
         return Bisection { width: w, exact: true, how: "every balanced cut enumerated".into() };
     }
-    let before = cut_width(net, &start);
-    refine_cut(net, &mut start);
-    let after = cut_width(net, &start);
-    let refined = if after < before {
-        format!(", improved from {before} by Kernighan-Lin swaps")
-    } else {
-        String::new()
-    };
-    Bisection { width: after, exact: false, how: format!("{how}{refined}") }
+    let how = starts.first().map(|s| s.1.clone()).unwrap_or_default();
+    starts.push((ball_side(net), "a breadth-first ball around router 0".to_string()));
+    let mut best: Option<Bisection> = None;
+    for (mut side, name) in starts {
+        let before = cut_width(net, &side);
+        refine_cut(net, &mut side);
+        let after = cut_width(net, &side);
+        let refined = if after < before {
+            format!(", improved from {before} by Kernighan-Lin swaps")
+        } else {
+            String::new()
+        };
+        if best.as_ref().is_none_or(|b| after < b.width) {
+            best = Some(Bisection { width: after, exact: false, how: format!("{name}{refined}") });
+        }
+    }
+    best.unwrap_or(Bisection { width: 0, exact: false, how })
 }
