@@ -34,6 +34,10 @@ enum Command {
     Figure(cmd::figure::FigureArgs),
     /// Search the k-ary n-cubes that meet a width constraint, ranked by predicted latency.
     Design(cmd::design::DesignArgs),
+    /// Build a topology and print its exact metrics.
+    Topo(cmd::topo::TopoArgs),
+    /// Packaging cost of inter-module networks (seed 003 Tables I, II).
+    Cost(cmd::cost::CostArgs),
 }
 
 /// Parses `args` (program name first) and runs the chosen subcommand.
@@ -55,5 +59,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Figure(a) => cmd::figure::run(a),
         Command::Design(a) => cmd::design::run(a),
+        Command::Topo(a) => cmd::topo::run(a),
+        Command::Cost(a) => cmd::cost::run(a),
     }
 }

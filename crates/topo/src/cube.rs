@@ -3,10 +3,10 @@
 
 use crate::TopoError;
 use crate::network::{Candidates, Channel, Network, RouterId, Routing, TerminalId};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Parameters of a k-ary n-cube.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CubeSpec {
     /// Radix of each dimension, dimension 0 first (`[k; n]` for a k-ary n-cube).
     pub radices: Vec<u32>,
@@ -23,6 +23,17 @@ impl CubeSpec {
         CubeSpec { radices: vec![k; n as usize], wrap: true, bidirectional: false }
     }
 
+    /// The binary n-cube: radix 2 with one link each way between neighbours (a 2-ary mesh;
+    /// with end-around links every link would be doubled).
+    pub fn hypercube(n: u32) -> Self {
+        CubeSpec { radices: vec![2; n as usize], wrap: false, bidirectional: true }
+    }
+
+    /// A ring of k nodes (a k-ary 1-cube).
+    pub fn ring(k: u32, bidirectional: bool) -> Self {
+        CubeSpec { radices: vec![k], wrap: true, bidirectional }
+    }
+
     /// Number of nodes, or an error when it does not fit in 32 bits.
     pub fn nodes(&self) -> Result<u32, TopoError> {
         self.radices
@@ -33,7 +44,7 @@ impl CubeSpec {
 }
 
 /// The order in which dimension-order routing corrects dimensions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DimensionOrder {
     /// Highest dimension first, as in seed 000 §3.3 (the default).

@@ -33,6 +33,7 @@ pub struct Network {
     classes: Vec<String>,
     out_start: Vec<u32>,
     out_list: Vec<ChannelId>,
+    terminal_width: u32,
 }
 
 impl Network {
@@ -65,7 +66,17 @@ impl Network {
             out_list[fill[c.src as usize] as usize] = i as ChannelId;
             fill[c.src as usize] += 1;
         }
-        Network { name: name.into(), routers, channels, inject, eject, classes, out_start, out_list }
+        Network {
+            name: name.into(),
+            routers,
+            channels,
+            inject,
+            eject,
+            classes,
+            out_start,
+            out_list,
+            terminal_width: 1,
+        }
     }
 
     /// The family's name for this instance, e.g. `8-ary 2-cube (torus, unidirectional)`.
@@ -104,6 +115,21 @@ impl Network {
     /// Names of the channel classes, indexed by [`Channel::class`].
     pub fn classes(&self) -> &[String] {
         &self.classes
+    }
+    /// Width, in flits per cycle, of each terminal's injection and ejection link (1 unless a
+    /// family says otherwise, e.g. seed 003's Xbar.32.8 with 32-bit processor links).
+    pub fn terminal_width(&self) -> u32 {
+        self.terminal_width
+    }
+    /// Sets the terminals' link width (at least 1).
+    pub fn set_terminal_width(&mut self, width: u32) {
+        self.terminal_width = width.max(1);
+    }
+    /// Out-degree of every router, as (minimum, maximum).
+    pub fn degree_range(&self) -> (u32, u32) {
+        (0..self.routers as usize)
+            .map(|r| self.out_start[r + 1] - self.out_start[r])
+            .fold((u32::MAX, 0), |(lo, hi), d| (lo.min(d), hi.max(d)))
     }
 }
 

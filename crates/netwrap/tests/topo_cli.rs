@@ -1,0 +1,110 @@
+//! `netwrap topo` and `netwrap cost` from the outside.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+fn netwrap() -> Command {
+    Command::cargo_bin("netwrap").unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = netwrap().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn topo_json_has_every_key() {
+    let v = json(&["topo", "midimew", "--nodes", "64", "--json"]);
+    for key in [
+        "netwrap_version",
+        "seed",
+        "config",
+        "nodes",
+        "routers",
+        "channels",
+        "degree",
+        "diameter",
+        "average_distance",
+        "bisection_width",
+        "bisection_exact",
+        "channel_load",
+        "ideal_throughput",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert!(v["seed"].is_null());
+    assert_eq!(v["config"]["family"], "midimew");
+    assert_eq!(v["nodes"], 64);
+    assert_eq!(v["degree"], 4);
+    assert_eq!(v["diameter"], 6);
+    // 64 is a multiple of neither a = 5 nor b = 6: no rectangular layout (seed 001 §2).
+    assert!(v["layout"].is_null());
+    let v = json(&["topo", "midimew", "--nodes", "32", "--mapping", "--json"]);
+    assert_eq!(v["layout"]["columns"], 4);
+    assert_eq!(v["layout"]["rows"], 8);
+    assert_eq!(v["application_to_network"].as_array().unwrap().len(), 32);
+}
+
+#[test]
+fn torus_and_fat_tree_numbers() {
+    let v = json(&["topo", "torus", "--k", "16", "--n", "2", "--bidirectional", "--json"]);
+    assert_eq!(v["diameter"], 16);
+    assert_eq!(v["bisection_width"], 64);
+    assert_eq!(v["bisection_exact"], true);
+    let f = json(&["topo", "fat-tree", "--nodes", "1024", "--json"]);
+    assert_eq!(f["routers"], 496);
+    assert_eq!(f["diameter"], 8);
+}
+
+#[test]
+fn seed_003_names_build() {
+    let v = json(&["topo", "seed003", "Butterfly.16.8", "--json"]);
+    assert_eq!(v["nodes"], 1024);
+    let x = json(&["topo", "seed003", "Xbar.32.8", "--json"]);
+    assert_eq!(x["routers"], 32);
+}
+
+#[test]
+fn bad_sizes_fail_with_the_valid_sizes() {
+    netwrap()
+        .args(["topo", "fat-tree", "--nodes", "100"])
+        .assert()
+        .failure()
+        .stderr(contains("N = 4^n processors (4, 16, 64"));
+    netwrap().args(["topo", "midimew", "--nodes", "3"]).assert().failure().stderr(contains("N >= 4"));
+    netwrap()
+        .args(["topo", "nhop", "--factors", "4,1"])
+        .assert()
+        .failure()
+        .stderr(contains("at least 2 nodes"));
+    netwrap()
+        .args(["topo", "torus", "--k", "4", "--nodes", "60"])
+        .assert()
+        .failure()
+        .stderr(contains("power of k"));
+    netwrap().args(["topo", "seed003", "Xbar.0.8"]).assert().failure().stderr(contains("at least 1"));
+    netwrap()
+        .args(["cost", "--modules", "32", "--bisection", "0"])
+        .assert()
+        .failure()
+        .stderr(contains("at least 1 wire"));
+}
+
+/// Seed 003 Table II: M = 32, B = 8192.
+#[test]
+fn cost_reproduces_table_ii() {
+    let v = json(&["cost", "--modules", "32", "--bisection", "8192", "--json"]);
+    assert!(v["seed"].is_null());
+    assert_eq!(v["netwrap_version"], env!("CARGO_PKG_VERSION"));
+    let rows = v["rows"].as_array().unwrap();
+    let find = |name: &str| rows.iter().find(|r| r["topology"] == name).unwrap().clone();
+    let two = find("2-hop Network");
+    assert_eq!(two["pin_count"].as_f64(), Some(1664.0));
+    assert_eq!(two["bundles_per_module"], 10);
+    assert_eq!(two["total_bundles"], 160);
+    assert_eq!(two["bisection"], 8192);
+    assert_eq!(find("Complete graph")["pin_count"].as_f64(), Some(992.0));
+    assert_eq!(find("2-dim Toroid")["pin_count"].as_f64(), Some(3072.0));
+    netwrap().args(["cost"]).assert().success().stdout(contains("1664"));
+}

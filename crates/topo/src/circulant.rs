@@ -1,0 +1,308 @@
+//! Circulant graphs C_N(a, b) and the Midimew (seed 001 §2).
+//!
+//! Node `i` is joined to `(i ± a) mod N` and `(i ± b) mod N`. Router `i` carries terminal
+//! `i`. Every router has four output channels, in this order and with these classes:
+//! `+a`, `-a`, `+b`, `-b` (class ids 0–3). When `2a ≡ 0` or `2b ≡ 0 (mod N)` the `+` and `-`
+//! channels of that generator join the same two nodes; both are kept, so the graph stays
+//! 4-regular, as the seed's degree-4 accounting assumes.
+
+use crate::TopoError;
+use crate::graph::bfs_from;
+use crate::network::{Candidates, Channel, Network, RouterId, Routing, TerminalId};
+use serde::{Deserialize, Serialize};
+
+/// How a circulant graph routes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CirculantRouting {
+    /// Every minimal next hop, from one breadth-first search (the graph is vertex-transitive,
+    /// so the hop count from `i` to `j` is the hop count from 0 to `j − i`): seed 001 §2.2's
+    /// routing table, in O(N) memory.
+    #[default]
+    Table,
+    /// The Midimew routing record (Δx, Δy) of seed 001 Table 2, recomputed at every hop; the
+    /// non-zero components give up to two minimal next hops. Only for Midimews.
+    Record,
+}
+
+/// A built circulant graph C_N(a, b).
+#[derive(Clone, Debug)]
+pub struct Circulant {
+    nodes: u32,
+    a: u32,
+    b: u32,
+    midimew: bool,
+    routing: CirculantRouting,
+    /// Hop count from node 0 to node `j`.
+    dist0: Vec<u32>,
+    network: Network,
+}
+
+/// The Midimew's generators for N nodes: b = ⌈√(N/2)⌉, a = b − 1 (seed 001 §2).
+pub fn midimew_generators(nodes: u32) -> (u32, u32) {
+    // Integer ceil(sqrt(N/2)) = smallest b with 2b² ≥ N, exact for every u32.
+    let mut b = ((nodes as f64 / 2.0).sqrt()).ceil() as u64;
+    while b > 1 && 2 * (b - 1) * (b - 1) >= nodes as u64 {
+        b -= 1;
+    }
+    while 2 * b * b < nodes as u64 {
+        b += 1;
+    }
+    ((b - 1) as u32, b as u32)
+}
+
+impl Circulant {
+    /// Builds C_N(a, b). Valid: N ≥ 4 nodes, generators 1 ≤ a, b < N with a ≠ b and
+    /// a + b ≠ N (otherwise two generators coincide), and gcd(N, a, b) = 1 so the graph is
+    /// connected.
+    pub fn new(nodes: u32, a: u32, b: u32, routing: CirculantRouting) -> Result<Self, TopoError> {
+        Self::build(nodes, a, b, false, routing)
+    }
+
+    /// Builds the Midimew of N nodes, C_N(⌈√(N/2)⌉ − 1, ⌈√(N/2)⌉) (seed 001 §2); N ≥ 4.
+    pub fn midimew(nodes: u32, routing: CirculantRouting) -> Result<Self, TopoError> {
+        if nodes < 4 {
+            return Err(TopoError::Invalid(format!(
+                "a Midimew needs N >= 4 nodes (got {nodes}): smaller N gives generator a = 0"
+            )));
+        }
+        let (a, b) = midimew_generators(nodes);
+        Self::build(nodes, a, b, true, routing)
+    }
+
+    fn build(
+        nodes: u32,
+        a: u32,
+        b: u32,
+        midimew: bool,
+        routing: CirculantRouting,
+    ) -> Result<Self, TopoError> {
+        if nodes < 4 {
+            return Err(TopoError::Invalid(format!("a circulant graph needs N >= 4 nodes (got {nodes})")));
+        }
+        if a == 0 || b == 0 || a >= nodes || b >= nodes {
+            return Err(TopoError::Invalid(format!(
+                "generators a = {a}, b = {b} are invalid for N = {nodes}: both must lie in 1..{nodes}"
+            )));
+        }
+        if a == b || a + b == nodes {
+            return Err(TopoError::Invalid(format!(
+                "generators a = {a} and b = {b} coincide modulo N = {nodes}: choose a != b and a + b != N"
+            )));
+        }
+        if gcd(gcd(nodes, a), b) != 1 {
+            return Err(TopoError::Invalid(format!(
+                "C_{nodes}({a},{b}) is disconnected: gcd(N, a, b) must be 1"
+            )));
+        }
+        if routing == CirculantRouting::Record && !midimew {
+            return Err(TopoError::Invalid(
+                "routing-record routing (seed 001 Table 2) exists only for Midimews; use table routing"
+                    .into(),
+            ));
+        }
+        if nodes as u64 * 4 >= u32::MAX as u64 {
+            return Err(TopoError::TooLarge(format!("{nodes} nodes x 4 channels exceeds 2^32")));
+        }
+        let mut channels = Vec::with_capacity(nodes as usize * 4);
+        for i in 0..nodes {
+            for (class, step) in [(0u16, a as i64), (1, -(a as i64)), (2, b as i64), (3, -(b as i64))] {
+                let dst = (i as i64 + step).rem_euclid(nodes as i64) as u32;
+                channels.push(Channel { src: i, dst, width: 1, class });
+            }
+        }
+        let classes = ["+a", "-a", "+b", "-b"].iter().map(|s| s.to_string()).collect();
+        let name = if midimew {
+            format!("Midimew {nodes} = C_{nodes}({a},{b})")
+        } else {
+            format!("C_{nodes}({a},{b})")
+        };
+        let terminals: Vec<u32> = (0..nodes).collect();
+        let network = Network::new(name, nodes, channels, terminals.clone(), terminals, classes);
+        let dist0 = bfs_from(&network, 0);
+        Ok(Circulant { nodes, a, b, midimew, routing, dist0, network })
+    }
+
+    /// The graph.
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+    /// Number of nodes N.
+    pub fn nodes(&self) -> u32 {
+        self.nodes
+    }
+    /// The generators (a, b).
+    pub fn generators(&self) -> (u32, u32) {
+        (self.a, self.b)
+    }
+    /// Whether this is a Midimew.
+    pub fn is_midimew(&self) -> bool {
+        self.midimew
+    }
+    /// Minimal hop count from `src` to `dst`.
+    pub fn distance(&self, src: RouterId, dst: RouterId) -> u32 {
+        self.dist0[((dst as u64 + self.nodes as u64 - src as u64) % self.nodes as u64) as usize]
+    }
+
+    /// The Midimew routing record from `src` to `dst`: `(x, y)` = signed hops along the `b`
+    /// generator and along the `a = b − 1` generator, with |x| + |y| minimal.
+    ///
+    /// Seed 001 Table 2 (a) computes the record from m = |dst − src| folded to m ≤ N/2,
+    /// y0 = m mod b and a correction of (b − 1) hops. As transcribed in our copy of the seed
+    /// the table is not self-consistent (its first branch would make a y-hop worth b + 1, which
+    /// is no generator of C_N(b−1, b)), so we use the identity behind it: writing
+    /// m = q·b + r (0 ≤ r < b), m = (q + r)·b − r·(b − 1), and every other representation
+    /// differs by t·((b−1)·b − b·(b−1)) = t·((b−1), −b) in (x, y). The minimum of |x| + |y| is
+    /// attained for t ∈ {−1, 0, 1}, taking m either way round the ring (m or m − N): six
+    /// candidates. The test `record_is_minimal_for_every_pair` checks this against
+    /// breadth-first search for every N from 4 to 1200 and every pair.
+    pub fn routing_record(&self, src: RouterId, dst: RouterId) -> (i64, i64) {
+        let n = self.nodes as i64;
+        let b = self.b as i64;
+        let m = (dst as i64 - src as i64).rem_euclid(n);
+        let mut best = (i64::MAX, 0, 0);
+        for mp in [m, m - n] {
+            let (q, r) = (mp.div_euclid(b), mp.rem_euclid(b));
+            for t in [-1i64, 0, 1] {
+                let x = q + r + t * (b - 1);
+                let y = -r - t * b;
+                let cost = x.abs() + y.abs();
+                if cost < best.0 {
+                    best = (cost, x, y);
+                }
+            }
+        }
+        (best.1, best.2)
+    }
+
+    /// The 2-D mesh-with-wrap-around layout of seed 001 Fig. 1, when N is a multiple of b or
+    /// of a: `(columns, rows, x_step, y_step)` such that the node at column `x`, row `y` is
+    /// `(x·x_step + y·y_step) mod N`; horizontal links are the `x_step` generator and vertical
+    /// links the `y_step` generator. Vertical wrap-around links close each column
+    /// (rows·y_step ≡ 0 mod N); horizontal ones wrap with a shift of rows, as in the figure.
+    /// `None` for N that is a multiple of neither (the seed refers those to its ref. [2]).
+    pub fn layout(&self) -> Option<(u32, u32, u32, u32)> {
+        if !self.midimew {
+            return None;
+        }
+        let (a, b, n) = (self.a, self.b, self.nodes);
+        if n % b == 0 {
+            Some((b, n / b, a, b))
+        } else if n % a == 0 && a > 1 {
+            Some((a, n / a, b, a))
+        } else {
+            None
+        }
+    }
+
+    /// The network node that runs application node `p` when the application numbers nodes
+    /// row-major on the layout of [`Circulant::layout`] (seed 001 Fig. 9: the routing tables
+    /// are built on the application's numbering, so unchanged code keeps its locality).
+    /// `None` when there is no rectangular layout or `p ≥ N`.
+    pub fn application_to_network(&self, p: u32) -> Option<RouterId> {
+        let (cols, _rows, xs, ys) = self.layout()?;
+        if p >= self.nodes {
+            return None;
+        }
+        let (x, y) = ((p % cols) as u64, (p / cols) as u64);
+        Some(((x * xs as u64 + y * ys as u64) % self.nodes as u64) as u32)
+    }
+}
+
+fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Routing for Circulant {
+    #[inline]
+    fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
+        out.clear();
+        if at == dest {
+            return;
+        }
+        let base = at as usize * 4;
+        let chans = self.network.out_channels(at);
+        debug_assert_eq!(chans[0] as usize, base);
+        match self.routing {
+            CirculantRouting::Record => {
+                let (x, y) = self.routing_record(at, dest);
+                // x counts b-hops (classes 2/3), y counts a-hops (classes 0/1).
+                if x != 0 {
+                    out.push((base + if x > 0 { 2 } else { 3 }) as u32);
+                }
+                if y != 0 {
+                    out.push((base + if y > 0 { 0 } else { 1 }) as u32);
+                }
+            }
+            CirculantRouting::Table => {
+                let here = self.distance(at, dest);
+                for k in 0..4 {
+                    let c = (base + k) as u32;
+                    if self.distance(self.network.channel(c).dst, dest) + 1 == here {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::bfs_from;
+
+    #[test]
+    fn midimew_generators_match_the_seed() {
+        // seed 001 §5: C_16(2,3), C_64(5,6), C_256(11,12); Fig. 1: C_32(3,4).
+        assert_eq!(midimew_generators(16), (2, 3));
+        assert_eq!(midimew_generators(64), (5, 6));
+        assert_eq!(midimew_generators(256), (11, 12));
+        assert_eq!(midimew_generators(32), (3, 4));
+        assert_eq!(midimew_generators(4), (1, 2));
+    }
+
+    #[test]
+    fn record_is_minimal_for_every_pair() {
+        for n in 4..=1200u32 {
+            let m = Circulant::midimew(n, CirculantRouting::Record).unwrap();
+            let d = bfs_from(m.network(), 0);
+            for j in 0..n {
+                let (x, y) = m.routing_record(0, j);
+                let (a, b) = (m.a as i64, m.b as i64);
+                assert_eq!((x * b + y * a - j as i64).rem_euclid(n as i64), 0, "N={n} j={j}");
+                assert_eq!((x.abs() + y.abs()) as u32, d[j as usize], "N={n} j={j}");
+            }
+        }
+    }
+
+    #[test]
+    fn layout_is_a_bijection_with_mesh_neighbours() {
+        for n in [16u32, 18, 32, 64, 72, 128, 200] {
+            let m = Circulant::midimew(n, CirculantRouting::Table).unwrap();
+            let Some((cols, rows, xs, ys)) = m.layout() else { continue };
+            assert_eq!(cols * rows, n);
+            let mut seen = vec![false; n as usize];
+            for p in 0..n {
+                let r = m.application_to_network(p).unwrap();
+                assert!(!seen[r as usize], "N={n}: node {r} placed twice");
+                seen[r as usize] = true;
+            }
+            // Horizontal and vertical neighbours in the layout are graph neighbours.
+            let (a, b) = m.generators();
+            assert!([a, b].contains(&xs) && [a, b].contains(&ys) && xs != ys);
+            assert_eq!((rows as u64 * ys as u64) % n as u64, 0);
+        }
+    }
+
+    #[test]
+    fn rejects_bad_sizes() {
+        assert!(Circulant::midimew(3, CirculantRouting::Table).is_err());
+        assert!(Circulant::new(8, 2, 4, CirculantRouting::Table).is_err());
+        assert!(Circulant::new(8, 3, 5, CirculantRouting::Table).is_err());
+        assert!(Circulant::new(8, 1, 3, CirculantRouting::Record).is_err());
+    }
+}

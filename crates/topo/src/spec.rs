@@ -1,0 +1,468 @@
+//! One serde-friendly description of every family ([`TopologySpec`]), the built result
+//! ([`Topology`]), and static dispatch to its concrete routing type ([`Visitor`]).
+
+use crate::TopoError;
+use crate::circulant::{Circulant, CirculantRouting};
+use crate::cube::{CubeSpec, DimensionOrder, KaryNCube};
+use crate::fattree::FatTree;
+use crate::graph::TableRouted;
+use crate::hamming::Hamming;
+use crate::indirect::{Indirect, StageWiring};
+use crate::metrics::{Bisection, Metrics, assemble, cut_width, index_side, measure, search_bisection};
+use crate::misc::{Ccc, XbarModules};
+use crate::network::{Network, Routing};
+use crate::twolevel::{ModularButterfly, ModuleSplit};
+use serde::{Deserialize, Serialize};
+
+/// A family with its routing: what the simulator is generic over.
+pub trait Family: Routing {
+    /// The graph.
+    fn network(&self) -> &Network;
+}
+
+macro_rules! family {
+    ($($t:ty),*) => {$(impl Family for $t { fn network(&self) -> &Network { <$t>::network(self) } })*};
+}
+family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules, ModularButterfly, TableRouted);
+
+/// Every family netwrap builds, as plain data (serde: `{"family": "midimew", "nodes": 64}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum TopologySpec {
+    /// k-ary n-cube, any radix per dimension: torus or mesh, uni- or bidirectional.
+    Cube {
+        /// Radix per dimension, dimension 0 first.
+        radices: Vec<u32>,
+        /// End-around links (torus); false gives a mesh.
+        wrap: bool,
+        /// Channels both ways.
+        bidirectional: bool,
+        /// Dimension order of the routing.
+        #[serde(default)]
+        order: DimensionOrder,
+    },
+    /// Binary n-cube: 2-ary n-cube with one link each way between neighbours.
+    Hypercube {
+        /// Dimensions n.
+        n: u32,
+    },
+    /// Circulant graph C_N(a, b).
+    Circulant {
+        /// Nodes N.
+        nodes: u32,
+        /// First generator.
+        a: u32,
+        /// Second generator.
+        b: u32,
+    },
+    /// Midimew of N nodes (seed 001 §2).
+    Midimew {
+        /// Nodes N ≥ 4.
+        nodes: u32,
+        /// Table (all minimal next hops) or routing record.
+        #[serde(default)]
+        routing: CirculantRouting,
+    },
+    /// Butterfly or Omega network of k×k switches.
+    Multistage {
+        /// Switch radix.
+        k: u32,
+        /// Stages n (N = k^n).
+        stages: u32,
+        /// Butterfly or Omega.
+        #[serde(default)]
+        wiring: StageWiring,
+    },
+    /// Butterfly fat-tree (seed 002 §3.1).
+    FatTree {
+        /// Processors N = 4^n.
+        nodes: u32,
+    },
+    /// Complete graph (one factor) or n-hop network (product of complete graphs).
+    NHop {
+        /// Complete-graph sizes.
+        factors: Vec<u32>,
+    },
+    /// Cube-connected cycles CCC(n).
+    Ccc {
+        /// Cube dimension n.
+        n: u32,
+    },
+    /// One crossbar joining N processors.
+    Crossbar {
+        /// Processors.
+        nodes: u32,
+    },
+    /// Seed 003's crossbar modules joined by a complete graph or n-hop network (Xbar.I.E).
+    XbarModules {
+        /// Processors per module.
+        per_module: u32,
+        /// Complete-graph factors of the inter-module network (product = modules).
+        factors: Vec<u32>,
+        /// Processor-link width in bits.
+        intra_bits: u32,
+        /// Inter-module channel width in bits, per factor.
+        inter_bits: Vec<u32>,
+    },
+    /// Seed 003's butterfly split into modules (Butterfly.I.E, nhop.I.E1-E2).
+    ModularButterfly {
+        /// Processors N (= memories).
+        nodes: u32,
+        /// Modules M.
+        modules: u32,
+        /// Inter-module factors, widths and dilation.
+        split: ModuleSplit,
+    },
+    /// Any family routed instead by a table of every minimal next hop (seed 001 §2.2): fully
+    /// adaptive minimal routing; at most 8192 routers.
+    Table {
+        /// The family.
+        of: Box<TopologySpec>,
+    },
+}
+
+/// A built family.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Topology {
+    /// Tori, meshes, hypercubes, rings.
+    Cube(KaryNCube),
+    /// Circulant graphs and Midimews.
+    Circulant(Circulant),
+    /// Butterfly and Omega networks.
+    Multistage(Indirect),
+    /// Seed 003's butterfly split into modules.
+    ModularButterfly(ModularButterfly),
+    /// A family routed by a minimal-next-hop table; the family itself is kept for its
+    /// symmetry and bisection.
+    Table(TableRouted, Box<Topology>),
+    /// Butterfly fat-tree.
+    FatTree(FatTree),
+    /// Complete graphs and n-hop networks.
+    NHop(Hamming),
+    /// Cube-connected cycles.
+    Ccc(Ccc),
+    /// Crossbars and crossbar modules.
+    Xbar(XbarModules),
+}
+
+/// Something to do with a concrete family: the simulator implements this once and gets a
+/// monomorphised copy per family, so no routing call goes through a `dyn`.
+pub trait Visitor {
+    /// The result.
+    type Output;
+    /// Called with the concrete family.
+    fn visit<F: Family>(self, family: &F) -> Self::Output;
+}
+
+impl TopologySpec {
+    /// Builds the family.
+    pub fn build(&self) -> Result<Topology, TopoError> {
+        Ok(match self {
+            TopologySpec::Cube { radices, wrap, bidirectional, order } => Topology::Cube(KaryNCube::new(
+                CubeSpec { radices: radices.clone(), wrap: *wrap, bidirectional: *bidirectional },
+                *order,
+            )?),
+            TopologySpec::Hypercube { n } => {
+                if *n == 0 || *n > 31 {
+                    return Err(TopoError::Invalid(format!(
+                        "a hypercube needs 1 <= n <= 31 dimensions; got n = {n}"
+                    )));
+                }
+                Topology::Cube(KaryNCube::new(CubeSpec::hypercube(*n), DimensionOrder::HighestFirst)?)
+            }
+            TopologySpec::Circulant { nodes, a, b } => {
+                Topology::Circulant(Circulant::new(*nodes, *a, *b, CirculantRouting::Table)?)
+            }
+            TopologySpec::Midimew { nodes, routing } => {
+                Topology::Circulant(Circulant::midimew(*nodes, *routing)?)
+            }
+            TopologySpec::Multistage { k, stages, wiring } => {
+                Topology::Multistage(Indirect::new(*k, *stages, *wiring)?)
+            }
+            TopologySpec::FatTree { nodes } => Topology::FatTree(FatTree::new(*nodes)?),
+            TopologySpec::NHop { factors } => Topology::NHop(Hamming::new(factors, &[])?),
+            TopologySpec::Ccc { n } => Topology::Ccc(Ccc::new(*n)?),
+            TopologySpec::Crossbar { nodes } => {
+                if *nodes < 2 {
+                    return Err(TopoError::Invalid(format!(
+                        "a crossbar needs at least 2 processors; got {nodes}"
+                    )));
+                }
+                Topology::Xbar(XbarModules::new(*nodes, &[], 1, &[])?)
+            }
+            TopologySpec::XbarModules { per_module, factors, intra_bits, inter_bits } => {
+                Topology::Xbar(XbarModules::new(*per_module, factors, *intra_bits, inter_bits)?)
+            }
+            TopologySpec::ModularButterfly { nodes, modules, split } => {
+                Topology::ModularButterfly(ModularButterfly::new(*nodes, *modules, split.clone())?)
+            }
+            TopologySpec::Table { of } => {
+                let inner = of.build()?;
+                Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))
+            }
+        })
+    }
+}
+
+impl Topology {
+    /// The graph.
+    pub fn network(&self) -> &Network {
+        match self {
+            Topology::Cube(t) => t.network(),
+            Topology::Circulant(t) => t.network(),
+            Topology::Multistage(t) => t.network(),
+            Topology::ModularButterfly(t) => t.network(),
+            Topology::Table(t, _) => t.network(),
+            Topology::FatTree(t) => t.network(),
+            Topology::NHop(t) => t.network(),
+            Topology::Ccc(t) => t.network(),
+            Topology::Xbar(t) => t.network(),
+        }
+    }
+
+    /// Runs `v` on the concrete family (one match, then static dispatch).
+    pub fn visit<V: Visitor>(&self, v: V) -> V::Output {
+        match self {
+            Topology::Cube(t) => v.visit(t),
+            Topology::Circulant(t) => v.visit(t),
+            Topology::Multistage(t) => v.visit(t),
+            Topology::ModularButterfly(t) => v.visit(t),
+            Topology::Table(t, _) => v.visit(t),
+            Topology::FatTree(t) => v.visit(t),
+            Topology::NHop(t) => v.visit(t),
+            Topology::Ccc(t) => v.visit(t),
+            Topology::Xbar(t) => v.visit(t),
+        }
+    }
+
+    /// (vertex-transitive, class-symmetric): whether every router looks the same (one
+    /// breadth-first search gives all distances), and whether the graph's automorphisms map
+    /// each channel class onto itself and commute with the routing (so the channel load per
+    /// class follows from one source's messages). Tested against the all-pairs computation.
+    pub fn symmetry(&self) -> (bool, bool) {
+        match self {
+            Topology::Cube(c) => (c.spec().wrap || c.spec().radices.iter().all(|&k| k == 2), c.spec().wrap),
+            Topology::Circulant(_) | Topology::NHop(_) => (true, true),
+            // Rotating every cycle with the cube's dimensions, and translating corners, maps
+            // each class onto itself; table routing depends only on distances.
+            Topology::Ccc(_) => (true, true),
+            // Seed 002 §3.2: links at the same level and in the same direction are symmetric.
+            Topology::FatTree(_) => (false, true),
+            // Permuting modules by the n-hop network's automorphisms and processors within a
+            // module maps every processor to every other and each class onto itself.
+            Topology::Xbar(_) => (false, true),
+            // Table routing depends only on distances, which every automorphism preserves.
+            Topology::Table(_, inner) => match inner.as_ref() {
+                Topology::Cube(c) => (c.spec().wrap, c.spec().wrap),
+                other => other.symmetry(),
+            },
+            _ => (false, false),
+        }
+    }
+
+    /// The bisection: a formula where one is proven, enumeration for tiny networks, otherwise
+    /// a natural cut of the family improved by local search (an upper bound). Widths count
+    /// directed channels crossing in both directions, weighted by width (flits per cycle).
+    pub fn bisection(&self) -> Bisection {
+        let net = self.network();
+        match self {
+            Topology::Table(_, inner) => inner.bisection(),
+            Topology::Cube(c) => cube_bisection(c),
+            Topology::NHop(h) if h.factors().len() == 1 || h.factors().iter().all(|&m| m == 2) => {
+                let f = h.factors();
+                let side: Vec<bool> = (0..net.routers()).map(|r| h.coordinate(r, 0) < f[0] / 2).collect();
+                Bisection {
+                    width: cut_width(net, &side),
+                    exact: f[0] % 2 == 0,
+                    how: if f[0] % 2 == 0 {
+                        "halve the nodes (proven minimum: N^2/2 directed channels for K_N, N for the hypercube)".into()
+                    } else {
+                        "halve the nodes, N odd (sides differ by one node)".into()
+                    },
+                }
+            }
+            Topology::NHop(h) => {
+                let f = h.factors();
+                let i = (0..f.len()).filter(|&i| f[i] % 2 == 0).min_by_key(|&i| f[i]).unwrap_or(0);
+                let side = (0..net.routers()).map(|r| h.coordinate(r, i) < f[i] / 2).collect();
+                search_bisection(net, side, &format!("halve dimension {i} (K{})", f[i]))
+            }
+            Topology::FatTree(t) => {
+                let half = net.terminals() / 2;
+                let top = t.levels();
+                let mut top_seen = 0u32;
+                let side: Vec<bool> = (0..net.routers())
+                    .map(|r| {
+                        if t.level(r) == top {
+                            top_seen += 1;
+                            top_seen % 2 == 0
+                        } else {
+                            t.subtree_first(r) < half
+                        }
+                    })
+                    .collect();
+                search_bisection(
+                    net,
+                    side,
+                    "cut at the root (each half of the processors with its subtrees, top switches shared out)",
+                )
+            }
+            Topology::Xbar(_) if net.routers() == 1 => Bisection {
+                width: 0,
+                exact: true,
+                how: "a single crossbar: its bisection is internal, no channels".into(),
+            },
+            Topology::ModularButterfly(t) => {
+                let m = t.split().factors[0];
+                let side = (0..net.routers()).map(|r| t.module_of(r) % m < m / 2).collect();
+                search_bisection(net, side, "halve the modules along the first factor")
+            }
+            Topology::Multistage(t) => {
+                // Halve every stage by switch index.
+                let per = net.routers() / t.stages();
+                let side = (0..net.routers()).map(|r| r % per < per / 2).collect();
+                search_bisection(net, side, "halve every stage")
+            }
+            Topology::Circulant(_) => {
+                search_bisection(net, index_side(net), "nodes 0..N/2 in circulant numbering")
+            }
+            _ => search_bisection(net, index_side(net), "routers 0..R/2 in builder order"),
+        }
+    }
+
+    /// All metrics of `netwrap topo`.
+    pub fn metrics(&self) -> Result<Metrics, TopoError> {
+        if let Topology::Cube(c) = self {
+            return Ok(cube_metrics(c, self.bisection()));
+        }
+        struct Measure {
+            vt: bool,
+            sym: bool,
+            bis: Bisection,
+        }
+        impl Visitor for Measure {
+            type Output = Result<Metrics, TopoError>;
+            fn visit<F: Family>(self, f: &F) -> Self::Output {
+                measure(f.network(), f, self.vt, self.sym, self.bis)
+            }
+        }
+        let (vt, sym) = self.symmetry();
+        self.visit(Measure { vt, sym, bis: self.bisection() })
+    }
+}
+
+fn cube_bisection(c: &KaryNCube) -> Bisection {
+    let s = c.spec();
+    let nodes: u64 = s.radices.iter().map(|&k| k as u64).product();
+    let (i, &kmax) =
+        s.radices.iter().enumerate().max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i))).unwrap_or((0, &2));
+    let per_ring = match (s.wrap, s.bidirectional) {
+        (true, false) => 2,
+        (true, true) => 4,
+        (false, _) => 2,
+    };
+    // Cut every ring of the largest dimension in half: N/k rings, each crossing the cut twice
+    // (torus) or once (mesh), per direction.
+    let width = nodes / kmax as u64 * per_ring as u64;
+    let equal = s.radices.iter().all(|&k| k == kmax);
+    let exact = kmax % 2 == 0 && equal;
+    Bisection {
+        width,
+        exact,
+        how: if exact {
+            format!("halve dimension {i}: N/k rings x {per_ring} channels (k-ary n-cube with even k)")
+        } else if kmax % 2 == 1 {
+            format!(
+                "cut across dimension {i} (odd k = {kmax}: the halves differ by N/k nodes); an estimate, not a proven minimum"
+            )
+        } else {
+            format!("halve the largest dimension {i} (mixed radices): an upper bound")
+        },
+    }
+}
+
+/// Exact metrics of a k-ary n-cube from its dimensions, without touching every pair.
+///
+/// Hop counts add up over dimensions, so with S_i = Σ over coordinate pairs (a, b) of the
+/// hops in dimension i and N = Π k_i, the sum over all ordered node pairs is
+/// Σ_i S_i·(N/k_i)², the diameter Σ_i max hops. Under dimension-order routing (either order)
+/// the messages crossing the dimension-i channel from coordinate j to j+1 on one line are
+/// the coordinate pairs whose dimension-i route uses it, times N/k_i (the free coordinates of
+/// source and destination): on a torus every channel of a (dimension, direction) class carries
+/// the same load, on a mesh the middle channel the most. The test
+/// `cube_shortcut_matches_breadth_first_search` compares this with the generic path.
+fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
+    let s = c.spec();
+    let n: f64 = s.radices.iter().map(|&k| k as f64).product();
+    let mut total = 0.0;
+    let mut diameter = 0;
+    // load_dir[i][j]: per-line crossings of channel j -> j+1 (index 0) or j+1 -> j (index 1),
+    // over coordinate pairs, ties on even bidirectional rings split evenly.
+    let mut per_dim = Vec::new();
+    for (i, &k) in s.radices.iter().enumerate() {
+        let one = KaryNCube::new(
+            CubeSpec { radices: vec![k], wrap: s.wrap, bidirectional: s.bidirectional },
+            DimensionOrder::HighestFirst,
+        )
+        .expect("a one-dimensional slice of a valid cube is valid");
+        let mut sum = 0u64;
+        let mut max = 0;
+        let mut cross = [vec![0.0f64; k as usize], vec![0.0f64; k as usize]];
+        for a in 0..k {
+            for b in 0..k {
+                let h = one.hops_in_dimension(a, b, 0);
+                sum += h as u64;
+                max = max.max(h);
+                if h == 0 {
+                    continue;
+                }
+                let fwd = (b + k - a) % k;
+                let (plus, minus) = match (s.wrap, s.bidirectional) {
+                    (true, false) => (1.0, 0.0),
+                    (true, true) if 2 * fwd == k => (0.5, 0.5),
+                    (true, true) if fwd < k - fwd => (1.0, 0.0),
+                    (true, true) => (0.0, 1.0),
+                    (false, _) if b > a => (1.0, 0.0),
+                    (false, _) => (0.0, 1.0),
+                };
+                for step in 0..h {
+                    if plus > 0.0 {
+                        cross[0][((a + step) % k) as usize] += plus;
+                    }
+                    if minus > 0.0 {
+                        cross[1][((a + k - step) % k) as usize] += minus;
+                    }
+                }
+            }
+        }
+        let _ = i;
+        total += sum as f64 * (n / k as f64).powi(2);
+        diameter += max;
+        per_dim.push(cross);
+    }
+    let pairs = n * (n - 1.0);
+    let avg = if pairs > 0.0 { total / pairs } else { 0.0 };
+    let net = c.network();
+    let loads: Vec<f64> = net
+        .channels()
+        .iter()
+        .map(|ch| {
+            let (dim, dir) = if s.bidirectional {
+                (ch.class as usize / 2, ch.class as usize % 2)
+            } else {
+                (ch.class as usize, 0)
+            };
+            let k = s.radices[dim] as f64;
+            // cross[1][j] counts the channel leaving coordinate j in the − direction.
+            let j = c.coordinate(ch.src, dim) as usize;
+            per_dim[dim][dir][j] * (n / k) / (n - 1.0)
+        })
+        .collect();
+    assemble(
+        net,
+        (diameter, avg),
+        Ok((loads, "exact, from each dimension's coordinate pairs (dimension-order routing)".into())),
+        bisection,
+    )
+}

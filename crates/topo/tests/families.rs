@@ -1,0 +1,458 @@
+//! Invariants every family must satisfy, and the seeds' numbers.
+
+use netwrap_topo::*;
+use proptest::prelude::*;
+
+/// Follows the first candidate (and, separately, every candidate in turn via the salt) from
+/// `s` to `t`; checks that each hop leaves the current router, that the walk ends at `t`'s
+/// ejection router, and returns the hop count.
+fn walk<R: Routing>(net: &Network, r: &R, s: u32, t: u32, salt: u32, pick: usize) -> u32 {
+    let mut at = net.inject_router(s);
+    let mut c = Candidates::default();
+    let mut hops = 0;
+    loop {
+        r.route(at, t, salt, &mut c);
+        if c.is_empty() {
+            assert_eq!(at, net.eject_router(t), "route {s}->{t} stopped at router {at}");
+            return hops;
+        }
+        let opts = c.as_slice();
+        let ch = opts[pick % opts.len()];
+        assert_eq!(net.channel(ch).src, at, "candidate does not leave the current router");
+        at = net.channel(ch).dst;
+        hops += 1;
+        assert!(hops <= net.routers() + 1, "route {s}->{t} does not terminate");
+    }
+}
+
+/// Every route of every pair reaches its destination, and (for minimal routing) is exactly
+/// as long as the breadth-first distance, whichever candidate is taken.
+fn check_all_pairs(spec: &TopologySpec, minimal: bool) {
+    let topo = spec.build().unwrap();
+    struct V(bool);
+    impl Visitor for V {
+        type Output = ();
+        fn visit<F: Family>(self, f: &F) {
+            let net = f.network();
+            for s in 0..net.terminals() {
+                let d = bfs_from(net, net.inject_router(s));
+                for t in 0..net.terminals() {
+                    for (salt, pick) in [(0, 0), (u32::MAX, 1), (7, 2)] {
+                        let h = walk(net, f, s, t, salt, pick);
+                        if self.0 {
+                            assert_eq!(h, d[net.eject_router(t) as usize], "{}: {s}->{t}", net.name());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    topo.visit(V(minimal));
+}
+
+fn cube(radices: Vec<u32>, wrap: bool, bidirectional: bool) -> TopologySpec {
+    TopologySpec::Cube { radices, wrap, bidirectional, order: DimensionOrder::LowestFirst }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn circulant_and_midimew_routes_are_minimal(n in 4u32..90, a in 1u32..12, b in 1u32..12) {
+        check_all_pairs(&TopologySpec::Midimew { nodes: n, routing: CirculantRouting::Record }, true);
+        check_all_pairs(&TopologySpec::Midimew { nodes: n, routing: CirculantRouting::Table }, true);
+        let spec = TopologySpec::Circulant { nodes: n, a, b };
+        if spec.build().is_ok() {
+            check_all_pairs(&spec, true);
+        }
+    }
+
+    #[test]
+    fn cube_routes_are_minimal(r in proptest::collection::vec(2u32..6, 1..4), wrap: bool, bi: bool) {
+        let spec = cube(r, wrap || !bi, bi);
+        check_all_pairs(&spec, true);
+    }
+
+    #[test]
+    fn nhop_routes_are_minimal(f in proptest::collection::vec(2u32..6, 1..4)) {
+        check_all_pairs(&TopologySpec::NHop { factors: f }, true);
+    }
+
+    #[test]
+    fn multistage_routes_reach_destination(k in 2u32..5, stages in 1u32..4, omega: bool) {
+        let wiring = if omega { StageWiring::Omega } else { StageWiring::Butterfly };
+        check_all_pairs(&TopologySpec::Multistage { k, stages, wiring }, true);
+    }
+
+    #[test]
+    fn regular_families_are_regular(n in 4u32..200, k in 2u32..7, dims in 1u32..4) {
+        for spec in [
+            TopologySpec::Midimew { nodes: n, routing: CirculantRouting::Table },
+            cube(vec![k; dims as usize], true, true),
+            TopologySpec::Hypercube { n: dims },
+            TopologySpec::NHop { factors: vec![k; dims as usize] },
+        ] {
+            let (lo, hi) = spec.build().unwrap().network().degree_range();
+            prop_assert_eq!(lo, hi, "{:?}", spec);
+        }
+    }
+}
+
+#[test]
+fn fat_tree_and_ccc_routes_are_minimal() {
+    check_all_pairs(&TopologySpec::FatTree { nodes: 64 }, true);
+    check_all_pairs(&TopologySpec::FatTree { nodes: 4 }, true);
+    check_all_pairs(&TopologySpec::Ccc { n: 3 }, true);
+    check_all_pairs(&TopologySpec::Ccc { n: 4 }, true);
+    check_all_pairs(&TopologySpec::Crossbar { nodes: 5 }, true);
+    check_all_pairs(
+        &TopologySpec::XbarModules {
+            per_module: 3,
+            factors: vec![4, 2],
+            intra_bits: 32,
+            inter_bits: vec![16, 8],
+        },
+        true,
+    );
+    for (factors, nodes) in
+        [(vec![4], 16), (vec![8], 128), (vec![4, 4], 64), (vec![2, 4], 32), (vec![2, 2, 2], 32)]
+    {
+        let modules = factors.iter().product();
+        let split = ModuleSplit { inter_bits: vec![8; factors.len()], factors, intra_bits: 16, dilation: 2 };
+        check_all_pairs(&TopologySpec::ModularButterfly { nodes, modules, split }, true);
+    }
+}
+
+/// Seed 002 §3.1: every child port of every switch is used once, and (§3.2, eq. 12) the load
+/// on each up-link from level l is λ0·P_l↑·2^l with P_l↑ = (4^n − 4^l)/(4^n − 1); computed
+/// both from all pairs and by the per-level symmetry shortcut.
+#[test]
+fn fat_tree_link_loads_match_seed_002_eq_12() {
+    for nodes in [16u32, 64, 256] {
+        let t = FatTree::new(nodes).unwrap();
+        let net = t.network();
+        let n = t.levels();
+        let (all, _) = metrics::channel_loads(net, &t, false).unwrap().unwrap();
+        let (sym, _) = metrics::channel_loads(net, &t, true).unwrap().unwrap();
+        for (i, ch) in net.channels().iter().enumerate() {
+            let l = ch.class as u32 / 2 + 1;
+            let p_up = (4f64.powi(n as i32) - 4f64.powi(l as i32)) / (4f64.powi(n as i32) - 1.0);
+            let expect = p_up * 2f64.powi(l as i32);
+            assert!((all[i] - expect).abs() < 1e-9, "N={nodes} channel {i}: {} vs {expect}", all[i]);
+            assert!((sym[i] - expect).abs() < 1e-9);
+        }
+        // Every switch below the top has two parents; level-l switches number N/2^(l+1).
+        for l in 1..=n {
+            let count = (0..net.routers()).filter(|&r| t.level(r) == l).count() as u32;
+            assert_eq!(count, nodes >> (l + 1));
+        }
+    }
+}
+
+/// Seed 001 Table 1 against the exact graphs. Mesh: diameter 2k − 2, average 2k/3; torus:
+/// diameter ⌈k1/2⌉ + ⌈k2/2⌉ and average 2⌊k/2⌋⌊(k+1)/2⌋·k/(k² − 1); Midimew: diameter b or
+/// b − 1 and average k0(1 − 2(k0² − 1)/(3(N − 1))), k0 = ⌈k/√2⌉.
+#[test]
+fn seed_001_table_1_against_exact_graphs() {
+    for k in 2u32..=20 {
+        let mesh = cube(vec![k, k], false, true).build().unwrap().metrics().unwrap();
+        assert_eq!(mesh.diameter, 2 * k - 2);
+        assert!((mesh.average_distance - 2.0 * k as f64 / 3.0).abs() < 1e-9, "mesh k={k}");
+        let torus = cube(vec![k, k], true, true).build().unwrap().metrics().unwrap();
+        let formula = 2.0 * (k / 2) as f64 * k.div_ceil(2) as f64 * k as f64 / (k * k - 1) as f64;
+        assert!((torus.average_distance - formula).abs() < 1e-9, "torus k={k}");
+        // The exact diameter is 2⌊k/2⌋; the table's ⌈k1/2⌉ + ⌈k2/2⌉ is one too many per odd k.
+        assert_eq!(torus.diameter, 2 * (k / 2));
+        if k % 2 == 0 {
+            assert_eq!(torus.diameter, k);
+        }
+    }
+    // 8x8: Table 4's 5.33 (mesh) and 4.06 (torus).
+    let m8 = cube(vec![8, 8], false, true).build().unwrap().metrics().unwrap();
+    let t8 = cube(vec![8, 8], true, true).build().unwrap().metrics().unwrap();
+    assert_eq!((m8.average_distance * 100.0).round(), 533.0);
+    assert_eq!((t8.average_distance * 100.0).round(), 406.0);
+    for n in [16u32, 64, 256, 1024, 4096] {
+        let k = (n as f64).sqrt();
+        let k0 = (k / 2f64.sqrt()).ceil();
+        let formula = k0 * (1.0 - 2.0 * (k0 * k0 - 1.0) / (3.0 * (n as f64 - 1.0)));
+        let m = TopologySpec::Midimew { nodes: n, routing: CirculantRouting::Table }.build().unwrap();
+        let got = m.metrics().unwrap();
+        let (_, b) = midimew_generators(n);
+        assert!(got.diameter == b || got.diameter == b - 1, "N={n}: diameter {} b={b}", got.diameter);
+        // The formula is exact for N = 2b² only; for these N it is within 1%.
+        assert!(
+            (got.average_distance - formula).abs() / formula < 0.01,
+            "N={n}: {} vs {formula}",
+            got.average_distance
+        );
+    }
+    // §2.1: 256 nodes: torus 8.03 (the text's "8.3"), Midimew 7.51 by formula, 7.55 exactly.
+    let m256 = TopologySpec::Midimew { nodes: 256, routing: CirculantRouting::Record }
+        .build()
+        .unwrap()
+        .metrics()
+        .unwrap();
+    assert_eq!((m256.average_distance * 100.0).round(), 755.0);
+    let m64 = TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Record }
+        .build()
+        .unwrap()
+        .metrics()
+        .unwrap();
+    assert_eq!((m64.average_distance * 100.0).round(), 378.0);
+}
+
+/// Seed 003 §5: the two-level butterfly's inter-module channels form the complete graph or
+/// n-hop network between modules, and its bisection across any factor is B = 8192 wires
+/// counting both networks (requests and responses), as §5.1 and §5.2 size them.
+#[test]
+fn two_level_butterflies_have_the_seeds_module_graphs() {
+    for (factors, intra, inter) in [(vec![32], 8, vec![8]), (vec![4, 8], 32, vec![64, 32])] {
+        let split =
+            ModuleSplit { factors: factors.clone(), intra_bits: intra, inter_bits: inter, dilation: 1 };
+        let t = ModularButterfly::new(1024, 32, split).unwrap();
+        let net = t.network();
+        // Which module pairs are joined, and by how many bits per direction.
+        let mut bits = std::collections::BTreeMap::new();
+        for c in net.channels().iter().filter(|c| c.class > 0) {
+            let (a, b) = (t.module_of(c.src), t.module_of(c.dst));
+            *bits.entry((a, b)).or_insert(0) += c.width * t.flit_bits();
+        }
+        let h = Hamming::new(&factors, &[]).unwrap();
+        for a in 0..32 {
+            for b in 0..32 {
+                let joined = a != b && h.distance(a, b) == 1;
+                assert_eq!(bits.contains_key(&(a, b)), joined, "{factors:?}: modules {a}, {b}");
+            }
+        }
+        // Cut each factor's dimension in half: requests + responses = 2 x one network.
+        let mut stride = 1;
+        for &m in &factors {
+            let side = |mm: u32| (mm / stride) % m < m / 2;
+            let cut: u32 = bits.iter().filter(|((a, b), _)| side(*a) != side(*b)).map(|(_, w)| w).sum();
+            assert_eq!(2 * cut, 8192, "{factors:?}: factor K{m}");
+            stride *= m;
+        }
+        check_all_pairs_on(&t);
+    }
+    assert!(
+        ModularButterfly::new(
+            1000,
+            32,
+            ModuleSplit { factors: vec![32], intra_bits: 8, inter_bits: vec![8], dilation: 1 }
+        )
+        .is_err()
+    );
+    assert!(
+        ModularButterfly::new(
+            1024,
+            32,
+            ModuleSplit { factors: vec![4, 4], intra_bits: 8, inter_bits: vec![8, 8], dilation: 1 }
+        )
+        .is_err()
+    );
+}
+
+fn check_all_pairs_on<F: Family>(f: &F) {
+    let net = f.network();
+    for s in (0..net.terminals()).step_by(37) {
+        for t in 0..net.terminals() {
+            for (salt, pick) in [(0, 0), (u32::MAX, 1)] {
+                assert_eq!(walk(net, f, s, t, salt, pick), stages(net) - 1);
+            }
+        }
+    }
+}
+
+fn stages(net: &Network) -> u32 {
+    // Every path in a multistage network crosses every stage once.
+    let d = bfs_from(net, net.inject_router(0));
+    d[net.eject_router(0) as usize] + 1
+}
+
+#[test]
+fn bad_sizes_are_rejected_with_the_valid_sizes() {
+    let e = TopologySpec::FatTree { nodes: 100 }.build().unwrap_err().to_string();
+    assert!(e.contains("4^n"), "{e}");
+    let e =
+        TopologySpec::Midimew { nodes: 3, routing: CirculantRouting::Table }.build().unwrap_err().to_string();
+    assert!(e.contains("N >= 4"), "{e}");
+    let e =
+        TopologySpec::XbarModules { per_module: 4, factors: vec![4, 8], intra_bits: 8, inter_bits: vec![8] }
+            .build()
+            .unwrap_err()
+            .to_string();
+    assert!(e.contains("one per factor"), "{e}");
+    let e = TopologySpec::XbarModules { per_module: 4, factors: vec![4], intra_bits: 0, inter_bits: vec![8] }
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at least 1"), "{e}");
+    assert!(TopologySpec::Ccc { n: 2 }.build().is_err());
+    assert!(TopologySpec::NHop { factors: vec![1, 4] }.build().is_err());
+}
+
+/// Large vertex-transitive graphs use one search: a million-node torus is measured quickly.
+#[test]
+fn million_node_torus_distances_by_symmetry() {
+    let t = cube(vec![1024, 1024], true, true).build().unwrap();
+    let (diam, avg) = metrics::distances(t.network(), true).unwrap();
+    assert_eq!(diam, 1024);
+    let exact = 2.0 * 512.0 * 512.0 * 1024.0 / (1024.0 * 1024.0 - 1.0);
+    assert!((avg - exact).abs() < 1e-9);
+}
+
+/// The k-ary n-cube shortcut (per-dimension sums) equals breadth-first search and all-pairs
+/// routing on small cubes of every kind.
+#[test]
+fn cube_shortcut_matches_breadth_first_search() {
+    for radices in [vec![5], vec![4, 3], vec![6, 2, 3], vec![2, 2, 2], vec![8, 8]] {
+        for (wrap, bi) in [(true, false), (true, true), (false, true)] {
+            let spec = cube(radices.clone(), wrap, bi);
+            let topo = spec.build().unwrap();
+            let fast = topo.metrics().unwrap();
+            let Topology::Cube(c) = &topo else { unreachable!() };
+            let (diam, avg) = metrics::distances(c.network(), false).unwrap();
+            assert_eq!(fast.diameter, diam, "{spec:?}");
+            assert!((fast.average_distance - avg).abs() < 1e-9, "{spec:?}");
+            let slow = metrics::measure(c.network(), c, false, false, topo.bisection()).unwrap();
+            for (a, b) in fast.class_loads.iter().zip(&slow.class_loads) {
+                assert!(
+                    (a.max_load - b.max_load).abs() < 1e-9,
+                    "{spec:?} {}: {} vs {}",
+                    a.class,
+                    a.max_load,
+                    b.max_load
+                );
+            }
+        }
+    }
+}
+
+/// The one-source shortcuts (distances and loads) agree with the all-pairs computation.
+#[test]
+fn symmetry_shortcuts_match_all_pairs() {
+    let specs = [
+        TopologySpec::Midimew { nodes: 50, routing: CirculantRouting::Table },
+        TopologySpec::Midimew { nodes: 72, routing: CirculantRouting::Record },
+        TopologySpec::Circulant { nodes: 30, a: 4, b: 7 },
+        TopologySpec::NHop { factors: vec![3, 4, 2] },
+        TopologySpec::Ccc { n: 3 },
+        TopologySpec::Ccc { n: 5 },
+        TopologySpec::FatTree { nodes: 256 },
+    ];
+    for spec in specs {
+        let topo = spec.build().unwrap();
+        let (vt, sym) = topo.symmetry();
+        struct Both(bool, bool);
+        impl Visitor for Both {
+            type Output = ();
+            fn visit<F: Family>(self, f: &F) {
+                let net = f.network();
+                let fast = metrics::distances(net, self.0).unwrap();
+                let slow = metrics::distances(net, false).unwrap();
+                assert_eq!(fast.0, slow.0);
+                assert!((fast.1 - slow.1).abs() < 1e-9);
+                let (a, _) = metrics::channel_loads(net, f, self.1).unwrap().unwrap();
+                let (b, _) = metrics::channel_loads(net, f, false).unwrap().unwrap();
+                for (x, y) in a.iter().zip(&b) {
+                    assert!((x - y).abs() < 1e-9, "{}: {x} vs {y}", net.name());
+                }
+            }
+        }
+        topo.visit(Both(vt, sym));
+    }
+}
+
+/// Enumeration agrees with the proven formulas where both apply, and the search never
+/// reports less than the true minimum on small graphs.
+#[test]
+fn bisection_enumeration_agrees_with_formulas() {
+    for (spec, expect) in [
+        (cube(vec![4, 4], true, true), 16),
+        (cube(vec![4, 4], true, false), 8),
+        (cube(vec![4, 4], false, true), 8),
+        (TopologySpec::Hypercube { n: 4 }, 16),
+        (TopologySpec::NHop { factors: vec![8] }, 32),
+    ] {
+        let net = spec.build().unwrap();
+        assert_eq!(metrics::exact_bisection(net.network()), Some(expect), "{spec:?}");
+        assert_eq!(net.bisection().width, expect);
+    }
+    for spec in [
+        TopologySpec::Midimew { nodes: 18, routing: CirculantRouting::Table },
+        TopologySpec::Circulant { nodes: 20, a: 3, b: 7 },
+    ] {
+        let net = spec.build().unwrap();
+        let exact = metrics::exact_bisection(net.network()).unwrap();
+        let side = (0..net.network().routers()).map(|r| r % 2 == 0).collect();
+        let found = metrics::search_bisection(net.network(), side, "alternate");
+        assert!(found.width >= exact);
+    }
+}
+
+#[test]
+fn table_routing_and_large_ccc_are_minimal() {
+    for inner in
+        [cube(vec![4, 3], true, true), cube(vec![3, 3], false, true), TopologySpec::FatTree { nodes: 16 }]
+    {
+        check_all_pairs(&TopologySpec::Table { of: Box::new(inner) }, true);
+    }
+    // The automorphism-based CCC routing against breadth-first search.
+    check_all_pairs(&TopologySpec::Ccc { n: 5 }, true);
+    let c = Ccc::new(12).unwrap();
+    let d = bfs_from(c.network(), 12345);
+    for y in (0..c.network().routers()).step_by(97) {
+        assert_eq!(c.distance(12345, y), d[y as usize]);
+    }
+}
+
+/// Specs survive a JSON round trip (the form experiment files and reports use).
+#[test]
+fn specs_round_trip_through_json() {
+    let specs = vec![
+        cube(vec![4, 8], true, true),
+        TopologySpec::Hypercube { n: 3 },
+        TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Record },
+        TopologySpec::Circulant { nodes: 20, a: 3, b: 7 },
+        TopologySpec::Multistage { k: 4, stages: 3, wiring: StageWiring::Omega },
+        TopologySpec::FatTree { nodes: 64 },
+        TopologySpec::NHop { factors: vec![4, 8] },
+        TopologySpec::Ccc { n: 4 },
+        TopologySpec::Crossbar { nodes: 8 },
+        TopologySpec::XbarModules { per_module: 32, factors: vec![32], intra_bits: 32, inter_bits: vec![8] },
+        TopologySpec::ModularButterfly {
+            nodes: 1024,
+            modules: 32,
+            split: ModuleSplit { factors: vec![4, 8], intra_bits: 32, inter_bits: vec![64, 32], dilation: 2 },
+        },
+        TopologySpec::Table { of: Box::new(TopologySpec::FatTree { nodes: 16 }) },
+    ];
+    for s in specs {
+        let text = serde_json::to_string(&s).unwrap();
+        let back: TopologySpec = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s, "{text}");
+        back.build().unwrap();
+    }
+    let midimew: TopologySpec = serde_json::from_str(r#"{"family": "midimew", "nodes": 64}"#).unwrap();
+    assert_eq!(midimew, TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Table });
+    assert!(serde_json::from_str::<TopologySpec>(r#"{"family": "midimew", "nodes": 64, "k": 3}"#).is_err());
+}
+
+#[test]
+fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
+    let t = TopologySpec::XbarModules {
+        per_module: 3,
+        factors: vec![4, 2],
+        intra_bits: 8,
+        inter_bits: vec![8, 16],
+    }
+    .build()
+    .unwrap();
+    let Topology::Xbar(x) = &t else { unreachable!() };
+    let (a, _) = metrics::channel_loads(x.network(), x, true).unwrap().unwrap();
+    let (b, _) = metrics::channel_loads(x.network(), x, false).unwrap().unwrap();
+    for (p, q) in a.iter().zip(&b) {
+        assert!((p - q).abs() < 1e-9);
+    }
+}
