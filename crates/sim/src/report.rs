@@ -13,14 +13,29 @@ const T_19: f64 = 2.093;
 /// Mean and 95% confidence half-width by batch means over `values` in order (`None` for the
 /// half-width when there are fewer than two values per batch).
 pub fn batch_means(values: &[f64]) -> (f64, Option<f64>) {
-    let n = values.len();
-    let mean = values.iter().sum::<f64>() / n.max(1) as f64;
+    batch_means_of(values.len(), values.iter().copied())
+}
+
+/// [`batch_means`] over the `n` values an iterator yields, without collecting them.
+fn batch_means_of(n: usize, values: impl Iterator<Item = f64>) -> (f64, Option<f64>) {
     let per = n / BATCHES;
+    let mut total = 0.0;
+    let mut means = Vec::with_capacity(BATCHES);
+    let mut batch = 0.0;
+    for (i, v) in values.enumerate() {
+        total += v;
+        if per >= 2 && i < per * BATCHES {
+            batch += v;
+            if (i + 1) % per == 0 {
+                means.push(batch / per as f64);
+                batch = 0.0;
+            }
+        }
+    }
+    let mean = total / n.max(1) as f64;
     if per < 2 {
         return (mean, None);
     }
-    let means: Vec<f64> =
-        values.chunks_exact(per).take(BATCHES).map(|c| c.iter().sum::<f64>() / per as f64).collect();
     let grand = means.iter().sum::<f64>() / BATCHES as f64;
     let var = means.iter().map(|m| (m - grand).powi(2)).sum::<f64>() / (BATCHES - 1) as f64;
     (mean, Some(T_19 * (var / BATCHES as f64).sqrt()))
@@ -115,13 +130,13 @@ pub fn summarize(
 ) -> Report {
     let window = (o.end.saturating_sub(o.warmup)).max(1) as f64;
     let nodes = o.generated.len().max(1) as f64;
-    let delivered: Vec<usize> = (0..o.latencies.len()).filter(|&i| o.latencies[i] != u32::MAX).collect();
-    let lat: Vec<f64> = delivered.iter().map(|&i| o.latencies[i] as f64).collect();
-    let waits: Vec<f64> = delivered.iter().map(|&i| o.source_waits[i] as f64).collect();
-    let hops: Vec<f64> = delivered.iter().map(|&i| o.hops[i] as f64).collect();
-    let (latency_observed, latency_ci95) = batch_means(&lat);
-    let (mean_hops, mean_hops_ci95) = batch_means(&hops);
-    let source_queueing = waits.iter().sum::<f64>() / waits.len().max(1) as f64;
+    // Measured messages that arrived, in creation order; no copies of the per-message data.
+    let arrived = || (0..o.latencies.len()).filter(|&i| o.latencies[i] != u32::MAX);
+    let delivered = arrived().count();
+    let (latency_observed, latency_ci95) =
+        batch_means_of(delivered, arrived().map(|i| o.latencies[i] as f64));
+    let (mean_hops, mean_hops_ci95) = batch_means_of(delivered, arrived().map(|i| o.hops[i] as f64));
+    let source_queueing = arrived().map(|i| o.source_waits[i] as f64).sum::<f64>() / delivered.max(1) as f64;
 
     let mut by_class = vec![(0u64, 0u64); class_names.len()];
     for (c, &busy) in o.channel_busy.iter().enumerate() {
@@ -146,13 +161,10 @@ pub fn summarize(
     let offered_rate = generated as f64 / (nodes * window);
     let throughput = delivered_window as f64 / (nodes * window);
 
-    let mut max_hops = 0;
-    for &h in &hops {
-        max_hops = max_hops.max(h as usize);
-    }
+    let max_hops = arrived().map(|i| o.hops[i] as usize).max().unwrap_or(0);
     let mut hop_histogram = vec![0u64; max_hops + 1];
-    for &h in &hops {
-        hop_histogram[h as usize] += 1;
+    for i in arrived() {
+        hop_histogram[o.hops[i] as usize] += 1;
     }
 
     let saturation_reason = if let Some(load) = offered.filter(|l| l.max >= 1.0) {
@@ -163,11 +175,13 @@ pub fn summarize(
     } else if !o.drained {
         Some(format!(
             "{} of {} measured messages were still in the network after {} cycles",
-            o.latencies.len() - delivered.len(),
+            o.latencies.len() - delivered,
             o.latencies.len(),
             o.end
         ))
-    } else if growing(&lat) && throughput < 0.95 * offered_rate {
+    } else if growing(&arrived().map(|i| o.latencies[i]).collect::<Vec<_>>())
+        && throughput < 0.95 * offered_rate
+    {
         Some(format!(
             "accepted throughput {throughput:.5} is below the offered {offered_rate:.5} and latency grows through the run"
         ))
@@ -177,17 +191,17 @@ pub fn summarize(
     let saturated = saturation_reason.is_some();
     Report {
         utilization,
-        latency: (!saturated && !lat.is_empty()).then_some(latency_observed),
+        latency: (!saturated && delivered > 0).then_some(latency_observed),
         latency_ci95: if saturated { None } else { latency_ci95 },
         latency_observed,
         source_queueing,
         network_latency: latency_observed - source_queueing,
-        latency_percentiles: percentiles(&delivered.iter().map(|&i| o.latencies[i]).collect::<Vec<_>>()),
+        latency_percentiles: percentiles(arrived().map(|i| o.latencies[i]).collect()),
         throughput,
         offered: offered_rate,
         saturated,
         saturation_reason,
-        messages_delivered: delivered.len() as u64,
+        messages_delivered: delivered as u64,
         messages_generated: generated,
         messages_delivered_window: delivered_window,
         cycles: o.end,
@@ -201,21 +215,20 @@ pub fn summarize(
 
 /// True when the last quarter of latencies averages more than 1.5 times the first quarter:
 /// the signature of a queue that keeps growing.
-fn growing(lat: &[f64]) -> bool {
+fn growing(lat: &[u32]) -> bool {
     let q = lat.len() / 4;
     if q < 10 {
         return false;
     }
-    let first = lat[..q].iter().sum::<f64>() / q as f64;
-    let last = lat[lat.len() - q..].iter().sum::<f64>() / q as f64;
+    let mean = |s: &[u32]| s.iter().map(|&x| x as f64).sum::<f64>() / q as f64;
+    let (first, last) = (mean(&lat[..q]), mean(&lat[lat.len() - q..]));
     last > 1.5 * first
 }
 
-fn percentiles(values: &[u32]) -> Option<Percentiles> {
-    if values.is_empty() {
+fn percentiles(mut v: Vec<u32>) -> Option<Percentiles> {
+    if v.is_empty() {
         return None;
     }
-    let mut v = values.to_vec();
     v.sort_unstable();
     let at = |q: f64| v[((q * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
     Some(Percentiles { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: *v.last().unwrap() })
@@ -244,8 +257,8 @@ mod tests {
 
     #[test]
     fn growth_detector() {
-        let flat: Vec<f64> = (0..400).map(|i| 10.0 + (i % 3) as f64).collect();
-        let rising: Vec<f64> = (0..400).map(|i| 10.0 + i as f64).collect();
+        let flat: Vec<u32> = (0..400).map(|i| 10 + i % 3).collect();
+        let rising: Vec<u32> = (0..400).map(|i| 10 + i).collect();
         assert!(!growing(&flat));
         assert!(growing(&rising));
     }
