@@ -326,8 +326,22 @@ impl Topology {
                 let side = (0..net.routers()).map(|r| r % per < per / 2).collect();
                 search_bisection(net, side, "halve every stage")
             }
-            Topology::Circulant(_) => {
-                search_bisection(net, index_side(net), "nodes 0..N/2 in circulant numbering")
+            Topology::Circulant(c) => {
+                let mut starts = vec![(index_side(net), "nodes 0..N/2 in circulant numbering".to_string())];
+                if let Some((cols, rows, _, _)) = c.layout() {
+                    // Halve the Fig. 1 layout by rows and by columns.
+                    let mut by_row = vec![false; net.routers() as usize];
+                    let mut by_col = vec![false; net.routers() as usize];
+                    for p in 0..c.nodes() {
+                        if let Some(r) = c.application_to_network(p) {
+                            by_row[r as usize] = p / cols < rows / 2;
+                            by_col[r as usize] = p % cols < cols / 2;
+                        }
+                    }
+                    starts.push((by_row, "the Fig. 1 layout's upper rows".into()));
+                    starts.push((by_col, "the Fig. 1 layout's left columns".into()));
+                }
+                search_bisection_from(net, starts)
             }
             _ => search_bisection(net, index_side(net), "routers 0..R/2 in builder order"),
         }
