@@ -180,7 +180,7 @@ impl Circulant {
     /// `(x·x_step + y·y_step) mod N`; horizontal links are the `x_step` generator and vertical
     /// links the `y_step` generator. Vertical wrap-around links close each column
     /// (rows·y_step ≡ 0 mod N); horizontal ones wrap with a shift of rows, as in the figure.
-    /// `None` for N that is a multiple of neither (the seed refers those to its ref. [2]).
+    /// `None` for N that is a multiple of neither (the seed refers those to its reference 2).
     pub fn layout(&self) -> Option<(u32, u32, u32, u32)> {
         if !self.midimew {
             return None;
