@@ -456,3 +456,19 @@ fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
         assert!((p - q).abs() < 1e-9);
     }
 }
+
+/// Seed 000 §5.2: a 1K-processor indirect network of 4×4 switches has k = 4, n = 5 and 1280
+/// switches; every request crosses all n stages, and it saturates at m = 1/B messages per
+/// cycle, i.e. one flit per processor per cycle (uniform load 1 on every channel).
+#[test]
+fn seed_000_indirect_network_1k_processors() {
+    for wiring in [StageWiring::Butterfly, StageWiring::Omega] {
+        let t = TopologySpec::Multistage { k: 4, stages: 5, wiring }.build().unwrap();
+        let m = t.metrics().unwrap();
+        assert_eq!(m.nodes, 1024);
+        assert_eq!(m.routers, 1280);
+        assert_eq!((m.diameter, m.average_distance), (4, 4.0), "5 switches = 4 channels between them");
+        assert!((m.ideal_throughput.unwrap() - 1.0).abs() < 1e-9);
+        assert!(m.class_loads.iter().all(|c| (c.max_load - 1.0).abs() < 1e-9));
+    }
+}
