@@ -116,7 +116,7 @@ pub enum TopologySpec {
         split: ModuleSplit,
     },
     /// Any family routed instead by a table of every minimal next hop (seed 001 §2.2): fully
-    /// adaptive minimal routing; at most 8192 routers.
+    /// adaptive minimal routing; a table of at most 64 MiB (destination routers x routers bytes).
     Table {
         /// The family.
         of: Box<TopologySpec>,

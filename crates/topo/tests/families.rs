@@ -472,3 +472,18 @@ fn seed_000_indirect_network_1k_processors() {
         assert!(m.class_loads.iter().all(|c| (c.max_load - 1.0).abs() < 1e-9));
     }
 }
+
+/// Seed 003's replies travel a reversed copy of the request network: memory t back to
+/// processor t, every pair reachable, routed by table.
+#[test]
+fn reversed_network_carries_replies() {
+    let split = ModuleSplit { factors: vec![4, 8], intra_bits: 32, inter_bits: vec![64, 32], dilation: 1 };
+    let t = ModularButterfly::new(1024, 32, split).unwrap();
+    let back = TableRouted::new(t.network().reversed()).unwrap();
+    let net = back.network();
+    for s in (0..1024).step_by(101) {
+        for d in (0..1024).step_by(7) {
+            assert_eq!(walk(net, &back, s, d, 0, 0), 8);
+        }
+    }
+}

@@ -18,7 +18,7 @@ pub struct TopoArgs {
     #[arg(long, global = true)]
     json: bool,
     /// Route by a table of every minimal next hop (seed 001 §2.2) instead of the family's own
-    /// routing; at most 8192 routers.
+    /// routing; the table (destination routers x routers bytes) is limited to 64 MiB.
     #[arg(long, global = true)]
     table_routing: bool,
 }
