@@ -416,43 +416,44 @@ fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
     // load_dir[i][j]: per-line crossings of channel j -> j+1 (index 0) or j+1 -> j (index 1),
     // over coordinate pairs, ties on even bidirectional rings split evenly.
     let mut per_dim = Vec::new();
-    for (i, &k) in s.radices.iter().enumerate() {
+    for &k in &s.radices {
         let one = KaryNCube::new(
             CubeSpec { radices: vec![k], wrap: s.wrap, bidirectional: s.bidirectional },
             DimensionOrder::HighestFirst,
         )
         .expect("a one-dimensional slice of a valid cube is valid");
-        let mut sum = 0u64;
-        let mut max = 0;
+        // O(k) per dimension, so a ring of 65536 nodes is as quick as a small one.
         let mut cross = [vec![0.0f64; k as usize], vec![0.0f64; k as usize]];
-        for a in 0..k {
-            for b in 0..k {
-                let h = one.hops_in_dimension(a, b, 0);
+        let (sum, max) = if s.wrap {
+            // Translation invariance: route from 0 to every offset d; each of the k sources
+            // sends one message per offset, and every channel of a direction carries the same.
+            let (mut sum, mut max, mut plus_hops, mut minus_hops) = (0u64, 0, 0.0, 0.0);
+            for d in 1..k {
+                let h = one.hops_in_dimension(0, d, 0);
                 sum += h as u64;
                 max = max.max(h);
-                if h == 0 {
-                    continue;
-                }
-                let fwd = (b + k - a) % k;
-                let (plus, minus) = match (s.wrap, s.bidirectional) {
-                    (true, false) => (1.0, 0.0),
-                    (true, true) if 2 * fwd == k => (0.5, 0.5),
-                    (true, true) if fwd < k - fwd => (1.0, 0.0),
-                    (true, true) => (0.0, 1.0),
-                    (false, _) if b > a => (1.0, 0.0),
-                    (false, _) => (0.0, 1.0),
+                let (plus, minus) = match s.bidirectional {
+                    false => (1.0, 0.0),
+                    true if 2 * d == k => (0.5, 0.5),
+                    true if d < k - d => (1.0, 0.0),
+                    true => (0.0, 1.0),
                 };
-                for step in 0..h {
-                    if plus > 0.0 {
-                        cross[0][((a + step) % k) as usize] += plus;
-                    }
-                    if minus > 0.0 {
-                        cross[1][((a + k - step) % k) as usize] += minus;
-                    }
-                }
+                plus_hops += plus * h as f64;
+                minus_hops += minus * h as f64;
             }
-        }
-        let _ = i;
+            cross[0].fill(plus_hops);
+            cross[1].fill(minus_hops);
+            (sum * k as u64, max)
+        } else {
+            // A line: the channel j -> j+1 carries the (j+1)(k−1−j) pairs a ≤ j < b, the
+            // channel j -> j−1 the j(k−j) pairs b < j ≤ a.
+            for j in 0..k as u64 {
+                cross[0][j as usize] = ((j + 1) * (k as u64 - 1 - j)) as f64;
+                cross[1][j as usize] = (j * (k as u64 - j)) as f64;
+            }
+            let sum: u64 = (1..k as u64).map(|d| 2 * (k as u64 - d) * d).sum();
+            (sum, k - 1)
+        };
         total += sum as f64 * (n / k as f64).powi(2);
         diameter += max;
         per_dim.push(cross);
