@@ -209,6 +209,45 @@ impl Circulant {
     }
 }
 
+impl Circulant {
+    /// Expected hops per class (`+a`, `-a`, `+b`, `-b`) summed over the messages from one node
+    /// to every other, when each message splits evenly over the routing's candidates at every
+    /// hop: the channel load of uniform traffic in O(N).
+    ///
+    /// The routing depends only on the offset δ = dest − at, so g(δ), the expected class hops
+    /// of the rest of a route at offset δ, satisfies g(δ) = mean over candidates c of
+    /// (e_class(c) + g(δ − step(c))), with g(0) = 0; every candidate is one hop closer, so
+    /// offsets are solved in order of distance.
+    pub fn class_hops(&self) -> [f64; 4] {
+        let n = self.nodes as usize;
+        let mut order: Vec<u32> = (0..self.nodes).collect();
+        order.sort_by_key(|&d| self.dist0[d as usize]);
+        let steps = [self.a as i64, -(self.a as i64), self.b as i64, -(self.b as i64)];
+        let mut g = vec![[0.0f64; 4]; n];
+        let mut total = [0.0f64; 4];
+        let mut c = Candidates::default();
+        for &d in order.iter().skip(1) {
+            // At router 0 with destination d, the offset is d.
+            self.route(0, d, 0, &mut c);
+            let share = 1.0 / c.as_slice().len() as f64;
+            let mut acc = [0.0f64; 4];
+            for &ch in c.as_slice() {
+                let class = ch as usize % 4;
+                let rest = (d as i64 - steps[class]).rem_euclid(n as i64) as usize;
+                for k in 0..4 {
+                    acc[k] += share * g[rest][k];
+                }
+                acc[class] += share;
+            }
+            g[d as usize] = acc;
+            for k in 0..4 {
+                total[k] += acc[k];
+            }
+        }
+        total
+    }
+}
+
 fn gcd(mut a: u32, mut b: u32) -> u32 {
     while b != 0 {
         (a, b) = (b, a % b);

@@ -349,8 +349,19 @@ impl Topology {
 
     /// All metrics of `netwrap topo`.
     pub fn metrics(&self) -> Result<Metrics, TopoError> {
-        if let Topology::Cube(c) = self {
-            return Ok(cube_metrics(c, self.bisection()));
+        match self {
+            Topology::Cube(c) => return Ok(cube_metrics(c, self.bisection())),
+            Topology::Circulant(c) => {
+                // Every node sends to the N − 1 others; a class has N channels.
+                let net = c.network();
+                let d = crate::metrics::distances(net, true)?;
+                let per_class = c.class_hops().map(|h| h / (net.terminals() as f64 - 1.0));
+                let loads = net.channels().iter().map(|ch| per_class[ch.class as usize]).collect();
+                let how =
+                    "exact, one recursion over offsets (the routing depends only on dest - at)".to_string();
+                return Ok(assemble(net, d, Ok((loads, how)), self.bisection()));
+            }
+            _ => {}
         }
         struct Measure {
             vt: bool,

@@ -487,3 +487,28 @@ fn reversed_network_carries_replies() {
         }
     }
 }
+
+/// The circulant recursion over offsets equals routing every pair.
+#[test]
+fn circulant_offset_recursion_matches_all_pairs() {
+    for spec in [
+        TopologySpec::Midimew { nodes: 50, routing: CirculantRouting::Table },
+        TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Record },
+        TopologySpec::Circulant { nodes: 30, a: 4, b: 7 },
+    ] {
+        let topo = spec.build().unwrap();
+        let Topology::Circulant(c) = &topo else { unreachable!() };
+        let fast = topo.metrics().unwrap();
+        let slow = metrics::measure(c.network(), c, false, false, topo.bisection()).unwrap();
+        assert!((fast.average_distance - slow.average_distance).abs() < 1e-9);
+        for (a, b) in fast.class_loads.iter().zip(&slow.class_loads) {
+            assert!(
+                (a.max_load - b.max_load).abs() < 1e-9,
+                "{spec:?} {}: {} vs {}",
+                a.class,
+                a.max_load,
+                b.max_load
+            );
+        }
+    }
+}
