@@ -254,6 +254,9 @@ impl Topology {
             // Permuting modules by the n-hop network's automorphisms and processors within a
             // module maps every processor to every other and each class onto itself.
             Topology::Xbar(_) => (false, true),
+            // Adding a constant digit-wise (mod k) to every row number maps each stage onto
+            // itself and commutes with destination-tag routing.
+            Topology::Multistage(_) => (false, true),
             // Table routing depends only on distances, which every automorphism preserves.
             Topology::Table(_, inner) => match inner.as_ref() {
                 Topology::Cube(c) => (c.spec().wrap, c.spec().wrap),

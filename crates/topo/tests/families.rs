@@ -340,6 +340,8 @@ fn symmetry_shortcuts_match_all_pairs() {
         TopologySpec::Ccc { n: 3 },
         TopologySpec::Ccc { n: 5 },
         TopologySpec::FatTree { nodes: 256 },
+        TopologySpec::Multistage { k: 2, stages: 5, wiring: StageWiring::Butterfly },
+        TopologySpec::Multistage { k: 3, stages: 3, wiring: StageWiring::Omega },
     ];
     for spec in specs {
         let topo = spec.build().unwrap();
