@@ -318,6 +318,35 @@ mod tests {
         }
     }
 
+    /// Seed 001 Table 2(a) exactly as transcribed in our copy: for no assignment of the four
+    /// generator steps to x and y hops does it reach the destination with a minimal path for
+    /// every offset, which is why `routing_record` uses the identity instead.
+    #[test]
+    fn literal_table_2_transcription_is_inconsistent() {
+        fn literal(b: i64, m: i64) -> (i64, i64) {
+            let y0 = m % b;
+            let x0 = m / b - y0;
+            let (y1, x1) = (b + y0, x0 - (b - 1));
+            if y0 == 0 || x0 < y1 { (x0, y0) } else { (x1, y1) }
+        }
+        for n in [16u32, 32, 64, 256] {
+            let m = Circulant::midimew(n, CirculantRouting::Table).unwrap();
+            let d = bfs_from(m.network(), 0);
+            let (a, b) = (m.a as i64, m.b as i64);
+            let steps = [a, -a, b, -b];
+            let consistent = steps.iter().any(|&u| {
+                steps.iter().any(|&v| {
+                    (0..=n as i64 / 2).all(|off| {
+                        let (x, y) = literal(b, off);
+                        (x * u + y * v - off).rem_euclid(n as i64) == 0
+                            && (x.abs() + y.abs()) as u32 == d[off as usize]
+                    })
+                })
+            });
+            assert!(!consistent, "N = {n}");
+        }
+    }
+
     #[test]
     fn layout_is_a_bijection_with_mesh_neighbours() {
         for n in [16u32, 18, 32, 64, 72, 128, 200] {
