@@ -108,3 +108,46 @@ fn cost_reproduces_table_ii() {
     assert_eq!(find("2-dim Toroid")["pin_count"].as_f64(), Some(3072.0));
     netwrap().args(["cost"]).assert().success().stdout(contains("1664"));
 }
+
+#[test]
+fn table_routing_and_every_family_runs() {
+    let v = json(&["topo", "torus", "--k", "4", "--n", "2", "--bidirectional", "--table-routing", "--json"]);
+    assert_eq!(v["config"]["family"], "table");
+    assert_eq!(v["config"]["of"]["family"], "cube");
+    for args in [
+        &["topo", "mesh", "--k", "4"][..],
+        &["topo", "ring", "--k", "5", "--bidirectional"],
+        &["topo", "hypercube", "--nodes", "64"],
+        &["topo", "circulant", "--nodes", "20", "--a", "3", "--b", "7"],
+        &["topo", "butterfly", "--k", "2", "--stages", "4"],
+        &["topo", "omega", "--k", "4", "--nodes", "64"],
+        &["topo", "complete", "--nodes", "8"],
+        &["topo", "nhop", "--factors", "4,8"],
+        &["topo", "ccc", "--n", "4"],
+        &["topo", "crossbar", "--nodes", "8"],
+        &["topo", "seed003", "Butterfly.8-2dil.8"],
+        &["topo", "seed003", "2hop.32.64-32"],
+    ] {
+        let mut with_json = args.to_vec();
+        with_json.push("--json");
+        let v = json(&with_json);
+        assert!(v["diameter"].is_u64(), "{args:?}");
+        netwrap().args(args).assert().success().stdout(contains("average distance"));
+    }
+}
+
+#[test]
+fn more_bad_input() {
+    netwrap().args(["topo", "ccc", "--n", "20"]).assert().failure().stderr(contains("3 <= n <= 16"));
+    netwrap()
+        .args(["topo", "seed003", "Butterfly.8-9dil.8"])
+        .assert()
+        .failure()
+        .stderr(contains("use 1 to 4"));
+    netwrap().args(["topo", "seed003", "Foo.8"]).assert().failure().stderr(contains("Butterfly.I.E"));
+    netwrap()
+        .args(["cost", "--modules", "24", "--json"])
+        .assert()
+        .success()
+        .stdout(contains("a hypercube needs M = 2^d modules"));
+}

@@ -180,7 +180,7 @@ impl Circulant {
     /// `(x·x_step + y·y_step) mod N`; horizontal links are the `x_step` generator and vertical
     /// links the `y_step` generator. Vertical wrap-around links close each column
     /// (rows·y_step ≡ 0 mod N); horizontal ones wrap with a shift of rows, as in the figure.
-    /// `None` for N that is a multiple of neither (the seed refers those to its ref. [2]).
+    /// `None` for N that is a multiple of neither (the seed refers those to its reference 2).
     pub fn layout(&self) -> Option<(u32, u32, u32, u32)> {
         if !self.midimew {
             return None;
@@ -206,6 +206,45 @@ impl Circulant {
         }
         let (x, y) = ((p % cols) as u64, (p / cols) as u64);
         Some(((x * xs as u64 + y * ys as u64) % self.nodes as u64) as u32)
+    }
+}
+
+impl Circulant {
+    /// Expected hops per class (`+a`, `-a`, `+b`, `-b`) summed over the messages from one node
+    /// to every other, when each message splits evenly over the routing's candidates at every
+    /// hop: the channel load of uniform traffic in O(N).
+    ///
+    /// The routing depends only on the offset δ = dest − at, so g(δ), the expected class hops
+    /// of the rest of a route at offset δ, satisfies g(δ) = mean over candidates c of
+    /// (e_class(c) + g(δ − step(c))), with g(0) = 0; every candidate is one hop closer, so
+    /// offsets are solved in order of distance.
+    pub fn class_hops(&self) -> [f64; 4] {
+        let n = self.nodes as usize;
+        let mut order: Vec<u32> = (0..self.nodes).collect();
+        order.sort_by_key(|&d| self.dist0[d as usize]);
+        let steps = [self.a as i64, -(self.a as i64), self.b as i64, -(self.b as i64)];
+        let mut g = vec![[0.0f64; 4]; n];
+        let mut total = [0.0f64; 4];
+        let mut c = Candidates::default();
+        for &d in order.iter().skip(1) {
+            // At router 0 with destination d, the offset is d.
+            self.route(0, d, 0, &mut c);
+            let share = 1.0 / c.as_slice().len() as f64;
+            let mut acc = [0.0f64; 4];
+            for &ch in c.as_slice() {
+                let class = ch as usize % 4;
+                let rest = (d as i64 - steps[class]).rem_euclid(n as i64) as usize;
+                for k in 0..4 {
+                    acc[k] += share * g[rest][k];
+                }
+                acc[class] += share;
+            }
+            g[d as usize] = acc;
+            for k in 0..4 {
+                total[k] += acc[k];
+            }
+        }
+        total
     }
 }
 
@@ -276,6 +315,35 @@ mod tests {
                 assert_eq!((x * b + y * a - j as i64).rem_euclid(n as i64), 0, "N={n} j={j}");
                 assert_eq!((x.abs() + y.abs()) as u32, d[j as usize], "N={n} j={j}");
             }
+        }
+    }
+
+    /// Seed 001 Table 2(a) exactly as transcribed in our copy: for no assignment of the four
+    /// generator steps to x and y hops does it reach the destination with a minimal path for
+    /// every offset, which is why `routing_record` uses the identity instead.
+    #[test]
+    fn literal_table_2_transcription_is_inconsistent() {
+        fn literal(b: i64, m: i64) -> (i64, i64) {
+            let y0 = m % b;
+            let x0 = m / b - y0;
+            let (y1, x1) = (b + y0, x0 - (b - 1));
+            if y0 == 0 || x0 < y1 { (x0, y0) } else { (x1, y1) }
+        }
+        for n in [16u32, 32, 64, 256] {
+            let m = Circulant::midimew(n, CirculantRouting::Table).unwrap();
+            let d = bfs_from(m.network(), 0);
+            let (a, b) = (m.a as i64, m.b as i64);
+            let steps = [a, -a, b, -b];
+            let consistent = steps.iter().any(|&u| {
+                steps.iter().any(|&v| {
+                    (0..=n as i64 / 2).all(|off| {
+                        let (x, y) = literal(b, off);
+                        (x * u + y * v - off).rem_euclid(n as i64) == 0
+                            && (x.abs() + y.abs()) as u32 == d[off as usize]
+                    })
+                })
+            });
+            assert!(!consistent, "N = {n}");
         }
     }
 

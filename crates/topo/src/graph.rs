@@ -48,48 +48,66 @@ fn in_lists(net: &Network) -> (Vec<u32>, Vec<RouterId>) {
     (start, srcs)
 }
 
-/// Routers above which [`TableRouting`] refuses to build (its table has routers² bytes).
-pub const TABLE_LIMIT: u32 = 8192;
+/// Table entries (destination routers × routers, one byte each) above which
+/// [`TableRouting`] refuses to build: 64 MiB.
+pub const TABLE_LIMIT: u64 = 1 << 26;
 
 /// Table routing for any graph: every minimal next hop, as seed 001 §2.2 argues routers
 /// should hold ("a routing table, which has an entry for each destination node … listing the
 /// output channel(s) that will get the message closer to its destination").
 ///
-/// The table stores, for every (destination router, router) pair, the hop count between them
-/// (one byte each), found by a backward breadth-first search from every destination, run on
-/// both cores. A message at `at` may take any channel whose far end is one hop closer; all
-/// such channels are returned (up to eight), in the router's channel order, so an adaptive
-/// router can choose and a deterministic one can take the first.
+/// For every router that delivers to some terminal, a backward breadth-first search (run on
+/// both cores) records every router's hop count to it, one byte each. A message at `at` may
+/// take any channel whose far end is one hop closer; all such channels are returned (up to
+/// eight), in the router's channel order, so an adaptive router can choose and a deterministic
+/// one can take the first.
 #[derive(Clone, Debug)]
 pub struct TableRouting {
     routers: usize,
-    /// `dist[d * routers + r]`: hops from `r` to `d`.
+    /// Row of each router in `dist`, or `u32::MAX` when no terminal is delivered there.
+    row_of: Vec<u32>,
+    /// `dist[row * routers + r]`: hops from `r` to that row's router (`u8::MAX`: unreachable).
     dist: Vec<u8>,
     eject: Vec<RouterId>,
 }
 
 impl TableRouting {
-    /// Builds the table; fails when the network has more than [`TABLE_LIMIT`] routers, when a
-    /// destination cannot be reached from some router, or when a distance exceeds 254 hops.
+    /// Builds the table; fails when it would exceed [`TABLE_LIMIT`] bytes, when some terminal
+    /// cannot reach another, or when a route would exceed 254 hops.
     pub fn new(net: &Network) -> Result<Self, TopoError> {
-        if net.routers() > TABLE_LIMIT {
+        let n = net.routers() as usize;
+        let mut row_of = vec![u32::MAX; n];
+        let mut targets = Vec::new();
+        for t in 0..net.terminals() {
+            let e = net.eject_router(t) as usize;
+            if row_of[e] == u32::MAX {
+                row_of[e] = targets.len() as u32;
+                targets.push(e);
+            }
+        }
+        let bytes = targets.len() as u64 * n as u64;
+        if bytes > TABLE_LIMIT {
             return Err(TopoError::TooLarge(format!(
-                "table routing stores routers^2 bytes and is limited to {TABLE_LIMIT} routers; this network has {}",
-                net.routers()
+                "a routing table of {} destination routers x {n} routers needs {bytes} bytes, more than the {TABLE_LIMIT}-byte limit",
+                targets.len()
             )));
         }
-        let n = net.routers() as usize;
         let (start, srcs) = in_lists(net);
-        let mut dist = vec![u8::MAX; n * n];
-        let failed = dist.par_chunks_mut(n).enumerate().map(|(d, row)| {
+        let mut dist = vec![u8::MAX; targets.len() * n];
+        let too_far = dist.par_chunks_mut(n.max(1)).zip(targets.par_iter()).map(|(row, &d)| {
             let mut queue = Vec::with_capacity(n);
             row[d] = 0;
             queue.push(d as u32);
             let mut head = 0;
+            let mut far = false;
             while head < queue.len() {
                 let r = queue[head] as usize;
                 head += 1;
-                let next = row[r].saturating_add(1);
+                if row[r] >= 254 {
+                    far = true;
+                    continue;
+                }
+                let next = row[r] + 1;
                 for &s in &srcs[start[r] as usize..start[r + 1] as usize] {
                     if row[s as usize] == u8::MAX {
                         row[s as usize] = next;
@@ -97,34 +115,50 @@ impl TableRouting {
                     }
                 }
             }
-            queue.len() < n || row.contains(&u8::MAX)
+            far
         });
-        if failed.reduce(|| false, |a, b| a || b) {
-            return Err(TopoError::Invalid(
-                "table routing needs every router to reach every other in at most 254 hops".into(),
-            ));
+        if too_far.reduce(|| false, |a, b| a || b) {
+            return Err(TopoError::Invalid("table routing supports routes of at most 254 hops".into()));
+        }
+        for s in 0..net.terminals() {
+            let from = net.inject_router(s) as usize;
+            for &d in &targets {
+                if dist[row_of[d] as usize * n + from] == u8::MAX {
+                    return Err(TopoError::Invalid(format!(
+                        "the network is not connected: terminal {s} cannot reach router {d}"
+                    )));
+                }
+            }
         }
         let eject = (0..net.terminals()).map(|t| net.eject_router(t)).collect();
-        Ok(TableRouting { routers: n, dist, eject })
+        Ok(TableRouting { routers: n, row_of, dist, eject })
     }
 
-    /// Hops from router `from` to router `to`.
+    /// Hops from router `from` to router `to`, where `to` delivers to some terminal; `None`
+    /// when `to` delivers to none or cannot be reached from `from`.
     #[inline]
-    pub fn distance(&self, from: RouterId, to: RouterId) -> u32 {
-        self.dist[to as usize * self.routers + from as usize] as u32
+    pub fn distance(&self, from: RouterId, to: RouterId) -> Option<u32> {
+        let row = *self.row_of.get(to as usize)?;
+        if row == u32::MAX {
+            return None;
+        }
+        let d = self.dist[row as usize * self.routers + from as usize];
+        (d != u8::MAX).then_some(d as u32)
     }
 
-    /// Fills `out` with every channel out of `at` that is one hop closer to router `to`.
+    /// Fills `out` with every channel out of `at` that is one hop closer to router `to` (a
+    /// router that delivers to some terminal).
     #[inline]
     pub fn next_hops(&self, net: &Network, at: RouterId, to: RouterId, out: &mut Candidates) {
         out.clear();
-        let row = &self.dist[to as usize * self.routers..(to as usize + 1) * self.routers];
+        let row = self.row_of[to as usize] as usize;
+        let row = &self.dist[row * self.routers..(row + 1) * self.routers];
         let here = row[at as usize];
-        if here == 0 {
+        if here == 0 || here == u8::MAX {
             return;
         }
         for &c in net.out_channels(at) {
-            if row[net.channel(c).dst as usize] + 1 == here {
+            if row[net.channel(c).dst as usize].wrapping_add(1) == here {
                 out.push(c);
             }
         }

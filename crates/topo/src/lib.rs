@@ -9,6 +9,33 @@
 //!
 //! Ids are plain `u32` indices into vectors, so the simulator's hot loop never chases
 //! pointers or hashes.
+//!
+//! Generic code gets the concrete family once, through a [`Visitor`], and is monomorphised
+//! per family (no `dyn` per hop):
+//!
+//! ```
+//! use netwrap_topo::{Candidates, Family, Routing, TopologySpec, Visitor};
+//!
+//! /// Hops from terminal 0 to terminal `to`, following the first candidate.
+//! struct Walk { to: u32 }
+//! impl Visitor for Walk {
+//!     type Output = u32;
+//!     fn visit<F: Family>(self, f: &F) -> u32 {
+//!         let net = f.network();
+//!         let (mut at, mut hops, mut c) = (net.inject_router(0), 0, Candidates::default());
+//!         loop {
+//!             f.route(at, self.to, 0, &mut c);
+//!             let Some(&ch) = c.as_slice().first() else { return hops };
+//!             at = net.channel(ch).dst;
+//!             hops += 1;
+//!         }
+//!     }
+//! }
+//!
+//! let spec: TopologySpec = serde_json::from_str(r#"{"family": "midimew", "nodes": 64}"#).unwrap();
+//! let topo = spec.build().unwrap();
+//! assert_eq!(topo.visit(Walk { to: 6 }), 1); // 6 = b is one hop away in C_64(5, 6)
+//! ```
 #![deny(missing_docs)]
 
 mod circulant;

@@ -138,10 +138,10 @@ impl XbarModules {
             )));
         }
         let flit_bits = inter_bits.iter().fold(intra_bits, |a, &b| gcd(a, b));
-        let (inter, modules, mut network) = if factors.is_empty() {
+        let (inter, mut network) = if factors.is_empty() {
             let name = format!("Xbar {per_module}x{per_module}");
             let t = vec![0; per_module as usize];
-            (None, 1u32, Network::new(name, 1, Vec::new(), t.clone(), t, vec!["none".into()]))
+            (None, Network::new(name, 1, Vec::new(), t.clone(), t, vec!["none".into()]))
         } else {
             let widths: Vec<u32> = inter_bits.iter().map(|b| b / flit_bits).collect();
             let h = Hamming::new(factors, &widths)?;
@@ -161,9 +161,8 @@ impl XbarModules {
                 t,
                 h.network().classes().to_vec(),
             );
-            (Some(h), modules, net)
+            (Some(h), net)
         };
-        let _ = modules;
         network.set_terminal_width(intra_bits / flit_bits);
         Ok(XbarModules { per_module, flit_bits, inter, network })
     }

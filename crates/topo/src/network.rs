@@ -125,6 +125,24 @@ impl Network {
     pub fn set_terminal_width(&mut self, width: u32) {
         self.terminal_width = width.max(1);
     }
+    /// The same routers with every channel turned round and each terminal's injection and
+    /// ejection routers swapped: the response network of a processor–memory ("dance-hall")
+    /// network (seed 003 §5.1 builds one network for requests and an identical one for the
+    /// replies). Route it with [`crate::TableRouted`]. Channel `i` of the result is channel `i`
+    /// reversed, with the same width and class.
+    pub fn reversed(&self) -> Network {
+        let channels = self.channels.iter().map(|c| Channel { src: c.dst, dst: c.src, ..*c }).collect();
+        let mut net = Network::new(
+            format!("{} (reversed)", self.name),
+            self.routers,
+            channels,
+            self.eject.clone(),
+            self.inject.clone(),
+            self.classes.clone(),
+        );
+        net.terminal_width = self.terminal_width;
+        net
+    }
     /// Out-degree of every router, as (minimum, maximum).
     pub fn degree_range(&self) -> (u32, u32) {
         (0..self.routers as usize)

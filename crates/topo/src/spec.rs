@@ -114,7 +114,7 @@ pub enum TopologySpec {
         split: ModuleSplit,
     },
     /// Any family routed instead by a table of every minimal next hop (seed 001 §2.2): fully
-    /// adaptive minimal routing; at most 8192 routers.
+    /// adaptive minimal routing; a table of at most 64 MiB (destination routers x routers bytes).
     Table {
         /// The family.
         of: Box<TopologySpec>,
@@ -252,6 +252,9 @@ impl Topology {
             // Permuting modules by the n-hop network's automorphisms and processors within a
             // module maps every processor to every other and each class onto itself.
             Topology::Xbar(_) => (false, true),
+            // Adding a constant digit-wise (mod k) to every row number maps each stage onto
+            // itself and commutes with destination-tag routing.
+            Topology::Multistage(_) => (false, true),
             // Table routing depends only on distances, which every automorphism preserves.
             Topology::Table(_, inner) => match inner.as_ref() {
                 Topology::Cube(c) => (c.spec().wrap, c.spec().wrap),
@@ -324,8 +327,22 @@ impl Topology {
                 let side = (0..net.routers()).map(|r| r % per < per / 2).collect();
                 search_bisection(net, side, "halve every stage")
             }
-            Topology::Circulant(_) => {
-                search_bisection(net, index_side(net), "nodes 0..N/2 in circulant numbering")
+            Topology::Circulant(c) => {
+                let mut starts = vec![(index_side(net), "nodes 0..N/2 in circulant numbering".to_string())];
+                if let Some((cols, rows, _, _)) = c.layout() {
+                    // Halve the Fig. 1 layout by rows and by columns.
+                    let mut by_row = vec![false; net.routers() as usize];
+                    let mut by_col = vec![false; net.routers() as usize];
+                    for p in 0..c.nodes() {
+                        if let Some(r) = c.application_to_network(p) {
+                            by_row[r as usize] = p / cols < rows / 2;
+                            by_col[r as usize] = p % cols < cols / 2;
+                        }
+                    }
+                    starts.push((by_row, "the Fig. 1 layout's upper rows".into()));
+                    starts.push((by_col, "the Fig. 1 layout's left columns".into()));
+                }
+                search_bisection_from(net, starts)
             }
             _ => search_bisection(net, index_side(net), "routers 0..R/2 in builder order"),
         }
@@ -333,8 +350,19 @@ impl Topology {
 
     /// All metrics of `netwrap topo`.
     pub fn metrics(&self) -> Result<Metrics, TopoError> {
-        if let Topology::Cube(c) = self {
-            return Ok(cube_metrics(c, self.bisection()));
+        match self {
+            Topology::Cube(c) => return Ok(cube_metrics(c, self.bisection())),
+            Topology::Circulant(c) => {
+                // Every node sends to the N − 1 others; a class has N channels.
+                let net = c.network();
+                let d = crate::metrics::distances(net, true)?;
+                let per_class = c.class_hops().map(|h| h / (net.terminals() as f64 - 1.0));
+                let loads = net.channels().iter().map(|ch| per_class[ch.class as usize]).collect();
+                let how =
+                    "exact, one recursion over offsets (the routing depends only on dest - at)".to_string();
+                return Ok(assemble(net, d, Ok((loads, how)), self.bisection()));
+            }
+            _ => {}
         }
         struct Measure {
             vt: bool,
@@ -400,43 +428,44 @@ fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
     // load_dir[i][j]: per-line crossings of channel j -> j+1 (index 0) or j+1 -> j (index 1),
     // over coordinate pairs, ties on even bidirectional rings split evenly.
     let mut per_dim = Vec::new();
-    for (i, &k) in s.radices.iter().enumerate() {
+    for &k in &s.radices {
         let one = KaryNCube::new(
             CubeSpec { radices: vec![k], wrap: s.wrap, bidirectional: s.bidirectional },
             DimensionOrder::HighestFirst,
         )
         .expect("a one-dimensional slice of a valid cube is valid");
-        let mut sum = 0u64;
-        let mut max = 0;
+        // O(k) per dimension, so a ring of 65536 nodes is as quick as a small one.
         let mut cross = [vec![0.0f64; k as usize], vec![0.0f64; k as usize]];
-        for a in 0..k {
-            for b in 0..k {
-                let h = one.hops_in_dimension(a, b, 0);
+        let (sum, max) = if s.wrap {
+            // Translation invariance: route from 0 to every offset d; each of the k sources
+            // sends one message per offset, and every channel of a direction carries the same.
+            let (mut sum, mut max, mut plus_hops, mut minus_hops) = (0u64, 0, 0.0, 0.0);
+            for d in 1..k {
+                let h = one.hops_in_dimension(0, d, 0);
                 sum += h as u64;
                 max = max.max(h);
-                if h == 0 {
-                    continue;
-                }
-                let fwd = (b + k - a) % k;
-                let (plus, minus) = match (s.wrap, s.bidirectional) {
-                    (true, false) => (1.0, 0.0),
-                    (true, true) if 2 * fwd == k => (0.5, 0.5),
-                    (true, true) if fwd < k - fwd => (1.0, 0.0),
-                    (true, true) => (0.0, 1.0),
-                    (false, _) if b > a => (1.0, 0.0),
-                    (false, _) => (0.0, 1.0),
+                let (plus, minus) = match s.bidirectional {
+                    false => (1.0, 0.0),
+                    true if 2 * d == k => (0.5, 0.5),
+                    true if d < k - d => (1.0, 0.0),
+                    true => (0.0, 1.0),
                 };
-                for step in 0..h {
-                    if plus > 0.0 {
-                        cross[0][((a + step) % k) as usize] += plus;
-                    }
-                    if minus > 0.0 {
-                        cross[1][((a + k - step) % k) as usize] += minus;
-                    }
-                }
+                plus_hops += plus * h as f64;
+                minus_hops += minus * h as f64;
             }
-        }
-        let _ = i;
+            cross[0].fill(plus_hops);
+            cross[1].fill(minus_hops);
+            (sum * k as u64, max)
+        } else {
+            // A line: the channel j -> j+1 carries the (j+1)(k−1−j) pairs a ≤ j < b, the
+            // channel j -> j−1 the j(k−j) pairs b < j ≤ a.
+            for j in 0..k as u64 {
+                cross[0][j as usize] = ((j + 1) * (k as u64 - 1 - j)) as f64;
+                cross[1][j as usize] = (j * (k as u64 - j)) as f64;
+            }
+            let sum: u64 = (1..k as u64).map(|d| 2 * (k as u64 - d) * d).sum();
+            (sum, k - 1)
+        };
         total += sum as f64 * (n / k as f64).powi(2);
         diameter += max;
         per_dim.push(cross);

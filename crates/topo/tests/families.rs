@@ -340,6 +340,8 @@ fn symmetry_shortcuts_match_all_pairs() {
         TopologySpec::Ccc { n: 3 },
         TopologySpec::Ccc { n: 5 },
         TopologySpec::FatTree { nodes: 256 },
+        TopologySpec::Multistage { k: 2, stages: 5, wiring: StageWiring::Butterfly },
+        TopologySpec::Multistage { k: 3, stages: 3, wiring: StageWiring::Omega },
     ];
     for spec in specs {
         let topo = spec.build().unwrap();
@@ -454,5 +456,61 @@ fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
     let (b, _) = metrics::channel_loads(x.network(), x, false).unwrap().unwrap();
     for (p, q) in a.iter().zip(&b) {
         assert!((p - q).abs() < 1e-9);
+    }
+}
+
+/// Seed 000 §5.2: a 1K-processor indirect network of 4×4 switches has k = 4, n = 5 and 1280
+/// switches; every request crosses all n stages, and it saturates at m = 1/B messages per
+/// cycle, i.e. one flit per processor per cycle (uniform load 1 on every channel).
+#[test]
+fn seed_000_indirect_network_1k_processors() {
+    for wiring in [StageWiring::Butterfly, StageWiring::Omega] {
+        let t = TopologySpec::Multistage { k: 4, stages: 5, wiring }.build().unwrap();
+        let m = t.metrics().unwrap();
+        assert_eq!(m.nodes, 1024);
+        assert_eq!(m.routers, 1280);
+        assert_eq!((m.diameter, m.average_distance), (4, 4.0), "5 switches = 4 channels between them");
+        assert!((m.ideal_throughput.unwrap() - 1.0).abs() < 1e-9);
+        assert!(m.class_loads.iter().all(|c| (c.max_load - 1.0).abs() < 1e-9));
+    }
+}
+
+/// Seed 003's replies travel a reversed copy of the request network: memory t back to
+/// processor t, every pair reachable, routed by table.
+#[test]
+fn reversed_network_carries_replies() {
+    let split = ModuleSplit { factors: vec![4, 8], intra_bits: 32, inter_bits: vec![64, 32], dilation: 1 };
+    let t = ModularButterfly::new(1024, 32, split).unwrap();
+    let back = TableRouted::new(t.network().reversed()).unwrap();
+    let net = back.network();
+    for s in (0..1024).step_by(101) {
+        for d in (0..1024).step_by(7) {
+            assert_eq!(walk(net, &back, s, d, 0, 0), 8);
+        }
+    }
+}
+
+/// The circulant recursion over offsets equals routing every pair.
+#[test]
+fn circulant_offset_recursion_matches_all_pairs() {
+    for spec in [
+        TopologySpec::Midimew { nodes: 50, routing: CirculantRouting::Table },
+        TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Record },
+        TopologySpec::Circulant { nodes: 30, a: 4, b: 7 },
+    ] {
+        let topo = spec.build().unwrap();
+        let Topology::Circulant(c) = &topo else { unreachable!() };
+        let fast = topo.metrics().unwrap();
+        let slow = metrics::measure(c.network(), c, false, false, topo.bisection()).unwrap();
+        assert!((fast.average_distance - slow.average_distance).abs() < 1e-9);
+        for (a, b) in fast.class_loads.iter().zip(&slow.class_loads) {
+            assert!(
+                (a.max_load - b.max_load).abs() < 1e-9,
+                "{spec:?} {}: {} vs {}",
+                a.class,
+                a.max_load,
+                b.max_load
+            );
+        }
     }
 }

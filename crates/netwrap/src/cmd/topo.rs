@@ -18,7 +18,7 @@ pub struct TopoArgs {
     #[arg(long, global = true)]
     json: bool,
     /// Route by a table of every minimal next hop (seed 001 §2.2) instead of the family's own
-    /// routing; at most 8192 routers.
+    /// routing; the table (destination routers x routers bytes) is limited to 64 MiB.
     #[arg(long, global = true)]
     table_routing: bool,
 }
@@ -370,6 +370,9 @@ struct Report<'a> {
     #[serde(flatten)]
     metrics: &'a Metrics,
     layout: Option<Layout>,
+    /// Bits per flit where channel widths were given in bits (seed 003's networks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    flit_bits: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     application_to_network: Option<Vec<u32>>,
 }
@@ -392,6 +395,11 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
         }
         _ => (None, None),
     };
+    let flit_bits = match &topo {
+        Topology::ModularButterfly(t) => Some(t.flit_bits()),
+        Topology::Xbar(x) if x.network().routers() > 1 => Some(x.flit_bits()),
+        _ => None,
+    };
     let net = topo.network();
     if a.json {
         return print_json(&Report {
@@ -402,6 +410,7 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
             classes: net.classes(),
             metrics: &metrics,
             layout,
+            flit_bits,
             application_to_network: mapping,
         });
     }
@@ -411,6 +420,9 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
     writeln!(out, "processors (terminals)   {}", m.nodes)?;
     writeln!(out, "routers                  {}", m.routers)?;
     writeln!(out, "directed channels        {}", m.channels)?;
+    if let Some(bits) = flit_bits {
+        writeln!(out, "flit                     {bits} bits (channel widths and loads are in flits)")?;
+    }
     match m.degree {
         Some(d) => writeln!(out, "degree                   {d} (regular)"),
         None => writeln!(out, "degree                   {}..{}", m.degree_range.0, m.degree_range.1),
