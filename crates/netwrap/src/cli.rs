@@ -40,9 +40,25 @@ enum Command {
     Cost(cmd::cost::CostArgs),
 }
 
+/// `netwrap sim --topology FAMILY …` is `netwrap sim FAMILY …`: the option names the family
+/// subcommand, whose own options follow it.
+fn topology_as_family(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args.get(1).is_some_and(|a| a == "sim") {
+        if let Some(i) = args.iter().position(|a| a == "--topology") {
+            args.remove(i);
+        } else if let Some(i) =
+            args.iter().position(|a| a.to_str().is_some_and(|s| s.starts_with("--topology=")))
+        {
+            let family = args[i].to_str().unwrap_or_default()["--topology=".len()..].to_string();
+            args[i] = family.into();
+        }
+    }
+    args
+}
+
 /// Parses `args` (program name first) and runs the chosen subcommand.
 pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match Cli::try_parse_from(topology_as_family(args)) {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             e.print()?;

@@ -251,3 +251,63 @@ fn design_top_candidates_are_confirmed_by_simulation() {
     }
     assert_eq!(v["seed"], 1);
 }
+
+#[test]
+fn sim_runs_any_family_by_name_or_with_topology() {
+    let a = json(&[
+        "sim",
+        "--topology",
+        "midimew",
+        "--nodes",
+        "64",
+        "--rate",
+        "0.05",
+        "--messages",
+        "3000",
+        "--json",
+    ]);
+    let b = json(&["sim", "--rate", "0.05", "--messages", "3000", "--json", "midimew", "--nodes", "64"]);
+    assert_eq!(a, b);
+    for key in [
+        "utilization",
+        "latency",
+        "throughput",
+        "saturated",
+        "mean_hops",
+        "expected_mean_hops",
+        "config",
+        "seed",
+    ] {
+        assert!(a.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(a["config"]["nodes"], 64);
+    assert_eq!(a["config"]["topology"]["family"], "midimew");
+    let (hops, expect) = (a["mean_hops"].as_f64().unwrap(), a["expected_mean_hops"].as_f64().unwrap());
+    assert!((hops - expect).abs() / expect < 0.03, "{hops} vs {expect}");
+    let classes = a["utilization_by_class"].as_array().unwrap();
+    assert_eq!(classes.len(), 4, "Midimew channel classes ±a, ±b");
+}
+
+#[test]
+fn sim_family_overload_and_bad_input() {
+    netwrap()
+        .args(["sim", "butterfly", "--k", "2", "--stages", "4", "--rate", "0.5", "--messages", "2000"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("SATURATED"));
+    netwrap()
+        .args(["sim", "fat-tree", "--nodes", "100"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("N = 4^n processors (4, 16, 64"));
+    netwrap()
+        .args(["sim", "--model", "ring", "--k", "8"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--model"));
+    netwrap()
+        .args(["sim", "--locality", "0.5", "ring", "--k", "8"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--locality applies to k-ary n-cubes"));
+}

@@ -13,12 +13,14 @@
 
 pub mod calendar;
 pub mod engine;
+pub mod family;
 pub mod load;
 pub mod report;
 pub mod rng;
 pub mod traffic;
 
 use engine::{Arrivals, Outcome, RunSpec};
+pub use family::{FamilyRun, FamilySim, simulate_family};
 use load::cube_load;
 use netwrap_topo::{CubeSpec, DimensionOrder, KaryNCube, Network, Routing};
 use report::{OfferedLoad, Report, summarize};

@@ -8,7 +8,9 @@ use crate::fattree::FatTree;
 use crate::graph::TableRouted;
 use crate::hamming::Hamming;
 use crate::indirect::{Indirect, StageWiring};
-use crate::metrics::{Bisection, Metrics, assemble, cut_width, index_side, measure, search_bisection};
+use crate::metrics::{
+    Bisection, Metrics, assemble, cut_width, index_side, measure, search_bisection, search_bisection_from,
+};
 use crate::misc::{Ccc, XbarModules};
 use crate::network::{Network, Routing};
 use crate::twolevel::{ModularButterfly, ModuleSplit};

@@ -3,7 +3,10 @@
 //! gnuplot reads directly.
 
 use anyhow::Context;
-use netwrap_sim::CubeRun;
+use netwrap_sim::engine::Outcome;
+use netwrap_sim::report::Report;
+use netwrap_sim::{CubeRun, FamilyRun};
+use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -23,8 +26,50 @@ pub fn is_null(path: &Path) -> bool {
     path == Path::new("/dev/null")
 }
 
+/// A finished run whose details can be written.
+pub trait Detailed {
+    /// The configuration as run.
+    fn config(&self) -> &impl Serialize;
+    /// Its seed.
+    fn seed(&self) -> u64;
+    /// Statistics.
+    fn report(&self) -> &Report;
+    /// Raw outcome.
+    fn outcome(&self) -> &Outcome;
+}
+
+impl Detailed for CubeRun {
+    fn config(&self) -> &impl Serialize {
+        &self.config
+    }
+    fn seed(&self) -> u64 {
+        self.config.sim.seed
+    }
+    fn report(&self) -> &Report {
+        &self.report
+    }
+    fn outcome(&self) -> &Outcome {
+        &self.outcome
+    }
+}
+
+impl Detailed for FamilyRun {
+    fn config(&self) -> &impl Serialize {
+        &self.config
+    }
+    fn seed(&self) -> u64 {
+        self.config.sim.seed
+    }
+    fn report(&self) -> &Report {
+        &self.report
+    }
+    fn outcome(&self) -> &Outcome {
+        &self.outcome
+    }
+}
+
 /// Writes every run's details to `path`.
-pub fn write(path: &Path, runs: &[CubeRun]) -> anyhow::Result<()> {
+pub fn write<R: Detailed>(path: &Path, runs: &[R]) -> anyhow::Result<()> {
     if is_null(path) {
         return Ok(());
     }
@@ -37,13 +82,12 @@ pub fn write(path: &Path, runs: &[CubeRun]) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn section(w: &mut impl Write, run: &CubeRun) -> std::io::Result<()> {
-    let c = &run.config;
-    let r = &run.report;
-    let o = &run.outcome;
+fn section(w: &mut impl Write, run: &impl Detailed) -> std::io::Result<()> {
+    let r = run.report();
+    let o = run.outcome();
     writeln!(w, "# netwrap {} detailed statistics", crate::output::VERSION)?;
-    writeln!(w, "# config: {}", serde_json::to_string(c).unwrap_or_default())?;
-    writeln!(w, "# seed: {}", c.sim.seed)?;
+    writeln!(w, "# config: {}", serde_json::to_string(run.config()).unwrap_or_default())?;
+    writeln!(w, "# seed: {}", run.seed())?;
     writeln!(w, "\n## utilization by channel class\nclass\tmeasured\texpected")?;
     for u in &r.utilization_by_class {
         writeln!(

@@ -3,55 +3,68 @@
 
 use crate::cmd::details;
 use crate::cmd::model::{KaryNCubeArgs, dimensions, wiring};
+use crate::cmd::topo::{FamilyCmd, spec as family_spec};
 use crate::output::{VERSION, opt, print_json, saturated};
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube, Prediction};
 
-use netwrap_sim::{CubeRun, CubeSim, EngineKind, simulate_cube};
-use netwrap_topo::DimensionOrder;
+use netwrap_sim::{CubeRun, CubeSim, EngineKind, FamilyRun, FamilySim, simulate_cube, simulate_family};
+use netwrap_topo::{DimensionOrder, TopologySpec};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
 
 /// Simulation options: the network and workload options of `netwrap model kary-ncube`, plus
 /// run control. Defaults are seed 004 Ex 1: 64 processors in an 8-ary 2-cube, m = 0.04, B = 4.
-#[derive(Debug, Clone, Args)]
+/// Name a FAMILY (as in `netwrap topo`), or `--topology FAMILY`, to simulate any other network.
+#[derive(Debug, Args)]
+#[command(
+    subcommand_value_name = "FAMILY",
+    subcommand_help_heading = "Topology families (default: the k-ary n-cube of --k/--n)"
+)]
 pub struct SimArgs {
     #[command(flatten)]
     pub net: KaryNCubeArgs,
+    /// Another topology family instead of the k-ary n-cube: any family of `netwrap topo`.
+    #[command(subcommand)]
+    pub topology: Option<FamilyCmd>,
+    /// With a family: route by a table of every minimal next hop instead of the family's own
+    /// routing (at most 8192 routers).
+    #[arg(long, global = true)]
+    pub table_routing: bool,
     /// A sweep: comma-separated request rates, run in parallel and printed as a table.
-    #[arg(long, value_delimiter = ',', num_args = 1.., allow_negative_numbers = true, conflicts_with = "rate")]
+    #[arg(long, value_delimiter = ',', num_args = 1.., allow_negative_numbers = true, conflicts_with = "rate", global = true)]
     pub rates: Option<Vec<f64>>,
     /// Measured messages: the run lasts until all of them are delivered.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, global = true)]
     pub messages: u64,
     /// Stop after this many cycles even if measured messages are still in flight.
-    #[arg(long, default_value_t = 10_000_000)]
+    #[arg(long, default_value_t = 10_000_000, global = true)]
     pub max_cycles: u64,
     /// Seed of all random streams.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, global = true)]
     pub seed: u64,
     /// Warm-up cycles discarded before measuring (default: ten worst-case unloaded latencies,
     /// stretched near saturation; at least 1,000).
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub warmup: Option<u64>,
     /// Dimension order of routing.
     #[arg(long, value_enum, default_value_t = Order::HighestFirst)]
     pub order: Order,
     /// Engine: the per-message fast path or the flit-by-flit reference.
-    #[arg(long, value_enum, default_value_t = Engine::Fast)]
+    #[arg(long, value_enum, default_value_t = Engine::Fast, global = true)]
     pub engine: Engine,
     /// Print the model's prediction beside the simulation, with the relative error.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub model: bool,
     /// With --model: force eq. 8's contention form, (k_d − 1)/k_d² (default: the form
     /// Appendix B recommends, the small-k_d one when k_d <= 2, eq. 8's otherwise).
-    #[arg(long, conflicts_with = "small_kd")]
+    #[arg(long, conflicts_with = "small_kd", global = true)]
     pub large_kd: bool,
     /// Write detailed statistics (utilisation per channel class, latency and hop
     /// distributions, per-node counts) to this file.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub det_file: Option<PathBuf>,
 }
 
@@ -182,6 +195,9 @@ fn point(run: &CubeRun, model: Option<ModelPoint>) -> Point<'_> {
 }
 
 pub fn run(a: SimArgs) -> anyhow::Result<()> {
+    if a.topology.is_some() {
+        return run_family(&a);
+    }
     let rates = a.rates.clone().unwrap_or_else(|| vec![a.net.rate]);
     let sims = rates.iter().map(|&r| a.cube_sim(r)).collect::<anyhow::Result<Vec<_>>>()?;
     if let Some(path) = &a.det_file {
@@ -353,6 +369,152 @@ fn print_sweep(runs: &[CubeRun], models: &[Option<ModelPoint>]) {
             lat,
             m.as_ref().map_or("—".into(), |m| opt(m.latency, 2)),
             pct(m.as_ref().and_then(|m| rel(r.latency, m.latency))),
+            r.throughput,
+            if r.saturated { "yes" } else { "no" }
+        );
+    }
+}
+
+/// One family run as JSON.
+#[derive(Serialize)]
+struct FamilyPoint<'a> {
+    netwrap_version: &'static str,
+    seed: u64,
+    #[serde(flatten)]
+    run: &'a FamilyRun,
+}
+
+/// `netwrap sim … FAMILY …`: the ideal switch on any family, uniform traffic.
+fn run_family(a: &SimArgs) -> anyhow::Result<()> {
+    let family = a.topology.as_ref().expect("a family was named");
+    if a.model {
+        bail!(
+            "--model compares with the k-ary n-cube model; for other families use `netwrap model indirect` \
+             or `netwrap model fat-tree`, or simulate the cube with --k/--n"
+        );
+    }
+    if a.net.locality != 1.0 {
+        bail!(
+            "--locality applies to k-ary n-cubes (a subcube with a corner at the source); simulate them with --k/--n"
+        );
+    }
+    let mut topology = family_spec(family)?;
+    if a.table_routing {
+        topology = TopologySpec::Table { of: Box::new(topology) };
+    }
+    let rates = a.rates.clone().unwrap_or_else(|| vec![a.net.rate]);
+    let sims: Vec<FamilySim> = rates
+        .iter()
+        .map(|&rate| FamilySim {
+            topology: topology.clone(),
+            rate,
+            size: a.net.size,
+            messages: a.messages,
+            max_cycles: a.max_cycles,
+            warmup: a.warmup,
+            seed: a.seed,
+            engine: match a.engine {
+                Engine::Fast => EngineKind::Fast,
+                Engine::Reference => EngineKind::Reference,
+            },
+        })
+        .collect();
+    if let Some(path) = &a.det_file {
+        details::check_writable(path)?;
+    }
+    let runs: Vec<FamilyRun> = sims
+        .par_iter()
+        .map(simulate_family)
+        .collect::<Result<_, _>>()
+        .context("invalid simulation parameters")?;
+    if let Some(path) = &a.det_file {
+        details::write(path, &runs)?;
+    }
+    let sweep = a.rates.is_some();
+    if a.net.json {
+        let points: Vec<FamilyPoint> =
+            runs.iter().map(|run| FamilyPoint { netwrap_version: VERSION, seed: a.seed, run }).collect();
+        if sweep { print_json(&points)? } else { print_json(&points[0])? }
+    } else {
+        let c = &runs[0].config;
+        println!(
+            "netwrap {VERSION} sim: {}, {} processors, {} routers, {} channels, seed {}",
+            c.name, c.nodes, c.routers, c.channels, c.sim.seed
+        );
+        println!(
+            "workload: uniform traffic, m = {}, B = {} flits; {} measured messages; offered loads: {}",
+            if sweep { "swept".to_string() } else { c.sim.rate.to_string() },
+            c.sim.size,
+            c.sim.messages,
+            runs[0].load_method
+        );
+        if sweep {
+            print_family_sweep(&runs);
+        } else {
+            print_family_one(&runs[0]);
+        }
+    }
+    match runs[0].report.saturation_reason.as_deref() {
+        Some(reason) if !sweep => Err(saturated(format!("the network is saturated: {reason}"))),
+        _ => Ok(()),
+    }
+}
+
+fn print_family_one(run: &FamilyRun) {
+    let r = &run.report;
+    let lat = match (r.latency, r.latency_ci95) {
+        (Some(l), Some(ci)) => format!("{l:.3} ± {ci:.3}"),
+        (Some(l), None) => format!("{l:.3}"),
+        (None, _) => "saturated".into(),
+    };
+    println!();
+    println!("{:<32}{:>20}", "channel utilization rho", format!("{:.4}", r.utilization));
+    println!("{:<32}{:>20}", "latency T", lat);
+    println!(
+        "{:<32}{:>20}   (routes: {:.3})",
+        "mean hops",
+        format!("{:.3} ± {}", r.mean_hops, opt(r.mean_hops_ci95, 3)),
+        run.expected_mean_hops
+    );
+    println!("{:<32}{:>20}", "throughput (msg/node/cycle)", format!("{:.5}", r.throughput));
+    println!("{:<32}{:>20}", "offered (msg/node/cycle)", format!("{:.5}", r.offered));
+    if let (Some(u), Some(m)) = (run.offered_utilization, run.saturation_rate) {
+        println!("{:<32}{:>20}   (saturates at m = {m:.5})", "busiest channel offered", format!("{u:.4}"));
+    }
+    println!("{:<32}{:>20}", "messages delivered", r.messages_delivered);
+    println!("{:<32}{:>20}", "cycles simulated", r.cycles);
+    for c in &r.utilization_by_class {
+        println!(
+            "{:<32}{:>20}   (offered {})",
+            format!("utilization {}", c.class),
+            format!("{:.4}", c.utilization),
+            opt(c.expected, 4)
+        );
+    }
+    if let Some(reason) = &r.saturation_reason {
+        println!("\nSATURATED: {reason}; accepted {:.5} of {:.5} offered.", r.throughput, r.offered);
+    }
+}
+
+fn print_family_sweep(runs: &[FamilyRun]) {
+    println!();
+    println!(
+        "{:>9} {:>8} {:>16} {:>9} {:>10} {:>10}",
+        "rate", "rho", "latency", "hops", "accepted", "saturated"
+    );
+    for run in runs {
+        let r = &run.report;
+        let lat = match (r.latency, r.latency_ci95) {
+            (Some(l), Some(ci)) => format!("{l:.2}±{ci:.2}"),
+            (Some(l), None) => format!("{l:.2}"),
+            (None, _) => "—".into(),
+        };
+        println!(
+            "{:>9} {:>8.4} {:>16} {:>9.3} {:>10.5} {:>10}",
+            run.config.sim.rate,
+            r.utilization,
+            lat,
+            r.mean_hops,
             r.throughput,
             if r.saturated { "yes" } else { "no" }
         );

@@ -21,14 +21,14 @@ pub struct KaryNCubeArgs {
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Request rate m: messages generated per node per cycle.
-    #[arg(long, default_value_t = 0.04, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0.04, allow_negative_numbers = true, global = true)]
     pub rate: f64,
     /// Message length B in flits.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, global = true)]
     pub size: u32,
     /// Locality fraction l in (0, 1]: the share of all nodes a source addresses (a subcube
     /// with a corner at the source).
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, global = true)]
     pub locality: f64,
     /// Channels in both directions (default: unidirectional).
     #[arg(long)]
@@ -37,10 +37,10 @@ pub struct KaryNCubeArgs {
     #[arg(long)]
     pub no_wrap: bool,
     /// Use Appendix B's second contention form, (k_d − ½)/(k_d + ½)², for small k_d.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub small_kd: bool,
     /// Print one JSON object instead of a table.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub json: bool,
 }
 
