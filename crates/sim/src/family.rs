@@ -7,7 +7,7 @@
 //! symmetric, or by routing every pair up to [`netwrap_topo::metrics::LOAD_PAIRS_LIMIT`]
 //! terminals — so saturation is known before the run; otherwise the run's own evidence decides.
 
-use crate::engine::{Arrivals, RunSpec};
+use crate::engine::RunSpec;
 use crate::report::{OfferedLoad, Report, summarize};
 use crate::traffic::Uniform;
 use crate::{EngineKind, SimError, default_warmup, engine::Outcome, execute, validate_workload};
@@ -205,14 +205,7 @@ pub fn simulate_family(sim: &FamilySim) -> Result<FamilyRun, SimError> {
     let warmup = sim.warmup.unwrap_or_else(|| {
         default_warmup(facts.longest, sim.size, offered_load.as_ref().map_or(0.5, |l| l.max))
     });
-    let run = RunSpec {
-        arrivals: Arrivals::Bernoulli(sim.rate),
-        size: sim.size,
-        warmup,
-        messages: sim.messages,
-        max_cycles: sim.max_cycles.max(warmup.saturating_add(1)),
-        seed: sim.seed,
-    };
+    let run = RunSpec::bernoulli(sim.rate, sim.size, warmup, sim.messages, sim.max_cycles, sim.seed);
     let outcome = topo.visit(Runner { spec: &run, engine: sim.engine });
     let class_of: Vec<u16> = net.channels().iter().map(|c| c.class).collect();
     let report = summarize(&outcome, &class_of, class_names, offered_load.as_ref());

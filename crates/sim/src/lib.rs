@@ -19,7 +19,7 @@ pub mod report;
 pub mod rng;
 pub mod traffic;
 
-use engine::{Arrivals, Outcome, RunSpec};
+use engine::{Outcome, RunSpec};
 pub use family::{FamilyRun, FamilySim, simulate_family};
 use load::cube_load;
 use netwrap_topo::{CubeSpec, DimensionOrder, KaryNCube, Network, Routing};
@@ -196,14 +196,7 @@ pub fn simulate_cube(sim: &CubeSim) -> Result<CubeRun, SimError> {
         class_mean: profile.class_mean.iter().map(|l| l * mb).collect(),
     };
     let warmup = sim.warmup.unwrap_or_else(|| default_warmup(diameter, sim.size, offered.max));
-    let run = RunSpec {
-        arrivals: Arrivals::Bernoulli(sim.rate),
-        size: sim.size,
-        warmup,
-        messages: sim.messages,
-        max_cycles: sim.max_cycles.max(warmup.saturating_add(1)),
-        seed: sim.seed,
-    };
+    let run = RunSpec::bernoulli(sim.rate, sim.size, warmup, sim.messages, sim.max_cycles, sim.seed);
     let outcome = if sim.locality < 1.0 {
         execute(cube.network(), &cube, &CubeLocality::new(&cube, sim.locality), &run, sim.engine)
     } else {

@@ -38,35 +38,25 @@ pub trait Detailed {
     fn outcome(&self) -> &Outcome;
 }
 
-impl Detailed for CubeRun {
-    fn config(&self) -> &impl Serialize {
-        &self.config
-    }
-    fn seed(&self) -> u64 {
-        self.config.sim.seed
-    }
-    fn report(&self) -> &Report {
-        &self.report
-    }
-    fn outcome(&self) -> &Outcome {
-        &self.outcome
-    }
+macro_rules! detailed {
+    ($($t:ty),*) => {$(
+        impl Detailed for $t {
+            fn config(&self) -> &impl Serialize {
+                &self.config
+            }
+            fn seed(&self) -> u64 {
+                self.config.sim.seed
+            }
+            fn report(&self) -> &Report {
+                &self.report
+            }
+            fn outcome(&self) -> &Outcome {
+                &self.outcome
+            }
+        }
+    )*};
 }
-
-impl Detailed for FamilyRun {
-    fn config(&self) -> &impl Serialize {
-        &self.config
-    }
-    fn seed(&self) -> u64 {
-        self.config.sim.seed
-    }
-    fn report(&self) -> &Report {
-        &self.report
-    }
-    fn outcome(&self) -> &Outcome {
-        &self.outcome
-    }
-}
+detailed!(CubeRun, FamilyRun);
 
 /// Writes every run's details to `path`.
 pub fn write<R: Detailed>(path: &Path, runs: &[R]) -> anyhow::Result<()> {

@@ -264,6 +264,19 @@ fn header(run: &CubeRun, sweep: bool) {
     );
 }
 
+/// Latency with its interval: wide ("12.345 ± 0.678", "saturated") for reports, narrow
+/// ("12.35±0.68", "—") for sweep tables.
+fn latency_text(r: &netwrap_sim::report::Report, wide: bool) -> String {
+    match (r.latency, r.latency_ci95, wide) {
+        (Some(l), Some(ci), true) => format!("{l:.3} ± {ci:.3}"),
+        (Some(l), Some(ci), false) => format!("{l:.2}±{ci:.2}"),
+        (Some(l), None, true) => format!("{l:.3}"),
+        (Some(l), None, false) => format!("{l:.2}"),
+        (None, _, true) => "saturated".into(),
+        (None, _, false) => "—".into(),
+    }
+}
+
 fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "—".into(), |e| format!("{:+.1}%", 100.0 * e))
 }
@@ -271,11 +284,7 @@ fn pct(x: Option<f64>) -> String {
 fn print_one(run: &CubeRun, model: Option<&ModelPoint>) {
     header(run, false);
     let r = &run.report;
-    let lat = match (r.latency, r.latency_ci95) {
-        (Some(l), Some(ci)) => format!("{l:.3} ± {ci:.3}"),
-        (Some(l), None) => format!("{l:.3}"),
-        (None, _) => "saturated".into(),
-    };
+    let lat = latency_text(r, true);
     let row = |name: &str, sim: String, m: Option<String>, e: Option<String>| match model {
         Some(_) => println!("{name:<30}{sim:>20}{:>14}{:>10}", m.unwrap_or_default(), e.unwrap_or_default()),
         None => println!("{name:<30}{sim:>20}"),
@@ -356,11 +365,7 @@ fn print_sweep(runs: &[CubeRun], models: &[Option<ModelPoint>]) {
     );
     for (run, m) in runs.iter().zip(models) {
         let r = &run.report;
-        let lat = match (r.latency, r.latency_ci95) {
-            (Some(l), Some(ci)) => format!("{l:.2}±{ci:.2}"),
-            (Some(l), None) => format!("{l:.2}"),
-            (None, _) => "—".into(),
-        };
+        let lat = latency_text(r, false);
         println!(
             "{:>9} {:>8.4} {:>8} {:>16} {:>10} {:>9} {:>10.5} {:>10}",
             run.config.sim.rate,
@@ -462,11 +467,7 @@ fn run_family(a: &SimArgs) -> anyhow::Result<()> {
 
 fn print_family_one(run: &FamilyRun) {
     let r = &run.report;
-    let lat = match (r.latency, r.latency_ci95) {
-        (Some(l), Some(ci)) => format!("{l:.3} ± {ci:.3}"),
-        (Some(l), None) => format!("{l:.3}"),
-        (None, _) => "saturated".into(),
-    };
+    let lat = latency_text(r, true);
     println!();
     println!("{:<32}{:>20}", "channel utilization rho", format!("{:.4}", r.utilization));
     println!("{:<32}{:>20}", "latency T", lat);
@@ -504,11 +505,7 @@ fn print_family_sweep(runs: &[FamilyRun]) {
     );
     for run in runs {
         let r = &run.report;
-        let lat = match (r.latency, r.latency_ci95) {
-            (Some(l), Some(ci)) => format!("{l:.2}±{ci:.2}"),
-            (Some(l), None) => format!("{l:.2}"),
-            (None, _) => "—".into(),
-        };
+        let lat = latency_text(r, false);
         println!(
             "{:>9} {:>8.4} {:>16} {:>9.3} {:>10.5} {:>10}",
             run.config.sim.rate,

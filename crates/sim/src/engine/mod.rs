@@ -60,6 +60,20 @@ pub struct RunSpec {
     pub seed: u64,
 }
 
+impl RunSpec {
+    /// Bernoulli arrivals at `rate`; the cycle limit is raised past the warm-up if needed.
+    pub fn bernoulli(rate: f64, size: u32, warmup: u64, messages: u64, max_cycles: u64, seed: u64) -> Self {
+        RunSpec {
+            arrivals: Arrivals::Bernoulli(rate),
+            size,
+            warmup,
+            messages,
+            max_cycles: max_cycles.max(warmup.saturating_add(1)),
+            seed,
+        }
+    }
+}
+
 /// Raw results of one run; [`crate::report`] turns them into statistics.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
