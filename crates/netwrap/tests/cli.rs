@@ -311,3 +311,31 @@ fn sim_family_overload_and_bad_input() {
         .code(2)
         .stderr(predicate::str::contains("--locality applies to k-ary n-cubes"));
 }
+
+/// `design` and `model kary-ncube` share one delay parser: a negative switch delay is refused
+/// by both, naming the option.
+#[test]
+fn negative_switch_delay_is_refused_everywhere() {
+    for args in [
+        vec![
+            "design",
+            "--nodes",
+            "64",
+            "--pins",
+            "384",
+            "--rate",
+            "0.015",
+            "--bits",
+            "1024",
+            "--switch-delay",
+            "-1",
+        ],
+        vec!["model", "kary-ncube", "--bits", "128", "--width", "32", "--switch-delay", "-1"],
+    ] {
+        netwrap()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--switch-delay -1 is invalid"));
+    }
+}

@@ -1,10 +1,10 @@
 //! `netwrap design`: constrained design search over k-ary n-cubes (seed 004 Ex 7).
 
-use crate::cmd::model::physical::WireArg;
+use crate::cmd::model::physical::DelayArgs;
 use crate::output::{VERSION, opt, print_json};
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use netwrap_model::agarwal::{Delays, WidthConstraint, WireDelay};
+use netwrap_model::agarwal::WidthConstraint;
 use netwrap_model::design::{self, Candidate, DesignQuery, RankBy};
 use serde::Serialize;
 use std::io::Write;
@@ -42,15 +42,9 @@ pub struct DesignArgs {
     /// A fixed channel width in bits.
     #[arg(long)]
     pub width: Option<f64>,
-    /// Switch delay s in units of the 2-D wire delay; ranks by eq. 12's latency.
-    #[arg(long)]
-    pub switch_delay: Option<f64>,
-    /// Wire delay model (default `length` once delays are asked for).
-    #[arg(long, value_enum)]
-    pub wire_delay: Option<WireArg>,
-    /// Dimensions z of the layout space.
-    #[arg(long, default_value_t = 2)]
-    pub space_dims: u32,
+    /// Switch and wire delays; with them candidates rank by eq. 12's latency.
+    #[command(flatten)]
+    pub delay: DelayArgs,
     /// Channels both ways (bidirectional torus).
     #[arg(long)]
     pub bidirectional: bool,
@@ -166,15 +160,7 @@ pub fn query(a: &DesignArgs) -> anyhow::Result<DesignQuery> {
             bail!("the constraint {v} is invalid: it must be a positive number");
         }
     }
-    let delays = if a.switch_delay.is_some() || a.wire_delay.is_some() {
-        let wire = match a.wire_delay.unwrap_or(WireArg::Length) {
-            WireArg::Unit => WireDelay::Unit,
-            WireArg::Length => WireDelay::Length { space_dims: a.space_dims },
-        };
-        Some(Delays { switch_delay: a.switch_delay.unwrap_or(0.0), wire })
-    } else {
-        None
-    };
+    let delays = a.delay.delays()?;
     Ok(DesignQuery {
         nodes: a.nodes,
         rate: a.rate,

@@ -54,6 +54,20 @@ pub struct CubeSize {
     radices: Option<Vec<u32>>,
 }
 
+/// Switch radix and stages (or processors) of a multistage network.
+#[derive(Debug, Args)]
+pub struct StageSize {
+    /// Switch radix k.
+    #[arg(long, default_value_t = 2)]
+    k: u32,
+    /// Stages n (N = k^n).
+    #[arg(long, conflicts_with = "nodes")]
+    stages: Option<u32>,
+    /// Processors N (a power of k).
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
 /// The families and their options, shared with any command that needs a topology (e.g.
 /// `netwrap sim`): parse with clap, resolve with [`spec`].
 #[derive(Debug, Subcommand)]
@@ -124,27 +138,13 @@ pub enum FamilyCmd {
     },
     /// Butterfly of k×k switches: processors at stage 0, memories after the last stage.
     Butterfly {
-        /// Switch radix k.
-        #[arg(long, default_value_t = 2)]
-        k: u32,
-        /// Stages n (N = k^n).
-        #[arg(long, conflicts_with = "nodes")]
-        stages: Option<u32>,
-        /// Processors N (a power of k).
-        #[arg(long)]
-        nodes: Option<u64>,
+        #[command(flatten)]
+        size: StageSize,
     },
     /// Omega network of k×k switches (perfect shuffle before every stage).
     Omega {
-        /// Switch radix k.
-        #[arg(long, default_value_t = 2)]
-        k: u32,
-        /// Stages n (N = k^n).
-        #[arg(long, conflicts_with = "nodes")]
-        stages: Option<u32>,
-        /// Processors N (a power of k).
-        #[arg(long)]
-        nodes: Option<u64>,
+        #[command(flatten)]
+        size: StageSize,
     },
     /// Butterfly fat-tree of N = 4^n processors (seed 002 §3.1).
     FatTree {
@@ -330,18 +330,18 @@ pub fn spec(f: &FamilyCmd) -> anyhow::Result<TopologySpec> {
             },
         },
         FamilyCmd::Circulant { nodes, a, b } => TopologySpec::Circulant { nodes: *nodes, a: *a, b: *b },
-        FamilyCmd::Butterfly { k, stages, nodes } | FamilyCmd::Omega { k, stages, nodes } => {
+        FamilyCmd::Butterfly { size } | FamilyCmd::Omega { size } => {
             let wiring = if matches!(f, FamilyCmd::Omega { .. }) {
                 StageWiring::Omega
             } else {
                 StageWiring::Butterfly
             };
-            let stages = match (stages, nodes) {
-                (Some(s), _) => *s,
-                (None, Some(nodes)) => exact_power(*k, *nodes, "multistage network")?,
+            let stages = match (size.stages, size.nodes) {
+                (Some(s), _) => s,
+                (None, Some(nodes)) => exact_power(size.k, nodes, "multistage network")?,
                 (None, None) => 4,
             };
-            TopologySpec::Multistage { k: *k, stages, wiring }
+            TopologySpec::Multistage { k: size.k, stages, wiring }
         }
         FamilyCmd::FatTree { nodes } => TopologySpec::FatTree { nodes: *nodes },
         FamilyCmd::Complete { nodes } => TopologySpec::NHop { factors: vec![*nodes] },

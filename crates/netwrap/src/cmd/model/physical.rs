@@ -38,8 +38,16 @@ pub struct PhysicalArgs {
     /// (seed 000 §5 normalises to 2:32, giving W = k at N = 1K).
     #[arg(long, value_name = "N0:W0", value_parser = parse_reference, conflicts_with_all = ["width", "pins"])]
     pub bisection_of: Option<(u32, f64)>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub delay: DelayArgs,
+}
+
+/// Switch and wire delays (seed 000 §2), shared by `model kary-ncube` and `design`.
+#[derive(Debug, Clone, Args, Serialize)]
+pub struct DelayArgs {
     /// Switch delay s in units of the 2-D wire delay T^w(2); adds eq. 12's latency_time.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub switch_delay: Option<f64>,
     /// Wire delay model (default `length` once delays are asked for).
     #[arg(long, value_enum)]
@@ -95,7 +103,25 @@ impl PhysicalArgs {
         }
     }
 
-    /// The delays, if --switch-delay or --wire-delay was given.
+    /// The delays asked for, validated (`None`: neither option given).
+    pub fn delays(&self) -> anyhow::Result<Option<Delays>> {
+        self.delay.delays()
+    }
+}
+
+/// Parses `n0:W0` (a dimension count and a channel width).
+fn parse_reference(s: &str) -> Result<(u32, f64), String> {
+    let (n, w) = s.split_once(':').ok_or_else(|| format!("{s:?} is not of the form n0:W0, e.g. 2:32"))?;
+    let n: u32 = n.trim().parse().map_err(|_| format!("{n:?} is not a dimension count"))?;
+    let w: f64 = w.trim().parse().map_err(|_| format!("{w:?} is not a channel width"))?;
+    if n == 0 || !(w.is_finite() && w > 0.0) {
+        return Err(format!("{s:?}: n0 must be at least 1 and W0 positive"));
+    }
+    Ok((n, w))
+}
+
+impl DelayArgs {
+    /// The delays asked for, validated (`None`: neither option given).
     pub fn delays(&self) -> anyhow::Result<Option<Delays>> {
         if self.switch_delay.is_none() && self.wire_delay.is_none() {
             return Ok(None);
@@ -113,15 +139,4 @@ impl PhysicalArgs {
         };
         Ok(Some(Delays { switch_delay: s, wire }))
     }
-}
-
-/// Parses `n0:W0` (a dimension count and a channel width).
-fn parse_reference(s: &str) -> Result<(u32, f64), String> {
-    let (n, w) = s.split_once(':').ok_or_else(|| format!("{s:?} is not of the form n0:W0, e.g. 2:32"))?;
-    let n: u32 = n.trim().parse().map_err(|_| format!("{n:?} is not a dimension count"))?;
-    let w: f64 = w.trim().parse().map_err(|_| format!("{w:?} is not a channel width"))?;
-    if n == 0 || !(w.is_finite() && w > 0.0) {
-        return Err(format!("{s:?}: n0 must be at least 1 and W0 positive"));
-    }
-    Ok((n, w))
 }
