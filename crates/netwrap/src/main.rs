@@ -8,6 +8,7 @@ mod cli;
 mod cmd;
 mod output;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -15,21 +16,17 @@ fn main() -> ExitCode {
     let result = if cmd::legacy::is_legacy(&args) { cmd::legacy::run(&args[1..]) } else { cli::run(args) };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) if e.downcast_ref::<output::Saturated>().is_some() => {
-            eprintln!("netwrap: {e:#}");
-            ExitCode::from(output::EXIT_SATURATED)
-        }
         Err(e) => {
-            eprintln!("netwrap: error: {e:#}");
-            ExitCode::from(2)
+            let (status, print) = output::exit_status(&e);
+            if print {
+                let kind = match status {
+                    output::status::INVALID | output::status::WRITE_FAILED => "error: ",
+                    _ => "",
+                };
+                // A closed standard error is no reason to fail differently.
+                let _ = writeln!(std::io::stderr(), "netwrap: {kind}{e:#}");
+            }
+            ExitCode::from(status)
         }
     }
-}
-
-/// Piping into `head` closes stdout early; that is not a failure.
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }
