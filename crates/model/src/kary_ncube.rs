@@ -31,7 +31,7 @@ pub enum Wiring {
 }
 
 /// Which of Appendix B's two contention expressions to use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ContentionForm {
     /// (k_d − 1)/k_d²: seed 000 eq. 8, seed 004 App. B first form (accurate for k_d > 2).

@@ -4,6 +4,7 @@
 //! `netwrap procs pkts steps req-rt msg-size rad-k det-file loc`, recognised when the first
 //! argument is a number, and subcommands (`netwrap sim …`, `netwrap model …`, …).
 
+mod args;
 mod cli;
 mod cmd;
 mod output;

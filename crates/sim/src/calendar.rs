@@ -55,6 +55,24 @@ impl<T: Copy + Ord> Calendar<T> {
     }
 }
 
+impl<T: Copy + Ord> Calendar<T> {
+    /// The earliest cycle after the current one at which an event is filed, if any: lets an
+    /// engine jump over cycles in which nothing happens.
+    pub fn next_after_now(&self) -> Option<u64> {
+        for d in 1..RING as u64 {
+            if !self.ring[(self.now + d) as usize & (RING - 1)].is_empty() {
+                return Some(self.now + d);
+            }
+        }
+        self.far.peek().map(|Reverse((at, _))| *at)
+    }
+
+    /// True when no event is filed at all.
+    pub fn is_empty(&self) -> bool {
+        self.far.is_empty() && self.ring.iter().all(Vec::is_empty)
+    }
+}
+
 impl<T: Copy + Ord> Default for Calendar<T> {
     fn default() -> Self {
         Self::new()
@@ -81,5 +99,20 @@ mod tests {
             }
         }
         assert_eq!(seen, vec![(3, 1), (3, 3), (2047, 4), (5000, 2)]);
+    }
+
+    #[test]
+    fn next_event_skips_empty_cycles() {
+        let mut c = Calendar::new();
+        c.push(40, 1u32);
+        c.push(100_000, 2);
+        assert_eq!(c.next_after_now(), Some(40));
+        let mut out = Vec::new();
+        c.take(40, &mut out);
+        assert_eq!(c.next_after_now(), Some(100_000));
+        out.clear();
+        c.take(100_000, &mut out);
+        assert_eq!(c.next_after_now(), None);
+        assert!(c.is_empty());
     }
 }

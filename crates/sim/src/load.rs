@@ -1,120 +1,133 @@
-//! Offered channel load, computed exactly from the traffic and the routing, without
-//! simulating: the stability criterion of a network of unbounded queues (a channel offered
-//! one flit per cycle or more is saturated) and the expected utilisation per channel class.
+//! Offered channel load of k-ary n-cubes, computed exactly from the traffic and the routing
+//! without simulating, in O(k) per dimension: the stability criterion of a network of
+//! unbounded queues (a channel offered one flit per cycle or more is saturated) and the
+//! expected utilisation per channel class.
 
-use netwrap_topo::{DimensionOrder, KaryNCube};
+use netwrap_topo::CubeSpec;
 
-/// Expected flits per cycle on channels, per unit of m·B (multiply by m·B for a load).
+/// What dimension-order routing does with a product traffic pattern on a k-ary n-cube, per
+/// unit request rate (one message per terminal per cycle).
 #[derive(Clone, Debug, PartialEq)]
-pub struct LoadProfile {
-    /// The most loaded channel.
-    pub max: f64,
-    /// Mean over the channels of each class, indexed like the network's classes.
+pub struct CubeLoads {
+    /// Messages per cycle on the busiest channel of each class (classes indexed as the cube's
+    /// network numbers them: dimension i, or 2i for + and 2i + 1 for − when bidirectional).
+    pub class_max: Vec<f64>,
+    /// Mean over the channels of each class.
     pub class_mean: Vec<f64>,
+    /// Expected hops of a message, self-addressed ones (0 hops) included.
+    pub mean_hops: f64,
+    /// The longest route.
+    pub longest: u64,
 }
 
-/// Channel loads of a k-ary n-cube under dimension-order routing when each destination
-/// offset in dimension i is uniform over `0..sides[i]` (sides = k for uniform traffic; the
-/// locality subcube otherwise), independently across dimensions.
+/// Loads when each destination offset in dimension i is uniform over `0..sides[i]`
+/// independently across dimensions (sides = k: uniform traffic; the locality subcube
+/// otherwise, on tori only).
 ///
 /// Under dimension-order routing a message crosses dimension i along one line of the cube;
-/// with offsets independent of the source, every line carries the same traffic, so a channel's
-/// load is the sum over the k source positions a of the probability that the 1-D segment from
-/// a with offset o crosses it. Exact for tori and meshes alike (mesh channels are uneven:
-/// the middle ones carry the most). The dimension order does not change loads of product
-/// distributions; it is accepted for clarity.
-pub fn cube_load(cube: &KaryNCube, sides: &[u32], _order: DimensionOrder) -> LoadProfile {
-    let spec = cube.spec();
-    let mut max: f64 = 0.0;
-    let mut class_mean = Vec::new();
-    for (i, &k) in spec.radices.iter().enumerate() {
-        let side = sides[i];
-        let p = 1.0 / side as f64;
-        // line[x][dir]: load on the channel leaving position x in direction dir (0 = +, 1 = −).
-        let mut line = vec![[0.0f64; 2]; k as usize];
-        for a in 0..k {
-            for o in 0..side {
-                let b = if spec.wrap { (a + o) % k } else { a + o };
-                if !spec.wrap && b >= k {
-                    continue; // locality on meshes is refused upstream
-                }
-                let forward = (b + k - a) % k;
-                let (dir, len) = if !spec.bidirectional {
-                    (0, forward)
-                } else if !spec.wrap {
-                    if b >= a { (0, b - a) } else { (1, a - b) }
-                } else if forward * 2 == k {
-                    // Half-way round an even ring: the salt sends half each way.
-                    for step in 0..forward {
-                        line[((a + step) % k) as usize][0] += p * 0.5;
-                        line[((a + k - step) % k) as usize][1] += p * 0.5;
-                    }
-                    continue;
-                } else if forward * 2 < k {
-                    (0, forward)
+/// with offsets independent of the source every line carries the same traffic, as if each of
+/// its k positions sent one message per cycle with the dimension's offset distribution. On a
+/// torus every channel of a (dimension, direction) class then carries the expected hops in
+/// that direction; on a mesh the channel from j to j + 1 carries the (j + 1)(k − 1 − j)
+/// position pairs that straddle it, over k (the middle channels carry the most). A message
+/// exactly half-way round an even bidirectional ring goes either way with probability ½ (its
+/// salt decides), so it adds ½ to each direction. The dimension order does not change the
+/// loads of product patterns.
+pub fn cube_loads(spec: &CubeSpec, sides: &[u32]) -> CubeLoads {
+    let (mut class_max, mut class_mean) = (Vec::new(), Vec::new());
+    let (mut mean_hops, mut longest) = (0.0, 0u64);
+    for (&k, &side) in spec.radices.iter().zip(sides) {
+        let k64 = k as u64;
+        if spec.wrap {
+            // (forward, backward) hops of each offset.
+            let hops = |o: u64| -> (f64, f64) {
+                if !spec.bidirectional {
+                    (o as f64, 0.0)
+                } else if 2 * o == k64 {
+                    (o as f64 / 2.0, o as f64 / 2.0)
+                } else if 2 * o < k64 {
+                    (o as f64, 0.0)
                 } else {
-                    (1, k - forward)
-                };
-                for step in 0..len {
-                    let x = if dir == 0 { (a + step) % k } else { (a + k - step) % k };
-                    line[x as usize][dir] += p;
+                    (0.0, (k64 - o) as f64)
                 }
+            };
+            let (mut plus, mut minus, mut max) = (0.0, 0.0, 0u64);
+            for o in 0..side as u64 {
+                let (f, b) = hops(o);
+                plus += f;
+                minus += b;
+                max = max.max((f + b) as u64);
+            }
+            let (plus, minus) = (plus / side as f64, minus / side as f64);
+            mean_hops += plus + minus;
+            longest += max;
+            class_max.push(plus);
+            class_mean.push(plus);
+            if spec.bidirectional {
+                class_max.push(minus);
+                class_mean.push(minus);
+            }
+        } else {
+            // A line: the channel j -> j+1 (and j+1 -> j) carries (j+1)(k-1-j) pairs.
+            let pair = |j: u64| ((j + 1) * (k64 - 1 - j)) as f64 / k as f64;
+            let middle = (k64 - 2) / 2;
+            let mean = (0..k64 - 1).map(pair).sum::<f64>() / (k - 1) as f64;
+            mean_hops += (k as f64 - 1.0 / k as f64) / 3.0;
+            longest += k64 - 1;
+            for _ in 0..2 {
+                class_max.push(pair(middle));
+                class_mean.push(mean);
             }
         }
-        let dirs = if spec.bidirectional { 2 } else { 1 };
-        for d in 0..dirs {
-            // Mesh ends have no channel leaving the cube.
-            let present: Vec<f64> = line
-                .iter()
-                .enumerate()
-                .filter(|&(x, _)| spec.wrap || (d == 0 && x + 1 < k as usize) || (d == 1 && x > 0))
-                .map(|(_, l)| l[d])
-                .collect();
-            max = present.iter().copied().fold(max, f64::max);
-            class_mean.push(present.iter().sum::<f64>() / present.len().max(1) as f64);
-        }
     }
-    LoadProfile { max, class_mean }
+    CubeLoads { class_max, class_mean, mean_hops, longest }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use netwrap_topo::CubeSpec;
 
-    fn cube(k: u32, n: u32, wrap: bool, bi: bool) -> KaryNCube {
-        KaryNCube::new(
-            CubeSpec { radices: vec![k; n as usize], wrap, bidirectional: bi },
-            DimensionOrder::HighestFirst,
-        )
-        .unwrap()
+    fn spec(k: u32, n: u32, wrap: bool, bidirectional: bool) -> CubeSpec {
+        CubeSpec { radices: vec![k; n as usize], wrap, bidirectional }
     }
 
+    /// Verification: a unidirectional torus offers k_d = (k − 1)/2 per unit rate to every
+    /// channel (Agarwal 1991 eq. 7 with m = B = 1), and k_dl = (s − 1)/2 with a subcube of side s.
     #[test]
     fn unidirectional_torus_load_is_k_d() {
-        let c = cube(8, 2, true, false);
-        let l = cube_load(&c, &[8, 8], DimensionOrder::HighestFirst);
-        assert!((l.max - 3.5).abs() < 1e-12);
+        let l = cube_loads(&spec(8, 2, true, false), &[8, 8]);
+        assert_eq!(l.class_max, vec![3.5, 3.5]);
         assert_eq!(l.class_mean, vec![3.5, 3.5]);
-        // Locality side 4: k_dl = 1.5.
-        let l = cube_load(&c, &[4, 4], DimensionOrder::HighestFirst);
-        assert!((l.max - 1.5).abs() < 1e-12);
+        assert_eq!((l.mean_hops, l.longest), (7.0, 14));
+        let l = cube_loads(&spec(8, 2, true, false), &[4, 4]);
+        assert_eq!(l.class_max, vec![1.5, 1.5]);
     }
 
+    /// Verification: a bidirectional ring of even k carries k/8 per direction (k/4 hops split
+    /// evenly); odd k carries (k − 1/k)/8.
     #[test]
     fn bidirectional_torus_load_is_half_k_d() {
-        let l = cube_load(&cube(8, 2, true, true), &[8, 8], DimensionOrder::HighestFirst);
-        assert!((l.max - 1.0).abs() < 1e-12, "{l:?}");
-        let l = cube_load(&cube(7, 1, true, true), &[7], DimensionOrder::HighestFirst);
-        assert!((l.max - (7.0 - 1.0 / 7.0) / 8.0).abs() < 1e-12, "{l:?}");
+        let l = cube_loads(&spec(8, 2, true, true), &[8, 8]);
+        assert_eq!(l.class_max, vec![1.0; 4]);
+        let l = cube_loads(&spec(7, 1, true, true), &[7]);
+        assert!((l.class_max[0] - (7.0 - 1.0 / 7.0) / 8.0).abs() < 1e-12, "{l:?}");
     }
 
+    /// Verification against counting pairs by hand: the middle channel of an 8-node line carries
+    /// 4·4/8 = 2, and the class mean is the mean of (x+1)(7−x)/8.
     #[test]
     fn mesh_middle_channels_carry_k_over_4() {
-        let l = cube_load(&cube(8, 2, false, true), &[8, 8], DimensionOrder::HighestFirst);
-        assert!((l.max - 2.0).abs() < 1e-12, "{l:?}");
-        // Mean over the 7 channels per direction: sum of (x+1)(7-x)/8 over x = 0..6, / 7.
+        let l = cube_loads(&spec(8, 2, false, true), &[8, 8]);
+        assert_eq!(l.class_max, vec![2.0; 4]);
         let mean = (0..7).map(|x| ((x + 1) * (7 - x)) as f64 / 8.0).sum::<f64>() / 7.0;
         assert!((l.class_mean[0] - mean).abs() < 1e-12);
+        assert!((l.mean_hops - 2.0 * (8.0 - 1.0 / 8.0) / 3.0).abs() < 1e-12);
+    }
+
+    /// A ring of 2^20 nodes takes O(k): this would take hours at O(k³).
+    #[test]
+    fn large_rings_are_quick() {
+        let l = cube_loads(&spec(1 << 20, 1, true, true), &[1 << 20]);
+        assert_eq!(l.longest, 1 << 19);
     }
 }

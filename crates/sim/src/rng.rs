@@ -55,11 +55,14 @@ impl Stream {
 
 /// Cycles until the next Bernoulli(p) success, counting the current one as 0: the number of
 /// failures before a success, drawn by inversion so one draw replaces a coin per cycle.
+///
+/// `log_q` is ln(1 − p), computed as `(-p).ln_1p()` so tiny rates keep their value. A gap
+/// too long for 64 bits (p below about 1e-300 gives infinity) saturates to `u64::MAX`:
+/// "never" within any run; p = 1 gives 0 every time.
 #[inline]
 pub fn geometric_gap(stream: &mut Stream, log_q: f64) -> u64 {
-    // log_q = ln(1 - p); p = 1 gives -inf and a gap of 0 every time.
-    let g = stream.unit_open0().ln() / log_q;
-    if g.is_finite() { g as u64 } else { 0 }
+    // Float-to-integer casts saturate: +inf and huge values give u64::MAX; -0.0 gives 0.
+    (stream.unit_open0().ln() / log_q) as u64
 }
 
 #[cfg(test)]
@@ -84,11 +87,24 @@ mod tests {
     fn geometric_gaps_have_the_bernoulli_mean() {
         let p: f64 = 0.05;
         let mut s = Stream::new(7, 3, Purpose::Traffic);
-        let log_q = (1.0 - p).ln();
+        let log_q = (-p).ln_1p();
         let n = 200_000;
         let mean = (0..n).map(|_| geometric_gap(&mut s, log_q) as f64).sum::<f64>() / n as f64;
         // Failures before success: mean (1 - p) / p = 19; standard error ~ 0.04.
         assert!((mean - 19.0).abs() < 0.2, "{mean}");
-        assert_eq!(geometric_gap(&mut s, (1.0f64 - 1.0).ln()), 0);
+        assert_eq!(geometric_gap(&mut s, (-1.0f64).ln_1p()), 0);
+    }
+
+    /// Verification: tiny rates stay tiny. At m = 1e-17 the mean gap is 1e17 cycles (a draw
+    /// below 1e15 has probability about 1%); at the smallest positive float no gap fits in 64
+    /// bits.
+    #[test]
+    fn tiny_rates_give_long_gaps() {
+        let mut s = Stream::new(1, 0, Purpose::Traffic);
+        let log_q = (-1e-17f64).ln_1p();
+        let gaps: Vec<u64> = (0..100).map(|_| geometric_gap(&mut s, log_q)).collect();
+        assert!(gaps.iter().filter(|&&g| g < 1_000_000_000_000_000).count() < 10, "{gaps:?}");
+        let log_q = (-f64::from_bits(1)).ln_1p();
+        assert!((0..100).all(|_| geometric_gap(&mut s, log_q) == u64::MAX));
     }
 }

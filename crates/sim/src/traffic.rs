@@ -1,43 +1,40 @@
-//! Where messages go: destination distributions.
+//! Where messages go: destination patterns.
 //!
-//! Destinations include the source itself (seed 004 App. A: "randomly chosen from among all
-//! the nodes"); the model's k_d = (k−1)/2 counts that case as distance 0, and so do we. A
+//! Destinations include the source itself (the homework's App. A: "randomly chosen from among
+//! all the nodes"); the model's k_d = (k−1)/2 counts that case as distance 0, and so do we. A
 //! self-addressed message uses no channel and is delivered B cycles after its creation (the
 //! time to hand its B flits to the processor), exactly the T0 = n·k_d + B the model assigns to
 //! distance 0.
+//!
+//! A pattern is an enum matched per message (one engine copy per routing type, not per
+//! pattern); `pick` draws from the source's own stream only, so every terminal's sequence of
+//! destinations is reproducible on its own.
 
 use crate::rng::Stream;
 use netwrap_topo::{KaryNCube, TerminalId};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// A destination distribution; `pick` must draw from `stream` only, so every node's sequence
-/// of destinations is reproducible on its own.
-pub trait Destinations: Sync {
-    /// The destination of a message created at terminal `src`.
-    fn pick(&self, src: TerminalId, stream: &mut Stream) -> TerminalId;
-}
-
-/// Uniform over all terminals, the source included.
+/// A built destination pattern.
 #[derive(Clone, Debug)]
-pub struct Uniform {
-    terminals: u32,
+pub enum Pattern {
+    /// Uniform over this many terminals, the source included.
+    Uniform(u32),
+    /// A locality subcube on a torus.
+    CubeLocality(CubeLocality),
 }
 
-impl Uniform {
-    /// Uniform over `terminals` terminals.
-    pub fn new(terminals: u32) -> Self {
-        Uniform { terminals }
-    }
-}
-
-impl Destinations for Uniform {
+impl Pattern {
+    /// The destination of a message created at terminal `src`.
     #[inline]
-    fn pick(&self, _src: TerminalId, stream: &mut Stream) -> TerminalId {
-        stream.below(self.terminals)
+    pub fn pick(&self, src: TerminalId, stream: &mut Stream) -> TerminalId {
+        match self {
+            Pattern::Uniform(terminals) => stream.below(*terminals),
+            Pattern::CubeLocality(l) => l.pick(src, stream),
+        }
     }
 }
 
-/// Seed 000 §5.1 / seed 004 (before Ex 5) locality on a torus: uniform over the subcube of
+/// Agarwal 1991 §5.1 / the homework (before Ex 5) locality on a torus: uniform over the subcube of
 /// side s = (lN)^(1/n) = l^(1/n)·k with a corner at the source, extending in the + direction
 /// of every dimension and wrapping round the end-around connections.
 ///
@@ -52,7 +49,7 @@ pub struct CubeLocality {
 }
 
 /// The subcube actually used for a locality fraction.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LocalitySubcube {
     /// Side in each dimension.
     pub sides: Vec<u32>,
@@ -85,9 +82,10 @@ pub fn subcube(radices: &[u32], l: f64) -> LocalitySubcube {
     LocalitySubcube { sides, effective_locality }
 }
 
-impl Destinations for CubeLocality {
+impl CubeLocality {
+    /// A destination in `src`'s subcube.
     #[inline]
-    fn pick(&self, src: TerminalId, stream: &mut Stream) -> TerminalId {
+    pub fn pick(&self, src: TerminalId, stream: &mut Stream) -> TerminalId {
         let mut dst = 0;
         for i in 0..self.sides.len() {
             let k = self.radices[i];
@@ -106,7 +104,7 @@ mod tests {
     use crate::rng::Purpose;
     use netwrap_topo::{CubeSpec, DimensionOrder};
 
-    /// Seed 004: from (i, j) destinations lie in i ≤ x ≤ i + √(lN) − 1, j ≤ y ≤ j + √(lN) − 1
+    /// The homework: from (i, j) destinations lie in i ≤ x ≤ i + √(lN) − 1, j ≤ y ≤ j + √(lN) − 1
     /// (mod k), and every node of that subcube is reached.
     #[test]
     fn locality_destinations_fill_exactly_the_subcube_at_the_source_corner() {
@@ -137,7 +135,7 @@ mod tests {
 
     #[test]
     fn uniform_covers_every_terminal_including_the_source() {
-        let u = Uniform::new(5);
+        let u = Pattern::Uniform(5);
         let mut s = Stream::new(1, 2, Purpose::Traffic);
         let mut counts = [0u32; 5];
         for _ in 0..50_000 {

@@ -2,65 +2,45 @@
 //! the topology's average distance, utilisation matches the offered load per class, and no
 //! message is lost.
 
-use netwrap_sim::{EngineKind, FamilySim, simulate_family};
-use netwrap_topo::{CirculantRouting, DimensionOrder, ModuleSplit, StageWiring, TopologySpec};
+use netwrap_sim::report::Verdict;
+use netwrap_sim::{SimResult, SimSpec, simulate};
+use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec};
 
-fn specs() -> Vec<(&'static str, TopologySpec)> {
-    let cube = |radices: Vec<u32>, wrap, bidirectional| TopologySpec::Cube {
-        radices,
-        wrap,
-        bidirectional,
-        order: DimensionOrder::HighestFirst,
-    };
+fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
+    let family = RoutingSpec::default();
+    let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None };
+    let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, order: None };
+    let t = |json: &str| -> TopologySpec { serde_json::from_str(json).unwrap() };
     vec![
-        ("torus 4x4", cube(vec![4, 4], true, false)),
-        ("bidirectional torus 5x4", cube(vec![5, 4], true, true)),
-        ("mesh 4x3", cube(vec![4, 3], false, true)),
-        ("ring 9", cube(vec![9], true, true)),
-        ("hypercube 5", TopologySpec::Hypercube { n: 5 }),
-        ("circulant C_20(3,7)", TopologySpec::Circulant { nodes: 20, a: 3, b: 7 }),
-        ("midimew 32 (table)", TopologySpec::Midimew { nodes: 32, routing: CirculantRouting::Table }),
-        ("midimew 50 (record)", TopologySpec::Midimew { nodes: 50, routing: CirculantRouting::Record }),
-        ("butterfly 2^4", TopologySpec::Multistage { k: 2, stages: 4, wiring: StageWiring::Butterfly }),
-        ("omega 4^2", TopologySpec::Multistage { k: 4, stages: 2, wiring: StageWiring::Omega }),
-        ("fat-tree 64", TopologySpec::FatTree { nodes: 64 }),
-        ("complete 8", TopologySpec::NHop { factors: vec![8] }),
-        ("2-hop K4 x K8", TopologySpec::NHop { factors: vec![4, 8] }),
-        ("CCC(3)", TopologySpec::Ccc { n: 3 }),
-        ("crossbar 16", TopologySpec::Crossbar { nodes: 16 }),
-        (
-            "Xbar modules",
-            TopologySpec::XbarModules {
-                per_module: 4,
-                factors: vec![4],
-                intra_bits: 16,
-                inter_bits: vec![32],
-            },
-        ),
-        (
-            "Butterfly.16.4",
-            TopologySpec::ModularButterfly {
-                nodes: 16,
-                modules: 4,
-                split: ModuleSplit { factors: vec![4], intra_bits: 16, inter_bits: vec![16], dilation: 1 },
-            },
-        ),
-        ("table-routed torus 4x4", TopologySpec::Table { of: Box::new(cube(vec![4, 4], true, true)) }),
+        ("torus 4x4", t(r#"{"family": "torus", "k": 4}"#), family.clone()),
+        ("bidirectional torus 5x4", t(r#"{"family": "torus", "radices": [5, 4], "bidirectional": true}"#), family.clone()),
+        ("mesh 4x3", t(r#"{"family": "mesh", "radices": [4, 3]}"#), family.clone()),
+        ("ring 9", t(r#"{"family": "ring", "k": 9, "bidirectional": true}"#), family.clone()),
+        ("hypercube 5", t(r#"{"family": "hypercube", "n": 5}"#), family.clone()),
+        ("circulant C_20(3,7)", t(r#"{"family": "circulant", "nodes": 20, "a": 3, "b": 7}"#), family.clone()),
+        ("midimew 32 (table)", t(r#"{"family": "midimew", "nodes": 32}"#), family.clone()),
+        ("midimew 50 (record)", t(r#"{"family": "midimew", "nodes": 50}"#), record),
+        ("butterfly 2^4", t(r#"{"family": "butterfly", "k": 2, "stages": 4}"#), family.clone()),
+        ("omega 4^2", t(r#"{"family": "omega", "k": 4, "stages": 2}"#), family.clone()),
+        ("fat-tree 64", t(r#"{"family": "fat-tree", "nodes": 64}"#), family.clone()),
+        ("complete 8", t(r#"{"family": "complete", "nodes": 8}"#), family.clone()),
+        ("2-hop K4 x K8", t(r#"{"family": "nhop", "factors": [4, 8]}"#), family.clone()),
+        ("CCC(3)", t(r#"{"family": "ccc", "n": 3}"#), family.clone()),
+        ("crossbar 16", t(r#"{"family": "crossbar", "nodes": 16}"#), family.clone()),
+        ("Xbar modules", t(r#"{"family": "two-level", "name": "Xbar.16.32", "nodes": 16, "modules": 4}"#), family.clone()),
+        ("Butterfly.16.16", t(r#"{"family": "two-level", "name": "Butterfly.16.16", "nodes": 16, "modules": 4}"#), family),
+        ("table-routed torus 4x4", t(r#"{"family": "torus", "k": 4, "bidirectional": true}"#), table),
     ]
 }
 
-fn run(spec: TopologySpec, rate: f64) -> netwrap_sim::FamilyRun {
-    simulate_family(&FamilySim {
-        topology: spec,
-        rate,
-        size: 2,
-        messages: 6000,
-        max_cycles: 2_000_000,
-        warmup: None,
-        seed: 3,
-        engine: EngineKind::Fast,
-    })
-    .unwrap()
+fn run(topology: TopologySpec, routing: RoutingSpec, rate: f64) -> SimResult {
+    let mut s = SimSpec { topology, routing, ..SimSpec::default() };
+    s.workload.rate = rate;
+    s.workload.size = 2;
+    s.run.messages = 6000;
+    s.run.max_cycles = 2_000_000;
+    s.run.seed = 3;
+    simulate(&s).unwrap()
 }
 
 /// Under uniform traffic the simulated mean hop count is the routes' exact mean (within the
@@ -68,12 +48,12 @@ fn run(spec: TopologySpec, rate: f64) -> netwrap_sim::FamilyRun {
 /// combined with the self-addressed routes: ((N − 1)·avg + self)/N.
 #[test]
 fn mean_hops_match_average_distance_for_every_family() {
-    for (name, spec) in specs() {
-        let topo = spec.build().unwrap();
+    for (name, spec, routing) in specs() {
+        let topo = spec.shape(&routing).unwrap().build().unwrap();
         let metrics = topo.metrics().unwrap();
-        let r = run(spec, 0.01);
-        let n = r.config.nodes as f64;
-        assert!(!r.report.saturated, "{name}: {:?}", r.report.saturation_reason);
+        let r = run(spec, routing, 0.01);
+        let n = r.network.nodes as f64;
+        assert_eq!(r.report.verdict, Verdict::Ok, "{name}: {:?}", r.report.verdict_reason);
         assert_eq!(r.report.messages_delivered, 6000, "{name}");
         let ci = r.report.mean_hops_ci95.unwrap().max(0.01 * r.expected_mean_hops);
         assert!(
@@ -85,7 +65,7 @@ fn mean_hops_match_average_distance_for_every_family() {
         // Self-addressed routes take 0 hops in a direct network: the mean is the average
         // distance scaled by (N − 1)/N.
         let direct =
-            (0..r.config.nodes).all(|t| topo.network().inject_router(t) == topo.network().eject_router(t));
+            (0..r.network.nodes).all(|t| topo.network().inject_router(t) == topo.network().eject_router(t));
         if direct {
             let expect = (n - 1.0) * metrics.average_distance / n;
             assert!(
@@ -103,8 +83,8 @@ fn mean_hops_match_average_distance_for_every_family() {
 #[test]
 fn class_utilisation_matches_offered_load() {
     let mut checked = 0;
-    for (name, spec) in specs() {
-        let r = run(spec, 0.05);
+    for (name, spec, routing) in specs() {
+        let r = run(spec, routing, 0.05);
         let offered =
             r.offered_utilization.unwrap_or_else(|| panic!("{name}: loads not computed: {}", r.load_method));
         assert_eq!(r.report.saturated, offered >= 1.0, "{name}: offered {offered}");
@@ -125,9 +105,9 @@ fn class_utilisation_matches_offered_load() {
 /// throughput near the capacity the loads predict.
 #[test]
 fn overload_is_saturation_on_any_family() {
-    let r = run(TopologySpec::FatTree { nodes: 64 }, 0.4);
+    let r = run(TopologySpec::FatTree { nodes: Some(64) }, RoutingSpec::default(), 0.4);
     assert!(r.report.saturated && r.report.latency.is_none());
-    let capacity = r.saturation_rate.unwrap();
+    let capacity = r.max_rate.unwrap();
     assert!(
         r.report.throughput < 0.4 && r.report.throughput > 0.8 * capacity,
         "{} vs {capacity}",

@@ -4,8 +4,10 @@
 //! (processors, memories) that inject at one router and are delivered from one router. Each
 //! family is a builder that produces a `Network` plus whatever structure (coordinates, levels)
 //! its routing needs; routing is a separate value implementing [`Routing`] that reads it.
-//! [`TopologySpec`] names every family as plain data; [`TopologySpec::build`] gives a
-//! [`Topology`], whose [`Topology::visit`] hands the concrete family to generic code.
+//! [`TopologySpec`] and [`RoutingSpec`] name every family and its routing as plain data, in the
+//! command line's words; [`TopologySpec::shape`] lowers them to a [`Shape`], whose
+//! [`Shape::build`] gives a [`Topology`]; [`Topology::visit`] hands the concrete family to
+//! generic code.
 //!
 //! Ids are plain `u32` indices into vectors, so the simulator's hot loop never chases
 //! pointers or hashes.
@@ -14,7 +16,7 @@
 //! per family (no `dyn` per hop):
 //!
 //! ```
-//! use netwrap_topo::{Candidates, Family, Routing, TopologySpec, Visitor};
+//! use netwrap_topo::{Candidates, Family, Routing, RoutingSpec, TopologySpec, Visitor};
 //!
 //! /// Hops from terminal 0 to terminal `to`, following the first candidate.
 //! struct Walk { to: u32 }
@@ -33,7 +35,7 @@
 //! }
 //!
 //! let spec: TopologySpec = serde_json::from_str(r#"{"family": "midimew", "nodes": 64}"#).unwrap();
-//! let topo = spec.build().unwrap();
+//! let topo = spec.shape(&RoutingSpec::default()).unwrap().build().unwrap();
 //! assert_eq!(topo.visit(Walk { to: 6 }), 1); // 6 = b is one hop away in C_64(5, 6)
 //! ```
 #![deny(missing_docs)]
@@ -42,6 +44,7 @@ mod circulant;
 pub mod cost;
 mod cube;
 mod error;
+mod family_spec;
 mod fattree;
 mod graph;
 mod hamming;
@@ -62,5 +65,6 @@ pub use indirect::{Indirect, StageWiring};
 pub use metrics::Metrics;
 pub use misc::{Ccc, XbarModules};
 pub use network::{Candidates, Channel, ChannelId, Network, RouterId, Routing, TerminalId};
-pub use spec::{Family, Topology, TopologySpec, Visitor};
+pub use family_spec::{RoutingAlgorithm, RoutingSpec, TopologySpec, whole_dimensions};
+pub use spec::{Family, Shape, Topology, Visitor};
 pub use twolevel::{ModularButterfly, ModuleSplit};

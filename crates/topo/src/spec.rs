@@ -1,5 +1,6 @@
-//! One serde-friendly description of every family ([`TopologySpec`]), the built result
-//! ([`Topology`]), and static dispatch to its concrete routing type ([`Visitor`]).
+//! The builders' description of every family ([`Shape`], lowered from the user's
+//! [`crate::TopologySpec`] and [`crate::RoutingSpec`]), the built result ([`Topology`]), and
+//! static dispatch to its concrete routing type ([`Visitor`]).
 
 use crate::TopoError;
 use crate::circulant::{Circulant, CirculantRouting};
@@ -14,7 +15,6 @@ use crate::metrics::{
 use crate::misc::{Ccc, XbarModules};
 use crate::network::{Network, Routing};
 use crate::twolevel::{ModularButterfly, ModuleSplit};
-use serde::{Deserialize, Serialize};
 
 /// A family with its routing: what the simulator is generic over.
 pub trait Family: Routing {
@@ -27,10 +27,11 @@ macro_rules! family {
 }
 family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules, ModularButterfly, TableRouted);
 
-/// Every family netwrap builds, as plain data (serde: `{"family": "midimew", "nodes": 64}`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "family", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum TopologySpec {
+/// What a builder needs to build a family with its routing: [`crate::Shape::shape`]
+/// lowers the user's description to this; library users may build shapes directly (e.g. a
+/// two-level butterfly with factors of their choosing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
     /// k-ary n-cube, any radix per dimension: torus or mesh, uni- or bidirectional.
     Cube {
         /// Radix per dimension, dimension 0 first.
@@ -40,13 +41,14 @@ pub enum TopologySpec {
         /// Channels both ways.
         bidirectional: bool,
         /// Dimension order of the routing.
-        #[serde(default)]
         order: DimensionOrder,
     },
     /// Binary n-cube: 2-ary n-cube with one link each way between neighbours.
     Hypercube {
         /// Dimensions n.
         n: u32,
+        /// Dimension order of the routing.
+        order: DimensionOrder,
     },
     /// Circulant graph C_N(a, b).
     Circulant {
@@ -62,7 +64,6 @@ pub enum TopologySpec {
         /// Nodes N ≥ 4.
         nodes: u32,
         /// Table (all minimal next hops) or routing record.
-        #[serde(default)]
         routing: CirculantRouting,
     },
     /// Butterfly or Omega network of k×k switches.
@@ -72,7 +73,6 @@ pub enum TopologySpec {
         /// Stages n (N = k^n).
         stages: u32,
         /// Butterfly or Omega.
-        #[serde(default)]
         wiring: StageWiring,
     },
     /// Butterfly fat-tree (seed 002 §3.1).
@@ -119,7 +119,7 @@ pub enum TopologySpec {
     /// adaptive minimal routing; a table of at most 64 MiB (destination routers x routers bytes).
     Table {
         /// The family.
-        of: Box<TopologySpec>,
+        of: Box<Shape>,
     },
 }
 
@@ -157,35 +157,35 @@ pub trait Visitor {
     fn visit<F: Family>(self, family: &F) -> Self::Output;
 }
 
-impl TopologySpec {
+impl Shape {
     /// Builds the family.
     pub fn build(&self) -> Result<Topology, TopoError> {
         Ok(match self {
-            TopologySpec::Cube { radices, wrap, bidirectional, order } => Topology::Cube(KaryNCube::new(
+            Shape::Cube { radices, wrap, bidirectional, order } => Topology::Cube(KaryNCube::new(
                 CubeSpec { radices: radices.clone(), wrap: *wrap, bidirectional: *bidirectional },
                 *order,
             )?),
-            TopologySpec::Hypercube { n } => {
+            Shape::Hypercube { n, order } => {
                 if *n == 0 || *n > 31 {
                     return Err(TopoError::Invalid(format!(
                         "a hypercube needs 1 <= n <= 31 dimensions; got n = {n}"
                     )));
                 }
-                Topology::Cube(KaryNCube::new(CubeSpec::hypercube(*n), DimensionOrder::HighestFirst)?)
+                Topology::Cube(KaryNCube::new(CubeSpec::hypercube(*n), *order)?)
             }
-            TopologySpec::Circulant { nodes, a, b } => {
+            Shape::Circulant { nodes, a, b } => {
                 Topology::Circulant(Circulant::new(*nodes, *a, *b, CirculantRouting::Table)?)
             }
-            TopologySpec::Midimew { nodes, routing } => {
+            Shape::Midimew { nodes, routing } => {
                 Topology::Circulant(Circulant::midimew(*nodes, *routing)?)
             }
-            TopologySpec::Multistage { k, stages, wiring } => {
+            Shape::Multistage { k, stages, wiring } => {
                 Topology::Multistage(Indirect::new(*k, *stages, *wiring)?)
             }
-            TopologySpec::FatTree { nodes } => Topology::FatTree(FatTree::new(*nodes)?),
-            TopologySpec::NHop { factors } => Topology::NHop(Hamming::new(factors, &[])?),
-            TopologySpec::Ccc { n } => Topology::Ccc(Ccc::new(*n)?),
-            TopologySpec::Crossbar { nodes } => {
+            Shape::FatTree { nodes } => Topology::FatTree(FatTree::new(*nodes)?),
+            Shape::NHop { factors } => Topology::NHop(Hamming::new(factors, &[])?),
+            Shape::Ccc { n } => Topology::Ccc(Ccc::new(*n)?),
+            Shape::Crossbar { nodes } => {
                 if *nodes < 2 {
                     return Err(TopoError::Invalid(format!(
                         "a crossbar needs at least 2 processors; got {nodes}"
@@ -193,13 +193,13 @@ impl TopologySpec {
                 }
                 Topology::Xbar(XbarModules::new(*nodes, &[], 1, &[])?)
             }
-            TopologySpec::XbarModules { per_module, factors, intra_bits, inter_bits } => {
+            Shape::XbarModules { per_module, factors, intra_bits, inter_bits } => {
                 Topology::Xbar(XbarModules::new(*per_module, factors, *intra_bits, inter_bits)?)
             }
-            TopologySpec::ModularButterfly { nodes, modules, split } => {
+            Shape::ModularButterfly { nodes, modules, split } => {
                 Topology::ModularButterfly(ModularButterfly::new(*nodes, *modules, split.clone())?)
             }
-            TopologySpec::Table { of } => {
+            Shape::Table { of } => {
                 let inner = of.build()?;
                 Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))
             }

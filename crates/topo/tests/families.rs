@@ -27,7 +27,7 @@ fn walk<R: Routing>(net: &Network, r: &R, s: u32, t: u32, salt: u32, pick: usize
 
 /// Every route of every pair reaches its destination, and (for minimal routing) is exactly
 /// as long as the breadth-first distance, whichever candidate is taken.
-fn check_all_pairs(spec: &TopologySpec, minimal: bool) {
+fn check_all_pairs(spec: &Shape, minimal: bool) {
     let topo = spec.build().unwrap();
     struct V(bool);
     impl Visitor for V {
@@ -50,8 +50,8 @@ fn check_all_pairs(spec: &TopologySpec, minimal: bool) {
     topo.visit(V(minimal));
 }
 
-fn cube(radices: Vec<u32>, wrap: bool, bidirectional: bool) -> TopologySpec {
-    TopologySpec::Cube { radices, wrap, bidirectional, order: DimensionOrder::LowestFirst }
+fn cube(radices: Vec<u32>, wrap: bool, bidirectional: bool) -> Shape {
+    Shape::Cube { radices, wrap, bidirectional, order: DimensionOrder::LowestFirst }
 }
 
 proptest! {
@@ -59,9 +59,9 @@ proptest! {
 
     #[test]
     fn circulant_and_midimew_routes_are_minimal(n in 4u32..90, a in 1u32..12, b in 1u32..12) {
-        check_all_pairs(&TopologySpec::Midimew { nodes: n, routing: CirculantRouting::Record }, true);
-        check_all_pairs(&TopologySpec::Midimew { nodes: n, routing: CirculantRouting::Table }, true);
-        let spec = TopologySpec::Circulant { nodes: n, a, b };
+        check_all_pairs(&Shape::Midimew { nodes: n, routing: CirculantRouting::Record }, true);
+        check_all_pairs(&Shape::Midimew { nodes: n, routing: CirculantRouting::Table }, true);
+        let spec = Shape::Circulant { nodes: n, a, b };
         if spec.build().is_ok() {
             check_all_pairs(&spec, true);
         }
@@ -75,22 +75,22 @@ proptest! {
 
     #[test]
     fn nhop_routes_are_minimal(f in proptest::collection::vec(2u32..6, 1..4)) {
-        check_all_pairs(&TopologySpec::NHop { factors: f }, true);
+        check_all_pairs(&Shape::NHop { factors: f }, true);
     }
 
     #[test]
     fn multistage_routes_reach_destination(k in 2u32..5, stages in 1u32..4, omega: bool) {
         let wiring = if omega { StageWiring::Omega } else { StageWiring::Butterfly };
-        check_all_pairs(&TopologySpec::Multistage { k, stages, wiring }, true);
+        check_all_pairs(&Shape::Multistage { k, stages, wiring }, true);
     }
 
     #[test]
     fn regular_families_are_regular(n in 4u32..200, k in 2u32..7, dims in 1u32..4) {
         for spec in [
-            TopologySpec::Midimew { nodes: n, routing: CirculantRouting::Table },
+            Shape::Midimew { nodes: n, routing: CirculantRouting::Table },
             cube(vec![k; dims as usize], true, true),
-            TopologySpec::Hypercube { n: dims },
-            TopologySpec::NHop { factors: vec![k; dims as usize] },
+            Shape::Hypercube { n: dims, order: DimensionOrder::HighestFirst },
+            Shape::NHop { factors: vec![k; dims as usize] },
         ] {
             let (lo, hi) = spec.build().unwrap().network().degree_range();
             prop_assert_eq!(lo, hi, "{:?}", spec);
@@ -100,13 +100,13 @@ proptest! {
 
 #[test]
 fn fat_tree_and_ccc_routes_are_minimal() {
-    check_all_pairs(&TopologySpec::FatTree { nodes: 64 }, true);
-    check_all_pairs(&TopologySpec::FatTree { nodes: 4 }, true);
-    check_all_pairs(&TopologySpec::Ccc { n: 3 }, true);
-    check_all_pairs(&TopologySpec::Ccc { n: 4 }, true);
-    check_all_pairs(&TopologySpec::Crossbar { nodes: 5 }, true);
+    check_all_pairs(&Shape::FatTree { nodes: 64 }, true);
+    check_all_pairs(&Shape::FatTree { nodes: 4 }, true);
+    check_all_pairs(&Shape::Ccc { n: 3 }, true);
+    check_all_pairs(&Shape::Ccc { n: 4 }, true);
+    check_all_pairs(&Shape::Crossbar { nodes: 5 }, true);
     check_all_pairs(
-        &TopologySpec::XbarModules {
+        &Shape::XbarModules {
             per_module: 3,
             factors: vec![4, 2],
             intra_bits: 32,
@@ -119,7 +119,7 @@ fn fat_tree_and_ccc_routes_are_minimal() {
     {
         let modules = factors.iter().product();
         let split = ModuleSplit { inter_bits: vec![8; factors.len()], factors, intra_bits: 16, dilation: 2 };
-        check_all_pairs(&TopologySpec::ModularButterfly { nodes, modules, split }, true);
+        check_all_pairs(&Shape::ModularButterfly { nodes, modules, split }, true);
     }
 }
 
@@ -176,7 +176,7 @@ fn seed_001_table_1_against_exact_graphs() {
         let k = (n as f64).sqrt();
         let k0 = (k / 2f64.sqrt()).ceil();
         let formula = k0 * (1.0 - 2.0 * (k0 * k0 - 1.0) / (3.0 * (n as f64 - 1.0)));
-        let m = TopologySpec::Midimew { nodes: n, routing: CirculantRouting::Table }.build().unwrap();
+        let m = Shape::Midimew { nodes: n, routing: CirculantRouting::Table }.build().unwrap();
         let got = m.metrics().unwrap();
         let (_, b) = midimew_generators(n);
         assert!(got.diameter == b || got.diameter == b - 1, "N={n}: diameter {} b={b}", got.diameter);
@@ -188,13 +188,13 @@ fn seed_001_table_1_against_exact_graphs() {
         );
     }
     // §2.1: 256 nodes: torus 8.03 (the text's "8.3"), Midimew 7.51 by formula, 7.55 exactly.
-    let m256 = TopologySpec::Midimew { nodes: 256, routing: CirculantRouting::Record }
+    let m256 = Shape::Midimew { nodes: 256, routing: CirculantRouting::Record }
         .build()
         .unwrap()
         .metrics()
         .unwrap();
     assert_eq!((m256.average_distance * 100.0).round(), 755.0);
-    let m64 = TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Record }
+    let m64 = Shape::Midimew { nodes: 64, routing: CirculantRouting::Record }
         .build()
         .unwrap()
         .metrics()
@@ -272,24 +272,24 @@ fn stages(net: &Network) -> u32 {
 
 #[test]
 fn bad_sizes_are_rejected_with_the_valid_sizes() {
-    let e = TopologySpec::FatTree { nodes: 100 }.build().unwrap_err().to_string();
+    let e = Shape::FatTree { nodes: 100 }.build().unwrap_err().to_string();
     assert!(e.contains("4^n"), "{e}");
     let e =
-        TopologySpec::Midimew { nodes: 3, routing: CirculantRouting::Table }.build().unwrap_err().to_string();
+        Shape::Midimew { nodes: 3, routing: CirculantRouting::Table }.build().unwrap_err().to_string();
     assert!(e.contains("N >= 4"), "{e}");
     let e =
-        TopologySpec::XbarModules { per_module: 4, factors: vec![4, 8], intra_bits: 8, inter_bits: vec![8] }
+        Shape::XbarModules { per_module: 4, factors: vec![4, 8], intra_bits: 8, inter_bits: vec![8] }
             .build()
             .unwrap_err()
             .to_string();
     assert!(e.contains("one per factor"), "{e}");
-    let e = TopologySpec::XbarModules { per_module: 4, factors: vec![4], intra_bits: 0, inter_bits: vec![8] }
+    let e = Shape::XbarModules { per_module: 4, factors: vec![4], intra_bits: 0, inter_bits: vec![8] }
         .build()
         .unwrap_err()
         .to_string();
     assert!(e.contains("at least 1"), "{e}");
-    assert!(TopologySpec::Ccc { n: 2 }.build().is_err());
-    assert!(TopologySpec::NHop { factors: vec![1, 4] }.build().is_err());
+    assert!(Shape::Ccc { n: 2 }.build().is_err());
+    assert!(Shape::NHop { factors: vec![1, 4] }.build().is_err());
 }
 
 /// Large vertex-transitive graphs use one search: a million-node torus is measured quickly.
@@ -333,15 +333,15 @@ fn cube_shortcut_matches_breadth_first_search() {
 #[test]
 fn symmetry_shortcuts_match_all_pairs() {
     let specs = [
-        TopologySpec::Midimew { nodes: 50, routing: CirculantRouting::Table },
-        TopologySpec::Midimew { nodes: 72, routing: CirculantRouting::Record },
-        TopologySpec::Circulant { nodes: 30, a: 4, b: 7 },
-        TopologySpec::NHop { factors: vec![3, 4, 2] },
-        TopologySpec::Ccc { n: 3 },
-        TopologySpec::Ccc { n: 5 },
-        TopologySpec::FatTree { nodes: 256 },
-        TopologySpec::Multistage { k: 2, stages: 5, wiring: StageWiring::Butterfly },
-        TopologySpec::Multistage { k: 3, stages: 3, wiring: StageWiring::Omega },
+        Shape::Midimew { nodes: 50, routing: CirculantRouting::Table },
+        Shape::Midimew { nodes: 72, routing: CirculantRouting::Record },
+        Shape::Circulant { nodes: 30, a: 4, b: 7 },
+        Shape::NHop { factors: vec![3, 4, 2] },
+        Shape::Ccc { n: 3 },
+        Shape::Ccc { n: 5 },
+        Shape::FatTree { nodes: 256 },
+        Shape::Multistage { k: 2, stages: 5, wiring: StageWiring::Butterfly },
+        Shape::Multistage { k: 3, stages: 3, wiring: StageWiring::Omega },
     ];
     for spec in specs {
         let topo = spec.build().unwrap();
@@ -374,16 +374,16 @@ fn bisection_enumeration_agrees_with_formulas() {
         (cube(vec![4, 4], true, true), 16),
         (cube(vec![4, 4], true, false), 8),
         (cube(vec![4, 4], false, true), 8),
-        (TopologySpec::Hypercube { n: 4 }, 16),
-        (TopologySpec::NHop { factors: vec![8] }, 32),
+        (Shape::Hypercube { n: 4, order: DimensionOrder::HighestFirst }, 16),
+        (Shape::NHop { factors: vec![8] }, 32),
     ] {
         let net = spec.build().unwrap();
         assert_eq!(metrics::exact_bisection(net.network()), Some(expect), "{spec:?}");
         assert_eq!(net.bisection().width, expect);
     }
     for spec in [
-        TopologySpec::Midimew { nodes: 18, routing: CirculantRouting::Table },
-        TopologySpec::Circulant { nodes: 20, a: 3, b: 7 },
+        Shape::Midimew { nodes: 18, routing: CirculantRouting::Table },
+        Shape::Circulant { nodes: 20, a: 3, b: 7 },
     ] {
         let net = spec.build().unwrap();
         let exact = metrics::exact_bisection(net.network()).unwrap();
@@ -396,12 +396,12 @@ fn bisection_enumeration_agrees_with_formulas() {
 #[test]
 fn table_routing_and_large_ccc_are_minimal() {
     for inner in
-        [cube(vec![4, 3], true, true), cube(vec![3, 3], false, true), TopologySpec::FatTree { nodes: 16 }]
+        [cube(vec![4, 3], true, true), cube(vec![3, 3], false, true), Shape::FatTree { nodes: 16 }]
     {
-        check_all_pairs(&TopologySpec::Table { of: Box::new(inner) }, true);
+        check_all_pairs(&Shape::Table { of: Box::new(inner) }, true);
     }
     // The automorphism-based CCC routing against breadth-first search.
-    check_all_pairs(&TopologySpec::Ccc { n: 5 }, true);
+    check_all_pairs(&Shape::Ccc { n: 5 }, true);
     let c = Ccc::new(12).unwrap();
     let d = bfs_from(c.network(), 12345);
     for y in (0..c.network().routers()).step_by(97) {
@@ -409,41 +409,45 @@ fn table_routing_and_large_ccc_are_minimal() {
     }
 }
 
-/// Specs survive a JSON round trip (the form experiment files and reports use).
+/// Every family's spec survives a JSON round trip after resolution (the form experiment files
+/// and results use), and the resolved spec builds the same network as the original.
 #[test]
 fn specs_round_trip_through_json() {
-    let specs = vec![
-        cube(vec![4, 8], true, true),
-        TopologySpec::Hypercube { n: 3 },
-        TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Record },
-        TopologySpec::Circulant { nodes: 20, a: 3, b: 7 },
-        TopologySpec::Multistage { k: 4, stages: 3, wiring: StageWiring::Omega },
-        TopologySpec::FatTree { nodes: 64 },
-        TopologySpec::NHop { factors: vec![4, 8] },
-        TopologySpec::Ccc { n: 4 },
-        TopologySpec::Crossbar { nodes: 8 },
-        TopologySpec::XbarModules { per_module: 32, factors: vec![32], intra_bits: 32, inter_bits: vec![8] },
-        TopologySpec::ModularButterfly {
-            nodes: 1024,
-            modules: 32,
-            split: ModuleSplit { factors: vec![4, 8], intra_bits: 32, inter_bits: vec![64, 32], dilation: 2 },
-        },
-        TopologySpec::Table { of: Box::new(TopologySpec::FatTree { nodes: 16 }) },
+    let specs = [
+        r#"{"family": "torus", "radices": [4, 8], "bidirectional": true}"#,
+        r#"{"family": "mesh", "k": 4, "n": 3}"#,
+        r#"{"family": "ring", "k": 9}"#,
+        r#"{"family": "hypercube", "n": 3}"#,
+        r#"{"family": "midimew", "nodes": 64}"#,
+        r#"{"family": "circulant", "nodes": 20, "a": 3, "b": 7}"#,
+        r#"{"family": "omega", "k": 4, "stages": 3}"#,
+        r#"{"family": "butterfly", "nodes": 64}"#,
+        r#"{"family": "fat-tree", "nodes": 64}"#,
+        r#"{"family": "complete", "nodes": 8}"#,
+        r#"{"family": "nhop", "factors": [4, 8]}"#,
+        r#"{"family": "ccc", "n": 4}"#,
+        r#"{"family": "crossbar", "nodes": 8}"#,
+        r#"{"family": "two-level", "name": "Xbar.32.8"}"#,
+        r#"{"family": "two-level", "name": "2hop.32-2dil.64-32"}"#,
     ];
-    for s in specs {
-        let text = serde_json::to_string(&s).unwrap();
-        let back: TopologySpec = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, s, "{text}");
-        back.build().unwrap();
+    for routing in [RoutingSpec::default(), RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None }] {
+        for text in specs {
+            let spec: TopologySpec = serde_json::from_str(text).unwrap();
+            let (resolved, _) = spec.resolve().unwrap();
+            let back: TopologySpec = serde_json::from_str(&serde_json::to_string(&resolved).unwrap()).unwrap();
+            assert_eq!(back, resolved, "{text}");
+            let (a, b) = (spec.shape(&routing).unwrap(), back.shape(&routing).unwrap());
+            assert_eq!(a, b, "{text}");
+            let (na, nb) = (a.build().unwrap(), b.build().unwrap());
+            assert_eq!(na.network().channels(), nb.network().channels(), "{text}");
+        }
     }
-    let midimew: TopologySpec = serde_json::from_str(r#"{"family": "midimew", "nodes": 64}"#).unwrap();
-    assert_eq!(midimew, TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Table });
     assert!(serde_json::from_str::<TopologySpec>(r#"{"family": "midimew", "nodes": 64, "k": 3}"#).is_err());
 }
 
 #[test]
 fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
-    let t = TopologySpec::XbarModules {
+    let t = Shape::XbarModules {
         per_module: 3,
         factors: vec![4, 2],
         intra_bits: 8,
@@ -465,7 +469,7 @@ fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
 #[test]
 fn seed_000_indirect_network_1k_processors() {
     for wiring in [StageWiring::Butterfly, StageWiring::Omega] {
-        let t = TopologySpec::Multistage { k: 4, stages: 5, wiring }.build().unwrap();
+        let t = Shape::Multistage { k: 4, stages: 5, wiring }.build().unwrap();
         let m = t.metrics().unwrap();
         assert_eq!(m.nodes, 1024);
         assert_eq!(m.routers, 1280);
@@ -494,9 +498,9 @@ fn reversed_network_carries_replies() {
 #[test]
 fn circulant_offset_recursion_matches_all_pairs() {
     for spec in [
-        TopologySpec::Midimew { nodes: 50, routing: CirculantRouting::Table },
-        TopologySpec::Midimew { nodes: 64, routing: CirculantRouting::Record },
-        TopologySpec::Circulant { nodes: 30, a: 4, b: 7 },
+        Shape::Midimew { nodes: 50, routing: CirculantRouting::Table },
+        Shape::Midimew { nodes: 64, routing: CirculantRouting::Record },
+        Shape::Circulant { nodes: 30, a: 4, b: 7 },
     ] {
         let topo = spec.build().unwrap();
         let Topology::Circulant(c) = &topo else { unreachable!() };

@@ -10,41 +10,36 @@
 
 use super::{Collector, Msg, NEVER, Outcome, RunSpec, Sources, choose};
 use crate::calendar::Calendar;
-use crate::traffic::Destinations;
+use crate::traffic::Pattern;
 use netwrap_topo::{Candidates, Network, Routing};
 
-/// A channel's state.
+/// A channel's state: everything the hot loop touches per channel, 24 bytes.
 struct Lane {
     /// Cycle at which the last granted message releases the channel.
     free_at: u64,
-    /// Busy cycles after the warm-up.
+    /// Busy cycles after the warm-up, as granted.
     busy: u64,
     /// Router the channel enters.
     dst: u32,
     /// Cycles a message holds the channel, ⌈B / width⌉.
     hold: u32,
-    /// Flits per cycle.
-    width: u32,
 }
 
-/// Runs the ideal-switch network to completion (see the module docs).
-pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, spec: &RunSpec) -> Outcome {
+/// Runs the ideal-switch network (see the module docs).
+pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
     let terminals = net.terminals();
     let channels = net.channels();
     let size = spec.size as u64;
-    // Everything the hot loop touches per channel, in one cache line's worth.
     let mut lanes: Vec<Lane> = channels
         .iter()
-        .map(|c| Lane {
-            free_at: 0,
-            busy: 0,
-            dst: c.dst,
-            hold: size.div_ceil(c.width as u64) as u32,
-            width: c.width,
-        })
+        .map(|c| Lane { free_at: 0, busy: 0, dst: c.dst, hold: size.div_ceil(c.width as u64) as u32 })
         .collect();
-    let mut flit_hops = 0u64;
-    let mut collector = Collector::new(spec, channels.len(), terminals);
+    // Widths matter only where they differ (a message waits for its tail before a wider
+    // channel); networks of one width skip the lookup.
+    let width0 = channels.first().map_or(1, |c| c.width);
+    let widths: Option<Vec<u32>> =
+        channels.iter().any(|c| c.width != width0).then(|| channels.iter().map(|c| c.width).collect());
+    let mut collector = Collector::new(spec, net);
     let (mut sources, first) = Sources::new(spec, terminals);
     let mut births: Calendar<u32> = Calendar::new();
     for (t, &at) in first.iter().enumerate() {
@@ -58,13 +53,21 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
     let mut born = Vec::new();
     let mut due = Vec::new();
     let mut cands = Candidates::default();
+    let mut flit_hops = 0u64;
+    // Idle stretches a grant leaves ahead of the clock on a channel (a message waiting for its
+    // tail before a wider channel): (channel, from, to). Needed to count exactly the busy
+    // cycles granted past the end of the run; dropped once the clock passes them.
+    let mut gaps: Vec<(u32, u64, u64)> = Vec::new();
+    let mut prune_at = 1024;
     let mut now = 0u64;
+    let mut reason = None;
     while now < spec.max_cycles {
         events.take(now, &mut due);
         births.take(now, &mut born);
+        let idle = due.is_empty() && born.is_empty();
         born.sort_unstable();
         for src in born.drain(..) {
-            let (dst, salt, next) = sources.create(src, now, dests);
+            let (dst, salt, next) = sources.create(src, now, pattern);
             if next != NEVER {
                 births.push(next, src);
             }
@@ -95,31 +98,68 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             let c = choose(cands.as_slice(), m.salt, m.hops, now, |c| lanes[c as usize].free_at);
             let lane = &mut lanes[c as usize];
             let mut start = now.max(lane.free_at);
-            if m.in_width != 0 && lane.width > m.in_width {
-                start = start.max(m.tail_at);
+            let mut width = 0;
+            if let Some(w) = &widths {
+                width = w[c as usize];
+                if m.in_width != 0 && width > m.in_width {
+                    start = start.max(m.tail_at);
+                }
+            }
+            let idle_from = now.max(lane.free_at);
+            if start > idle_from {
+                if gaps.len() >= prune_at {
+                    gaps.retain(|g| g.2 > now);
+                    prune_at = (2 * gaps.len()).max(1024);
+                }
+                gaps.push((c, idle_from, start));
             }
             let h = lane.hold as u64;
-            m.tail_at = start + h;
-            m.in_width = lane.width;
-            lane.free_at = start + h;
-            lane.busy += (start + h).saturating_sub(start.max(spec.warmup));
+            let release = start.saturating_add(h);
+            m.tail_at = release;
+            m.in_width = width;
+            lane.free_at = release;
+            lane.busy += release.saturating_sub(start.max(spec.warmup));
             flit_hops += h;
             if m.hops == 0 {
                 m.first_start = start;
             }
             m.hops += 1;
             m.at = lane.dst;
-            events.push(start + 1, ev);
+            if start < NEVER {
+                events.push(start + 1, ev);
+            }
         }
         due.clear();
         collector.tick(now);
-        if collector.finished(now) {
+        reason = collector.stop(now);
+        if reason.is_some() {
             break;
         }
-        now += 1;
+        if idle {
+            // Nothing happened this cycle: jump to the next cycle at which something does.
+            let next = [events.next_after_now(), births.next_after_now(), collector.next_delivery()]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(spec.max_cycles);
+            now = next.clamp(now + 1, spec.max_cycles.max(now + 1));
+        } else {
+            now += 1;
+        }
     }
-    let busy: Vec<u64> = lanes.iter().map(|l| l.busy).collect();
-    let granted_until: Vec<u64> = lanes.iter().map(|l| l.free_at).collect();
-    collector.record_busy(&busy, flit_hops);
-    collector.finish(now, Some(&granted_until))
+    collector.transmitted(flit_hops);
+    // Grants run ahead of the clock: take off what lies past the end. A channel's grants are
+    // back to back except for the recorded gaps, so that is (free_at − end) minus the gaps
+    // beyond the end.
+    let (_, end) = collector.end(now, reason);
+    let cut = end.max(spec.warmup);
+    for (c, from, to) in gaps {
+        if to > cut {
+            lanes[c as usize].busy += to - from.max(cut);
+        }
+    }
+    for l in &mut lanes {
+        l.busy -= l.free_at.saturating_sub(cut).min(l.busy);
+    }
+    collector.finish(now, reason, lanes.iter().map(|l| l.busy))
 }

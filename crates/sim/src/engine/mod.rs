@@ -1,15 +1,15 @@
-//! The engines and what they share: message generation, measurement bookkeeping, and the
+//! The engines and what they share: message generation, measurement, the stop rule, and the
 //! choice among several allowed channels.
 //!
 //! # The cycle contract (both engines)
 //! - Time is an integer cycle count starting at 0.
-//! - Each cycle each terminal creates a message with probability m (seed 004 App. A),
+//! - Each cycle each terminal creates a message with probability m (the homework's App. A),
 //!   drawn as geometric gaps from the terminal's own random stream, with its destination and
 //!   a 32-bit tie-break salt from the same stream.
 //! - A message created at cycle t is ready at its source router at t. A message whose header
 //!   is ready at a router at cycle a may start on its next channel at cycle s ≥ a; it holds the
 //!   channel for ⌈B / width⌉ cycles, and its header is ready at the next router at s + 1
-//!   (one cycle per hop: switch plus wire, seed 000 §2).
+//!   (one cycle per hop: switch plus wire, Agarwal 1991 §2).
 //! - Output ports have unbounded FIFO queues: headers are served in order of arrival; headers
 //!   arriving in the same cycle are ordered by salt (then by message slot), a seeded tie-break.
 //! - At the destination router the flits pass to the processor as they arrive, uncontended:
@@ -19,16 +19,25 @@
 //!   a + B: unloaded, a message of h hops takes exactly h + B cycles, and the mean is the
 //!   model's T0 = n·k_d + B.
 //! - A channel of width w carries w flits per cycle. A message may leave a router on a channel
-//!   wider than the one it came in on only once its last flit has arrived (seed 003 §5.3,
-//!   note d); onto a channel as wide or narrower it cuts through.
-//! - Latency T = delivery cycle − creation cycle (seed 000's T, seed 004's "message latency").
+//!   wider than the one it came in on only once its last flit has arrived (Raghunath & Ranade
+//!   §5.3, note d); onto a channel as wide or narrower it cuts through.
+//! - Latency T = delivery cycle − creation cycle (Agarwal's T, the homework's "message latency").
+//!
+//! # When a run stops ([`StopRule`])
+//! At the end of the cycle in which the last measured message is delivered; or, when the
+//! network is known to be saturated, once the measurement window is long enough to measure the
+//! accepted throughput; or when more messages are in flight than the run may keep in memory;
+//! or at the cycle limit, which bounds everything (the warm-up included). Cycles in which
+//! nothing happens are skipped, so a run at a tiny rate costs what its events cost.
 
 pub mod ideal;
 pub mod reference;
 
+use crate::calendar::Calendar;
 use crate::rng::{Purpose, Stream, geometric_gap, mix};
-use crate::traffic::Destinations;
-use netwrap_topo::{ChannelId, TerminalId};
+use crate::stats::Measured;
+use crate::traffic::Pattern;
+use netwrap_topo::{ChannelId, Network, TerminalId};
 use serde::Serialize;
 
 /// How messages are created.
@@ -38,71 +47,125 @@ pub enum Arrivals {
     /// Each terminal creates a message each cycle with this probability, in (0, 1].
     Bernoulli(f64),
     /// Exactly these messages: (creation cycle, source, destination). Used for exact tests
-    /// and traces; the destination distribution is not consulted.
+    /// and traces; the destination pattern is not consulted.
     Script(Vec<(u64, TerminalId, TerminalId)>),
 }
 
-/// What to run: workload and run control, already validated.
+/// When to stop before every measured message is delivered (see the module docs).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StopRule {
+    /// The network is known to be saturated (its busiest channel is offered one flit per cycle
+    /// or more): stop once the window below has been measured.
+    pub saturated: bool,
+    /// With `saturated`: cycles of measurement after the warm-up, at least.
+    pub window: u64,
+    /// With `saturated`: deliveries in the measurement window, at least.
+    pub deliveries: u64,
+    /// Stop when more messages than this are in flight (created, not yet delivered).
+    pub in_flight_limit: u64,
+}
+
+impl StopRule {
+    /// Run until the measured messages are delivered or the cycle limit, whatever the backlog.
+    pub fn drain() -> Self {
+        StopRule { saturated: false, window: 0, deliveries: 0, in_flight_limit: u64::MAX }
+    }
+}
+
+/// What to keep beyond the aggregate statistics (for tests, detailed output and traces).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// Every measured message's latency, source wait and hops, by sequence number.
+    pub messages: bool,
+    /// Every channel's busy cycles in the window.
+    pub channels: bool,
+}
+
+/// What an engine runs: workload and run control, already validated.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunSpec {
     /// How messages are created.
     pub arrivals: Arrivals,
     /// Flits per message, at least 1.
     pub size: u32,
-    /// Cycles discarded before measurement starts.
+    /// Cycles discarded before measurement starts; below `max_cycles`.
     pub warmup: u64,
-    /// Messages created at or after the warm-up whose latency is measured; the run lasts until
-    /// all of them are delivered.
+    /// Messages created at or after the warm-up whose latency is measured (at most 2^32 − 2).
     pub messages: u64,
-    /// Hard limit on simulated cycles.
+    /// Hard limit on simulated cycles, the warm-up included.
     pub max_cycles: u64,
     /// Seed of every random stream.
     pub seed: u64,
+    /// When to stop early.
+    pub stop: StopRule,
+    /// What to record.
+    pub record: Record,
 }
 
-impl RunSpec {
-    /// Bernoulli arrivals at `rate`; the cycle limit is raised past the warm-up if needed.
-    pub fn bernoulli(rate: f64, size: u32, warmup: u64, messages: u64, max_cycles: u64, seed: u64) -> Self {
-        RunSpec {
-            arrivals: Arrivals::Bernoulli(rate),
-            size,
-            warmup,
-            messages,
-            max_cycles: max_cycles.max(warmup.saturating_add(1)),
-            seed,
-        }
-    }
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopReason {
+    /// Every measured message was delivered.
+    Drained,
+    /// The network is saturated and the accepted throughput was measured.
+    SaturationMeasured,
+    /// More messages were in flight than the run may keep.
+    InFlightLimit,
+    /// The cycle limit was reached first.
+    CycleLimit,
+}
+
+/// One measured message, when [`Record::messages`] asks for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MessageRecord {
+    /// Delivery cycle minus creation cycle (`u64::MAX`: not delivered).
+    pub latency: u64,
+    /// Cycles waited at the source before the first hop started.
+    pub source_wait: u64,
+    /// Channels crossed.
+    pub hops: u32,
 }
 
 /// Raw results of one run; [`crate::report`] turns them into statistics.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
-    /// Cycle at which the run ended: the last measured delivery, or `max_cycles`.
+    /// Cycle at which the run ended: the last measured delivery, or the cycle it stopped at.
     pub end: u64,
     /// First measured cycle (the warm-up length).
     pub warmup: u64,
-    /// True when every measured message was delivered before `max_cycles`.
-    pub drained: bool,
-    /// Latency of each measured message, in creation order (`u32::MAX`: not delivered).
-    pub latencies: Vec<u32>,
-    /// Cycles each measured message waited at its source before its first hop started.
-    pub source_waits: Vec<u32>,
-    /// Hops of each measured message.
-    pub hops: Vec<u16>,
-    /// Busy cycles of each channel during the measurement window, counted when a message is
-    /// scheduled onto the channel.
-    pub channel_busy: Vec<u64>,
+    /// Why it stopped.
+    pub stop: StopReason,
+    /// The measured messages.
+    pub measured: Measured,
+    /// Busy cycles in the measurement window, per channel class.
+    pub class_busy: Vec<u64>,
+    /// Channels per class.
+    pub class_channels: Vec<u64>,
+    /// Busy cycles in the measurement window per channel, when recorded.
+    pub channel_busy: Option<Vec<u64>>,
     /// Messages created in the measurement window, per terminal.
     pub generated: Vec<u32>,
     /// Messages delivered in the measurement window, per terminal (by destination).
     pub delivered: Vec<u32>,
     /// Messages created over the whole run, warm-up included.
     pub messages_total: u64,
-    /// Flits moved across channels over the whole run (flit-hops), warm-up included.
+    /// Messages created but not delivered when the run ended.
+    pub in_flight: u64,
+    /// Channel-cycles of transmission over the whole run (flit-hops on unit channels).
     pub flit_hops: u64,
     /// Channel-occupancy checks that failed: a message found its next flit missing when the
     /// channel was granted (always 0 with unbounded queues; the reference engine counts it).
     pub stalls: u64,
+    /// Every measured message, when recorded.
+    pub messages: Option<Vec<MessageRecord>>,
+}
+
+impl Outcome {
+    /// True when every measured message was delivered.
+    pub fn drained(&self) -> bool {
+        self.stop == StopReason::Drained
+    }
 }
 
 /// A message in flight.
@@ -118,7 +181,7 @@ pub(crate) struct Msg {
     pub at: u32,
     pub salt: u32,
     pub seq: u32,
-    pub hops: u16,
+    pub hops: u32,
 }
 
 impl Msg {
@@ -128,6 +191,7 @@ impl Msg {
     }
 }
 
+/// The sequence number of a message that is not measured.
 pub(crate) const UNMEASURED: u32 = u32::MAX;
 
 /// A terminal that never creates another message.
@@ -147,7 +211,8 @@ impl Sources {
             (0..terminals).map(|t| Stream::new(spec.seed, t, Purpose::Traffic)).collect();
         match &spec.arrivals {
             Arrivals::Bernoulli(rate) => {
-                let log_q = (1.0 - rate).ln();
+                // ln(1 − m) without cancellation: m = 1e-17 stays 1e-17, not 0.
+                let log_q = (-rate).ln_1p();
                 let first = streams.iter_mut().map(|s| geometric_gap(s, log_q)).collect();
                 (Sources { streams, log_q, script: Vec::new() }, first)
             }
@@ -167,12 +232,12 @@ impl Sources {
     /// Creates terminal `src`'s message at cycle `t`: its destination, salt, and the cycle of
     /// the terminal's next message ([`NEVER`] if none).
     #[inline]
-    pub fn create<D: Destinations>(&mut self, src: TerminalId, t: u64, dests: &D) -> (TerminalId, u32, u64) {
+    pub fn create(&mut self, src: TerminalId, t: u64, pattern: &Pattern) -> (TerminalId, u32, u64) {
         let s = &mut self.streams[src as usize];
         if self.script.is_empty() {
-            let dst = dests.pick(src, s);
+            let dst = pattern.pick(src, s);
             let salt = s.next_u32();
-            let next = t + 1 + geometric_gap(s, self.log_q);
+            let next = t.saturating_add(1).saturating_add(geometric_gap(s, self.log_q));
             return (dst, salt, next);
         }
         let q = &mut self.script[src as usize];
@@ -181,141 +246,211 @@ impl Sources {
     }
 }
 
-/// Measurement bookkeeping shared by both engines.
+/// A delivery known ahead of the clock, counted when the clock reaches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Delivery {
+    dst: TerminalId,
+    seq: u32,
+    hops: u32,
+    latency: u64,
+    source_wait: u64,
+}
+
+/// Measurement bookkeeping and the stop rule, shared by both engines.
 pub(crate) struct Collector {
     warmup: u64,
-    target: u64,
-    created: u64,
-    done: u64,
+    rule: StopRule,
+    measured: Measured,
+    /// Measured messages whose delivery is known (possibly a few cycles ahead).
+    measured_known: u64,
     last_delivery: u64,
-    /// Deliveries not yet reached by the clock, filed by cycle modulo the ring's length
-    /// (engines know a delivery at most B + 1 cycles ahead).
-    pending: Vec<Vec<(u64, TerminalId)>>,
-    out: Outcome,
+    /// Deliveries at or after the warm-up, filed by their cycle (engines know a delivery a few
+    /// cycles ahead), so that a run stopped at cycle `end` counts exactly those up to `end`.
+    pending: Calendar<Delivery>,
+    due: Vec<Delivery>,
+    window_deliveries: u64,
+    delivered_total: u64,
+    messages_total: u64,
+    flit_hops: u64,
+    stalls: u64,
+    generated: Vec<u32>,
+    delivered: Vec<u32>,
+    class_of: Vec<u16>,
+    classes: usize,
+    records: Option<Vec<MessageRecord>>,
+    record_channels: bool,
 }
 
 impl Collector {
-    pub fn new(spec: &RunSpec, channels: usize, terminals: u32) -> Self {
-        let cap = spec.messages.min(1 << 26) as usize;
+    pub fn new(spec: &RunSpec, net: &Network) -> Self {
+        let terminals = net.terminals() as usize;
         Collector {
             warmup: spec.warmup,
-            target: spec.messages,
-            created: 0,
-            done: 0,
+            rule: spec.stop.clone(),
+            measured: Measured::new(spec.messages),
+            measured_known: 0,
             last_delivery: 0,
-            pending: vec![Vec::new(); spec.size as usize + 2],
-            out: Outcome {
-                end: 0,
-                warmup: spec.warmup,
-                drained: false,
-                latencies: Vec::with_capacity(cap),
-                source_waits: Vec::with_capacity(cap),
-                hops: Vec::with_capacity(cap),
-                channel_busy: vec![0; channels],
-                generated: vec![0; terminals as usize],
-                delivered: vec![0; terminals as usize],
-                messages_total: 0,
-                flit_hops: 0,
-                stalls: 0,
-            },
+            pending: Calendar::new(),
+            due: Vec::new(),
+            window_deliveries: 0,
+            delivered_total: 0,
+            messages_total: 0,
+            flit_hops: 0,
+            stalls: 0,
+            generated: vec![0; terminals],
+            delivered: vec![0; terminals],
+            class_of: net.channels().iter().map(|c| c.class).collect(),
+            classes: net.classes().len(),
+            records: spec.record.messages.then(Vec::new),
+            record_channels: spec.record.channels,
         }
     }
 
     /// Registers a message created at `t`; returns its measured sequence number, if any.
     #[inline]
     pub fn created(&mut self, src: TerminalId, t: u64) -> u32 {
-        self.out.messages_total += 1;
+        self.messages_total += 1;
         if t < self.warmup {
             return UNMEASURED;
         }
-        self.out.generated[src as usize] += 1;
-        if self.created < self.target {
-            self.created += 1;
-            self.out.latencies.push(u32::MAX);
-            self.out.source_waits.push(u32::MAX);
-            self.out.hops.push(0);
-            (self.created - 1) as u32
+        self.generated[src as usize] = self.generated[src as usize].saturating_add(1);
+        if self.measured.created < self.measured.target {
+            self.measured.created += 1;
+            if let Some(r) = &mut self.records {
+                r.push(MessageRecord { latency: u64::MAX, source_wait: u64::MAX, hops: 0 });
+            }
+            (self.measured.created - 1) as u32
         } else {
             UNMEASURED
         }
     }
 
-    /// Records `m`'s delivery at cycle `at` (at most B + 1 cycles after the current one).
+    /// Records that `m` will be delivered at cycle `at` (not before the clock).
     #[inline]
     pub fn delivered(&mut self, m: &Msg, at: u64) {
-        if at >= self.warmup {
-            let slot = (at % self.pending.len() as u64) as usize;
-            self.pending[slot].push((at, m.dst));
-        }
+        self.delivered_total += 1;
         if m.seq != UNMEASURED {
-            let i = m.seq as usize;
-            self.out.latencies[i] = (at - m.created).min(u32::MAX as u64 - 1) as u32;
-            let wait = if m.hops == 0 { 0 } else { m.first_start - m.created };
-            self.out.source_waits[i] = wait.min(u32::MAX as u64 - 1) as u32;
-            self.out.hops[i] = m.hops;
-            self.done += 1;
+            self.measured_known += 1;
             self.last_delivery = self.last_delivery.max(at);
         }
+        if at >= self.warmup {
+            let source_wait = if m.hops == 0 { 0 } else { m.first_start - m.created };
+            self.pending.push(
+                at,
+                Delivery { dst: m.dst, seq: m.seq, hops: m.hops, latency: at - m.created, source_wait },
+            );
+        }
     }
 
-    /// Counts the part after the warm-up of an occupancy of `channel` for `cycles` cycles from
-    /// `start`.
+    /// Counts `cycles` channel-cycles of transmission (for the flit-hop figure).
     #[inline]
-    pub fn busy(&mut self, channel: ChannelId, start: u64, cycles: u64) {
-        self.out.flit_hops += cycles;
-        self.out.channel_busy[channel as usize] += (start + cycles).saturating_sub(start.max(self.warmup));
-    }
-
-    /// Takes busy cycles and flit-hops an engine kept itself (instead of calling [`Self::busy`]).
-    pub fn record_busy(&mut self, busy: &[u64], flit_hops: u64) {
-        self.out.channel_busy.copy_from_slice(busy);
-        self.out.flit_hops += flit_hops;
+    pub fn transmitted(&mut self, cycles: u64) {
+        self.flit_hops += cycles;
     }
 
     /// Counts the deliveries that happen at cycle `now`.
     #[inline]
     pub fn tick(&mut self, now: u64) {
-        let slot = (now % self.pending.len() as u64) as usize;
-        let bucket = &mut self.pending[slot];
-        let delivered = &mut self.out.delivered;
-        bucket.retain(|&(at, dst)| {
-            if at == now {
-                delivered[dst as usize] += 1;
+        self.pending.take(now, &mut self.due);
+        self.window_deliveries += self.due.len() as u64;
+        for d in &self.due {
+            self.delivered[d.dst as usize] = self.delivered[d.dst as usize].saturating_add(1);
+            if d.seq != UNMEASURED {
+                self.measured.record(d.seq as u64, d.latency, d.hops as u64, d.source_wait);
+                if let Some(r) = &mut self.records {
+                    r[d.seq as usize] =
+                        MessageRecord { latency: d.latency, source_wait: d.source_wait, hops: d.hops };
+                }
             }
-            at != now
-        });
+        }
+        self.due.clear();
     }
 
-    /// True once every measured message has been delivered and the clock has reached the cycle
-    /// before the last delivery (so the run ends at the same cycle on every engine).
+    /// The next cycle after `now` at which a delivery is due, if any.
+    pub fn next_delivery(&self) -> Option<u64> {
+        self.pending.next_after_now()
+    }
+
+    fn all_measured_delivered(&self) -> bool {
+        self.measured_known == self.measured.target
+    }
+
+    /// Whether the run stops at the end of cycle `now`, and why.
     #[inline]
-    pub fn finished(&self, now: u64) -> bool {
-        self.done == self.target && now + 1 >= self.last_delivery
+    pub fn stop(&self, now: u64) -> Option<StopReason> {
+        // The clock reaches the cycle before the last delivery, so every engine ends alike.
+        if self.all_measured_delivered() && now + 1 >= self.last_delivery {
+            return Some(StopReason::Drained);
+        }
+        if self.rule.saturated
+            && now >= self.warmup.saturating_add(self.rule.window)
+            && self.window_deliveries >= self.rule.deliveries
+        {
+            return Some(StopReason::SaturationMeasured);
+        }
+        if self.messages_total - self.delivered_total > self.rule.in_flight_limit {
+            return Some(StopReason::InFlightLimit);
+        }
+        None
     }
 
     pub fn stall(&mut self) {
-        self.out.stalls += 1;
+        self.stalls += 1;
     }
 
-    /// Closes the run at cycle `now` (the cycle being processed when it stopped). The
-    /// measurement window is [warm-up, end]: creations and channel cycles before `end`,
-    /// deliveries up to it.
-    ///
-    /// `granted_until[c]`, when given, is the cycle up to which channel `c` was granted ahead of
-    /// the clock: an engine that grants ahead only ever appends a grant to a busy channel at
-    /// its current end, so what lies past `end` is exactly `granted_until[c] − end`.
-    pub fn finish(mut self, now: u64, granted_until: Option<&[u64]>) -> Outcome {
-        self.out.drained = self.done == self.target;
-        self.out.end = if self.out.drained { self.last_delivery.max(self.warmup + 1) } else { now };
-        for t in now..=self.out.end {
+    /// Why the run stopped at the end of cycle `now` (`reason`, or the cycle limit when
+    /// `None`) and the last cycle of its measurement window, [warm-up, end]: creations and
+    /// channel cycles before `end`, deliveries up to it.
+    pub fn end(&self, now: u64, reason: Option<StopReason>) -> (StopReason, u64) {
+        let stop = reason.unwrap_or(if self.all_measured_delivered() {
+            StopReason::Drained
+        } else {
+            StopReason::CycleLimit
+        });
+        let end = match stop {
+            StopReason::Drained => self.last_delivery.max(self.warmup + 1),
+            // The loop ran out: cycles 0 .. now − 1 were simulated.
+            StopReason::CycleLimit => now,
+            // Stopped at the end of cycle `now`, which was simulated.
+            StopReason::SaturationMeasured | StopReason::InFlightLimit => now + 1,
+        };
+        (stop, end)
+    }
+
+    /// Closes the run (see [`Self::end`]); `busy[c]` is channel `c`'s busy cycles in the
+    /// window [warm-up, end).
+    pub fn finish(mut self, now: u64, reason: Option<StopReason>, busy: impl Iterator<Item = u64>) -> Outcome {
+        let (stop, end) = self.end(now, reason);
+        for t in now..=end {
             self.tick(t);
         }
-        if let Some(until) = granted_until {
-            for (busy, &u) in self.out.channel_busy.iter_mut().zip(until) {
-                *busy -= u.saturating_sub(self.out.end.max(self.warmup)).min(*busy);
+        let mut class_busy = vec![0u64; self.classes];
+        let mut class_channels = vec![0u64; self.classes];
+        let mut channel_busy = self.record_channels.then(Vec::new);
+        for (c, b) in busy.enumerate() {
+            let class = self.class_of[c] as usize;
+            class_busy[class] += b;
+            class_channels[class] += 1;
+            if let Some(v) = &mut channel_busy {
+                v.push(b);
             }
         }
-        self.out
+        Outcome {
+            end,
+            warmup: self.warmup,
+            stop,
+            measured: self.measured,
+            class_busy,
+            class_channels,
+            channel_busy,
+            generated: self.generated,
+            delivered: self.delivered,
+            messages_total: self.messages_total,
+            in_flight: self.messages_total - self.delivered_total,
+            flit_hops: self.flit_hops,
+            stalls: self.stalls,
+            messages: self.records,
+        }
     }
 }
 
@@ -326,14 +461,14 @@ impl Collector {
 pub(crate) fn choose(
     cands: &[ChannelId],
     salt: u32,
-    hops: u16,
+    hops: u32,
     t: u64,
     free_at: impl Fn(ChannelId) -> u64,
 ) -> ChannelId {
     if cands.len() == 1 {
         return cands[0];
     }
-    let start = (mix(((salt as u64) << 16) | hops as u64) % cands.len() as u64) as usize;
+    let start = (mix(((salt as u64) << 16) | (hops as u64 & 0xFFFF)) % cands.len() as u64) as usize;
     let mut best = cands[start];
     let mut best_free = free_at(best);
     for i in 0..cands.len() {

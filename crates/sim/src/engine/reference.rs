@@ -1,14 +1,16 @@
 //! The reference path: the same ideal switch simulated flit by flit, cycle by cycle, with
-//! explicit output queues. It is slow and obviously faithful to the contract in
-//! [`super`]; tests run it beside [`super::ideal`] and require identical results.
+//! explicit output queues. It is slow and obviously faithful to the contract in [`super`];
+//! tests run it beside [`super::ideal`] and require identical results.
 //!
 //! Each cycle: flits sent last cycle arrive (a header is routed and joins the queue of its
 //! next channel, in salt order among same-cycle headers; a body flit is added to its message's
 //! entry there); new messages join their first queue with all flits on hand; then every
-//! channel sends one flit of the message at the head of its queue, if that flit has arrived.
+//! channel of width w sends up to w flits of the message at the head of its queue — all of
+//! them present, or the check fails and is counted as a stall. A message entering a channel
+//! wider than the one it arrived on starts only once all its flits are present.
 
 use super::{Collector, Msg, Outcome, RunSpec, Sources, choose};
-use crate::traffic::Destinations;
+use crate::traffic::Pattern;
 use netwrap_topo::{Candidates, Network, Routing};
 use std::collections::VecDeque;
 
@@ -17,6 +19,8 @@ struct Entry {
     hop: u32,
     have: u32,
     sent: u32,
+    /// The message came in on a narrower channel: it starts only with every flit present.
+    whole: bool,
 }
 
 /// A flit crossing a channel, to arrive next cycle at the channel's far end.
@@ -26,22 +30,32 @@ struct Flit {
     hop: u32,
 }
 
-/// Runs the network flit by flit (see the module docs). Channels must have width 1.
-pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, spec: &RunSpec) -> Outcome {
-    assert!(net.channels().iter().all(|c| c.width == 1), "the reference engine models unit-width channels");
+/// Per message: the channels taken so far (`u32::MAX`: ejection), and the cycle at which its
+/// last flit reaches the router it is heading for (known once its header leaves).
+#[derive(Default)]
+struct Path {
+    channels: Vec<u32>,
+    tail_at: u64,
+}
+
+/// Runs the network flit by flit (see the module docs).
+pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
     let terminals = net.terminals();
     let channels = net.channels();
     let size = spec.size;
-    let mut collector = Collector::new(spec, channels.len(), terminals);
+    let hold = |c: u32, flits: u32| flits.div_ceil(channels[c as usize].width) as u64;
+    let mut collector = Collector::new(spec, net);
     let (mut sources, mut next_birth) = Sources::new(spec, terminals);
     let mut msgs: Vec<Msg> = Vec::new();
-    // Per message, the channels taken so far (u32::MAX: ejection); a flit that crossed
-    // `path[h]` joins the queue of `path[h + 1]`.
-    let mut path: Vec<Vec<u32>> = Vec::new();
+    let mut paths: Vec<Path> = Vec::new();
+    let mut free: Vec<u32> = Vec::new();
     let mut queues: Vec<VecDeque<Entry>> = (0..channels.len()).map(|_| VecDeque::new()).collect();
+    let mut queued = 0usize;
+    let mut busy = vec![0u64; channels.len()];
     let mut in_transit: Vec<Flit> = Vec::new();
     let mut cands = Candidates::default();
     let mut now = 0u64;
+    let mut reason = None;
     while now < spec.max_cycles {
         // Arrivals of flits sent last cycle, and new messages: headers first, in salt order.
         let mut headers: Vec<(u64, bool)> = Vec::new();
@@ -55,12 +69,22 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             if next_birth[src as usize] != now {
                 continue;
             }
-            let (dst, salt, next) = sources.create(src, now, dests);
+            let (dst, salt, next) = sources.create(src, now, pattern);
             next_birth[src as usize] = next;
             let msg = Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now));
-            msgs.push(msg);
-            path.push(Vec::new());
-            headers.push((((salt as u64) << 32) | (msgs.len() - 1) as u64, true));
+            let slot = match free.pop() {
+                Some(s) => {
+                    msgs[s as usize] = msg;
+                    paths[s as usize].channels.clear();
+                    s
+                }
+                None => {
+                    msgs.push(msg);
+                    paths.push(Path::default());
+                    (msgs.len() - 1) as u32
+                }
+            };
+            headers.push((((salt as u64) << 32) | slot as u64, true));
         }
         headers.sort_unstable();
         for &(key, fresh) in &headers {
@@ -68,30 +92,45 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             let m = msgs[slot as usize];
             routing.route(m.at, m.dst, m.salt, &mut cands);
             if cands.is_empty() {
-                path[slot as usize].push(u32::MAX);
+                paths[slot as usize].channels.push(u32::MAX);
                 if fresh {
                     // Self-addressed: no channel; the processor takes its B flits.
-                    collector.delivered(&msgs[slot as usize], now + size as u64);
+                    collector.delivered(&m, now + size as u64);
+                    free.push(slot);
                 }
                 continue;
             }
-            let backlog = |c: u32| -> u64 {
-                now + queues[c as usize].iter().map(|e| (size - e.sent) as u64).sum::<u64>()
+            // When each candidate's queue empties: replay its entries in order.
+            let drains = |c: u32| -> u64 {
+                let mut t = now;
+                for e in &queues[c as usize] {
+                    t = if e.sent > 0 {
+                        now + hold(c, size - e.sent)
+                    } else {
+                        let tail = if e.whole { paths[e.slot as usize].tail_at } else { 0 };
+                        t.max(tail) + hold(c, size)
+                    };
+                }
+                t
             };
-            let c = choose(cands.as_slice(), m.salt, m.hops, now, backlog);
-            let hop = path[slot as usize].len() as u32;
-            queues[c as usize].push_back(Entry { slot, hop, have: if fresh { size } else { 0 }, sent: 0 });
-            path[slot as usize].push(c);
+            let c = choose(cands.as_slice(), m.salt, m.hops, now, drains);
+            let hop = paths[slot as usize].channels.len() as u32;
+            let whole = m.in_width != 0 && channels[c as usize].width > m.in_width;
+            queues[c as usize].push_back(Entry { slot, hop, have: if fresh { size } else { 0 }, sent: 0, whole });
+            queued += 1;
+            paths[slot as usize].channels.push(c);
             let m = &mut msgs[slot as usize];
             m.hops += 1;
             m.at = channels[c as usize].dst;
+            m.in_width = channels[c as usize].width;
         }
         for f in arrived {
-            let next = path[f.slot as usize][f.hop as usize + 1];
+            let next = paths[f.slot as usize].channels[f.hop as usize + 1];
             if next == u32::MAX {
                 if f.index == size - 1 {
                     let m = msgs[f.slot as usize];
                     collector.delivered(&m, now + 1);
+                    free.push(f.slot);
                 }
             } else {
                 let e = queues[next as usize]
@@ -101,28 +140,48 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
                 e.have += 1;
             }
         }
-        // Each channel sends one flit of its head message.
+        // Each channel sends up to its width in flits of its head message.
         for (c, q) in queues.iter_mut().enumerate() {
             let Some(head) = q.front_mut() else { continue };
-            if head.sent == head.have {
+            if head.sent == 0 && head.whole && head.have < size {
+                continue; // waiting for its tail before a wider channel
+            }
+            let n = channels[c].width.min(size - head.sent);
+            if head.have - head.sent < n {
                 collector.stall();
                 continue;
             }
-            collector.busy(c as u32, now, 1);
-            if head.sent == 0 && head.hop == 0 {
-                msgs[head.slot as usize].first_start = now;
+            if now >= spec.warmup {
+                busy[c] += 1;
             }
-            in_transit.push(Flit { slot: head.slot, index: head.sent, hop: head.hop });
-            head.sent += 1;
+            collector.transmitted(1);
+            if head.sent == 0 {
+                if head.hop == 0 {
+                    msgs[head.slot as usize].first_start = now;
+                }
+                paths[head.slot as usize].tail_at = now + hold(c as u32, size);
+            }
+            for i in 0..n {
+                in_transit.push(Flit { slot: head.slot, index: head.sent + i, hop: head.hop });
+            }
+            head.sent += n;
             if head.sent == size {
                 q.pop_front();
+                queued -= 1;
             }
         }
         collector.tick(now);
-        if collector.finished(now) {
+        reason = collector.stop(now);
+        if reason.is_some() {
             break;
         }
-        now += 1;
+        if in_transit.is_empty() && queued == 0 {
+            // Nothing moves until the next creation or delivery: jump there.
+            let next = next_birth.iter().copied().chain(collector.next_delivery()).min().unwrap_or(u64::MAX);
+            now = next.clamp(now + 1, spec.max_cycles.max(now + 1));
+        } else {
+            now += 1;
+        }
     }
-    collector.finish(now, None)
+    collector.finish(now, reason, busy.into_iter())
 }

@@ -1,0 +1,294 @@
+//! Command-line pieces shared by several commands: the topology families (each a subcommand
+//! whose options are the fields of its [`TopologySpec`]), the routing options, and value
+//! parsers whose errors say what an option takes.
+
+use clap::{Args, Subcommand, ValueEnum};
+use netwrap_topo::{DimensionOrder, RoutingAlgorithm, RoutingSpec, TopologySpec};
+
+/// A whole number of at least `min`, with a message saying so (negative numbers included:
+/// options that take them accept the token and reject it here).
+fn whole<T>(s: &str, min: T, what: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    match s.trim().parse::<T>() {
+        Ok(v) if v >= min => Ok(v),
+        _ => Err(format!("takes {what}")),
+    }
+}
+
+/// A whole number ≥ 1 (32 bits).
+pub fn positive_u32(s: &str) -> Result<u32, String> {
+    whole(s, 1u32, "a whole number of at least 1 (at most 4294967295)")
+}
+
+/// A whole number ≥ 0 (32 bits).
+pub fn whole_u32(s: &str) -> Result<u32, String> {
+    whole(s, 0u32, "a whole number (0 to 4294967295)")
+}
+
+/// A whole number ≥ 1 (64 bits).
+pub fn positive_u64(s: &str) -> Result<u64, String> {
+    whole(s, 1u64, "a whole number of at least 1")
+}
+
+/// A whole number ≥ 0 (64 bits).
+pub fn whole_u64(s: &str) -> Result<u64, String> {
+    whole(s, 0u64, "a whole number (0 or more)")
+}
+
+/// Any number (checked later against the quantity's own range, with its own message).
+pub fn number(s: &str) -> Result<f64, String> {
+    s.trim().parse::<f64>().map_err(|_| "takes a number, such as 0.04 or 1e-3".to_string())
+}
+
+/// Dimension order, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Order {
+    /// Highest dimension first (Agarwal 1991 §3.3).
+    HighestFirst,
+    /// Lowest dimension first.
+    LowestFirst,
+}
+
+impl From<Order> for DimensionOrder {
+    fn from(o: Order) -> Self {
+        match o {
+            Order::HighestFirst => DimensionOrder::HighestFirst,
+            Order::LowestFirst => DimensionOrder::LowestFirst,
+        }
+    }
+}
+
+/// Routing function, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Routing {
+    /// The family's own: dimension order on cubes, every minimal next hop on circulants,
+    /// n-hop networks and CCC, destination tags on multistage networks, nearest common
+    /// ancestor on the fat-tree.
+    Family,
+    /// A table of every minimal next hop (Puente et al. §2.2); any family, at most 64 MiB.
+    Table,
+    /// Puente et al.'s Midimew routing record (Table 2); Midimews only.
+    Record,
+}
+
+impl From<Routing> for RoutingAlgorithm {
+    fn from(r: Routing) -> Self {
+        match r {
+            Routing::Family => RoutingAlgorithm::Family,
+            Routing::Table => RoutingAlgorithm::Table,
+            Routing::Record => RoutingAlgorithm::Record,
+        }
+    }
+}
+
+/// The routing section's options (`routing.algorithm`, `routing.order`).
+#[derive(Debug, Clone, Args)]
+pub struct RoutingArgs {
+    /// Routing function [spec: routing.algorithm] (default: family).
+    #[arg(long, value_enum, global = true)]
+    pub routing: Option<Routing>,
+    /// Dimension order of dimension-order routing, cube families only [spec: routing.order]
+    /// (default: highest-first).
+    #[arg(long, value_enum, global = true)]
+    pub order: Option<Order>,
+}
+
+impl RoutingArgs {
+    /// Applies the options given onto `spec`.
+    pub fn apply(&self, spec: &mut RoutingSpec) {
+        if let Some(r) = self.routing {
+            spec.algorithm = r.into();
+        }
+        if let Some(o) = self.order {
+            spec.order = Some(o.into());
+        }
+    }
+}
+
+/// The size options of a torus or mesh.
+#[derive(Debug, Clone, Args)]
+pub struct CubeSize {
+    /// Radix k: nodes per dimension (default 8).
+    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true)]
+    pub k: Option<u32>,
+    /// Dimensions n (default 2).
+    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, conflicts_with = "nodes")]
+    pub n: Option<u32>,
+    /// Processors N instead of n: n = log_k N, rounded up to a whole dimension.
+    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true)]
+    pub nodes: Option<u64>,
+    /// Mixed radices k0,k1,… (dimension 0 first) instead of --k/--n.
+    #[arg(long, value_delimiter = ',', value_parser = positive_u32, conflicts_with_all = ["k", "n", "nodes"])]
+    pub radices: Option<Vec<u32>>,
+}
+
+/// Switch radix and stages (or processors) of a multistage network.
+#[derive(Debug, Clone, Args)]
+pub struct StageSize {
+    /// Switch radix k (default 2).
+    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true)]
+    pub k: Option<u32>,
+    /// Stages n, N = k^n (default 4).
+    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, conflicts_with = "nodes")]
+    pub stages: Option<u32>,
+    /// Processors N instead of the stages, rounded up to a power of k.
+    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true)]
+    pub nodes: Option<u64>,
+}
+
+/// The topology families; each one's options are the fields of its `topology` section.
+#[derive(Debug, Clone, Subcommand)]
+pub enum FamilyCmd {
+    /// k-ary n-cube with end-around links, unidirectional unless --bidirectional.
+    Torus {
+        #[command(flatten)]
+        size: CubeSize,
+        /// Channels in both directions.
+        #[arg(long)]
+        bidirectional: bool,
+    },
+    /// k-ary n-dimensional mesh (bidirectional, no end-around links).
+    Mesh {
+        #[command(flatten)]
+        size: CubeSize,
+    },
+    /// Ring of k nodes.
+    Ring {
+        /// Nodes k (default 8).
+        #[arg(long, value_parser = positive_u32, allow_negative_numbers = true)]
+        k: Option<u32>,
+        /// Channels in both directions.
+        #[arg(long)]
+        bidirectional: bool,
+    },
+    /// Binary hypercube of n dimensions (or --nodes 2^n).
+    Hypercube {
+        /// Dimensions n (default 6).
+        #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, conflicts_with = "nodes")]
+        n: Option<u32>,
+        /// Nodes N, rounded up to a power of 2.
+        #[arg(long, value_parser = positive_u64, allow_negative_numbers = true)]
+        nodes: Option<u64>,
+    },
+    /// Midimew of N nodes: C_N(⌈√(N/2)⌉−1, ⌈√(N/2)⌉) (Puente et al. §2).
+    Midimew {
+        /// Nodes N ≥ 4 (default 64).
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        nodes: Option<u32>,
+    },
+    /// Circulant graph C_N(a, b).
+    Circulant {
+        /// Nodes N.
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        nodes: u32,
+        /// First generator a.
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        a: u32,
+        /// Second generator b.
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        b: u32,
+    },
+    /// Butterfly of k×k switches: processors at stage 0, memories after the last stage.
+    Butterfly {
+        #[command(flatten)]
+        size: StageSize,
+    },
+    /// Omega network of k×k switches (perfect shuffle before every stage).
+    Omega {
+        #[command(flatten)]
+        size: StageSize,
+    },
+    /// Butterfly fat-tree of N = 4^n processors (Greenberg & Guan §3.1).
+    FatTree {
+        /// Processors N (4, 16, 64, 256, 1024, …; default 64).
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        nodes: Option<u32>,
+    },
+    /// Complete graph K_N.
+    Complete {
+        /// Nodes N.
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        nodes: u32,
+    },
+    /// n-hop network: product of complete graphs, e.g. --factors 4,8 for K4 × K8.
+    Nhop {
+        /// Complete-graph sizes.
+        #[arg(long, value_delimiter = ',', required = true, value_parser = whole_u32)]
+        factors: Vec<u32>,
+    },
+    /// Cube-connected cycles CCC(n).
+    Ccc {
+        /// Cube dimension n (3..=16).
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        n: u32,
+    },
+    /// A single N-port crossbar.
+    Crossbar {
+        /// Processors N.
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        nodes: u32,
+    },
+    /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
+    /// Xbar.I.E, {n}hop.I.E1-E2 (butterfly intra-module network) or Xbar.I.E1-E2, widths in bits.
+    #[command(alias = "seed003")]
+    TwoLevel {
+        /// The network's name, e.g. Butterfly.16.8, Butterfly.8-2dil.8, Xbar.32.8, 2hop.32.64-32.
+        name: String,
+        /// Processors N (default 1024).
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        nodes: Option<u32>,
+        /// Packaging modules M (default 32).
+        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        modules: Option<u32>,
+    },
+}
+
+impl FamilyCmd {
+    /// The `topology` section these options describe (unresolved: defaults stay empty).
+    pub fn spec(&self) -> TopologySpec {
+        match self.clone() {
+            FamilyCmd::Torus { size, bidirectional } => TopologySpec::Torus {
+                k: size.k,
+                n: size.n,
+                nodes: size.nodes,
+                radices: size.radices,
+                bidirectional,
+            },
+            FamilyCmd::Mesh { size } => {
+                TopologySpec::Mesh { k: size.k, n: size.n, nodes: size.nodes, radices: size.radices }
+            }
+            FamilyCmd::Ring { k, bidirectional } => TopologySpec::Ring { k, bidirectional },
+            FamilyCmd::Hypercube { n, nodes } => TopologySpec::Hypercube { n, nodes },
+            FamilyCmd::Midimew { nodes } => TopologySpec::Midimew { nodes },
+            FamilyCmd::Circulant { nodes, a, b } => TopologySpec::Circulant { nodes, a, b },
+            FamilyCmd::Butterfly { size } => {
+                TopologySpec::Butterfly { k: size.k, stages: size.stages, nodes: size.nodes }
+            }
+            FamilyCmd::Omega { size } => TopologySpec::Omega { k: size.k, stages: size.stages, nodes: size.nodes },
+            FamilyCmd::FatTree { nodes } => TopologySpec::FatTree { nodes },
+            FamilyCmd::Complete { nodes } => TopologySpec::Complete { nodes },
+            FamilyCmd::Nhop { factors } => TopologySpec::Nhop { factors },
+            FamilyCmd::Ccc { n } => TopologySpec::Ccc { n },
+            FamilyCmd::Crossbar { nodes } => TopologySpec::Crossbar { nodes },
+            FamilyCmd::TwoLevel { name, nodes, modules } => TopologySpec::TwoLevel { name, nodes, modules },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsers_say_what_the_option_takes() {
+        assert_eq!(positive_u32("4"), Ok(4));
+        assert!(positive_u32("-1").unwrap_err().contains("at least 1"));
+        assert!(positive_u32("0").unwrap_err().contains("at least 1"));
+        assert!(positive_u32("4294967296").is_err());
+        assert_eq!(whole_u64("0"), Ok(0));
+        assert!(number("abc").unwrap_err().contains("number"));
+        assert_eq!(number("1e-17"), Ok(1e-17));
+    }
+}

@@ -1,0 +1,195 @@
+//! [`Experiment`]: a spec validated once and built — topology, routing, destination pattern,
+//! the routes' facts and exact channel loads — ready to run any number of points that share
+//! those (a sweep over rates, sizes, seeds or run control builds the network once).
+
+use crate::engine::{self, Arrivals, Outcome, Record, RunSpec, StopRule};
+use crate::report::{Context, summarize};
+use crate::result::{NetworkInfo, SimResult, VERSION, compare, model_unavailable};
+use crate::routes::{RouteFacts, facts, offered};
+use crate::spec::{EngineKind, PatternKind, SimSpec};
+use crate::traffic::{CubeLocality, LocalitySubcube, Pattern, subcube};
+use crate::SimError;
+use netwrap_topo::{Family, Network, Routing, Topology, Visitor};
+
+/// A built spec: everything a run needs that does not depend on the rate, size or run control.
+pub struct Experiment {
+    spec: SimSpec,
+    notes: Vec<String>,
+    topology: Topology,
+    facts: RouteFacts,
+    pattern: Pattern,
+    subcube: Option<LocalitySubcube>,
+}
+
+/// Default warm-up: ten unloaded worst-case latencies (longest route + B), stretched by
+/// 1/(1 − ρ) below saturation so queues have time to fill, at least 1,000 and at most 100,000
+/// cycles — and at most a tenth of the cycle limit, so a short run still measures.
+pub fn default_warmup(longest: u64, size: u32, offered_max: Option<f64>, max_cycles: u64) -> u64 {
+    let base = 10.0 * (longest as f64 + size as f64);
+    let stretch = match offered_max {
+        Some(rho) if rho < 1.0 => 1.0 / (1.0 - rho),
+        Some(_) => 1.0,
+        None => 2.0,
+    };
+    ((base * stretch).min(1e12) as u64).clamp(1_000, 100_000).min(max_cycles / 10)
+}
+
+/// The most messages a run keeps in flight: 16 per terminal, between 2^16 and 2^23 (at
+/// about 64 bytes each, at most half a gigabyte).
+pub fn in_flight_limit(terminals: u32) -> u64 {
+    (16 * terminals as u64).clamp(1 << 16, 1 << 23)
+}
+
+impl Experiment {
+    /// Validates `spec` and builds its network, routing and pattern.
+    pub fn new(spec: &SimSpec) -> Result<Self, SimError> {
+        let (spec, notes) = spec.resolve()?;
+        if spec.model.is_some()
+            && let Some(why) = model_unavailable(&spec.topology)
+        {
+            return Err(SimError::Invalid(format!("--model: {why}")));
+        }
+        let topology = spec.topology.shape(&spec.routing)?.build()?;
+        let net = topology.network();
+        let (pattern, subcube) = match (spec.workload.pattern, &topology) {
+            (PatternKind::Locality, Topology::Cube(cube)) => {
+                let l = spec.workload.locality.unwrap_or(1.0);
+                (Pattern::CubeLocality(CubeLocality::new(cube, l)), Some(subcube(&cube.spec().radices, l)))
+            }
+            _ => (Pattern::Uniform(net.terminals()), None),
+        };
+        let facts = facts(&topology, subcube.as_ref())?;
+        Ok(Experiment { spec, notes, topology, facts, pattern, subcube })
+    }
+
+    /// What resolving the spec adjusted (e.g. N rounded up to a whole dimension).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The resolved spec it was built from.
+    pub fn spec(&self) -> &SimSpec {
+        &self.spec
+    }
+
+    /// The built network.
+    pub fn network(&self) -> &Network {
+        self.topology.network()
+    }
+
+    /// Runs `point`, which must build the same network as this experiment (same topology,
+    /// routing and pattern); everything else may differ.
+    pub fn run(&self, point: &SimSpec) -> Result<SimResult, SimError> {
+        self.run_with(point, Record::default())
+    }
+
+    /// [`Experiment::run`], keeping what `record` asks for in the outcome (per-message and
+    /// per-channel data: for tests and detailed output).
+    pub fn run_with(&self, point: &SimSpec, record: Record) -> Result<SimResult, SimError> {
+        let (mut point, _) = point.resolve()?;
+        if point.build_key() != self.spec.build_key() {
+            return Err(SimError::Invalid(
+                "this point's topology, routing or destination pattern differs from the experiment's".into(),
+            ));
+        }
+        let point = &mut point;
+        let net = self.topology.network();
+        let w = &point.workload;
+        let classes = net.classes();
+        let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), w.rate, w.size));
+        let offered_max = loads.as_ref().map(|l| l.0);
+        let warmup = point
+            .run
+            .warmup
+            .unwrap_or_else(|| default_warmup(self.facts.longest, w.size, offered_max, point.run.max_cycles));
+        point.run.warmup = Some(warmup);
+        let (w, r) = (&point.workload, &point.run);
+        let limit = in_flight_limit(net.terminals());
+        let unloaded_worst = self.facts.longest + w.size as u64;
+        let run = RunSpec {
+            arrivals: Arrivals::Bernoulli(w.rate),
+            size: w.size,
+            warmup,
+            messages: r.messages,
+            max_cycles: r.max_cycles,
+            seed: r.seed,
+            stop: StopRule {
+                saturated: offered_max.is_some_and(|m| m >= 1.0),
+                window: (10 * unloaded_worst).max(1_000),
+                deliveries: r.messages.min(10_000),
+                in_flight_limit: limit,
+            },
+            record,
+        };
+        let outcome = execute(&self.topology, &self.pattern, &run, r.engine);
+        let ctx = Context {
+            offered_max,
+            terminals: net.terminals(),
+            rate: w.rate,
+            unloaded_worst,
+            max_cycles: r.max_cycles,
+            in_flight_limit: limit,
+        };
+        let report = summarize(&outcome, classes, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
+        let effective_locality = self.subcube.as_ref().map_or(1.0, |s| s.effective_locality);
+        let model = match &point.model {
+            Some(_) => Some(compare(point, effective_locality, &report)?),
+            None => None,
+        };
+        Ok(SimResult {
+            netwrap_version: VERSION,
+            seed: point.run.seed,
+            config: point.clone(),
+            network: NetworkInfo {
+                name: net.name().to_string(),
+                nodes: net.terminals(),
+                routers: net.routers(),
+                channels: net.channels().len() as u64,
+            },
+            locality: self.subcube.clone(),
+            expected_mean_hops: self.facts.mean_hops,
+            offered_utilization: offered_max,
+            max_rate: offered_max.map(|m| if m > 0.0 { (w.rate / m).min(1.0) } else { 1.0 }),
+            load_method: self.facts.load_method.clone(),
+            report,
+            model,
+            outcome,
+        })
+    }
+}
+
+/// Builds `spec` and runs it.
+pub fn simulate(spec: &SimSpec) -> Result<SimResult, SimError> {
+    Experiment::new(spec)?.run(spec)
+}
+
+/// Runs one engine on a built topology under `pattern`: the single place the engine is chosen
+/// and the routing type made concrete.
+pub fn execute(topology: &Topology, pattern: &Pattern, spec: &RunSpec, engine: EngineKind) -> Outcome {
+    struct Run<'a> {
+        pattern: &'a Pattern,
+        spec: &'a RunSpec,
+        engine: EngineKind,
+    }
+    impl Visitor for Run<'_> {
+        type Output = Outcome;
+        fn visit<F: Family>(self, f: &F) -> Outcome {
+            execute_on(f.network(), f, self.pattern, self.spec, self.engine)
+        }
+    }
+    topology.visit(Run { pattern, spec, engine })
+}
+
+/// Runs one engine on any network and routing (exact tests use hand-made networks).
+pub fn execute_on<R: Routing>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    engine: EngineKind,
+) -> Outcome {
+    match engine {
+        EngineKind::Fast => engine::ideal::run(net, routing, pattern, spec),
+        EngineKind::Reference => engine::reference::run(net, routing, pattern, spec),
+    }
+}

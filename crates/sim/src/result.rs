@@ -1,0 +1,220 @@
+//! [`SimResult`]: the one report of a simulation, whatever the topology, and its comparison
+//! with an analytical model where one applies.
+
+use crate::SimError;
+use crate::engine::Outcome;
+use crate::report::Report;
+use crate::spec::SimSpec;
+use crate::traffic::LocalitySubcube;
+use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
+use netwrap_model::indirect;
+use netwrap_topo::TopologySpec;
+use serde::Serialize;
+
+/// netwrap's version, recorded in every result.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The network as built.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NetworkInfo {
+    /// The family's name for this instance, e.g. `8-ary 2-cube (torus, unidirectional)`.
+    pub name: String,
+    /// Terminals (processors).
+    pub nodes: u32,
+    /// Routers.
+    pub routers: u32,
+    /// Directed channels.
+    pub channels: u64,
+}
+
+/// A finished simulation: its resolved configuration, what it measured, and the verdict. The
+/// field names are the models' where they mean the same thing (`utilization`, `latency`,
+/// `throughput`, `max_rate`, `saturated`, `mean_hops`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimResult {
+    /// netwrap's version.
+    pub netwrap_version: &'static str,
+    /// The seed of every random stream (also in `config.run.seed`).
+    pub seed: u64,
+    /// The fully resolved spec: running it again reproduces this result bit for bit.
+    pub config: SimSpec,
+    /// The network as built.
+    pub network: NetworkInfo,
+    /// The locality subcube simulated (whole nodes per side) and the locality it amounts to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locality: Option<LocalitySubcube>,
+    /// Mean hops of the routes under this traffic, self-addressed messages included, exact.
+    pub expected_mean_hops: f64,
+    /// Offered busy fraction of the busiest channel, from the traffic and routing, when known.
+    pub offered_utilization: Option<f64>,
+    /// Highest request rate the busiest channel can carry (offered utilisation 1), when known.
+    pub max_rate: Option<f64>,
+    /// How the offered loads were obtained, or why not.
+    pub load_method: String,
+    /// Statistics and verdict.
+    #[serde(flatten)]
+    pub report: Report,
+    /// The analytical model at the simulated point, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelComparison>,
+    /// Raw outcome, for detailed output.
+    #[serde(skip)]
+    pub outcome: Outcome,
+}
+
+/// A model's prediction beside the simulation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelComparison {
+    /// `kary-ncube` or `indirect`, as `netwrap model` names them.
+    pub model: &'static str,
+    /// The equations, in words.
+    pub source: String,
+    /// The contention form used (k-ary n-cube model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionForm>,
+    /// Channel utilisation ρ.
+    pub utilization: f64,
+    /// Latency T; `None` when saturated.
+    pub latency: Option<f64>,
+    /// Unloaded latency.
+    pub unloaded_latency: f64,
+    /// Accepted messages per terminal per cycle.
+    pub throughput: f64,
+    /// Highest sustainable rate.
+    pub max_rate: f64,
+    /// Mean hops.
+    pub mean_hops: f64,
+    /// True when ρ ≥ 1.
+    pub saturated: bool,
+    /// (simulation − model) / model.
+    pub relative_error: RelativeError,
+}
+
+/// Relative errors of the simulation against the model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RelativeError {
+    /// Of the channel utilisation.
+    pub utilization: Option<f64>,
+    /// Of the latency (both must exist).
+    pub latency: Option<f64>,
+    /// Of the mean hops.
+    pub mean_hops: Option<f64>,
+}
+
+fn rel(sim: Option<f64>, model: Option<f64>) -> Option<f64> {
+    match (sim, model) {
+        (Some(s), Some(m)) if m != 0.0 => Some((s - m) / m),
+        _ => None,
+    }
+}
+
+/// Why no model applies to `topology`, or `None` when one does.
+pub fn model_unavailable(topology: &TopologySpec) -> Option<String> {
+    match topology {
+        TopologySpec::Torus { radices: Some(_), .. } | TopologySpec::Mesh { radices: Some(_), .. } => Some(
+            "the k-ary n-cube model (Agarwal 1991) needs the same radix in every dimension".into(),
+        ),
+        t if t.is_cube() => None,
+        TopologySpec::Butterfly { .. } | TopologySpec::Omega { .. } => None,
+        TopologySpec::FatTree { .. } => Some(
+            "Greenberg & Guan's fat-tree model is for wormhole routers, which the ideal switch is not: see `netwrap model fat-tree`".into(),
+        ),
+        t => Some(format!(
+            "netwrap has analytical models for k-ary n-cubes (Agarwal 1991) and butterfly and Omega networks (Kruskal & Snir), not for a {}",
+            t.family()
+        )),
+    }
+}
+
+/// The model of `spec`'s network at the simulated point (the effective locality), compared
+/// with `report`.
+///
+/// k-ary n-cubes: Agarwal 1991 eq. 10 with the contention form asked for, or by the homework's
+/// App. B rule (eq. 8's form "for values of k_d > 2", the small-k_d form otherwise, applied to
+/// the k_d, or k_dl, of the simulated traffic). Butterflies and Omega networks: the indirect
+/// model (Agarwal 1991 eqs. 13–14, the homework's App. C) with n = D − 1 stages of contention
+/// and delay: netwrap's D-stage network has D − 1 inter-stage channels, and the processor and
+/// memory links are terminal ports without delay or queueing in the ideal switch.
+pub fn compare(spec: &SimSpec, effective_locality: f64, report: &Report) -> Result<ModelComparison, SimError> {
+    if let Some(why) = model_unavailable(&spec.topology) {
+        return Err(SimError::Invalid(format!("no model to compare with: {why}")));
+    }
+    let w = &spec.workload;
+    let model_error = |e: netwrap_model::ModelError| SimError::Invalid(format!("model: {e}"));
+    let (model, source, contention, p) = match &spec.topology {
+        TopologySpec::Butterfly { k, stages, .. } | TopologySpec::Omega { k, stages, .. } => {
+            let (k, d) = (k.unwrap_or(2), stages.unwrap_or(4));
+            if d < 2 {
+                return Err(SimError::Invalid(
+                    "no model to compare with: a one-stage network has no inter-stage channels".into(),
+                ));
+            }
+            let p = indirect::predict(&indirect::Indirect {
+                k,
+                n: d - 1,
+                rate: w.rate,
+                size: w.size as f64,
+                memory_latency: 0.0,
+            })
+            .map_err(model_error)?;
+            let values = (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops, p.saturated);
+            ("indirect", format!("Agarwal 1991 eqs. 13-14 (Kruskal & Snir), n = {} stages of contention", d - 1), None, values)
+        }
+        t => {
+            let (k, n, wiring) = match t {
+                TopologySpec::Torus { k, n, bidirectional, .. } => (
+                    k.unwrap_or(8),
+                    n.unwrap_or(2),
+                    if *bidirectional { Wiring::BidirectionalTorus } else { Wiring::UnidirectionalTorus },
+                ),
+                TopologySpec::Ring { k, bidirectional } => (
+                    k.unwrap_or(8),
+                    1,
+                    if *bidirectional { Wiring::BidirectionalTorus } else { Wiring::UnidirectionalTorus },
+                ),
+                TopologySpec::Mesh { k, n, .. } => (k.unwrap_or(8), n.unwrap_or(2), Wiring::Mesh),
+                TopologySpec::Hypercube { n, .. } => (2, n.unwrap_or(6), Wiring::Mesh),
+                _ => unreachable!("model_unavailable covers the other families"),
+            };
+            let mut params = kary_ncube::KaryNCube {
+                locality: effective_locality,
+                wiring,
+                ..kary_ncube::KaryNCube::new(k, n, w.rate, w.size as f64)
+            };
+            let asked = spec.model.as_ref().and_then(|m| m.contention);
+            params.form = match asked {
+                Some(f) => f,
+                None => {
+                    let k_d = kary_ncube::predict(&params).map_err(model_error)?.k_d;
+                    if k_d > 2.0 { ContentionForm::LargeKd } else { ContentionForm::SmallKd }
+                }
+            };
+            let p = kary_ncube::predict(&params).map_err(model_error)?;
+            let form = match params.form {
+                ContentionForm::LargeKd => "eq. 8's contention (k_d-1)/k_d^2",
+                ContentionForm::SmallKd => "the homework's App. B small-k_d contention (k_d-1/2)/(k_d+1/2)^2",
+                ContentionForm::FullVariance => "eq. 3 with eq. 5's full variance",
+            };
+            let values = (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops, p.saturated);
+            ("kary-ncube", format!("Agarwal 1991 eq. 10 with {form}"), Some(params.form), values)
+        }
+    };
+    let (utilization, latency, unloaded_latency, throughput, max_rate, mean_hops, saturated) = p;
+    Ok(ModelComparison {
+        model,
+        source,
+        contention,
+        utilization,
+        latency,
+        unloaded_latency,
+        throughput,
+        max_rate,
+        mean_hops,
+        saturated,
+        relative_error: RelativeError {
+            utilization: rel(Some(report.utilization), Some(utilization)),
+            latency: rel(report.latency, latency),
+            mean_hops: rel(Some(report.mean_hops), Some(mean_hops)),
+        },
+    })
+}

@@ -1,0 +1,154 @@
+//! The saturation search: the highest request rate a spec's network carries, found by
+//! simulation.
+//!
+//! A probe at rate m counts as **saturated** when its run does not measure a steady state —
+//! its verdict is `saturated` (the exact channel load is at least one flit per cycle, or the
+//! run falls behind) or `limit-reached` (it fails to drain within its limits) — or when its
+//! accepted throughput falls more than 5% behind the offered load. The exact channel load
+//! seeds the first guess where it is known, but each probe is judged on what its run
+//! measured, so routers that saturate below ρ = 1 are found too.
+//!
+//! The search probes four rates per round, in parallel, always the same four whatever the
+//! number of threads: first growing (or shrinking) by factors of two from the guess until a
+//! stable and a saturated rate bracket the answer, then four evenly spaced rates inside the
+//! bracket per round, until the bracket is narrower than the tolerance.
+
+use crate::spec::SimSpec;
+use crate::{Experiment, SimError, SimResult};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// Accepted throughput below this share of the offered load counts as falling behind.
+pub const BEHIND: f64 = 0.95;
+/// Rounds of refinement at most (each narrows the bracket fivefold).
+const MAX_ROUNDS: u32 = 12;
+
+/// One probe of the search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Probe {
+    /// Request rate m.
+    pub rate: f64,
+    /// Judged saturated (see the module docs).
+    pub saturated: bool,
+    /// The run's verdict.
+    pub verdict: crate::report::Verdict,
+    /// Accepted messages per terminal per cycle.
+    pub throughput: f64,
+    /// Offered messages per terminal per cycle.
+    pub offered: f64,
+    /// Mean latency, when the run measured a steady state.
+    pub latency: Option<f64>,
+    /// Channel utilisation.
+    pub utilization: f64,
+}
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Search {
+    /// The criterion, in words.
+    pub criterion: &'static str,
+    /// Highest rate judged stable (the saturation rate, to within `tolerance`).
+    pub max_rate: f64,
+    /// Lowest rate judged saturated (`None`: none up to m = 1).
+    pub first_saturated: Option<f64>,
+    /// `max_rate` in flits per terminal per cycle (m·B).
+    pub max_flits: f64,
+    /// The exact channel load's prediction, when known: the rate at which the busiest
+    /// channel is offered one flit per cycle.
+    pub max_rate_from_loads: Option<f64>,
+    /// Relative width of the final bracket asked for.
+    pub tolerance: f64,
+    /// Every probe, by increasing rate.
+    pub probes: Vec<Probe>,
+}
+
+fn judge(r: &SimResult) -> Probe {
+    let rep = &r.report;
+    let behind = rep.throughput < BEHIND * rep.offered;
+    Probe {
+        rate: r.config.workload.rate,
+        saturated: rep.verdict != crate::report::Verdict::Ok || behind,
+        verdict: rep.verdict,
+        throughput: rep.throughput,
+        offered: rep.offered,
+        latency: rep.latency,
+        utilization: rep.utilization,
+    }
+}
+
+/// Searches the saturation rate of `spec` (its `workload.rate` is the first guess where the
+/// channel loads are unknown) to within relative `tolerance`.
+pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
+    if !(tolerance.is_finite() && tolerance > 0.0 && tolerance < 1.0) {
+        return Err(SimError::Invalid(format!(
+            "tolerance = {}: the search's relative precision must be in (0, 1)",
+            crate::spec::num(tolerance)
+        )));
+    }
+    let experiment = Experiment::new(spec)?;
+    let base = experiment.spec().clone();
+    let probe_at = |rates: &[f64]| -> Result<Vec<Probe>, SimError> {
+        rates
+            .par_iter()
+            .map(|&rate| {
+                let mut s = base.clone();
+                s.workload.rate = rate;
+                experiment.run(&s).map(|r| judge(&r))
+            })
+            .collect()
+    };
+    let guess_run = experiment.run(&base)?;
+    let from_loads = guess_run.max_rate.filter(|_| guess_run.offered_utilization.is_some_and(|u| u > 0.0));
+    let mut probes = vec![judge(&guess_run)];
+    let guess = from_loads.unwrap_or(base.workload.rate).clamp(f64::MIN_POSITIVE, 1.0);
+    // Bracket: grow from the guess until something saturates, or shrink until something is
+    // stable.
+    let (mut lo, mut hi) = (0.0f64, None::<f64>);
+    let update = |probes: &[Probe], lo: &mut f64, hi: &mut Option<f64>| {
+        let first_bad = probes.iter().filter(|p| p.saturated).map(|p| p.rate).fold(f64::INFINITY, f64::min);
+        *hi = first_bad.is_finite().then_some(first_bad);
+        *lo = probes.iter().filter(|p| !p.saturated && p.rate < first_bad).map(|p| p.rate).fold(0.0, f64::max);
+    };
+    update(&probes, &mut lo, &mut hi);
+    let (mut up, mut down) = (guess / 2.0, guess * 2.0);
+    loop {
+        let rates: Vec<f64> = if hi.is_none() {
+            up *= 16.0;
+            [1.0, 2.0, 4.0, 8.0].iter().map(|f| (up / 8.0 * f).min(1.0)).collect()
+        } else if lo == 0.0 {
+            down /= 16.0;
+            [8.0, 4.0, 2.0, 1.0].iter().map(|f| down * f).collect()
+        } else {
+            break;
+        };
+        probes.extend(probe_at(&rates)?);
+        update(&probes, &mut lo, &mut hi);
+        if hi.is_none() && rates.iter().any(|&r| r >= 1.0) {
+            break; // stable at m = 1: it never saturates
+        }
+        if lo == 0.0 && hi.is_some() && down < 1e-12 {
+            break; // saturated at every rate tried
+        }
+    }
+    let mut rounds = 0;
+    while let Some(h) = hi
+        && (h - lo) > tolerance * h
+        && rounds < MAX_ROUNDS
+    {
+        let rates: Vec<f64> = (1..=4).map(|j| lo + (h - lo) * j as f64 / 5.0).collect();
+        probes.extend(probe_at(&rates)?);
+        update(&probes, &mut lo, &mut hi);
+        rounds += 1;
+    }
+    probes.sort_by(|a, b| a.rate.total_cmp(&b.rate));
+    probes.dedup_by(|a, b| a.rate == b.rate);
+    Ok(Search {
+        criterion: "a probe is saturated when its verdict is not ok (exact channel load >= 1, the network falls behind, or the run fails to drain within its limits) or its accepted throughput is below 95% of the offered load",
+        max_rate: lo,
+        first_saturated: hi,
+        max_flits: lo * base.workload.size as f64,
+        max_rate_from_loads: from_loads,
+        tolerance,
+        probes,
+    })
+}

@@ -1,0 +1,298 @@
+//! [`SimSpec`]: everything a simulation needs, in one serde value with one section per concern
+//! — `topology`, `routing`, `router`, `workload`, `run` — and an optional `model` comparison.
+//!
+//! Every key is spelled as its command-line flag (`run.max-cycles` is `--max-cycles`), except
+//! the two section selectors, which take their section's name: `--routing` sets
+//! `routing.algorithm` and `--router` sets `router.kind`. Missing keys take their defaults;
+//! unknown keys are errors. [`SimSpec::resolve`] checks every value once and fills every
+//! default, so the `config` a result prints is complete and reads back to the same result.
+
+use crate::SimError;
+use netwrap_topo::{RoutingSpec, TopologySpec};
+use serde::{Deserialize, Serialize};
+
+/// A whole simulation, as a user writes it (flags, a TOML experiment file, a result's JSON).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimSpec {
+    /// The network.
+    #[serde(default)]
+    pub topology: TopologySpec,
+    /// How messages are routed.
+    #[serde(default)]
+    pub routing: RoutingSpec,
+    /// The router model.
+    #[serde(default)]
+    pub router: RouterSpec,
+    /// What the terminals send.
+    #[serde(default)]
+    pub workload: WorkloadSpec,
+    /// Run control.
+    #[serde(default)]
+    pub run: RunControl,
+    /// Compare with an analytical model (`--model`): present means compare.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelSpec>,
+}
+
+/// The router model: the `router` section.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct RouterSpec {
+    /// Which router (`--router`).
+    #[serde(default)]
+    pub kind: RouterKind,
+}
+
+/// The router models.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RouterKind {
+    /// The ideal switch of Agarwal 1991 and the homework: unbounded output queues, one cycle
+    /// per hop (switch plus wire), pipelined.
+    #[default]
+    Ideal,
+}
+
+/// Where messages go: the `pattern` of the workload.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PatternKind {
+    /// Uniform over every terminal, the source included (the homework's App. A).
+    #[default]
+    Uniform,
+    /// Uniform over a subcube of l·N nodes with a corner at the source (Agarwal 1991 §5.1,
+    /// the homework before Ex 5): tori and rings only; needs `locality`.
+    Locality,
+}
+
+/// What the terminals send: the `workload` section.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
+pub struct WorkloadSpec {
+    /// Request rate m: messages each terminal creates per cycle, a probability in (0, 1]
+    /// (`--rate`).
+    pub rate: f64,
+    /// Message length B in flits (`--size`).
+    pub size: u32,
+    /// Destination pattern (`--pattern`).
+    pub pattern: PatternKind,
+    /// Locality fraction l in (0, 1] of the locality pattern (`--locality`); giving it selects
+    /// that pattern, and l = 1 is uniform traffic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locality: Option<f64>,
+}
+
+impl Default for WorkloadSpec {
+    /// The homework's Ex 1: m = 0.04, B = 4, uniform.
+    fn default() -> Self {
+        WorkloadSpec { rate: 0.04, size: 4, pattern: PatternKind::Uniform, locality: None }
+    }
+}
+
+/// Which engine runs the ideal switch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineKind {
+    /// Per-message passage computation (the default).
+    #[default]
+    Fast,
+    /// Flit-by-flit reference (slow; for checking).
+    Reference,
+}
+
+/// Run control: the `run` section.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
+pub struct RunControl {
+    /// Cycles discarded before measuring (`--warmup`); resolved to the default when absent:
+    /// ten worst-case unloaded latencies stretched by 1/(1 − ρ), at least 1,000 and at most
+    /// 100,000 cycles, and at most a tenth of the cycle limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warmup: Option<u64>,
+    /// Measured messages: the run lasts until all of them are delivered (`--messages`).
+    pub messages: u64,
+    /// Cycle limit, the warm-up included (`--max-cycles`).
+    pub max_cycles: u64,
+    /// Seed of every random stream (`--seed`).
+    pub seed: u64,
+    /// Engine (`--engine`).
+    pub engine: EngineKind,
+}
+
+impl Default for RunControl {
+    fn default() -> Self {
+        RunControl { warmup: None, messages: 10_000, max_cycles: 10_000_000, seed: 1, engine: EngineKind::Fast }
+    }
+}
+
+/// The `model` section: compare the simulation with the analytical model of its network.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
+pub struct ModelSpec {
+    /// Contention form of the k-ary n-cube model (`--contention`): absent means the homework's
+    /// App. B rule (eq. 8's form for k_d > 2, the small-k_d form otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contention: Option<netwrap_model::kary_ncube::ContentionForm>,
+}
+
+/// The most measured messages a run may ask for: sequence numbers are 32-bit.
+pub const MAX_MESSAGES: u64 = u32::MAX as u64 - 1;
+
+fn invalid(msg: String) -> SimError {
+    SimError::Invalid(msg)
+}
+
+/// Formats a float for an error message: short, whatever its size.
+pub(crate) fn num(x: f64) -> String {
+    let a = x.abs();
+    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&a) { format!("{x}") } else { format!("{x:e}") }
+}
+
+impl SimSpec {
+    /// Checks every value and fills every default that does not need the built network (the
+    /// warm-up does: see [`crate::Experiment`]); the notes say what was adjusted (e.g. N
+    /// rounded up to a whole dimension).
+    pub fn resolve(&self) -> Result<(SimSpec, Vec<String>), SimError> {
+        let (topology, notes) = self.topology.resolve()?;
+        let routing = topology.resolve_routing(&self.routing)?;
+        let w = &self.workload;
+        if !(w.rate.is_finite() && w.rate > 0.0 && w.rate <= 1.0) {
+            return Err(invalid(format!(
+                "workload.rate = {}: the request rate must be a probability in (0, 1], messages per terminal per cycle (--rate)",
+                num(w.rate)
+            )));
+        }
+        if w.size == 0 {
+            return Err(invalid("workload.size = 0: a message needs at least one flit (--size)".into()));
+        }
+        let (pattern, locality) = match (w.pattern, w.locality) {
+            (_, Some(l)) if !(l.is_finite() && l > 0.0 && l <= 1.0) => {
+                return Err(invalid(format!(
+                    "workload.locality = {}: the locality fraction must be in (0, 1] (--locality)",
+                    num(l)
+                )));
+            }
+            (PatternKind::Locality, None) => {
+                return Err(invalid(
+                    "workload.pattern = locality needs workload.locality, the fraction l in (0, 1] (--locality)".into(),
+                ));
+            }
+            // l = 1 addresses every node: uniform traffic.
+            (_, Some(l)) if l == 1.0 => (PatternKind::Uniform, None),
+            (_, Some(l)) => (PatternKind::Locality, Some(l)),
+            (PatternKind::Uniform, None) => (PatternKind::Uniform, None),
+        };
+        if pattern == PatternKind::Locality
+            && !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. })
+        {
+            return Err(invalid(format!(
+                "workload.locality applies to tori and rings (a subcube with a corner at the source, wrapping round the end-around links): a {} has none (--locality)",
+                topology.family()
+            )));
+        }
+        let r = &self.run;
+        if r.messages == 0 || r.messages > MAX_MESSAGES {
+            return Err(invalid(format!(
+                "run.messages = {}: at least 1 and at most {MAX_MESSAGES} measured messages (--messages)",
+                r.messages
+            )));
+        }
+        if r.max_cycles == 0 {
+            return Err(invalid("run.max-cycles = 0: at least one cycle must be simulated (--max-cycles)".into()));
+        }
+        if let Some(warmup) = r.warmup
+            && warmup >= r.max_cycles
+        {
+            return Err(invalid(format!(
+                "run.warmup = {warmup} is not below run.max-cycles = {}: no cycle would be measured (--warmup, --max-cycles)",
+                r.max_cycles
+            )));
+        }
+        if let Some(m) = &self.model
+            && m.contention.is_some()
+            && !topology.is_cube()
+        {
+            return Err(invalid(format!(
+                "model.contention chooses the contention form of the k-ary n-cube model: a {} is compared with another model (--contention)",
+                topology.family()
+            )));
+        }
+        let spec = SimSpec {
+            topology,
+            routing,
+            router: self.router.clone(),
+            workload: WorkloadSpec { pattern, locality, ..w.clone() },
+            run: r.clone(),
+            model: self.model.clone(),
+        };
+        Ok((spec, notes))
+    }
+
+    /// The part of a resolved spec that decides what is built (topology, routing, destination
+    /// pattern): points of a sweep that agree on it share one built [`crate::Experiment`].
+    pub fn build_key(&self) -> (TopologySpec, RoutingSpec, PatternKind, Option<u64>) {
+        (self.topology.clone(), self.routing.clone(), self.workload.pattern, self.workload.locality.map(f64::to_bits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad(edit: impl FnOnce(&mut SimSpec), fragment: &str) {
+        let mut s = SimSpec::default();
+        edit(&mut s);
+        let e = s.resolve().unwrap_err().to_string();
+        assert!(e.contains(fragment), "{e}");
+    }
+
+    #[test]
+    fn every_invalid_value_names_its_key() {
+        bad(|s| s.workload.rate = f64::NAN, "workload.rate = NaN");
+        bad(|s| s.workload.rate = 1e-320 - 1.0, "workload.rate");
+        bad(|s| s.workload.rate = 2.0, "(0, 1]");
+        bad(|s| s.workload.size = 0, "workload.size = 0");
+        bad(|s| s.workload.locality = Some(0.0), "workload.locality = 0");
+        bad(|s| s.workload.pattern = PatternKind::Locality, "needs workload.locality");
+        bad(|s| s.run.messages = 0, "run.messages = 0");
+        bad(|s| s.run.messages = u64::MAX, "at most");
+        bad(|s| s.run.max_cycles = 0, "run.max-cycles = 0");
+        bad(|s| s.run.warmup = Some(100_000_000_000), "no cycle would be measured");
+        bad(
+            |s| {
+                s.topology = TopologySpec::FatTree { nodes: None };
+                s.workload.locality = Some(0.5);
+            },
+            "a fat-tree has none",
+        );
+    }
+
+    #[test]
+    fn error_messages_stay_short_for_extreme_values() {
+        let mut s = SimSpec::default();
+        s.workload.rate = f64::MAX;
+        let e = s.resolve().unwrap_err().to_string();
+        assert!(e.len() < 200 && e.contains("1.7976931348623157e308"), "{e}");
+    }
+
+    #[test]
+    fn locality_one_is_uniform_and_a_fraction_selects_the_pattern() {
+        let mut s = SimSpec::default();
+        s.workload.locality = Some(1.0);
+        assert_eq!(s.resolve().unwrap().0.workload, WorkloadSpec::default());
+        s.workload.locality = Some(0.5);
+        assert_eq!(s.resolve().unwrap().0.workload.pattern, PatternKind::Locality);
+    }
+
+    #[test]
+    fn toml_sections_and_kebab_keys() {
+        let s: SimSpec = toml::from_str(
+            "[topology]\nfamily = \"torus\"\nk = 4\n[run]\nmax-cycles = 5000\n[workload]\nrate = 0.01\n",
+        )
+        .unwrap();
+        assert_eq!(s.run.max_cycles, 5000);
+        assert!(toml::from_str::<SimSpec>("[run]\nmax_cycles = 5\n").is_err());
+        assert!(toml::from_str::<SimSpec>("[workload]\nrat = 0.1\n").is_err());
+    }
+}

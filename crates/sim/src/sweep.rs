@@ -1,0 +1,475 @@
+//! Experiment files: a base spec plus sweep axes, expanded into points.
+//!
+//! ```toml
+//! [topology]
+//! family = "torus"
+//! k = 8
+//!
+//! [workload]
+//! size = 4
+//!
+//! [sweep]
+//! replications = 2                       # each point twice, with derived seeds
+//! "workload.rate" = [0.01, 0.02, 0.03]   # an axis: any field, by its dotted path
+//!
+//! [[sweep.zip]]                          # axes of equal length that advance together
+//! "topology.k" = [4, 8]
+//! "workload.size" = [8, 4]
+//! ```
+//!
+//! Axes combine as a cartesian product, in the order written (the first varies slowest);
+//! each `[[sweep.zip]]` group is one more factor of the product whose axes advance together;
+//! replications vary fastest. Replication 0 runs the point's own seed, replication r ≥ 1 the
+//! seed `mix(mix(seed) ^ r)` (SplitMix64's finaliser), recorded in its `config`. A point's
+//! index is its position in that order: shards, resumed runs and merged files all use it.
+
+use crate::rng::mix;
+use crate::spec::{ModelSpec, RouterSpec, RunControl, SimSpec, WorkloadSpec};
+use crate::{Experiment, SimError, SimResult};
+use netwrap_topo::{RoutingSpec, TopologySpec};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The sections a spec has: the first component of every sweep path.
+const SECTIONS: [&str; 6] = ["topology", "routing", "router", "workload", "run", "model"];
+
+/// An experiment file as read: the spec's sections and the sweep.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExperimentFile {
+    #[serde(default)]
+    topology: TopologySpec,
+    #[serde(default)]
+    routing: RoutingSpec,
+    #[serde(default)]
+    router: RouterSpec,
+    #[serde(default)]
+    workload: WorkloadSpec,
+    #[serde(default)]
+    run: RunControl,
+    #[serde(default)]
+    model: Option<ModelSpec>,
+    #[serde(default)]
+    sweep: Option<Map<String, Value>>,
+}
+
+/// One swept field and its values.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Axis {
+    /// Dotted path into the spec, e.g. `workload.rate`.
+    pub path: String,
+    /// The values it takes.
+    pub values: Vec<Value>,
+}
+
+/// A base spec and its sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweep {
+    base: SimSpec,
+    product: Vec<Axis>,
+    zips: Vec<Vec<Axis>>,
+    replications: u32,
+    /// The file's text, to point errors at lines.
+    text: Option<String>,
+}
+
+/// One point of a sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// Position in the sweep's order.
+    pub index: u64,
+    /// Replication number (0 when there is one).
+    pub replication: u32,
+    /// The swept values, in the order of [`Sweep::parameters`].
+    pub params: Vec<Value>,
+    /// The point's spec.
+    pub spec: SimSpec,
+}
+
+/// Adds a "did you mean" to serde's "unknown field/variant `x`, expected one of `a`, `b`".
+pub fn suggest(message: &str) -> String {
+    let Some(start) = ["unknown field `", "unknown variant `"].iter().find_map(|p| message.find(p).map(|i| i + p.len()))
+    else {
+        return message.to_string();
+    };
+    let Some(len) = message[start..].find('`') else { return message.to_string() };
+    let wrong = &message[start..start + len];
+    let rest = &message[start + len..];
+    let candidates = rest.split('`').skip(2).step_by(2);
+    let best = candidates
+        .map(|c| (strsim::jaro_winkler(wrong, c), c))
+        .filter(|(score, _)| *score >= 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((_, c)) => format!("{}\n  did you mean `{c}`?", message.trim_end()),
+        None => message.to_string(),
+    }
+}
+
+/// The 1-based line of `path` (`section.key`, or a sweep axis) in a TOML text, if found.
+pub fn line_of(text: &str, path: &str) -> Option<usize> {
+    let (section, key) = path.split_once('.').unwrap_or(("", path));
+    let mut current = String::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if let Some(h) = t.strip_prefix('[') {
+            current = h.trim_start_matches('[').trim_end_matches(']').trim().to_string();
+            continue;
+        }
+        let Some((lhs, _)) = t.split_once('=') else { continue };
+        let lhs = lhs.trim().trim_matches('"');
+        let full = if current.is_empty() { lhs.to_string() } else { format!("{current}.{lhs}") };
+        if full == path
+            || (current == section && lhs == key)
+            || (current.starts_with("sweep") && lhs == path)
+        {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+fn invalid(msg: String) -> SimError {
+    SimError::Invalid(msg)
+}
+
+/// Flattens the `sweep` table into axes (nested tables are dotted paths), zip groups and the
+/// replication count.
+fn read_sweep(table: &Map<String, Value>) -> Result<(Vec<Axis>, Vec<Vec<Axis>>, u32), SimError> {
+    fn axes(prefix: &str, table: &Map<String, Value>, out: &mut Vec<Axis>) -> Result<(), SimError> {
+        for (k, v) in table {
+            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            match v {
+                Value::Array(values) if values.is_empty() => {
+                    return Err(invalid(format!("sweep axis {path} has no values")));
+                }
+                Value::Array(values) => out.push(Axis { path, values: values.clone() }),
+                Value::Object(inner) => axes(&path, inner, out)?,
+                other => {
+                    return Err(invalid(format!(
+                        "sweep.{path} = {other}: an axis is a list of values, e.g. \"{path}\" = [{other}, …]"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+    let mut product = Vec::new();
+    let mut zips = Vec::new();
+    let mut replications = 1;
+    let mut rest = Map::new();
+    for (k, v) in table {
+        match k.as_str() {
+            "replications" => {
+                replications = v.as_u64().filter(|&r| (1..=1_000_000).contains(&r)).ok_or_else(|| {
+                    invalid(format!("sweep.replications = {v}: a whole number from 1 to 1000000"))
+                })? as u32;
+            }
+            "zip" => {
+                let groups = v.as_array().ok_or_else(|| {
+                    invalid("sweep.zip is a list of tables of axes ([[sweep.zip]] in TOML)".into())
+                })?;
+                for g in groups {
+                    let table = g.as_object().ok_or_else(|| invalid("each sweep.zip group is a table of axes".into()))?;
+                    let mut group = Vec::new();
+                    axes("", table, &mut group)?;
+                    if let Some(first) = group.first()
+                        && let Some(a) = group.iter().find(|a| a.values.len() != first.values.len())
+                    {
+                        return Err(invalid(format!(
+                            "zipped axes advance together, so they need equal lengths: {} has {} values, {} has {}",
+                            first.path,
+                            first.values.len(),
+                            a.path,
+                            a.values.len()
+                        )));
+                    }
+                    if !group.is_empty() {
+                        zips.push(group);
+                    }
+                }
+            }
+            _ => {
+                rest.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    axes("", &rest, &mut product)?;
+    for a in product.iter().chain(zips.iter().flatten()) {
+        let first = a.path.split('.').next().unwrap_or_default();
+        if !SECTIONS.contains(&first) {
+            let expected: Vec<String> = SECTIONS.iter().map(|s| format!("`{s}`")).collect();
+            return Err(invalid(suggest(&format!(
+                "sweep axis {}: unknown field `{first}`, expected one of {}",
+                a.path,
+                expected.join(", ")
+            ))));
+        }
+    }
+    Ok((product, zips, replications))
+}
+
+/// Sets the field at dotted `path` in a JSON object tree, creating tables on the way.
+fn set_path(root: &mut Value, path: &str, value: Value) {
+    let mut at = root;
+    let mut parts = path.split('.').peekable();
+    while let Some(p) = parts.next() {
+        if !at.is_object() {
+            *at = Value::Object(Map::new());
+        }
+        let obj = at.as_object_mut().expect("made an object above");
+        if parts.peek().is_none() {
+            obj.insert(p.to_string(), value);
+            return;
+        }
+        at = obj.entry(p.to_string()).or_insert_with(|| Value::Object(Map::new()));
+    }
+}
+
+impl Sweep {
+    /// One point: the spec itself.
+    pub fn single(spec: SimSpec) -> Self {
+        Sweep { base: spec, product: Vec::new(), zips: Vec::new(), replications: 1, text: None }
+    }
+
+    /// A spec plus axes given as (path, values), all combined as a product.
+    pub fn with_axes(spec: SimSpec, axes: Vec<Axis>) -> Result<Self, SimError> {
+        let mut table = Map::new();
+        for a in axes {
+            table.insert(a.path, Value::Array(a.values));
+        }
+        let (product, zips, replications) = read_sweep(&table)?;
+        Ok(Sweep { base: spec, product, zips, replications, text: None })
+    }
+
+    fn from_file(file: ExperimentFile, text: Option<String>) -> Result<Self, SimError> {
+        let base = SimSpec {
+            topology: file.topology,
+            routing: file.routing,
+            router: file.router,
+            workload: file.workload,
+            run: file.run,
+            model: file.model,
+        };
+        let (product, zips, replications) = match &file.sweep {
+            Some(t) => read_sweep(t)?,
+            None => (Vec::new(), Vec::new(), 1),
+        };
+        Ok(Sweep { base, product, zips, replications, text })
+    }
+
+    /// Reads an experiment file in TOML. Errors name the key and its line, and unknown keys
+    /// get a "did you mean".
+    pub fn from_toml(text: &str) -> Result<Self, SimError> {
+        let file: ExperimentFile = toml::from_str(text).map_err(|e| invalid(suggest(&e.to_string())))?;
+        Self::from_file(file, Some(text.to_string()))
+    }
+
+    /// Reads an experiment in JSON: a spec (with an optional `sweep`), or a result printed by
+    /// `--json`, whose `config` is taken.
+    pub fn from_json(text: &str) -> Result<Self, SimError> {
+        let mut v: Value = serde_json::from_str(text).map_err(|e| invalid(format!("not valid JSON: {e}")))?;
+        if v.get("netwrap_version").is_some()
+            && let Some(config) = v.get_mut("config")
+        {
+            let spec: SimSpec = serde_json::from_value(config.take())
+                .map_err(|e| invalid(suggest(&format!("the result's config: {e}"))))?;
+            return Ok(Self::single(spec));
+        }
+        let file: ExperimentFile = serde_json::from_value(v).map_err(|e| invalid(suggest(&e.to_string())))?;
+        Self::from_file(file, None)
+    }
+
+    /// The base spec.
+    pub fn base(&self) -> &SimSpec {
+        &self.base
+    }
+
+    /// The swept paths, product axes first, then each zip group's, in the order written.
+    pub fn parameters(&self) -> Vec<String> {
+        self.product.iter().chain(self.zips.iter().flatten()).map(|a| a.path.clone()).collect()
+    }
+
+    /// Replications per point.
+    pub fn replications(&self) -> u32 {
+        self.replications
+    }
+
+    /// Number of points, replications included (saturating).
+    pub fn len(&self) -> u64 {
+        self.product
+            .iter()
+            .map(|a| a.values.len() as u64)
+            .chain(self.zips.iter().map(|g| g[0].values.len() as u64))
+            .chain([self.replications as u64])
+            .fold(1u64, u64::saturating_mul)
+    }
+
+    /// Always false: a sweep has at least its base point.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The point at `index`: its swept values and its validated spec.
+    pub fn point(&self, index: u64) -> Result<Point, SimError> {
+        let mut rest = index;
+        let replication = (rest % self.replications as u64) as u32;
+        rest /= self.replications as u64;
+        // Factors from fastest to slowest: zip groups last-written first, then product axes.
+        let mut picks: Vec<(Vec<&Axis>, usize)> = Vec::new();
+        for group in self.zips.iter().rev() {
+            let n = group[0].values.len() as u64;
+            picks.push((group.iter().collect(), (rest % n) as usize));
+            rest /= n;
+        }
+        for axis in self.product.iter().rev() {
+            let n = axis.values.len() as u64;
+            picks.push((vec![axis], (rest % n) as usize));
+            rest /= n;
+        }
+        picks.reverse();
+        let mut tree = serde_json::to_value(&self.base).expect("a spec serialises");
+        let mut params = Vec::new();
+        for (axes, i) in &picks {
+            for a in axes {
+                set_path(&mut tree, &a.path, a.values[*i].clone());
+            }
+        }
+        // In the order of `parameters`: product axes, then zips.
+        for a in self.product.iter().chain(self.zips.iter().flatten()) {
+            let i = picks.iter().find(|(axes, _)| axes.iter().any(|x| x.path == a.path)).map_or(0, |p| p.1);
+            params.push(a.values[i].clone());
+        }
+        let describe = || {
+            self.parameters()
+                .iter()
+                .zip(&params)
+                .map(|(p, v)| format!("{p} = {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let at_line = |path: &str| {
+            self.text.as_deref().and_then(|t| line_of(t, path)).map(|l| format!(" (line {l})")).unwrap_or_default()
+        };
+        let mut spec: SimSpec = serde_json::from_value(tree).map_err(|e| {
+            invalid(suggest(&format!("sweep point {index} ({}): {e}", describe())))
+        })?;
+        if replication > 0 {
+            spec.run.seed = mix(mix(spec.run.seed) ^ replication as u64);
+        }
+        if let Err(e) = spec.resolve() {
+            let msg = e.to_string();
+            let key = msg.split(" = ").next().unwrap_or_default().to_string();
+            let swept = self.parameters().iter().any(|p| key.starts_with(p.as_str()));
+            return Err(invalid(if self.len() == 1 || !swept {
+                format!("{msg}{}", at_line(&key))
+            } else {
+                format!("sweep point {index} ({}): {msg}{}", describe(), at_line(&key))
+            }));
+        }
+        Ok(Point { index, replication, params, spec })
+    }
+
+    /// Every point, validated up front (so a bad value fails before anything runs).
+    pub fn points(&self) -> Result<Vec<Point>, SimError> {
+        const MAX_POINTS: u64 = 10_000_000;
+        if self.len() > MAX_POINTS {
+            return Err(invalid(format!("the sweep has {} points, more than the {MAX_POINTS} netwrap runs", self.len())));
+        }
+        (0..self.len()).map(|i| self.point(i)).collect()
+    }
+}
+
+/// Runs `points` in parallel, building each distinct network once and sharing it between the
+/// points that need it; `done` is called as each point finishes (from worker threads, in any
+/// order). Results come back in the points' order: they depend only on each point's spec, never
+/// on the number of threads.
+pub fn run_points(
+    points: &[Point],
+    done: impl Fn(&Point, &Result<SimResult, SimError>) + Sync,
+) -> Vec<Result<SimResult, SimError>> {
+    type Built = Arc<Result<Experiment, SimError>>;
+    let cache: Mutex<HashMap<String, Arc<std::sync::OnceLock<Built>>>> = Mutex::new(HashMap::new());
+    let experiment = |spec: &SimSpec| -> Built {
+        let key = serde_json::to_string(&spec.resolve().map(|(s, _)| s.build_key()).ok()).unwrap_or_default();
+        let cell = cache.lock().expect("cache lock").entry(key).or_default().clone();
+        cell.get_or_init(|| Arc::new(Experiment::new(spec))).clone()
+    };
+    points
+        .par_iter()
+        .map(|p| {
+            let built = experiment(&p.spec);
+            let result = match built.as_ref() {
+                Ok(e) => e.run(&p.spec),
+                Err(e) => Err(e.clone()),
+            };
+            done(p, &result);
+            result
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = r#"
+[topology]
+family = "torus"
+k = 4
+
+[workload]
+size = 2
+
+[sweep]
+replications = 2
+"workload.rate" = [0.01, 0.02, 0.03]
+
+[[sweep.zip]]
+"topology.k" = [4, 5]
+"run.messages" = [100, 200]
+"#;
+
+    #[test]
+    fn points_expand_in_order() {
+        let s = Sweep::from_toml(FILE).unwrap();
+        assert_eq!(s.parameters(), ["workload.rate", "topology.k", "run.messages"]);
+        assert_eq!(s.len(), 3 * 2 * 2);
+        let p = s.points().unwrap();
+        assert_eq!(p[0].params, [serde_json::json!(0.01), 4.into(), 100.into()]);
+        assert_eq!(p[0].replication, 0);
+        assert_eq!(p[1].replication, 1);
+        assert_ne!(p[1].spec.run.seed, p[0].spec.run.seed);
+        assert_eq!(p[2].params, [serde_json::json!(0.01), 5.into(), 200.into()]);
+        assert_eq!(p[11].params, [serde_json::json!(0.03), 5.into(), 200.into()]);
+        assert_eq!(p[11].spec.workload.rate, 0.03);
+        assert_eq!(p[11].spec.workload.size, 2);
+    }
+
+    #[test]
+    fn errors_name_key_line_and_a_suggestion() {
+        let e = Sweep::from_toml("[workload]\nrat = 0.1\n").unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("did you mean `rate`"), "{e}");
+        let e = Sweep::from_toml("[topology]\nfamily = \"toru\"\n").unwrap_err().to_string();
+        assert!(e.contains("did you mean `torus`"), "{e}");
+        let s = Sweep::from_toml("[sweep]\n\"workload.rate\" = [0.1, 2.0]\n").unwrap();
+        let e = s.points().unwrap_err().to_string();
+        assert!(e.contains("sweep point 1 (workload.rate = 2.0)") && e.contains("line 2"), "{e}");
+        let e = Sweep::from_toml("[sweep]\n\"worklod.rate\" = [0.1]\n").unwrap_err().to_string();
+        assert!(e.contains("did you mean `workload`"), "{e}");
+        let e = Sweep::from_toml("[run]\nmessages = 0\n").unwrap().points().unwrap_err().to_string();
+        assert!(e.contains("run.messages = 0") && e.contains("line 2"), "{e}");
+        let e = Sweep::from_toml("[[sweep.zip]]\na = [1]\nb = [1, 2]\n").unwrap_err().to_string();
+        assert!(e.contains("equal lengths"), "{e}");
+    }
+
+    #[test]
+    fn a_result_reads_back_as_its_config() {
+        let spec = SimSpec::default();
+        let json = serde_json::json!({"netwrap_version": "0", "config": spec}).to_string();
+        assert_eq!(Sweep::from_json(&json).unwrap().base(), &SimSpec::default());
+    }
+}

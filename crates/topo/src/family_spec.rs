@@ -1,0 +1,588 @@
+//! The topology and routing as a user names them: [`TopologySpec`] and [`RoutingSpec`], the
+//! `topology` and `routing` sections of every netwrap spec, with the same names as the command
+//! line's families and flags (`netwrap topo torus --k 8 --n 2` is
+//! `{"family": "torus", "k": 8, "n": 2}`).
+//!
+//! [`TopologySpec::resolve`] fills every default and turns alternatives into one canonical form
+//! (N into n, equal radices into k and n), so a resolved spec printed in a result builds exactly
+//! the same network when read back. [`TopologySpec::shape`] lowers it, with the routing, to the
+//! [`Shape`] the builders take.
+
+use crate::TopoError;
+use crate::circulant::CirculantRouting;
+use crate::cube::DimensionOrder;
+use crate::indirect::StageWiring;
+use crate::spec::Shape;
+use crate::twolevel::ModuleSplit;
+use serde::{Deserialize, Serialize};
+
+/// Every family netwrap builds, as plain data (`{"family": "midimew", "nodes": 64}`).
+///
+/// Optional fields are alternatives or defaults; [`TopologySpec::resolve`] fills them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "kebab-case", rename_all_fields = "kebab-case", deny_unknown_fields)]
+pub enum TopologySpec {
+    /// k-ary n-cube with end-around links, unidirectional unless `bidirectional`.
+    Torus {
+        /// Radix k (default 8).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u32>,
+        /// Dimensions n (default 2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        n: Option<u32>,
+        /// Processors N instead of n: n = log_k N, rounded up to a whole dimension.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+        /// Mixed radices k0, k1, … (dimension 0 first) instead of k and n.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        radices: Option<Vec<u32>>,
+        /// Channels in both directions.
+        #[serde(default)]
+        bidirectional: bool,
+    },
+    /// k-ary n-dimensional mesh: bidirectional channels, no end-around links.
+    Mesh {
+        /// Radix k (default 8).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u32>,
+        /// Dimensions n (default 2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        n: Option<u32>,
+        /// Processors N instead of n, rounded up to a whole dimension.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+        /// Mixed radices instead of k and n.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        radices: Option<Vec<u32>>,
+    },
+    /// Ring of k nodes (a k-ary 1-cube).
+    Ring {
+        /// Nodes k (default 8).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u32>,
+        /// Channels in both directions.
+        #[serde(default)]
+        bidirectional: bool,
+    },
+    /// Binary n-cube.
+    Hypercube {
+        /// Dimensions n (default 6).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        n: Option<u32>,
+        /// Nodes N = 2^n instead of n, rounded up to a power of two.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+    },
+    /// Midimew of N nodes: C_N(⌈√(N/2)⌉ − 1, ⌈√(N/2)⌉) (Puente et al. §2).
+    Midimew {
+        /// Nodes N ≥ 4 (default 64).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u32>,
+    },
+    /// Circulant graph C_N(a, b).
+    Circulant {
+        /// Nodes N.
+        nodes: u32,
+        /// First generator.
+        a: u32,
+        /// Second generator.
+        b: u32,
+    },
+    /// Butterfly of k×k switches: processors at the first stage, memories after the last.
+    Butterfly {
+        /// Switch radix k (default 2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u32>,
+        /// Stages n, N = k^n (default 4).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stages: Option<u32>,
+        /// Processors N instead of the stages, rounded up to a power of k.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+    },
+    /// Omega network of k×k switches (a perfect shuffle before every stage).
+    Omega {
+        /// Switch radix k (default 2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u32>,
+        /// Stages n, N = k^n (default 4).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stages: Option<u32>,
+        /// Processors N instead of the stages, rounded up to a power of k.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+    },
+    /// Butterfly fat-tree of N = 4^n processors (Greenberg & Guan §3.1).
+    FatTree {
+        /// Processors N (default 64).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u32>,
+    },
+    /// Complete graph K_N.
+    Complete {
+        /// Nodes N.
+        nodes: u32,
+    },
+    /// n-hop network: a product of complete graphs (`[4, 8]` is K4 × K8).
+    Nhop {
+        /// Complete-graph sizes.
+        factors: Vec<u32>,
+    },
+    /// Cube-connected cycles CCC(n).
+    Ccc {
+        /// Cube dimension n, 3 to 16.
+        n: u32,
+    },
+    /// A single crossbar joining N processors.
+    Crossbar {
+        /// Processors N.
+        nodes: u32,
+    },
+    /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
+    /// Xbar.I.E, {n}hop.I.E1-…-En or Xbar.I.E1-…-En, widths in bits (their §5).
+    #[serde(alias = "seed003")]
+    TwoLevel {
+        /// The network's name, e.g. `Butterfly.16.8`.
+        name: String,
+        /// Processors N (default 1024).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u32>,
+        /// Packaging modules M (default 32).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        modules: Option<u32>,
+    },
+}
+
+impl Default for TopologySpec {
+    /// The homework's Ex 1 network: an 8-ary 2-cube, unidirectional.
+    fn default() -> Self {
+        TopologySpec::Torus { k: Some(8), n: Some(2), nodes: None, radices: None, bidirectional: false }
+    }
+}
+
+/// How messages are routed: the `routing` section of a spec.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct RoutingSpec {
+    /// Which routing function (`--routing`).
+    #[serde(default)]
+    pub algorithm: RoutingAlgorithm,
+    /// Dimension order of dimension-order routing (`--order`): tori, meshes, rings and
+    /// hypercubes under their own routing only. Resolved to `highest-first` there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<DimensionOrder>,
+}
+
+/// The routing functions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoutingAlgorithm {
+    /// The family's own: dimension order on tori, meshes, rings and hypercubes; every minimal
+    /// next hop on circulants, Midimews, n-hop networks, CCC and crossbar modules; destination
+    /// tags on butterflies and Omega networks; up to the nearest common ancestor (either
+    /// parent, the free one first) on the fat-tree.
+    #[default]
+    Family,
+    /// Any family: a table of every minimal next hop from breadth-first search (Puente et al.
+    /// §2.2), at most 64 MiB.
+    Table,
+    /// Midimews only: Puente et al.'s routing record (Table 2), recomputed at every hop.
+    Record,
+}
+
+impl RoutingAlgorithm {
+    /// The value as written in a spec and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoutingAlgorithm::Family => "family",
+            RoutingAlgorithm::Table => "table",
+            RoutingAlgorithm::Record => "record",
+        }
+    }
+}
+
+impl DimensionOrder {
+    /// The value as written in a spec and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            DimensionOrder::HighestFirst => "highest-first",
+            DimensionOrder::LowestFirst => "lowest-first",
+        }
+    }
+}
+
+fn invalid(msg: impl Into<String>) -> TopoError {
+    TopoError::Invalid(msg.into())
+}
+
+/// The smallest n ≥ 1 with k^n ≥ `nodes`, and k^n (saturating).
+pub fn whole_dimensions(nodes: u64, k: u32) -> (u32, u64) {
+    let mut n = 1;
+    let mut size = k as u64;
+    while size < nodes {
+        n += 1;
+        size = size.saturating_mul(k as u64);
+    }
+    (n, size)
+}
+
+/// n for `nodes` processors at radix `k`, rounded up to a whole dimension; a note when rounded.
+fn dimensions_for(k: u32, nodes: u64, what: &str, notes: &mut Vec<String>) -> Result<u32, TopoError> {
+    if nodes == 0 {
+        return Err(invalid(format!("nodes = 0 is invalid: a {what} needs at least one processor")));
+    }
+    let (n, rounded) = whole_dimensions(nodes, k);
+    if rounded != nodes {
+        notes.push(format!(
+            "log_{k}({nodes}) is not a whole number: using n = {n}, N = {k}^{n} = {rounded} processors"
+        ));
+    }
+    Ok(n)
+}
+
+fn check_radix(k: u32, what: &str) -> Result<u32, TopoError> {
+    if k < 2 {
+        return Err(invalid(format!("k = {k} is invalid: the radix of a {what} must be at least 2")));
+    }
+    Ok(k)
+}
+
+/// Canonical (k, n, radices) of a torus or mesh: k and n when every radix is equal, radices
+/// otherwise.
+type CubeSize = (Option<u32>, Option<u32>, Option<Vec<u32>>);
+
+fn resolve_cube(
+    k: Option<u32>,
+    n: Option<u32>,
+    nodes: Option<u64>,
+    radices: &Option<Vec<u32>>,
+    what: &str,
+    notes: &mut Vec<String>,
+) -> Result<CubeSize, TopoError> {
+    if let Some(r) = radices {
+        if k.is_some() || n.is_some() || nodes.is_some() {
+            return Err(invalid(format!("a {what} takes either radices or k with n (or nodes), not both")));
+        }
+        if r.is_empty() {
+            return Err(invalid(format!("radices is empty: a {what} needs at least one dimension")));
+        }
+        for &x in r {
+            check_radix(x, what)?;
+        }
+        if r.iter().all(|&x| x == r[0]) {
+            return Ok((Some(r[0]), Some(r.len() as u32), None));
+        }
+        return Ok((None, None, Some(r.clone())));
+    }
+    let k = check_radix(k.unwrap_or(8), what)?;
+    let n = match (n, nodes) {
+        (Some(_), Some(_)) => return Err(invalid(format!("a {what} takes n or nodes, not both"))),
+        (Some(0), _) => return Err(invalid(format!("n = 0 is invalid: a {what} needs at least one dimension"))),
+        (Some(n), None) => n,
+        (None, Some(nodes)) => dimensions_for(k, nodes, what, notes)?,
+        (None, None) => 2,
+    };
+    Ok((Some(k), Some(n), None))
+}
+
+fn resolve_stages(
+    k: Option<u32>,
+    stages: Option<u32>,
+    nodes: Option<u64>,
+    notes: &mut Vec<String>,
+) -> Result<(Option<u32>, Option<u32>), TopoError> {
+    let k = check_radix(k.unwrap_or(2), "multistage network's switches")?;
+    let stages = match (stages, nodes) {
+        (Some(_), Some(_)) => return Err(invalid("a multistage network takes stages or nodes, not both")),
+        (Some(s), None) => s,
+        (None, Some(nodes)) => dimensions_for(k, nodes, "multistage network", notes)?,
+        (None, None) => 4,
+    };
+    Ok((Some(k), Some(stages)))
+}
+
+impl TopologySpec {
+    /// The family's name as written in a spec (`torus`, `fat-tree`, …).
+    pub fn family(&self) -> &'static str {
+        match self {
+            TopologySpec::Torus { .. } => "torus",
+            TopologySpec::Mesh { .. } => "mesh",
+            TopologySpec::Ring { .. } => "ring",
+            TopologySpec::Hypercube { .. } => "hypercube",
+            TopologySpec::Midimew { .. } => "midimew",
+            TopologySpec::Circulant { .. } => "circulant",
+            TopologySpec::Butterfly { .. } => "butterfly",
+            TopologySpec::Omega { .. } => "omega",
+            TopologySpec::FatTree { .. } => "fat-tree",
+            TopologySpec::Complete { .. } => "complete",
+            TopologySpec::Nhop { .. } => "nhop",
+            TopologySpec::Ccc { .. } => "ccc",
+            TopologySpec::Crossbar { .. } => "crossbar",
+            TopologySpec::TwoLevel { .. } => "two-level",
+        }
+    }
+
+    /// True for the k-ary n-cube families (torus, mesh, ring, hypercube): the ones routed in
+    /// dimension order, with locality subcubes and the k-ary n-cube model.
+    pub fn is_cube(&self) -> bool {
+        matches!(
+            self,
+            TopologySpec::Torus { .. }
+                | TopologySpec::Mesh { .. }
+                | TopologySpec::Ring { .. }
+                | TopologySpec::Hypercube { .. }
+        )
+    }
+
+    /// Every default filled and every alternative in one canonical form, plus notes for the
+    /// user (e.g. N rounded up to a whole dimension). Resolving a resolved spec changes nothing.
+    pub fn resolve(&self) -> Result<(TopologySpec, Vec<String>), TopoError> {
+        let mut notes = Vec::new();
+        let spec = match self {
+            TopologySpec::Torus { k, n, nodes, radices, bidirectional } => {
+                let (k, n, radices) = resolve_cube(*k, *n, *nodes, radices, "torus", &mut notes)?;
+                TopologySpec::Torus { k, n, nodes: None, radices, bidirectional: *bidirectional }
+            }
+            TopologySpec::Mesh { k, n, nodes, radices } => {
+                let (k, n, radices) = resolve_cube(*k, *n, *nodes, radices, "mesh", &mut notes)?;
+                TopologySpec::Mesh { k, n, nodes: None, radices }
+            }
+            TopologySpec::Ring { k, bidirectional } => {
+                TopologySpec::Ring { k: Some(check_radix(k.unwrap_or(8), "ring")?), bidirectional: *bidirectional }
+            }
+            TopologySpec::Hypercube { n, nodes } => {
+                let n = match (n, nodes) {
+                    (Some(_), Some(_)) => return Err(invalid("a hypercube takes n or nodes, not both")),
+                    (Some(n), None) => *n,
+                    (None, Some(nodes)) => dimensions_for(2, *nodes, "hypercube", &mut notes)?,
+                    (None, None) => 6,
+                };
+                TopologySpec::Hypercube { n: Some(n), nodes: None }
+            }
+            TopologySpec::Midimew { nodes } => TopologySpec::Midimew { nodes: Some(nodes.unwrap_or(64)) },
+            TopologySpec::Butterfly { k, stages, nodes } => {
+                let (k, stages) = resolve_stages(*k, *stages, *nodes, &mut notes)?;
+                TopologySpec::Butterfly { k, stages, nodes: None }
+            }
+            TopologySpec::Omega { k, stages, nodes } => {
+                let (k, stages) = resolve_stages(*k, *stages, *nodes, &mut notes)?;
+                TopologySpec::Omega { k, stages, nodes: None }
+            }
+            TopologySpec::FatTree { nodes } => TopologySpec::FatTree { nodes: Some(nodes.unwrap_or(64)) },
+            TopologySpec::TwoLevel { name, nodes, modules } => TopologySpec::TwoLevel {
+                name: name.clone(),
+                nodes: Some(nodes.unwrap_or(1024)),
+                modules: Some(modules.unwrap_or(32)),
+            },
+            other => other.clone(),
+        };
+        Ok((spec, notes))
+    }
+
+    /// The routing, checked against this family, with its defaults filled: the order of
+    /// dimension-order routing is `highest-first` on cube families routed their own way, absent
+    /// otherwise.
+    pub fn resolve_routing(&self, routing: &RoutingSpec) -> Result<RoutingSpec, TopoError> {
+        let family = self.family();
+        let dimension_order = self.is_cube() && routing.algorithm == RoutingAlgorithm::Family;
+        if routing.order.is_some() && !dimension_order {
+            return Err(invalid(if self.is_cube() {
+                format!(
+                    "order applies to dimension-order routing: a {family} routed by '{}' has no dimension order",
+                    routing.algorithm.name()
+                )
+            } else {
+                format!(
+                    "order applies to dimension-order routing of tori, meshes, rings and hypercubes, not to a {family}"
+                )
+            }));
+        }
+        if routing.algorithm == RoutingAlgorithm::Record && !matches!(self, TopologySpec::Midimew { .. }) {
+            return Err(invalid(format!(
+                "routing 'record' is Puente et al.'s Midimew routing record: a {family} routes by 'family' or 'table'"
+            )));
+        }
+        Ok(RoutingSpec {
+            algorithm: routing.algorithm,
+            order: dimension_order.then(|| routing.order.unwrap_or_default()),
+        })
+    }
+
+    /// The builders' description of this family under `routing` (resolving both first).
+    pub fn shape(&self, routing: &RoutingSpec) -> Result<Shape, TopoError> {
+        let (spec, _) = self.resolve()?;
+        let routing = spec.resolve_routing(routing)?;
+        let order = routing.order.unwrap_or_default();
+        let cube = |k: &Option<u32>, n: &Option<u32>, radices: &Option<Vec<u32>>| match radices {
+            Some(r) => r.clone(),
+            None => vec![k.unwrap_or(8); n.unwrap_or(2) as usize],
+        };
+        let shape = match &spec {
+            TopologySpec::Torus { k, n, radices, bidirectional, .. } => {
+                Shape::Cube { radices: cube(k, n, radices), wrap: true, bidirectional: *bidirectional, order }
+            }
+            TopologySpec::Mesh { k, n, radices, .. } => {
+                Shape::Cube { radices: cube(k, n, radices), wrap: false, bidirectional: true, order }
+            }
+            TopologySpec::Ring { k, bidirectional } => {
+                Shape::Cube { radices: vec![k.unwrap_or(8)], wrap: true, bidirectional: *bidirectional, order }
+            }
+            TopologySpec::Hypercube { n, .. } => Shape::Hypercube { n: n.unwrap_or(6), order },
+            TopologySpec::Midimew { nodes } => Shape::Midimew {
+                nodes: nodes.unwrap_or(64),
+                routing: if routing.algorithm == RoutingAlgorithm::Record {
+                    CirculantRouting::Record
+                } else {
+                    CirculantRouting::Table
+                },
+            },
+            TopologySpec::Circulant { nodes, a, b } => Shape::Circulant { nodes: *nodes, a: *a, b: *b },
+            TopologySpec::Butterfly { k, stages, .. } => {
+                Shape::Multistage { k: k.unwrap_or(2), stages: stages.unwrap_or(4), wiring: StageWiring::Butterfly }
+            }
+            TopologySpec::Omega { k, stages, .. } => {
+                Shape::Multistage { k: k.unwrap_or(2), stages: stages.unwrap_or(4), wiring: StageWiring::Omega }
+            }
+            TopologySpec::FatTree { nodes } => Shape::FatTree { nodes: nodes.unwrap_or(64) },
+            TopologySpec::Complete { nodes } => Shape::NHop { factors: vec![*nodes] },
+            TopologySpec::Nhop { factors } => Shape::NHop { factors: factors.clone() },
+            TopologySpec::Ccc { n } => Shape::Ccc { n: *n },
+            TopologySpec::Crossbar { nodes } => Shape::Crossbar { nodes: *nodes },
+            TopologySpec::TwoLevel { name, nodes, modules } => {
+                two_level(name, nodes.unwrap_or(1024), modules.unwrap_or(32))?
+            }
+        };
+        // Circulants and Midimews route by their own minimal-next-hop table already.
+        let own_table = matches!(spec, TopologySpec::Midimew { .. } | TopologySpec::Circulant { .. });
+        Ok(if routing.algorithm == RoutingAlgorithm::Table && !own_table {
+            Shape::Table { of: Box::new(shape) }
+        } else {
+            shape
+        })
+    }
+}
+
+/// Parses Raghunath & Ranade's network names (their §5) into a shape.
+fn two_level(name: &str, nodes: u32, modules: u32) -> Result<Shape, TopoError> {
+    let bad = || {
+        invalid(format!(
+            "cannot parse network name {name:?}: use Butterfly.I.E, Butterfly.I-Ddil.E, Xbar.I.E, {{n}}hop.I.E1-...-En or Xbar.I.E1-...-En with widths in bits (Raghunath & Ranade §5)"
+        ))
+    };
+    let number = |s: &str| s.parse::<u32>().map_err(|_| bad());
+    let parts: Vec<&str> = name.split('.').collect();
+    let [family, intra, inter] = parts[..] else { return Err(bad()) };
+    let (intra_bits, dilation) = match intra.split_once('-') {
+        Some((w, d)) => (number(w)?, number(d.strip_suffix("dil").ok_or_else(bad)?)?),
+        None => (number(intra)?, 1),
+    };
+    let inter_bits: Vec<u32> = inter.split('-').map(number).collect::<Result<_, _>>()?;
+    let hops = inter_bits.len() as u32;
+    let factors = |modules: u32| -> Result<Vec<u32>, TopoError> {
+        if hops == 1 {
+            return Ok(vec![modules]);
+        }
+        crate::cost::balanced_factors(modules, hops).ok_or_else(|| {
+            invalid(format!("M = {modules} modules have no factorisation into {hops} factors >= 2"))
+        })
+    };
+    let lower = family.to_ascii_lowercase();
+    if lower == "xbar" {
+        if dilation != 1 {
+            return Err(invalid(format!(
+                "a crossbar module has no intra-module channels to dilate: drop -{dilation}dil"
+            )));
+        }
+        if modules == 0 || nodes % modules != 0 {
+            return Err(invalid(format!(
+                "nodes = {nodes} is not a multiple of modules = {modules}: every module holds N/M processors"
+            )));
+        }
+        return Ok(Shape::XbarModules {
+            per_module: nodes / modules,
+            factors: factors(modules)?,
+            intra_bits,
+            inter_bits,
+        });
+    }
+    let named_hops = if lower == "butterfly" {
+        1
+    } else {
+        lower.strip_suffix("hop").and_then(|n| n.parse::<u32>().ok()).ok_or_else(bad)?
+    };
+    if named_hops != hops {
+        return Err(invalid(format!(
+            "{name}: a {named_hops}-hop network needs {named_hops} inter-module widths, got {hops}"
+        )));
+    }
+    Ok(Shape::ModularButterfly {
+        nodes,
+        modules,
+        split: ModuleSplit { factors: factors(modules)?, intra_bits, inter_bits, dilation },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(s: &str) -> TopologySpec {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn resolution_is_canonical_and_idempotent() {
+        let specs = [
+            r#"{"family": "torus"}"#,
+            r#"{"family": "torus", "k": 4, "nodes": 100}"#,
+            r#"{"family": "torus", "radices": [4, 4, 4]}"#,
+            r#"{"family": "mesh", "radices": [4, 3]}"#,
+            r#"{"family": "hypercube", "nodes": 64}"#,
+            r#"{"family": "butterfly", "nodes": 1000}"#,
+            r#"{"family": "two-level", "name": "Butterfly.16.8"}"#,
+            r#"{"family": "seed003", "name": "Xbar.32.8"}"#,
+        ];
+        for s in specs {
+            let (once, _) = json(s).resolve().unwrap();
+            assert_eq!(once.resolve().unwrap().0, once, "{s}");
+            let text = serde_json::to_string(&once).unwrap();
+            assert_eq!(serde_json::from_str::<TopologySpec>(&text).unwrap(), once);
+        }
+        let (t, notes) = json(r#"{"family": "torus", "k": 4, "nodes": 100}"#).resolve().unwrap();
+        assert_eq!(t, TopologySpec::Torus { k: Some(4), n: Some(4), nodes: None, radices: None, bidirectional: false });
+        assert!(notes[0].contains("N = 4^4 = 256"), "{notes:?}");
+        let (t, _) = json(r#"{"family": "torus", "radices": [4, 4, 4]}"#).resolve().unwrap();
+        assert_eq!(t, TopologySpec::Torus { k: Some(4), n: Some(3), nodes: None, radices: None, bidirectional: false });
+    }
+
+    #[test]
+    fn unknown_fields_and_contradictions_are_refused() {
+        assert!(serde_json::from_str::<TopologySpec>(r#"{"family": "ring", "n": 3}"#).is_err());
+        let both = json(r#"{"family": "torus", "k": 4, "radices": [4, 8]}"#);
+        assert!(both.resolve().unwrap_err().to_string().contains("either radices or k"));
+        let ring = json(r#"{"family": "ring"}"#);
+        let lowest = RoutingSpec { order: Some(DimensionOrder::LowestFirst), ..Default::default() };
+        assert!(ring.resolve_routing(&lowest).is_ok());
+        let fat = json(r#"{"family": "fat-tree"}"#);
+        assert!(fat.resolve_routing(&lowest).unwrap_err().to_string().contains("not to a fat-tree"));
+        let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, order: None };
+        assert!(ring.resolve_routing(&record).unwrap_err().to_string().contains("Midimew"));
+        let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: Some(DimensionOrder::HighestFirst) };
+        assert!(ring.resolve_routing(&table).unwrap_err().to_string().contains("no dimension order"));
+    }
+
+    #[test]
+    fn shapes_are_the_builders_descriptions() {
+        let torus = TopologySpec::default();
+        assert_eq!(
+            torus.shape(&RoutingSpec::default()).unwrap(),
+            Shape::Cube { radices: vec![8, 8], wrap: true, bidirectional: false, order: DimensionOrder::HighestFirst }
+        );
+        let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None };
+        assert!(matches!(torus.shape(&table).unwrap(), Shape::Table { .. }));
+        let m = json(r#"{"family": "midimew", "nodes": 50}"#);
+        assert_eq!(m.shape(&table).unwrap(), Shape::Midimew { nodes: 50, routing: CirculantRouting::Table });
+        let b = json(r#"{"family": "two-level", "name": "2hop.32.64-32"}"#);
+        assert!(matches!(b.shape(&RoutingSpec::default()).unwrap(), Shape::ModularButterfly { .. }));
+    }
+}
