@@ -3,6 +3,8 @@
 //! parsers whose errors say what an option takes.
 
 use clap::{Args, Subcommand, ValueEnum};
+use netwrap_model::kary_ncube::ContentionForm;
+use netwrap_sim::{EngineKind, ModelSpec, PatternKind, RouterKind, SimSpec};
 use netwrap_topo::{DimensionOrder, RoutingAlgorithm, RoutingSpec, TopologySpec};
 
 /// A whole number of at least `min`, with a message saying so (negative numbers included:
@@ -266,13 +268,152 @@ impl FamilyCmd {
             FamilyCmd::Butterfly { size } => {
                 TopologySpec::Butterfly { k: size.k, stages: size.stages, nodes: size.nodes }
             }
-            FamilyCmd::Omega { size } => TopologySpec::Omega { k: size.k, stages: size.stages, nodes: size.nodes },
+            FamilyCmd::Omega { size } => {
+                TopologySpec::Omega { k: size.k, stages: size.stages, nodes: size.nodes }
+            }
             FamilyCmd::FatTree { nodes } => TopologySpec::FatTree { nodes },
             FamilyCmd::Complete { nodes } => TopologySpec::Complete { nodes },
             FamilyCmd::Nhop { factors } => TopologySpec::Nhop { factors },
             FamilyCmd::Ccc { n } => TopologySpec::Ccc { n },
             FamilyCmd::Crossbar { nodes } => TopologySpec::Crossbar { nodes },
             FamilyCmd::TwoLevel { name, nodes, modules } => TopologySpec::TwoLevel { name, nodes, modules },
+        }
+    }
+}
+
+/// Router model, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Router {
+    /// The ideal switch: unbounded output queues, one cycle per hop, pipelined.
+    Ideal,
+}
+
+/// Destination pattern, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PatternArg {
+    /// Uniform over every terminal, the source included.
+    Uniform,
+    /// A subcube of l·N nodes with a corner at the source (tori and rings; needs --locality).
+    Locality,
+}
+
+/// Engine, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Engine {
+    /// Per-message passage computation.
+    Fast,
+    /// Flit by flit (slow; for checking).
+    Reference,
+}
+
+/// Contention form of the k-ary n-cube model, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Contention {
+    /// Agarwal 1991 eq. 8, (k_d − 1)/k_d².
+    LargeKd,
+    /// The homework's App. B small-k_d form, (k_d − ½)/(k_d + ½)².
+    SmallKd,
+    /// Eq. 3 with eq. 5's full variance.
+    FullVariance,
+}
+
+/// The spec's router, workload, run and model options, shared by every command that simulates.
+/// Each is one field of the spec (named in brackets); absent options keep the spec's value.
+#[derive(Debug, Clone, Args)]
+pub struct SpecArgs {
+    /// Router model [spec: router.kind] (default: ideal).
+    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    pub router: Option<Router>,
+    /// Request rate m: messages each terminal creates per cycle, in (0, 1] [spec:
+    /// workload.rate] (default 0.04).
+    #[arg(long, value_parser = number, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    pub rate: Option<f64>,
+    /// Message length B in flits [spec: workload.size] (default 4).
+    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    pub size: Option<u32>,
+    /// Destination pattern [spec: workload.pattern] (default: uniform).
+    #[arg(long, value_enum, global = true, help_heading = "Workload")]
+    pub pattern: Option<PatternArg>,
+    /// Locality fraction l in (0, 1]: destinations in a subcube of l·N nodes with a corner at
+    /// the source (tori and rings) [spec: workload.locality]; l = 1 is uniform traffic.
+    #[arg(long, value_parser = number, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    pub locality: Option<f64>,
+    /// Measured messages: the run lasts until all of them are delivered [spec: run.messages]
+    /// (default 10000).
+    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true, global = true, help_heading = "Run")]
+    pub messages: Option<u64>,
+    /// Cycle limit, the warm-up included [spec: run.max-cycles] (default 10000000).
+    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true, global = true, help_heading = "Run")]
+    pub max_cycles: Option<u64>,
+    /// Warm-up cycles discarded before measuring [spec: run.warmup] (default: ten worst-case
+    /// unloaded latencies, stretched near saturation; 1,000 to 100,000 and at most a tenth of
+    /// the cycle limit).
+    #[arg(long, value_parser = whole_u64, allow_negative_numbers = true, global = true, help_heading = "Run")]
+    pub warmup: Option<u64>,
+    /// Seed of every random stream [spec: run.seed] (default 1).
+    #[arg(long, value_parser = whole_u64, allow_negative_numbers = true, global = true, help_heading = "Run")]
+    pub seed: Option<u64>,
+    /// Engine: the per-message fast path or the flit-by-flit reference [spec: run.engine].
+    #[arg(long, value_enum, global = true, help_heading = "Run")]
+    pub engine: Option<Engine>,
+    /// Compare with the analytical model of the network [spec: a `model` section]: k-ary
+    /// n-cubes (Agarwal 1991 eq. 10), butterfly and Omega networks (Agarwal 1991 eqs. 13-14).
+    #[arg(long, global = true, help_heading = "Model")]
+    pub model: bool,
+    /// With --model on a k-ary n-cube: the contention form [spec: model.contention] (default:
+    /// the homework's App. B rule, eq. 8's form when k_d > 2, the small-k_d form otherwise).
+    #[arg(long, value_enum, global = true, requires = "model", help_heading = "Model")]
+    pub contention: Option<Contention>,
+}
+
+impl SpecArgs {
+    /// Applies the options given onto `spec`.
+    pub fn apply(&self, spec: &mut SimSpec) {
+        if let Some(Router::Ideal) = self.router {
+            spec.router.kind = RouterKind::Ideal;
+        }
+        let w = &mut spec.workload;
+        if let Some(r) = self.rate {
+            w.rate = r;
+        }
+        if let Some(b) = self.size {
+            w.size = b;
+        }
+        if let Some(p) = self.pattern {
+            w.pattern = match p {
+                PatternArg::Uniform => PatternKind::Uniform,
+                PatternArg::Locality => PatternKind::Locality,
+            };
+        }
+        if let Some(l) = self.locality {
+            w.locality = Some(l);
+        }
+        let r = &mut spec.run;
+        if let Some(m) = self.messages {
+            r.messages = m;
+        }
+        if let Some(c) = self.max_cycles {
+            r.max_cycles = c;
+        }
+        if let Some(w) = self.warmup {
+            r.warmup = Some(w);
+        }
+        if let Some(s) = self.seed {
+            r.seed = s;
+        }
+        if let Some(e) = self.engine {
+            r.engine = match e {
+                Engine::Fast => EngineKind::Fast,
+                Engine::Reference => EngineKind::Reference,
+            };
+        }
+        if self.model {
+            let contention = self.contention.map(|c| match c {
+                Contention::LargeKd => ContentionForm::LargeKd,
+                Contention::SmallKd => ContentionForm::SmallKd,
+                Contention::FullVariance => ContentionForm::FullVariance,
+            });
+            spec.model = Some(ModelSpec { contention });
         }
     }
 }

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
     about,
     long_about = None,
     propagate_version = true,
-    after_help = "The homework's positional form also works:\n  netwrap procs pkts steps req-rt msg-size rad-k det-file loc\n  e.g. netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0\n\nExit status: 0 success, 2 invalid input, 3 the network is saturated (the report is still printed)."
+    after_help = "The homework's positional form also works:\n  netwrap procs pkts steps req-rt msg-size rad-k det-file loc\n  e.g. netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0\n\nExit status: 0 success, 1 output could not be written, 2 invalid input, 3 the network is saturated, 5 a run reached its cycle limit below saturation (the report is printed first in both)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -25,18 +25,24 @@ pub struct Cli {
 enum Command {
     /// Simulate a network cycle by cycle.
     Sim(cmd::sim::SimArgs),
+    /// Run an experiment file (a spec and sweep axes) or re-run a result's JSON.
+    Run(cmd::run::RunArgs),
+    /// Join the output files of a sharded run.
+    Merge(cmd::merge::MergeArgs),
+    /// Search by simulation the load at which a spec's network saturates.
+    Saturation(cmd::saturation::SaturationArgs),
     /// Evaluate an analytical model.
     #[command(subcommand)]
     Model(cmd::model::ModelCommand),
     /// Measure the simulator's speed on standard configurations.
     Bench(cmd::bench::BenchArgs),
-    /// Regenerate seed 000's model figures 6–16 as CSV and SVG.
+    /// Regenerate Agarwal 1991's model figures 6–16 as CSV and SVG.
     Figure(cmd::figure::FigureArgs),
     /// Search the k-ary n-cubes that meet a width constraint, ranked by predicted latency.
     Design(cmd::design::DesignArgs),
     /// Build a topology and print its exact metrics.
     Topo(cmd::topo::TopoArgs),
-    /// Packaging cost of inter-module networks (seed 003 Tables I, II).
+    /// Packaging cost of inter-module networks (Raghunath & Ranade Tables I, II).
     Cost(cmd::cost::CostArgs),
 }
 
@@ -71,6 +77,9 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
     };
     match cli.command {
         Command::Sim(a) => cmd::sim::run(a),
+        Command::Run(a) => cmd::run::run(a),
+        Command::Merge(a) => cmd::merge::run(a),
+        Command::Saturation(a) => cmd::saturation::run(a),
         Command::Model(m) => cmd::model::run(m),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Figure(a) => cmd::figure::run(a),

@@ -19,8 +19,6 @@ pub mod status {
     pub const INVALID: u8 = 2;
     /// The network is saturated: the report was printed, but it has no steady-state latency.
     pub const SATURATED: u8 = 3;
-    /// The network deadlocked.
-    pub const DEADLOCK: u8 = 4;
     /// The run reached its cycle (or in-flight message) limit before its measured messages were
     /// delivered, below saturation: the report says what to raise.
     pub const LIMIT_REACHED: u8 = 5;
@@ -143,11 +141,7 @@ pub fn write_json<T: Serialize>(out: &mut impl Write, value: &T) -> io::Result<(
 /// twenty digits).
 pub fn num(x: f64) -> String {
     let a = x.abs();
-    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&a) {
-        format!("{x}")
-    } else {
-        format!("{x:e}")
-    }
+    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&a) { format!("{x}") } else { format!("{x:e}") }
 }
 
 /// Formats an optional number with fixed decimals, writing "—" for none.

@@ -2,13 +2,13 @@
 //! the routes' facts and exact channel loads — ready to run any number of points that share
 //! those (a sweep over rates, sizes, seeds or run control builds the network once).
 
+use crate::SimError;
 use crate::engine::{self, Arrivals, Outcome, Record, RunSpec, StopRule};
 use crate::report::{Context, summarize};
 use crate::result::{NetworkInfo, SimResult, VERSION, compare, model_unavailable};
 use crate::routes::{RouteFacts, facts, offered};
 use crate::spec::{EngineKind, PatternKind, SimSpec};
 use crate::traffic::{CubeLocality, LocalitySubcube, Pattern, subcube};
-use crate::SimError;
 use netwrap_topo::{Family, Network, Routing, Topology, Visitor};
 
 /// A built spec: everything a run needs that does not depend on the rate, size or run control.
@@ -23,21 +23,23 @@ pub struct Experiment {
 
 /// Default warm-up: ten unloaded worst-case latencies (longest route + B), stretched by
 /// 1/(1 − ρ) below saturation so queues have time to fill, at least 1,000 and at most 100,000
-/// cycles — and at most a tenth of the cycle limit, so a short run still measures.
+/// cycles. A saturated network's queues never settle: its warm-up is the ten latencies alone
+/// (at least 100 cycles), so the backlog that grows meanwhile stays small. Never more than a
+/// tenth of the cycle limit, so a short run still measures.
 pub fn default_warmup(longest: u64, size: u32, offered_max: Option<f64>, max_cycles: u64) -> u64 {
     let base = 10.0 * (longest as f64 + size as f64);
-    let stretch = match offered_max {
-        Some(rho) if rho < 1.0 => 1.0 / (1.0 - rho),
-        Some(_) => 1.0,
-        None => 2.0,
+    let (stretch, min) = match offered_max {
+        Some(rho) if rho < 1.0 => (1.0 / (1.0 - rho), 1_000),
+        Some(_) => (1.0, 100),
+        None => (2.0, 1_000),
     };
-    ((base * stretch).min(1e12) as u64).clamp(1_000, 100_000).min(max_cycles / 10)
+    ((base * stretch).min(1e12) as u64).clamp(min, 100_000).min(max_cycles / 10)
 }
 
-/// The most messages a run keeps in flight: 16 per terminal, between 2^16 and 2^23 (at
-/// about 64 bytes each, at most half a gigabyte).
+/// The most messages a run keeps in flight: 16 per terminal, between 2^18 and 2^23 (at
+/// about 64 bytes each, 16 MiB to half a gigabyte).
 pub fn in_flight_limit(terminals: u32) -> u64 {
-    (16 * terminals as u64).clamp(1 << 16, 1 << 23)
+    (16 * terminals as u64).clamp(1 << 18, 1 << 23)
 }
 
 impl Experiment {
@@ -115,7 +117,7 @@ impl Experiment {
             seed: r.seed,
             stop: StopRule {
                 saturated: offered_max.is_some_and(|m| m >= 1.0),
-                window: (10 * unloaded_worst).max(1_000),
+                window: (20 * unloaded_worst).max(2_000),
                 deliveries: r.messages.min(10_000),
                 in_flight_limit: limit,
             },

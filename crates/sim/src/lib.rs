@@ -34,7 +34,9 @@ pub mod traffic;
 
 pub use experiment::{Experiment, default_warmup, execute, execute_on, in_flight_limit, simulate};
 pub use result::{ModelComparison, SimResult, VERSION};
-pub use spec::{EngineKind, ModelSpec, PatternKind, RouterKind, RouterSpec, RunControl, SimSpec, WorkloadSpec};
+pub use spec::{
+    EngineKind, ModelSpec, PatternKind, RouterKind, RouterSpec, RunControl, SimSpec, WorkloadSpec,
+};
 use thiserror::Error;
 
 /// Why a simulation could not run.

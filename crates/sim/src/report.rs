@@ -116,10 +116,19 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
     let m = &o.measured;
     let behind = throughput < 0.95 * offered && m.latency_grows();
     if let Some(load) = ctx.offered_max.filter(|&l| l >= 1.0) {
+        let unmeasured = if o.end <= o.warmup {
+            format!(
+                "; the run stopped during its {}-cycle warm-up ({}), so no throughput was measured: shorten --warmup",
+                o.warmup,
+                o.stop.describe()
+            )
+        } else {
+            String::new()
+        };
         return (
             Verdict::Saturated,
             Some(format!(
-                "offered load on the busiest channel is {load:.4} flits/cycle (>= 1): queues grow without bound"
+                "offered load on the busiest channel is {load:.4} flits/cycle (>= 1): queues grow without bound{unmeasured}"
             )),
         );
     }

@@ -6,8 +6,8 @@ use crate::engine::Outcome;
 use crate::report::Report;
 use crate::spec::SimSpec;
 use crate::traffic::LocalitySubcube;
-use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
 use netwrap_model::indirect;
+use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
 use netwrap_topo::TopologySpec;
 use serde::Serialize;
 
@@ -135,7 +135,11 @@ pub fn model_unavailable(topology: &TopologySpec) -> Option<String> {
 /// model (Agarwal 1991 eqs. 13–14, the homework's App. C) with n = D − 1 stages of contention
 /// and delay: netwrap's D-stage network has D − 1 inter-stage channels, and the processor and
 /// memory links are terminal ports without delay or queueing in the ideal switch.
-pub fn compare(spec: &SimSpec, effective_locality: f64, report: &Report) -> Result<ModelComparison, SimError> {
+pub fn compare(
+    spec: &SimSpec,
+    effective_locality: f64,
+    report: &Report,
+) -> Result<ModelComparison, SimError> {
     if let Some(why) = model_unavailable(&spec.topology) {
         return Err(SimError::Invalid(format!("no model to compare with: {why}")));
     }
@@ -157,8 +161,21 @@ pub fn compare(spec: &SimSpec, effective_locality: f64, report: &Report) -> Resu
                 memory_latency: 0.0,
             })
             .map_err(model_error)?;
-            let values = (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops, p.saturated);
-            ("indirect", format!("Agarwal 1991 eqs. 13-14 (Kruskal & Snir), n = {} stages of contention", d - 1), None, values)
+            let values = (
+                p.utilization,
+                p.latency,
+                p.unloaded_latency,
+                p.throughput,
+                p.max_rate,
+                p.mean_hops,
+                p.saturated,
+            );
+            (
+                "indirect",
+                format!("Agarwal 1991 eqs. 13-14 (Kruskal & Snir), n = {} stages of contention", d - 1),
+                None,
+                values,
+            )
         }
         t => {
             let (k, n, wiring) = match t {
@@ -195,7 +212,15 @@ pub fn compare(spec: &SimSpec, effective_locality: f64, report: &Report) -> Resu
                 ContentionForm::SmallKd => "the homework's App. B small-k_d contention (k_d-1/2)/(k_d+1/2)^2",
                 ContentionForm::FullVariance => "eq. 3 with eq. 5's full variance",
             };
-            let values = (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops, p.saturated);
+            let values = (
+                p.utilization,
+                p.latency,
+                p.unloaded_latency,
+                p.throughput,
+                p.max_rate,
+                p.mean_hops,
+                p.saturated,
+            );
             ("kary-ncube", format!("Agarwal 1991 eq. 10 with {form}"), Some(params.form), values)
         }
     };

@@ -103,7 +103,9 @@ fn route<F: Family>(f: &F, s: TerminalId, d: TerminalId, path: &mut Vec<u32>) ->
         path.push(c);
         at = net.channel(c).dst;
         if path.len() > net.channels().len() {
-            return Err(SimError::Invalid(format!("the route from {s} to {d} does not reach its destination")));
+            return Err(SimError::Invalid(format!(
+                "the route from {s} to {d} does not reach its destination"
+            )));
         }
     }
 }

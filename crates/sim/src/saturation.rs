@@ -45,6 +45,8 @@ pub struct Probe {
 /// What the search found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Search {
+    /// The network searched.
+    pub network: String,
     /// The criterion, in words.
     pub criterion: &'static str,
     /// Highest rate judged stable (the saturation rate, to within `tolerance`).
@@ -87,12 +89,21 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
     }
     let experiment = Experiment::new(spec)?;
     let base = experiment.spec().clone();
+    // Probe round numbers: enough significant digits to resolve the tolerance, no more.
+    let digits = (-tolerance.log10()).ceil() as i32 + 2;
+    let round = |x: f64| -> f64 {
+        if x <= 0.0 || !x.is_finite() {
+            return x;
+        }
+        let scale = 10f64.powi(digits - 1 - x.log10().floor() as i32);
+        ((x * scale).round() / scale).min(1.0)
+    };
     let probe_at = |rates: &[f64]| -> Result<Vec<Probe>, SimError> {
         rates
             .par_iter()
             .map(|&rate| {
                 let mut s = base.clone();
-                s.workload.rate = rate;
+                s.workload.rate = round(rate);
                 experiment.run(&s).map(|r| judge(&r))
             })
             .collect()
@@ -107,7 +118,8 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
     let update = |probes: &[Probe], lo: &mut f64, hi: &mut Option<f64>| {
         let first_bad = probes.iter().filter(|p| p.saturated).map(|p| p.rate).fold(f64::INFINITY, f64::min);
         *hi = first_bad.is_finite().then_some(first_bad);
-        *lo = probes.iter().filter(|p| !p.saturated && p.rate < first_bad).map(|p| p.rate).fold(0.0, f64::max);
+        *lo =
+            probes.iter().filter(|p| !p.saturated && p.rate < first_bad).map(|p| p.rate).fold(0.0, f64::max);
     };
     update(&probes, &mut lo, &mut hi);
     let (mut up, mut down) = (guess / 2.0, guess * 2.0);
@@ -143,11 +155,12 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
     probes.sort_by(|a, b| a.rate.total_cmp(&b.rate));
     probes.dedup_by(|a, b| a.rate == b.rate);
     Ok(Search {
+        network: experiment.network().name().to_string(),
         criterion: "a probe is saturated when its verdict is not ok (exact channel load >= 1, the network falls behind, or the run fails to drain within its limits) or its accepted throughput is below 95% of the offered load",
         max_rate: lo,
         first_saturated: hi,
         max_flits: lo * base.workload.size as f64,
-        max_rate_from_loads: from_loads,
+        max_rate_from_loads: from_loads.map(round),
         tolerance,
         probes,
     })

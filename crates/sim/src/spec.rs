@@ -122,7 +122,13 @@ pub struct RunControl {
 
 impl Default for RunControl {
     fn default() -> Self {
-        RunControl { warmup: None, messages: 10_000, max_cycles: 10_000_000, seed: 1, engine: EngineKind::Fast }
+        RunControl {
+            warmup: None,
+            messages: 10_000,
+            max_cycles: 10_000_000,
+            seed: 1,
+            engine: EngineKind::Fast,
+        }
     }
 }
 
@@ -199,7 +205,9 @@ impl SimSpec {
             )));
         }
         if r.max_cycles == 0 {
-            return Err(invalid("run.max-cycles = 0: at least one cycle must be simulated (--max-cycles)".into()));
+            return Err(invalid(
+                "run.max-cycles = 0: at least one cycle must be simulated (--max-cycles)".into(),
+            ));
         }
         if let Some(warmup) = r.warmup
             && warmup >= r.max_cycles
@@ -232,7 +240,12 @@ impl SimSpec {
     /// The part of a resolved spec that decides what is built (topology, routing, destination
     /// pattern): points of a sweep that agree on it share one built [`crate::Experiment`].
     pub fn build_key(&self) -> (TopologySpec, RoutingSpec, PatternKind, Option<u64>) {
-        (self.topology.clone(), self.routing.clone(), self.workload.pattern, self.workload.locality.map(f64::to_bits))
+        (
+            self.topology.clone(),
+            self.routing.clone(),
+            self.workload.pattern,
+            self.workload.locality.map(f64::to_bits),
+        )
     }
 }
 

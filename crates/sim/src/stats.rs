@@ -74,7 +74,11 @@ impl Histogram {
 
     /// The largest value.
     pub fn max(&self) -> Option<u64> {
-        self.sparse.keys().next_back().copied().or_else(|| self.dense.iter().rposition(|&n| n > 0).map(|i| i as u64))
+        self.sparse
+            .keys()
+            .next_back()
+            .copied()
+            .or_else(|| self.dense.iter().rposition(|&n| n > 0).map(|i| i as u64))
     }
 }
 
@@ -200,7 +204,12 @@ pub struct Percentiles {
 impl Percentiles {
     /// The percentiles of `h`, if it holds anything.
     pub fn of(h: &Histogram) -> Option<Self> {
-        Some(Percentiles { p50: h.quantile(0.5)?, p95: h.quantile(0.95)?, p99: h.quantile(0.99)?, max: h.max()? })
+        Some(Percentiles {
+            p50: h.quantile(0.5)?,
+            p95: h.quantile(0.95)?,
+            p99: h.quantile(0.99)?,
+            max: h.max()?,
+        })
     }
 }
 
@@ -211,7 +220,8 @@ mod tests {
     /// Verification against sorting: the histogram's quantiles are the sorted values' ranks.
     #[test]
     fn histogram_quantiles_match_sorting() {
-        let values: Vec<u64> = (0..5000u64).map(|i| (i * 7919) % 1013 + if i % 97 == 0 { 100_000 + i } else { 0 }).collect();
+        let values: Vec<u64> =
+            (0..5000u64).map(|i| (i * 7919) % 1013 + if i % 97 == 0 { 100_000 + i } else { 0 }).collect();
         let mut h = Histogram::default();
         values.iter().for_each(|&v| h.add(v));
         let mut sorted = values.clone();

@@ -91,7 +91,8 @@ pub struct Point {
 
 /// Adds a "did you mean" to serde's "unknown field/variant `x`, expected one of `a`, `b`".
 pub fn suggest(message: &str) -> String {
-    let Some(start) = ["unknown field `", "unknown variant `"].iter().find_map(|p| message.find(p).map(|i| i + p.len()))
+    let Some(start) =
+        ["unknown field `", "unknown variant `"].iter().find_map(|p| message.find(p).map(|i| i + p.len()))
     else {
         return message.to_string();
     };
@@ -122,9 +123,7 @@ pub fn line_of(text: &str, path: &str) -> Option<usize> {
         let Some((lhs, _)) = t.split_once('=') else { continue };
         let lhs = lhs.trim().trim_matches('"');
         let full = if current.is_empty() { lhs.to_string() } else { format!("{current}.{lhs}") };
-        if full == path
-            || (current == section && lhs == key)
-            || (current.starts_with("sweep") && lhs == path)
+        if full == path || (current == section && lhs == key) || (current.starts_with("sweep") && lhs == path)
         {
             return Some(i + 1);
         }
@@ -173,7 +172,9 @@ fn read_sweep(table: &Map<String, Value>) -> Result<(Vec<Axis>, Vec<Vec<Axis>>, 
                     invalid("sweep.zip is a list of tables of axes ([[sweep.zip]] in TOML)".into())
                 })?;
                 for g in groups {
-                    let table = g.as_object().ok_or_else(|| invalid("each sweep.zip group is a table of axes".into()))?;
+                    let table = g
+                        .as_object()
+                        .ok_or_else(|| invalid("each sweep.zip group is a table of axes".into()))?;
                     let mut group = Vec::new();
                     axes("", table, &mut group)?;
                     if let Some(first) = group.first()
@@ -352,11 +353,14 @@ impl Sweep {
                 .join(", ")
         };
         let at_line = |path: &str| {
-            self.text.as_deref().and_then(|t| line_of(t, path)).map(|l| format!(" (line {l})")).unwrap_or_default()
+            self.text
+                .as_deref()
+                .and_then(|t| line_of(t, path))
+                .map(|l| format!(" (line {l})"))
+                .unwrap_or_default()
         };
-        let mut spec: SimSpec = serde_json::from_value(tree).map_err(|e| {
-            invalid(suggest(&format!("sweep point {index} ({}): {e}", describe())))
-        })?;
+        let mut spec: SimSpec = serde_json::from_value(tree)
+            .map_err(|e| invalid(suggest(&format!("sweep point {index} ({}): {e}", describe()))))?;
         if replication > 0 {
             spec.run.seed = mix(mix(spec.run.seed) ^ replication as u64);
         }
@@ -377,10 +381,88 @@ impl Sweep {
     pub fn points(&self) -> Result<Vec<Point>, SimError> {
         const MAX_POINTS: u64 = 10_000_000;
         if self.len() > MAX_POINTS {
-            return Err(invalid(format!("the sweep has {} points, more than the {MAX_POINTS} netwrap runs", self.len())));
+            return Err(invalid(format!(
+                "the sweep has {} points, more than the {MAX_POINTS} netwrap runs",
+                self.len()
+            )));
         }
         (0..self.len()).map(|i| self.point(i)).collect()
     }
+}
+
+/// The metric columns of a tidy row, after the point's index, replication and swept values.
+pub const METRICS: [&str; 31] = [
+    "verdict",
+    "saturated",
+    "utilization",
+    "latency",
+    "latency_ci95",
+    "latency_observed",
+    "throughput",
+    "offered",
+    "offered_utilization",
+    "max_rate",
+    "mean_hops",
+    "mean_hops_ci95",
+    "expected_mean_hops",
+    "source_queueing",
+    "network_latency",
+    "latency_p50",
+    "latency_p95",
+    "latency_p99",
+    "latency_max",
+    "messages_delivered",
+    "messages_generated",
+    "in_flight",
+    "cycles",
+    "warmup",
+    "seed",
+    "nodes",
+    "model_utilization",
+    "model_latency",
+    "model_max_rate",
+    "model_error_utilization",
+    "model_error_latency",
+];
+
+/// A result's values for [`METRICS`], in order (`null` where there is none).
+pub fn metrics(r: &SimResult) -> Vec<Value> {
+    let rep = &r.report;
+    let p = rep.latency_percentiles.as_ref();
+    let m = r.model.as_ref();
+    vec![
+        serde_json::to_value(rep.verdict).unwrap_or(Value::Null),
+        rep.saturated.into(),
+        rep.utilization.into(),
+        (rep.latency.into()),
+        (rep.latency_ci95.into()),
+        rep.latency_observed.into(),
+        rep.throughput.into(),
+        rep.offered.into(),
+        (r.offered_utilization.into()),
+        (r.max_rate.into()),
+        rep.mean_hops.into(),
+        (rep.mean_hops_ci95.into()),
+        r.expected_mean_hops.into(),
+        rep.source_queueing.into(),
+        rep.network_latency.into(),
+        (p.map(|p| p.p50).into()),
+        (p.map(|p| p.p95).into()),
+        (p.map(|p| p.p99).into()),
+        (p.map(|p| p.max).into()),
+        rep.messages_delivered.into(),
+        rep.messages_generated.into(),
+        rep.in_flight.into(),
+        rep.cycles.into(),
+        rep.warmup.into(),
+        r.seed.into(),
+        r.network.nodes.into(),
+        (m.map(|m| m.utilization).into()),
+        (m.and_then(|m| m.latency).into()),
+        (m.map(|m| m.max_rate).into()),
+        (m.and_then(|m| m.relative_error.utilization).into()),
+        (m.and_then(|m| m.relative_error.latency).into()),
+    ]
 }
 
 /// Runs `points` in parallel, building each distinct network once and sharing it between the

@@ -39,7 +39,8 @@ fn spec(json: &str) -> SimSpec {
 
 fn torus(k: u32, n: u32, rate: f64, size: u32) -> SimSpec {
     let mut s = SimSpec::default();
-    s.topology = TopologySpec::Torus { k: Some(k), n: Some(n), nodes: None, radices: None, bidirectional: false };
+    s.topology =
+        TopologySpec::Torus { k: Some(k), n: Some(n), nodes: None, radices: None, bidirectional: false };
     s.workload.rate = rate;
     s.workload.size = size;
     s
@@ -62,7 +63,11 @@ fn single_message_latency_is_hops_plus_size() {
                 let h = c.distance(src, dst);
                 assert!(o.drained());
                 let m = o.messages.as_ref().unwrap()[0];
-                assert_eq!((m.hops, m.latency, m.source_wait), (h, (h + size) as u64, 0), "{engine:?} B={size} {src}->{dst}");
+                assert_eq!(
+                    (m.hops, m.latency, m.source_wait),
+                    (h, (h + size) as u64, 0),
+                    "{engine:?} B={size} {src}->{dst}"
+                );
                 assert_eq!(o.end, 5 + (h + size) as u64);
             }
         }
@@ -112,7 +117,12 @@ fn compare(s: &SimSpec) {
     assert_eq!((f.end, f.stop), (r.end, r.stop), "end differs on {name}");
     first_difference(&f.generated, &r.generated, "generated", &name);
     first_difference(&f.delivered, &r.delivered, "delivered", &name);
-    first_difference(f.channel_busy.as_ref().unwrap(), r.channel_busy.as_ref().unwrap(), "busy cycles", &name);
+    first_difference(
+        f.channel_busy.as_ref().unwrap(),
+        r.channel_busy.as_ref().unwrap(),
+        "busy cycles",
+        &name,
+    );
     assert!(f.measured.delivered > 0, "{name}: nothing measured");
 }
 
@@ -129,7 +139,9 @@ fn first_difference<T: PartialEq + std::fmt::Debug>(a: &[T], b: &[T], what: &str
 /// a mesh and the other dimension order.
 #[test]
 fn fast_engine_matches_flit_reference_on_cubes() {
-    for (k, n, rate, size) in [(4, 2, 0.05, 4), (4, 2, 0.3, 1), (5, 2, 0.12, 3), (3, 3, 0.2, 2), (4, 2, 0.4, 4)] {
+    for (k, n, rate, size) in
+        [(4, 2, 0.05, 4), (4, 2, 0.3, 1), (5, 2, 0.12, 3), (3, 3, 0.2, 2), (4, 2, 0.4, 4)]
+    {
         let mut s = torus(k, n, rate, size);
         s.run.messages = 1500;
         s.run.warmup = Some(200);
@@ -228,7 +240,11 @@ fn utilisation_matches_m_b_k_d() {
         let r = run(&s);
         let expect = rate * size as f64 * (k as f64 - 1.0) / 2.0;
         assert_eq!(r.report.verdict, Verdict::Ok);
-        assert!((r.report.utilization - expect).abs() / expect < 0.02, "{} vs {expect}", r.report.utilization);
+        assert!(
+            (r.report.utilization - expect).abs() / expect < 0.02,
+            "{} vs {expect}",
+            r.report.utilization
+        );
         for class in &r.report.utilization_by_class {
             assert!((class.utilization - expect).abs() / expect < 0.03, "{class:?}");
             assert!((class.expected.unwrap() - expect).abs() < 1e-12);
@@ -274,7 +290,8 @@ fn cycle_limit_below_saturation_is_its_own_verdict() {
     assert!(why.contains("raise --max-cycles"), "{why}");
     assert_eq!(r.report.cycles, 10_000);
     // The limit it suggests is enough: the same run with it measures a steady state.
-    let suggested: f64 = why.split("needs about ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let suggested: f64 =
+        why.split("needs about ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     s.run.max_cycles = suggested as u64;
     assert_eq!(run(&s).report.verdict, Verdict::Ok);
     // A one-cycle limit: the warm-up shrinks to fit, and the verdict is the limit.
@@ -322,8 +339,24 @@ fn bad_parameters_are_errors() {
         Box::new(|s| s.workload.rate = f64::NAN),
         Box::new(|s| s.workload.rate = 0.0),
         Box::new(|s| s.workload.size = 0),
-        Box::new(|s| s.topology = TopologySpec::Torus { k: Some(1), n: Some(2), nodes: None, radices: None, bidirectional: false }),
-        Box::new(|s| s.topology = TopologySpec::Torus { k: Some(8), n: Some(0), nodes: None, radices: None, bidirectional: false }),
+        Box::new(|s| {
+            s.topology = TopologySpec::Torus {
+                k: Some(1),
+                n: Some(2),
+                nodes: None,
+                radices: None,
+                bidirectional: false,
+            }
+        }),
+        Box::new(|s| {
+            s.topology = TopologySpec::Torus {
+                k: Some(8),
+                n: Some(0),
+                nodes: None,
+                radices: None,
+                bidirectional: false,
+            }
+        }),
         Box::new(|s| s.workload.locality = Some(0.0)),
         Box::new(|s| s.workload.locality = Some(1.5)),
         Box::new(|s| s.run.messages = 0),
@@ -331,7 +364,15 @@ fn bad_parameters_are_errors() {
             s.topology = TopologySpec::Mesh { k: Some(8), n: Some(2), nodes: None, radices: None };
             s.workload.locality = Some(0.5);
         }),
-        Box::new(|s| s.topology = TopologySpec::Torus { k: Some(1 << 20), n: Some(2), nodes: None, radices: None, bidirectional: false }),
+        Box::new(|s| {
+            s.topology = TopologySpec::Torus {
+                k: Some(1 << 20),
+                n: Some(2),
+                nodes: None,
+                radices: None,
+                bidirectional: false,
+            }
+        }),
     ];
     for (i, edit) in cases.iter().enumerate() {
         let mut s = base.clone();

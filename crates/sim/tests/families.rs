@@ -13,7 +13,11 @@ fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
     let t = |json: &str| -> TopologySpec { serde_json::from_str(json).unwrap() };
     vec![
         ("torus 4x4", t(r#"{"family": "torus", "k": 4}"#), family.clone()),
-        ("bidirectional torus 5x4", t(r#"{"family": "torus", "radices": [5, 4], "bidirectional": true}"#), family.clone()),
+        (
+            "bidirectional torus 5x4",
+            t(r#"{"family": "torus", "radices": [5, 4], "bidirectional": true}"#),
+            family.clone(),
+        ),
         ("mesh 4x3", t(r#"{"family": "mesh", "radices": [4, 3]}"#), family.clone()),
         ("ring 9", t(r#"{"family": "ring", "k": 9, "bidirectional": true}"#), family.clone()),
         ("hypercube 5", t(r#"{"family": "hypercube", "n": 5}"#), family.clone()),
@@ -27,8 +31,16 @@ fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
         ("2-hop K4 x K8", t(r#"{"family": "nhop", "factors": [4, 8]}"#), family.clone()),
         ("CCC(3)", t(r#"{"family": "ccc", "n": 3}"#), family.clone()),
         ("crossbar 16", t(r#"{"family": "crossbar", "nodes": 16}"#), family.clone()),
-        ("Xbar modules", t(r#"{"family": "two-level", "name": "Xbar.16.32", "nodes": 16, "modules": 4}"#), family.clone()),
-        ("Butterfly.16.16", t(r#"{"family": "two-level", "name": "Butterfly.16.16", "nodes": 16, "modules": 4}"#), family),
+        (
+            "Xbar modules",
+            t(r#"{"family": "two-level", "name": "Xbar.16.32", "nodes": 16, "modules": 4}"#),
+            family.clone(),
+        ),
+        (
+            "Butterfly.16.16",
+            t(r#"{"family": "two-level", "name": "Butterfly.16.16", "nodes": 16, "modules": 4}"#),
+            family,
+        ),
         ("table-routed torus 4x4", t(r#"{"family": "torus", "k": 4, "bidirectional": true}"#), table),
     ]
 }

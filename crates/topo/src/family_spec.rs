@@ -277,7 +277,9 @@ fn resolve_cube(
     let k = check_radix(k.unwrap_or(8), what)?;
     let n = match (n, nodes) {
         (Some(_), Some(_)) => return Err(invalid(format!("a {what} takes n or nodes, not both"))),
-        (Some(0), _) => return Err(invalid(format!("n = 0 is invalid: a {what} needs at least one dimension"))),
+        (Some(0), _) => {
+            return Err(invalid(format!("n = 0 is invalid: a {what} needs at least one dimension")));
+        }
         (Some(n), None) => n,
         (None, Some(nodes)) => dimensions_for(k, nodes, what, notes)?,
         (None, None) => 2,
@@ -347,9 +349,10 @@ impl TopologySpec {
                 let (k, n, radices) = resolve_cube(*k, *n, *nodes, radices, "mesh", &mut notes)?;
                 TopologySpec::Mesh { k, n, nodes: None, radices }
             }
-            TopologySpec::Ring { k, bidirectional } => {
-                TopologySpec::Ring { k: Some(check_radix(k.unwrap_or(8), "ring")?), bidirectional: *bidirectional }
-            }
+            TopologySpec::Ring { k, bidirectional } => TopologySpec::Ring {
+                k: Some(check_radix(k.unwrap_or(8), "ring")?),
+                bidirectional: *bidirectional,
+            },
             TopologySpec::Hypercube { n, nodes } => {
                 let n = match (n, nodes) {
                     (Some(_), Some(_)) => return Err(invalid("a hypercube takes n or nodes, not both")),
@@ -424,9 +427,12 @@ impl TopologySpec {
             TopologySpec::Mesh { k, n, radices, .. } => {
                 Shape::Cube { radices: cube(k, n, radices), wrap: false, bidirectional: true, order }
             }
-            TopologySpec::Ring { k, bidirectional } => {
-                Shape::Cube { radices: vec![k.unwrap_or(8)], wrap: true, bidirectional: *bidirectional, order }
-            }
+            TopologySpec::Ring { k, bidirectional } => Shape::Cube {
+                radices: vec![k.unwrap_or(8)],
+                wrap: true,
+                bidirectional: *bidirectional,
+                order,
+            },
             TopologySpec::Hypercube { n, .. } => Shape::Hypercube { n: n.unwrap_or(6), order },
             TopologySpec::Midimew { nodes } => Shape::Midimew {
                 nodes: nodes.unwrap_or(64),
@@ -437,12 +443,16 @@ impl TopologySpec {
                 },
             },
             TopologySpec::Circulant { nodes, a, b } => Shape::Circulant { nodes: *nodes, a: *a, b: *b },
-            TopologySpec::Butterfly { k, stages, .. } => {
-                Shape::Multistage { k: k.unwrap_or(2), stages: stages.unwrap_or(4), wiring: StageWiring::Butterfly }
-            }
-            TopologySpec::Omega { k, stages, .. } => {
-                Shape::Multistage { k: k.unwrap_or(2), stages: stages.unwrap_or(4), wiring: StageWiring::Omega }
-            }
+            TopologySpec::Butterfly { k, stages, .. } => Shape::Multistage {
+                k: k.unwrap_or(2),
+                stages: stages.unwrap_or(4),
+                wiring: StageWiring::Butterfly,
+            },
+            TopologySpec::Omega { k, stages, .. } => Shape::Multistage {
+                k: k.unwrap_or(2),
+                stages: stages.unwrap_or(4),
+                wiring: StageWiring::Omega,
+            },
             TopologySpec::FatTree { nodes } => Shape::FatTree { nodes: nodes.unwrap_or(64) },
             TopologySpec::Complete { nodes } => Shape::NHop { factors: vec![*nodes] },
             TopologySpec::Nhop { factors } => Shape::NHop { factors: factors.clone() },
@@ -549,10 +559,16 @@ mod tests {
             assert_eq!(serde_json::from_str::<TopologySpec>(&text).unwrap(), once);
         }
         let (t, notes) = json(r#"{"family": "torus", "k": 4, "nodes": 100}"#).resolve().unwrap();
-        assert_eq!(t, TopologySpec::Torus { k: Some(4), n: Some(4), nodes: None, radices: None, bidirectional: false });
+        assert_eq!(
+            t,
+            TopologySpec::Torus { k: Some(4), n: Some(4), nodes: None, radices: None, bidirectional: false }
+        );
         assert!(notes[0].contains("N = 4^4 = 256"), "{notes:?}");
         let (t, _) = json(r#"{"family": "torus", "radices": [4, 4, 4]}"#).resolve().unwrap();
-        assert_eq!(t, TopologySpec::Torus { k: Some(4), n: Some(3), nodes: None, radices: None, bidirectional: false });
+        assert_eq!(
+            t,
+            TopologySpec::Torus { k: Some(4), n: Some(3), nodes: None, radices: None, bidirectional: false }
+        );
     }
 
     #[test]
@@ -567,7 +583,8 @@ mod tests {
         assert!(fat.resolve_routing(&lowest).unwrap_err().to_string().contains("not to a fat-tree"));
         let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, order: None };
         assert!(ring.resolve_routing(&record).unwrap_err().to_string().contains("Midimew"));
-        let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: Some(DimensionOrder::HighestFirst) };
+        let table =
+            RoutingSpec { algorithm: RoutingAlgorithm::Table, order: Some(DimensionOrder::HighestFirst) };
         assert!(ring.resolve_routing(&table).unwrap_err().to_string().contains("no dimension order"));
     }
 
@@ -576,7 +593,12 @@ mod tests {
         let torus = TopologySpec::default();
         assert_eq!(
             torus.shape(&RoutingSpec::default()).unwrap(),
-            Shape::Cube { radices: vec![8, 8], wrap: true, bidirectional: false, order: DimensionOrder::HighestFirst }
+            Shape::Cube {
+                radices: vec![8, 8],
+                wrap: true,
+                bidirectional: false,
+                order: DimensionOrder::HighestFirst
+            }
         );
         let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None };
         assert!(matches!(torus.shape(&table).unwrap(), Shape::Table { .. }));

@@ -176,9 +176,7 @@ impl Shape {
             Shape::Circulant { nodes, a, b } => {
                 Topology::Circulant(Circulant::new(*nodes, *a, *b, CirculantRouting::Table)?)
             }
-            Shape::Midimew { nodes, routing } => {
-                Topology::Circulant(Circulant::midimew(*nodes, *routing)?)
-            }
+            Shape::Midimew { nodes, routing } => Topology::Circulant(Circulant::midimew(*nodes, *routing)?),
             Shape::Multistage { k, stages, wiring } => {
                 Topology::Multistage(Indirect::new(*k, *stages, *wiring)?)
             }

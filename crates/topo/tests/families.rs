@@ -106,12 +106,7 @@ fn fat_tree_and_ccc_routes_are_minimal() {
     check_all_pairs(&Shape::Ccc { n: 4 }, true);
     check_all_pairs(&Shape::Crossbar { nodes: 5 }, true);
     check_all_pairs(
-        &Shape::XbarModules {
-            per_module: 3,
-            factors: vec![4, 2],
-            intra_bits: 32,
-            inter_bits: vec![16, 8],
-        },
+        &Shape::XbarModules { per_module: 3, factors: vec![4, 2], intra_bits: 32, inter_bits: vec![16, 8] },
         true,
     );
     for (factors, nodes) in
@@ -188,17 +183,11 @@ fn seed_001_table_1_against_exact_graphs() {
         );
     }
     // §2.1: 256 nodes: torus 8.03 (the text's "8.3"), Midimew 7.51 by formula, 7.55 exactly.
-    let m256 = Shape::Midimew { nodes: 256, routing: CirculantRouting::Record }
-        .build()
-        .unwrap()
-        .metrics()
-        .unwrap();
+    let m256 =
+        Shape::Midimew { nodes: 256, routing: CirculantRouting::Record }.build().unwrap().metrics().unwrap();
     assert_eq!((m256.average_distance * 100.0).round(), 755.0);
-    let m64 = Shape::Midimew { nodes: 64, routing: CirculantRouting::Record }
-        .build()
-        .unwrap()
-        .metrics()
-        .unwrap();
+    let m64 =
+        Shape::Midimew { nodes: 64, routing: CirculantRouting::Record }.build().unwrap().metrics().unwrap();
     assert_eq!((m64.average_distance * 100.0).round(), 378.0);
 }
 
@@ -274,14 +263,12 @@ fn stages(net: &Network) -> u32 {
 fn bad_sizes_are_rejected_with_the_valid_sizes() {
     let e = Shape::FatTree { nodes: 100 }.build().unwrap_err().to_string();
     assert!(e.contains("4^n"), "{e}");
-    let e =
-        Shape::Midimew { nodes: 3, routing: CirculantRouting::Table }.build().unwrap_err().to_string();
+    let e = Shape::Midimew { nodes: 3, routing: CirculantRouting::Table }.build().unwrap_err().to_string();
     assert!(e.contains("N >= 4"), "{e}");
-    let e =
-        Shape::XbarModules { per_module: 4, factors: vec![4, 8], intra_bits: 8, inter_bits: vec![8] }
-            .build()
-            .unwrap_err()
-            .to_string();
+    let e = Shape::XbarModules { per_module: 4, factors: vec![4, 8], intra_bits: 8, inter_bits: vec![8] }
+        .build()
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("one per factor"), "{e}");
     let e = Shape::XbarModules { per_module: 4, factors: vec![4], intra_bits: 0, inter_bits: vec![8] }
         .build()
@@ -395,9 +382,7 @@ fn bisection_enumeration_agrees_with_formulas() {
 
 #[test]
 fn table_routing_and_large_ccc_are_minimal() {
-    for inner in
-        [cube(vec![4, 3], true, true), cube(vec![3, 3], false, true), Shape::FatTree { nodes: 16 }]
-    {
+    for inner in [cube(vec![4, 3], true, true), cube(vec![3, 3], false, true), Shape::FatTree { nodes: 16 }] {
         check_all_pairs(&Shape::Table { of: Box::new(inner) }, true);
     }
     // The automorphism-based CCC routing against breadth-first search.
@@ -434,7 +419,8 @@ fn specs_round_trip_through_json() {
         for text in specs {
             let spec: TopologySpec = serde_json::from_str(text).unwrap();
             let (resolved, _) = spec.resolve().unwrap();
-            let back: TopologySpec = serde_json::from_str(&serde_json::to_string(&resolved).unwrap()).unwrap();
+            let back: TopologySpec =
+                serde_json::from_str(&serde_json::to_string(&resolved).unwrap()).unwrap();
             assert_eq!(back, resolved, "{text}");
             let (a, b) = (spec.shape(&routing).unwrap(), back.shape(&routing).unwrap());
             assert_eq!(a, b, "{text}");
@@ -447,14 +433,9 @@ fn specs_round_trip_through_json() {
 
 #[test]
 fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
-    let t = Shape::XbarModules {
-        per_module: 3,
-        factors: vec![4, 2],
-        intra_bits: 8,
-        inter_bits: vec![8, 16],
-    }
-    .build()
-    .unwrap();
+    let t = Shape::XbarModules { per_module: 3, factors: vec![4, 2], intra_bits: 8, inter_bits: vec![8, 16] }
+        .build()
+        .unwrap();
     let Topology::Xbar(x) = &t else { unreachable!() };
     let (a, _) = metrics::channel_loads(x.network(), x, true).unwrap().unwrap();
     let (b, _) = metrics::channel_loads(x.network(), x, false).unwrap().unwrap();

@@ -1,11 +1,14 @@
-//! `netwrap bench`: simulated cycles per second and flit-hops per second on standard
-//! configurations, one core, each configuration in its own process so peak memory is its own.
+//! `netwrap bench`: simulated cycles per second, flit-hops per second and peak memory on
+//! standard configurations, one core, each configuration in its own process so its peak
+//! memory is its own.
 
-use crate::output::{VERSION, print_json};
+use crate::output::{self, VERSION};
 use anyhow::{Context, bail};
 use clap::Args;
-use netwrap_sim::{CubeSim, simulate_cube};
+use netwrap_sim::sweep::{Axis, Sweep, run_points};
+use netwrap_sim::{Experiment, SimSpec};
 use serde::{Deserialize, Serialize};
+use std::io::Write;
 use std::time::Instant;
 
 /// Benchmark options.
@@ -14,8 +17,8 @@ pub struct BenchArgs {
     /// Run only the configuration with this name (as listed in the output).
     #[arg(long)]
     pub only: Option<String>,
-    /// Scale the measured messages (e.g. 0.1 for a quick look).
-    #[arg(long, default_value_t = 1.0)]
+    /// Scale the measured messages (e.g. 0.1 for a quick look), in (0, 100].
+    #[arg(long, default_value_t = 1.0, value_parser = crate::args::number)]
     pub scale: f64,
     /// Print JSON.
     #[arg(long)]
@@ -29,35 +32,84 @@ pub struct BenchArgs {
 struct Config {
     name: &'static str,
     what: &'static str,
-    sim: CubeSim,
+    spec: SimSpec,
+    /// Rates of a sweep on one thread, instead of a single point.
+    sweep: Option<Vec<f64>>,
+}
+
+fn spec(json: &str, messages: u64) -> SimSpec {
+    let mut s: SimSpec = serde_json::from_str(json).expect("benchmark specs are valid");
+    s.run.messages = messages;
+    s
 }
 
 fn configs(scale: f64) -> Vec<Config> {
     let msgs = |m: f64| ((m * scale) as u64).max(100);
+    let butterfly =
+        r#"{"topology": {"family": "two-level", "name": "Butterfly.16.8"}, "workload": {"rate": 0.04}}"#;
     vec![
         Config {
             name: "torus8x8",
             what: "8x8 unidirectional torus, m = 0.04, B = 4 (0.16 flits/node/cycle, rho = 0.56)",
-            sim: CubeSim { messages: msgs(2_000_000.0), ..CubeSim::new(8, 2, 0.04, 4) },
+            spec: spec(r#"{"workload": {"rate": 0.04, "size": 4}}"#, msgs(2_000_000.0)),
+            sweep: None,
         },
         Config {
             name: "torus8x8-bi",
             what: "8x8 bidirectional torus, 0.27 flits/node/cycle (m = 0.0675, B = 4)",
-            sim: CubeSim {
-                bidirectional: true,
-                messages: msgs(2_000_000.0),
-                ..CubeSim::new(8, 2, 0.0675, 4)
-            },
+            spec: spec(
+                r#"{"topology": {"family": "torus", "bidirectional": true}, "workload": {"rate": 0.0675, "size": 4}}"#,
+                msgs(2_000_000.0),
+            ),
+            sweep: None,
         },
         Config {
             name: "torus32x32",
             what: "32x32 unidirectional torus, B = 4, rho = 0.5 (m = 0.5/(4*15.5))",
-            sim: CubeSim { messages: msgs(1_000_000.0), ..CubeSim::new(32, 2, 0.5 / 62.0, 4) },
+            spec: spec(
+                &format!(
+                    r#"{{"topology": {{"family": "torus", "k": 32}}, "workload": {{"rate": {}}}}}"#,
+                    0.5 / 62.0
+                ),
+                msgs(1_000_000.0),
+            ),
+            sweep: None,
         },
         Config {
             name: "cube16^4",
             what: "16-ary 4-cube (65,536 nodes), B = 4, rho = 0.5 (m = 0.5/(4*7.5))",
-            sim: CubeSim { messages: msgs(2_000_000.0), ..CubeSim::new(16, 4, 0.5 / 30.0, 4) },
+            spec: spec(
+                &format!(
+                    r#"{{"topology": {{"family": "torus", "k": 16, "n": 4}}, "workload": {{"rate": {}}}}}"#,
+                    0.5 / 30.0
+                ),
+                msgs(2_000_000.0),
+            ),
+            sweep: None,
+        },
+        Config {
+            name: "cube32^4",
+            what: "32-ary 4-cube (1,048,576 nodes), B = 4, rho = 0.5 (m = 0.5/(4*15.5)): memory per node",
+            spec: spec(
+                &format!(
+                    r#"{{"topology": {{"family": "torus", "k": 32, "n": 4}}, "workload": {{"rate": {}}}, "run": {{"warmup": 200}}}}"#,
+                    0.5 / 62.0
+                ),
+                msgs(200_000.0),
+            ),
+            sweep: None,
+        },
+        Config {
+            name: "butterfly16.8",
+            what: "Raghunath & Ranade's Butterfly.16.8 (1024 processors), one point, m = 0.04",
+            spec: spec(butterfly, msgs(10_000.0)),
+            sweep: None,
+        },
+        Config {
+            name: "butterfly16.8-sweep6",
+            what: "the same, six rates 0.01..0.06 on one thread (the network built once)",
+            spec: spec(butterfly, msgs(10_000.0)),
+            sweep: Some(vec![0.01, 0.02, 0.03, 0.04, 0.05, 0.06]),
         },
     ]
 }
@@ -67,7 +119,11 @@ fn configs(scale: f64) -> Vec<Config> {
 pub struct Figures {
     name: String,
     what: String,
+    netwrap_version: String,
+    seed: u64,
+    config: serde_json::Value,
     nodes: u32,
+    points: u64,
     cycles: u64,
     messages: u64,
     seconds: f64,
@@ -87,67 +143,95 @@ fn peak_rss() -> Option<u64> {
 
 fn measure(c: &Config) -> anyhow::Result<Figures> {
     let start = Instant::now();
-    let run = simulate_cube(&c.sim)?;
+    let results = match &c.sweep {
+        None => vec![Experiment::new(&c.spec)?.run(&c.spec)?],
+        Some(rates) => {
+            let axis =
+                Axis { path: "workload.rate".into(), values: rates.iter().map(|&r| r.into()).collect() };
+            let points = Sweep::with_axes(c.spec.clone(), vec![axis])?.points()?;
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().context("a one-thread pool")?;
+            pool.install(|| run_points(&points, |_, _| {})).into_iter().collect::<Result<Vec<_>, _>>()?
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
-    let nodes = run.config.nodes;
+    let first = &results[0];
+    let nodes = first.network.nodes;
+    let cycles: u64 = results.iter().map(|r| r.report.cycles).sum();
+    let flit_hops: u64 = results.iter().map(|r| r.outcome.flit_hops).sum();
     let peak = peak_rss();
     Ok(Figures {
         name: c.name.into(),
         what: c.what.into(),
+        netwrap_version: VERSION.into(),
+        seed: first.seed,
+        config: serde_json::to_value(&first.config)?,
         nodes,
-        cycles: run.report.cycles,
-        messages: run.outcome.messages_total,
+        points: results.len() as u64,
+        cycles,
+        messages: results.iter().map(|r| r.outcome.messages_total).sum(),
         seconds,
-        cycles_per_second: run.report.cycles as f64 / seconds,
-        flit_hops_per_second: run.outcome.flit_hops as f64 / seconds,
-        utilization: run.report.utilization,
+        cycles_per_second: cycles as f64 / seconds,
+        flit_hops_per_second: flit_hops as f64 / seconds,
+        utilization: first.report.utilization,
         peak_rss_bytes: peak,
         peak_rss_bytes_per_node: peak.map(|p| p as f64 / nodes as f64),
     })
 }
 
 pub fn run(a: BenchArgs) -> anyhow::Result<()> {
+    if !(a.scale.is_finite() && a.scale > 0.0 && a.scale <= 100.0) {
+        bail!(
+            "--scale {} is invalid: it scales the measured messages, a number in (0, 100]",
+            output::num(a.scale)
+        );
+    }
     let all = configs(a.scale);
-    if let Some(name) = &a.only {
-        if !all.iter().any(|c| c.name == name) {
-            let names: Vec<_> = all.iter().map(|c| c.name).collect();
-            bail!("no benchmark named '{name}': choose one of {}", names.join(", "));
-        }
+    if let Some(name) = &a.only
+        && !all.iter().any(|c| c.name == name)
+    {
+        let names: Vec<_> = all.iter().map(|c| c.name).collect();
+        bail!("no benchmark named '{name}': choose one of {}", names.join(", "));
     }
     let chosen: Vec<&Config> = all.iter().filter(|c| a.only.as_deref().is_none_or(|n| n == c.name)).collect();
     let mut results = Vec::new();
+    let mut out = output::stdout();
     for c in chosen {
         let figures = if a.in_process || a.only.is_some() {
             measure(c)?
         } else {
             let exe = std::env::current_exe().context("locating the netwrap binary")?;
-            let out = std::process::Command::new(exe)
+            let child = std::process::Command::new(exe)
                 .args(["bench", "--json", "--only", c.name, "--scale", &a.scale.to_string()])
                 .output()
                 .context("running a benchmark child process")?;
-            if !out.status.success() {
-                bail!("benchmark {} failed: {}", c.name, String::from_utf8_lossy(&out.stderr));
+            if !child.status.success() {
+                bail!("benchmark {} failed: {}", c.name, String::from_utf8_lossy(&child.stderr));
             }
             let mut v: Vec<Figures> =
-                serde_json::from_slice(&out.stdout).context("reading a benchmark's result")?;
+                serde_json::from_slice(&child.stdout).context("reading a benchmark's result")?;
             v.pop().context("empty benchmark result")?
         };
         if !a.json {
-            print_row(&figures);
+            row(&mut out, &figures)?;
+            out.flush()?;
         }
         results.push(figures);
     }
     if a.json {
-        print_json(&results)?;
+        output::write_json(&mut out, &results)?;
     }
+    out.finish()?;
     Ok(())
 }
 
-fn print_row(f: &Figures) {
-    println!("{} — netwrap {VERSION}, one core", f.what);
-    println!(
-        "  {:>7} nodes {:>10} cycles {:>9} messages {:>7.2} s   {:>10.0} cycles/s   {:>6.1} M flit-hops/s   rho {:.3}   peak RSS {}",
+fn row(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
+    writeln!(out, "{} — netwrap {VERSION}, one core", f.what)?;
+    writeln!(
+        out,
+        "  {:>7} nodes {:>2} point{} {:>10} cycles {:>9} messages {:>7.2} s   {:>10.0} cycles/s   {:>6.1} M flit-hops/s   rho {:.3}   peak RSS {}",
         f.nodes,
+        f.points,
+        if f.points == 1 { " " } else { "s" },
         f.cycles,
         f.messages,
         f.seconds,
@@ -159,5 +243,5 @@ fn print_row(f: &Figures) {
             p as f64 / 1048576.0,
             f.peak_rss_bytes_per_node.unwrap_or(0.0)
         ))
-    );
+    )
 }

@@ -6,6 +6,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use netwrap_model::agarwal::WidthConstraint;
 use netwrap_model::design::{self, Candidate, DesignQuery, RankBy};
+use netwrap_topo::TopologySpec;
 use serde::Serialize;
 use std::io::Write;
 
@@ -102,39 +103,68 @@ pub struct Simulated {
     pub relative_error: Option<f64>,
 }
 
-/// Simulates the first `count` unsaturated candidates in parallel.
+/// Simulates the first `count` unsaturated candidates (in parallel, one spec each, through
+/// the simulator's sweep runner), compared with the model at the simulated point and the
+/// candidate's contention form.
 fn simulate(a: &DesignArgs, candidates: &[Candidate], count: usize) -> anyhow::Result<Vec<Simulated>> {
-    use rayon::prelude::*;
+    use netwrap_sim::sweep::{Point, run_points};
     let chosen: Vec<(usize, &Candidate)> =
         candidates.iter().enumerate().filter(|(_, c)| !c.prediction.saturated).take(count).collect();
-    chosen
-        .par_iter()
-        .map(|&(i, c)| {
-            let sim = netwrap_sim::CubeSim {
+    let points: Vec<Point> = chosen
+        .iter()
+        .enumerate()
+        .map(|(index, &(_, c))| {
+            let mut spec = netwrap_sim::SimSpec::default();
+            spec.topology = TopologySpec::Torus {
+                k: Some(c.k),
+                n: Some(c.n),
+                nodes: None,
+                radices: None,
                 bidirectional: a.bidirectional,
-                locality: a.locality,
-                messages: a.messages,
-                seed: a.seed,
-                ..netwrap_sim::CubeSim::new(c.k, c.n, a.rate, c.flits.ceil() as u32)
             };
-            let run = netwrap_sim::simulate_cube(&sim).context("simulating a candidate")?;
+            spec.workload.rate = a.rate;
+            spec.workload.size = c.flits.ceil() as u32;
+            spec.workload.locality = Some(a.locality);
+            spec.run.messages = a.messages;
+            spec.run.seed = a.seed;
+            spec.model = Some(netwrap_sim::ModelSpec { contention: Some(c.form) });
+            Point { index: index as u64, replication: 0, params: Vec::new(), spec }
+        })
+        .collect();
+    let results = run_points(&points, |_, _| {});
+    chosen
+        .iter()
+        .zip(results)
+        .map(|(&(i, c), r)| {
+            let run = r.context("simulating a candidate")?;
             let r = &run.report;
-            let model = crate::cmd::sim::model_for(&run, Some(c.form))?.latency;
+            let model = run.model.as_ref().and_then(|m| m.latency);
             Ok(Simulated {
                 rank: i + 1,
                 n: c.n,
                 k: c.k,
-                flits: sim.size,
+                flits: run.config.workload.size,
                 latency: r.latency,
                 latency_ci95: r.latency_ci95,
                 utilization: r.utilization,
                 saturated: r.saturated,
-                effective_locality: run.config.subcube.effective_locality,
+                effective_locality: run.locality.as_ref().map_or(1.0, |l| l.effective_locality),
                 model_latency: model,
                 relative_error: r.latency.zip(model).map(|(s, m)| (s - m) / m),
             })
         })
         .collect()
+}
+
+/// A width constraint in words.
+fn constraint_text(c: &WidthConstraint) -> String {
+    match c {
+        WidthConstraint::Width { bits } => format!("channels {} bits wide", crate::output::num(*bits)),
+        WidthConstraint::Bisection { wires } => {
+            format!("{} wires across the bisection", crate::output::num(*wires))
+        }
+        WidthConstraint::Pins { pins } => format!("{} signal pins per switch", crate::output::num(*pins)),
+    }
 }
 
 #[derive(Serialize)]
@@ -195,11 +225,15 @@ pub fn run(a: DesignArgs) -> anyhow::Result<()> {
             simulated: simulated.as_deref(),
         });
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     writeln!(
         out,
-        "netwrap {VERSION} design: N = {}, m = {}, L = {} bits, l = {}, {:?}",
-        q.nodes, q.rate, q.bits, q.locality, q.constraint
+        "netwrap {VERSION} design: N = {}, m = {}, L = {} bits, l = {}, {}",
+        q.nodes,
+        crate::output::num(q.rate),
+        crate::output::num(q.bits),
+        crate::output::num(q.locality),
+        constraint_text(&q.constraint)
     )?;
     writeln!(
         out,
@@ -255,6 +289,22 @@ pub fn run(a: DesignArgs) -> anyhow::Result<()> {
                 s.relative_error.map_or("—".into(), |e| format!("{:+.1}%", 100.0 * e))
             )?;
         }
+        // A subcube side is a whole number of nodes: say loudly when that moved the point.
+        for s in sims.iter().filter(|s| (s.effective_locality - a.locality).abs() > 1e-9) {
+            writeln!(
+                out,
+                "NOTE: rank {} ({}-ary {}-cube) simulated locality l = {:.4}, not the {} asked: a subcube side of (l·N)^(1/n) = {:.3} nodes rounds to {}; its model column is evaluated at l = {:.4}",
+                s.rank,
+                s.k,
+                s.n,
+                s.effective_locality,
+                crate::output::num(a.locality),
+                a.locality.powf(1.0 / s.n as f64) * s.k as f64,
+                (s.effective_locality.powf(1.0 / s.n as f64) * s.k as f64).round(),
+                s.effective_locality
+            )?;
+        }
     }
+    out.finish()?;
     Ok(())
 }

@@ -1,16 +1,21 @@
-//! The homework's positional form (seed 004 App. A):
+//! The homework's positional form (its App. A):
 //! `netwrap procs pkts steps req-rt msg-size rad-k det-file loc`.
 //!
-//! procs is raised to the next power of rad-k when log_k(procs) is not whole (stderr says
-//! so); the run lasts until pkts measured messages are delivered or steps cycles pass; the
-//! seed is 1 (use `netwrap sim --seed` for others).
+//! It builds the same spec as `netwrap sim --nodes procs --messages pkts --max-cycles steps
+//! --rate req-rt --size msg-size --k rad-k --locality loc --det-file det-file` and runs it
+//! through the same runner. procs is raised to the next power of rad-k when log_k(procs) is
+//! not whole (stderr says so); pkts counts measured messages, created after a warm-up; the
+//! run lasts until they are delivered or steps cycles pass (the warm-up included); the seed
+//! is 1 (use `netwrap sim --seed` for others).
 
-use crate::cmd::details;
-use crate::cmd::model::whole_dimensions;
-use crate::output::VERSION;
+use crate::cmd::{details, runner};
+use crate::output::{self, VERSION, num};
 use anyhow::{Context, bail};
-use netwrap_sim::{CubeSim, simulate_cube};
+use netwrap_sim::report::Verdict;
+use netwrap_sim::{Experiment, SimSpec};
+use netwrap_topo::TopologySpec;
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::PathBuf;
 
 const USAGE: &str = "usage: netwrap procs pkts steps req-rt msg-size rad-k det-file loc\n\
@@ -22,71 +27,112 @@ pub fn is_legacy(args: &[OsString]) -> bool {
 }
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, name: &str, what: &str) -> anyhow::Result<T> {
-    args[i].parse().map_err(|_| anyhow::anyhow!("{name} = '{}' is not {what}\n{USAGE}", args[i]))
+    args[i].trim().parse().map_err(|_| anyhow::anyhow!("{name} = '{}': takes {what}\n{USAGE}", args[i]))
+}
+
+/// The spec the positional arguments describe, and the detail file.
+fn spec(args: &[String]) -> anyhow::Result<(SimSpec, PathBuf)> {
+    if args.len() != 8 {
+        bail!("expected 8 arguments, got {}\n{USAGE}", args.len());
+    }
+    let procs: u64 = arg(args, 0, "procs", "a whole number of processors, at least 1")?;
+    let pkts: u64 = arg(args, 1, "pkts", "a whole number of measured messages, at least 1")?;
+    let steps: u64 = arg(args, 2, "steps", "a whole number of cycles, at least 1")?;
+    let rate: f64 = arg(args, 3, "req-rt", "a probability in (0, 1]")?;
+    let size: u32 = arg(args, 4, "msg-size", "a whole number of flits, at least 1")?;
+    let k: u32 = arg(args, 5, "rad-k", "a whole radix, at least 2")?;
+    let det = PathBuf::from(&args[6]);
+    let locality: f64 = arg(args, 7, "loc", "a fraction in (0, 1]")?;
+    let check = |ok: bool, name: &str, value: String, what: &str| -> anyhow::Result<()> {
+        if ok { Ok(()) } else { bail!("{name} = {value} is invalid: {what}\n{USAGE}") }
+    };
+    check(procs >= 1, "procs", procs.to_string(), "at least one processor is needed")?;
+    check(pkts >= 1, "pkts", pkts.to_string(), "at least one message must be measured")?;
+    check(steps >= 1, "steps", steps.to_string(), "at least one cycle must be simulated")?;
+    check(
+        rate.is_finite() && rate > 0.0 && rate <= 1.0,
+        "req-rt",
+        num(rate),
+        "the request rate is a probability in (0, 1]",
+    )?;
+    check(size >= 1, "msg-size", size.to_string(), "a message needs at least one flit")?;
+    check(k >= 2, "rad-k", k.to_string(), "the radix must be at least 2")?;
+    check(
+        locality.is_finite() && locality > 0.0 && locality <= 1.0,
+        "loc",
+        num(locality),
+        "the locality fraction is in (0, 1]",
+    )?;
+    let mut spec = SimSpec::default();
+    spec.topology =
+        TopologySpec::Torus { k: Some(k), n: None, nodes: Some(procs), radices: None, bidirectional: false };
+    spec.workload.rate = rate;
+    spec.workload.size = size;
+    spec.workload.locality = Some(locality);
+    spec.run.messages = pkts;
+    spec.run.max_cycles = steps;
+    Ok((spec, det))
 }
 
 /// Runs the positional form; `args` excludes the program name.
 pub fn run(args: &[OsString]) -> anyhow::Result<()> {
     let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
-    if args.len() != 8 {
-        bail!("expected 8 arguments, got {}\n{USAGE}", args.len());
-    }
-    let procs: u64 = arg(&args, 0, "procs", "a whole number of processors")?;
-    let pkts: u64 = arg(&args, 1, "pkts", "a whole number of packets")?;
-    let steps: u64 = arg(&args, 2, "steps", "a whole number of cycles")?;
-    let rate: f64 = arg(&args, 3, "req-rt", "a probability")?;
-    let size: u32 = arg(&args, 4, "msg-size", "a whole number of flits")?;
-    let k: u32 = arg(&args, 5, "rad-k", "a whole radix")?;
-    let det = PathBuf::from(&args[6]);
-    let locality: f64 = arg(&args, 7, "loc", "a fraction")?;
-    if procs == 0 {
-        bail!("procs = 0 is invalid: at least one processor is needed");
-    }
-    if k < 2 {
-        bail!("rad-k = {k} is invalid: the radix must be at least 2");
-    }
-    let (n, nodes) = whole_dimensions(procs, k);
-    if nodes != procs {
-        eprintln!(
-            "netwrap: log_{k}({procs}) is not a whole number: simulating N = {k}^{n} = {nodes} processors"
-        );
-    }
+    let (spec, det) = spec(&args)?;
     if !details::is_null(&det) {
         details::check_writable(&det)?;
     }
-    let sim = CubeSim { messages: pkts, max_cycles: steps, locality, ..CubeSim::new(k, n, rate, size) };
-    let run = simulate_cube(&sim).context("invalid parameters")?;
-    details::write(&det, std::slice::from_ref(&run))?;
-    let r = &run.report;
-    println!("netwrap {VERSION}  seed {}", sim.seed);
-    println!("network: {} with {} processors", run.config.topology, run.config.nodes);
-    println!(
-        "workload: req-rt {rate}  msg-size {size}  loc {locality}  pkts {pkts}  steps {steps}  warm-up {} cycles",
-        run.config.sim.warmup.unwrap_or(0)
-    );
-    println!("messages generated:           {}", r.messages_generated);
-    println!("messages delivered:           {}", r.messages_delivered);
-    println!("cycles simulated:             {}", r.cycles);
-    println!("channel utilization (rho):    {:.4}", r.utilization);
-    match r.latency {
-        Some(t) => println!(
-            "average latency (T):          {t:.3}  (95% CI ± {})",
-            r.latency_ci95.map_or("—".into(), |c| format!("{c:.3}"))
-        ),
-        None => {
-            println!("average latency (T):          none: the network is saturated");
-            println!(
-                "saturated: {}; accepted {:.5} of {:.5} offered messages/node/cycle (the network saturates at req-rt {:.5})",
-                r.saturation_reason.as_deref().unwrap_or(""),
-                r.throughput,
-                r.offered,
-                run.saturation_rate
-            );
+    let experiment = Experiment::new(&spec).context("invalid parameters")?;
+    for note in experiment.notes() {
+        eprintln!("netwrap: {note}");
+    }
+    let r = experiment.run(&spec).context("invalid parameters")?;
+    details::write(&det, &[&r])?;
+    let rep = &r.report;
+    let mut out = output::stdout();
+    writeln!(out, "netwrap {VERSION}  seed {}", r.seed)?;
+    writeln!(out, "network: {} with {} processors", r.network.name, r.network.nodes)?;
+    writeln!(
+        out,
+        "workload: req-rt {}  msg-size {}  loc {}  pkts {}  steps {}  warm-up {} cycles",
+        args[3].trim(),
+        spec.workload.size,
+        args[7].trim(),
+        spec.run.messages,
+        spec.run.max_cycles,
+        r.config.run.warmup.unwrap_or(0)
+    )?;
+    writeln!(out, "messages generated:           {}", rep.messages_generated)?;
+    writeln!(out, "messages delivered:           {}", rep.messages_delivered)?;
+    writeln!(out, "cycles simulated:             {}", rep.cycles)?;
+    writeln!(out, "channel utilization (rho):    {:.4}", rep.utilization)?;
+    let reason = rep.verdict_reason.as_deref().unwrap_or("");
+    match rep.verdict {
+        Verdict::Ok => writeln!(
+            out,
+            "average latency (T):          {:.3}  (95% CI ± {})",
+            rep.latency.unwrap_or(f64::NAN),
+            rep.latency_ci95.map_or("—".into(), |c| format!("{c:.3}"))
+        )?,
+        Verdict::Saturated => {
+            writeln!(out, "average latency (T):          none: the network is saturated")?;
+            writeln!(
+                out,
+                "saturated: {reason}; accepted {:.5} of {:.5} offered messages/node/cycle{}",
+                rep.throughput,
+                rep.offered,
+                r.max_rate.map(|m| format!(" (the network saturates at req-rt {m:.5})")).unwrap_or_default()
+            )?;
+        }
+        Verdict::LimitReached => {
+            writeln!(
+                out,
+                "average latency (T):          none: the run stopped at its limit ({:.3} over the {} measured messages delivered, biased low)",
+                rep.latency_observed, rep.messages_delivered
+            )?;
+            writeln!(out, "limit reached: {reason}")?;
         }
     }
-    println!("average hops:                 {:.3}", r.mean_hops);
-    match &r.saturation_reason {
-        Some(reason) => Err(crate::output::saturated(format!("the network is saturated: {reason}"))),
-        None => Ok(()),
-    }
+    writeln!(out, "average hops:                 {:.3}", rep.mean_hops)?;
+    out.finish()?;
+    runner::verdict(&r)
 }

@@ -1,4 +1,4 @@
-//! One module per subcommand.
+//! One module per subcommand, plus the runner and detail file they share.
 
 pub mod bench;
 pub mod cost;
@@ -6,6 +6,10 @@ pub mod design;
 pub mod details;
 pub mod figure;
 pub mod legacy;
+pub mod merge;
 pub mod model;
+pub mod run;
+pub mod runner;
+pub mod saturation;
 pub mod sim;
 pub mod topo;

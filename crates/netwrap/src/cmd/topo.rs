@@ -65,7 +65,10 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
     a.routing.apply(&mut routing);
     let routing = spec.resolve_routing(&routing)?;
     if a.mapping && !matches!(spec, TopologySpec::Midimew { .. }) {
-        bail!("--mapping prints a Midimew's application-to-network mapping (Puente et al. Fig. 9): a {} has none", spec.family());
+        bail!(
+            "--mapping prints a Midimew's application-to-network mapping (Puente et al. Fig. 9): a {} has none",
+            spec.family()
+        );
     }
     for note in &notes {
         eprintln!("netwrap: {note}");
@@ -76,8 +79,9 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
         Topology::Circulant(c) => {
             let layout =
                 c.layout().map(|(columns, rows, x_step, y_step)| Layout { columns, rows, x_step, y_step });
-            let mapping =
-                a.mapping.then(|| (0..c.nodes()).filter_map(|p| c.application_to_network(p)).collect::<Vec<_>>());
+            let mapping = a
+                .mapping
+                .then(|| (0..c.nodes()).filter_map(|p| c.application_to_network(p)).collect::<Vec<_>>());
             (layout, mapping.filter(|m| !m.is_empty()))
         }
         _ => (None, None),
@@ -119,7 +123,11 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
         None => writeln!(out, "degree                   {}..{}", m.degree_range.0, m.degree_range.1),
     }?;
     writeln!(out, "diameter                 {}", m.diameter)?;
-    writeln!(out, "average distance         {:.4} (ordered pairs of distinct processors)", m.average_distance)?;
+    writeln!(
+        out,
+        "average distance         {:.4} (ordered pairs of distinct processors)",
+        m.average_distance
+    )?;
     if let Some(d) = with_self {
         writeln!(
             out,

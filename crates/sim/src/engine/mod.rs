@@ -116,6 +116,18 @@ pub enum StopReason {
     CycleLimit,
 }
 
+impl StopReason {
+    /// In words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            StopReason::Drained => "every measured message delivered",
+            StopReason::SaturationMeasured => "accepted throughput of the saturated network measured",
+            StopReason::InFlightLimit => "more messages in flight than a run keeps",
+            StopReason::CycleLimit => "the cycle limit",
+        }
+    }
+}
+
 /// One measured message, when [`Record::messages`] asks for them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MessageRecord {
@@ -419,7 +431,12 @@ impl Collector {
 
     /// Closes the run (see [`Self::end`]); `busy[c]` is channel `c`'s busy cycles in the
     /// window [warm-up, end).
-    pub fn finish(mut self, now: u64, reason: Option<StopReason>, busy: impl Iterator<Item = u64>) -> Outcome {
+    pub fn finish(
+        mut self,
+        now: u64,
+        reason: Option<StopReason>,
+        busy: impl Iterator<Item = u64>,
+    ) -> Outcome {
         let (stop, end) = self.end(now, reason);
         for t in now..=end {
             self.tick(t);

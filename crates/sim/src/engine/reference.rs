@@ -116,7 +116,13 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             let c = choose(cands.as_slice(), m.salt, m.hops, now, drains);
             let hop = paths[slot as usize].channels.len() as u32;
             let whole = m.in_width != 0 && channels[c as usize].width > m.in_width;
-            queues[c as usize].push_back(Entry { slot, hop, have: if fresh { size } else { 0 }, sent: 0, whole });
+            queues[c as usize].push_back(Entry {
+                slot,
+                hop,
+                have: if fresh { size } else { 0 },
+                sent: 0,
+                whole,
+            });
             queued += 1;
             paths[slot as usize].channels.push(c);
             let m = &mut msgs[slot as usize];

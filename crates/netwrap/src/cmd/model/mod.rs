@@ -7,7 +7,6 @@ mod kary_ncube;
 pub mod physical;
 
 use clap::Subcommand;
-pub use kary_ncube::{KaryNCubeArgs, dimensions, whole_dimensions, wiring};
 
 /// The models netwrap carries.
 #[derive(Debug, Subcommand)]

@@ -1,0 +1,93 @@
+//! `netwrap merge`: joins the files of a sharded run into exactly what one unsharded run
+//! writes.
+
+use crate::output::{self, write_failed};
+use anyhow::{Context, bail};
+use clap::Args;
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Join the CSV (or JSON lines) files of a sharded run (`netwrap run --shard i/N`) into one,
+/// in point order: byte for byte what one unsharded run writes.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' files: all CSV (`.csv`) or all JSON lines (`.jsonl`).
+    #[arg(required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
+    /// Write here instead of standard output.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn run(a: MergeArgs) -> anyhow::Result<()> {
+    let csv = a.files.iter().all(|f| f.extension().is_some_and(|e| e == "csv"));
+    let jsonl = a.files.iter().all(|f| f.extension().is_some_and(|e| e == "jsonl"));
+    if !csv && !jsonl {
+        bail!("merge joins files of one kind: all .csv or all .jsonl");
+    }
+    let mut header: Option<String> = None;
+    let mut rows: Vec<(u64, String)> = Vec::new();
+    for f in &a.files {
+        let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let mut lines = text.lines();
+        if csv {
+            let h = lines.next().unwrap_or_default().to_string();
+            match &header {
+                None => header = Some(h),
+                Some(first) if *first != h => {
+                    bail!(
+                        "{} has other columns than {}: not shards of one experiment",
+                        f.display(),
+                        a.files[0].display()
+                    )
+                }
+                Some(_) => {}
+            }
+        }
+        for line in lines.filter(|l| !l.is_empty()) {
+            let point = if csv {
+                line.split(',').next().and_then(|p| p.parse().ok())
+            } else {
+                serde_json::from_str::<Value>(line).ok().and_then(|v| v.get("point")?.as_u64())
+            };
+            let point =
+                point.with_context(|| format!("{}: a line without a point index: {line:?}", f.display()))?;
+            rows.push((point, line.to_string()));
+        }
+    }
+    rows.sort_by_key(|r| r.0);
+    if let Some(w) = rows.windows(2).find(|w| w[0].0 == w[1].0) {
+        bail!("point {} appears twice: the files overlap (shards of one run never do)", w[0].0);
+    }
+    let missing: Vec<u64> = rows.windows(2).flat_map(|w| w[0].0 + 1..w[1].0).take(11).collect();
+    if !missing.is_empty() || rows.first().is_some_and(|r| r.0 != 0) {
+        let first_missing = if rows.first().is_some_and(|r| r.0 != 0) { 0 } else { missing[0] };
+        bail!(
+            "point {first_missing} is missing{}: a shard's file is absent or incomplete (resume it with `netwrap run … --shard i/N --resume`)",
+            if missing.len() > 1 { format!(" (and {} more)", missing.len() - 1) } else { String::new() }
+        );
+    }
+    let write = |out: &mut dyn Write| -> std::io::Result<()> {
+        if let Some(h) = &header {
+            writeln!(out, "{h}")?;
+        }
+        for (_, l) in &rows {
+            writeln!(out, "{l}")?;
+        }
+        out.flush()
+    };
+    match &a.out {
+        Some(path) => {
+            let what = path.display().to_string();
+            let f = std::fs::File::create(path).map_err(|e| write_failed(what.clone(), e))?;
+            write(&mut std::io::BufWriter::new(f)).map_err(|e| write_failed(what, e))?;
+        }
+        None => {
+            let mut out = output::stdout();
+            write(&mut out)?;
+            out.finish()?;
+        }
+    }
+    Ok(())
+}

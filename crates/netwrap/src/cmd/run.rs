@@ -1,0 +1,64 @@
+//! `netwrap run FILE`: an experiment file (a spec plus sweep axes, TOML or JSON) or a
+//! result's JSON, run by the one runner.
+
+use crate::cmd::runner::{self, RunOptions, Shard, parse_shard};
+use anyhow::Context;
+use clap::Args;
+use netwrap_sim::sweep::Sweep;
+use std::path::{Path, PathBuf};
+
+/// Run an experiment file: a spec with optional sweep axes (TOML, or JSON), or a result
+/// printed by `--json`, which is run again from its `config` and reproduces it bit for bit.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("outputs").args(["csv", "jsonl"]).multiple(true)))]
+#[command(
+    after_help = "Exit status: 0 ok (a sweep marks saturated points and succeeds), 2 invalid input, 1 output not written; a single point exits 3 saturated, 5 limit reached.\nSee docs/run.md for the file format."
+)]
+pub struct RunArgs {
+    /// The experiment: `*.toml`, or `*.json` (a spec, or a result).
+    pub file: PathBuf,
+    /// Write tidy CSV here, one row per point as each finishes (`-`: standard output).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Write JSON lines here, one result per point as each finishes (`-`: standard output).
+    #[arg(long)]
+    pub jsonl: Option<PathBuf>,
+    /// Skip the points already in the --csv/--jsonl files (after a killed run).
+    #[arg(long, requires = "outputs")]
+    pub resume: bool,
+    /// Run a deterministic share of the points: those whose index is i modulo N (for job
+    /// arrays); `netwrap merge` joins the shards' files.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write detailed statistics of every point to this file.
+    #[arg(long)]
+    pub det_file: Option<PathBuf>,
+}
+
+/// Reads an experiment file, by its extension (or its first character).
+pub fn read(path: &Path) -> anyhow::Result<Sweep> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let json = match path.extension().and_then(|e| e.to_str()) {
+        Some("json") => true,
+        Some("toml") => false,
+        _ => text.trim_start().starts_with('{'),
+    };
+    let sweep = if json { Sweep::from_json(&text) } else { Sweep::from_toml(&text) };
+    sweep.with_context(|| format!("in {}", path.display()))
+}
+
+pub fn run(a: RunArgs) -> anyhow::Result<()> {
+    let sweep = read(&a.file)?;
+    let options = RunOptions {
+        shard: a.shard,
+        csv: a.csv,
+        jsonl: a.jsonl,
+        resume: a.resume,
+        json: a.json,
+        det_file: a.det_file,
+    };
+    runner::run(&sweep, &options)
+}

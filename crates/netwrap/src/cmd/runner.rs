@@ -1,0 +1,546 @@
+//! The one runner: every simulation (`netwrap sim`, `netwrap run`, the homework's form) is a
+//! [`Sweep`] of one or more points, run here, written here (one printer per format: the
+//! report, the table, CSV, JSON lines, JSON) and judged here (exit status).
+//!
+//! Files fill as points finish, so a killed run loses only the points in flight; `--resume`
+//! skips the points a file already holds; when the run ends every file is rewritten in point
+//! order, so its bytes depend only on the points, never on the number of threads or on
+//! sharding (`netwrap merge` joins shards into exactly what one unsharded run writes).
+
+use crate::cmd::details;
+use crate::output::{self, VERSION, limit_reached, num, opt, saturated, write_failed};
+use anyhow::{Context, bail};
+use netwrap_sim::report::Verdict;
+use netwrap_sim::sweep::{METRICS, Point, Sweep, metrics, run_points};
+use netwrap_sim::{SimError, SimResult};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// A deterministic share of a sweep's points: those whose index is `index` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, 0 ≤ index < count.
+    pub index: u64,
+    /// Shards in all.
+    pub count: u64,
+}
+
+/// Parses `i/N`.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    let bad = || format!("takes i/N with 0 <= i < N, e.g. 0/4 (got {s:?})");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (index, count) =
+        (i.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
+    if count == 0 || index >= count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+/// Where and how to write a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Run only this share of the points.
+    pub shard: Option<Shard>,
+    /// Tidy CSV: one row per point (`-`: standard output, instead of the report or table).
+    pub csv: Option<PathBuf>,
+    /// JSON lines: one result per line (`-`: standard output).
+    pub jsonl: Option<PathBuf>,
+    /// Skip the points the output files already hold.
+    pub resume: bool,
+    /// Print JSON on standard output instead of text.
+    pub json: bool,
+    /// Write detailed statistics of every point here.
+    pub det_file: Option<PathBuf>,
+}
+
+fn is_stdout(p: &Path) -> bool {
+    p == Path::new("-")
+}
+
+/// A CSV cell for a JSON value: numbers as their shortest exact decimal, text as is, nothing
+/// for null, JSON for lists and tables.
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn csv_header(params: &[String]) -> Vec<String> {
+    ["point", "replication"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(params.iter().cloned())
+        .chain(METRICS.iter().map(|s| s.to_string()))
+        .collect()
+}
+
+fn csv_row(p: &Point, r: &SimResult) -> Vec<String> {
+    [p.index.to_string(), p.replication.to_string()]
+        .into_iter()
+        .chain(p.params.iter().map(cell))
+        .chain(metrics(r).iter().map(cell))
+        .collect()
+}
+
+fn json_line(sweep: &Sweep, p: &Point, r: &SimResult) -> String {
+    let mut obj = serde_json::Map::new();
+    obj.insert("point".into(), p.index.into());
+    obj.insert("replication".into(), p.replication.into());
+    let params: serde_json::Map<String, Value> =
+        sweep.parameters().into_iter().zip(p.params.iter().cloned()).collect();
+    obj.insert("parameters".into(), Value::Object(params));
+    if let Value::Object(fields) = serde_json::to_value(r).unwrap_or(Value::Null) {
+        obj.extend(fields);
+    }
+    Value::Object(obj).to_string()
+}
+
+fn csv_line(cells: &[String]) -> String {
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record(cells).expect("writing CSV to memory");
+    String::from_utf8(w.into_inner().expect("flushing CSV to memory")).expect("CSV of UTF-8 cells")
+}
+
+/// One output file: appended to as points finish, sorted at the end.
+struct Sink {
+    path: PathBuf,
+    csv: bool,
+    file: File,
+    done: BTreeSet<u64>,
+}
+
+/// The point index of a line of one of our files.
+fn point_of(line: &str, csv: bool) -> Option<u64> {
+    if csv {
+        line.split(',').next()?.parse().ok()
+    } else {
+        serde_json::from_str::<Value>(line).ok()?.get("point")?.as_u64()
+    }
+}
+
+impl Sink {
+    fn open(path: &Path, csv: bool, header: &str, resume: bool) -> anyhow::Result<Sink> {
+        let what = || format!("{}", path.display());
+        let mut done = BTreeSet::new();
+        if resume && path.exists() {
+            let f = File::open(path).with_context(|| format!("cannot read {} to resume", what()))?;
+            let mut lines = BufReader::new(f).lines();
+            if csv {
+                let first = lines.next().transpose()?.unwrap_or_default();
+                if first != header.trim_end() {
+                    bail!(
+                        "cannot resume into {}: its columns differ from this experiment's (another experiment's output?)",
+                        what()
+                    );
+                }
+            }
+            for line in lines {
+                let line = line?;
+                if line.is_empty() {
+                    continue;
+                }
+                let p = point_of(&line, csv)
+                    .with_context(|| format!("cannot resume {}: unreadable line {line:?}", what()))?;
+                done.insert(p);
+            }
+            let file = OpenOptions::new().append(true).open(path).map_err(|e| write_failed(what(), e))?;
+            return Ok(Sink { path: path.to_path_buf(), csv, file, done });
+        }
+        let mut file = File::create(path).map_err(|e| write_failed(what(), e))?;
+        if csv {
+            file.write_all(header.as_bytes()).map_err(|e| write_failed(what(), e))?;
+        }
+        Ok(Sink { path: path.to_path_buf(), csv, file, done })
+    }
+
+    fn append(&mut self, line: &str) -> std::io::Result<()> {
+        self.file.write_all(line.as_bytes())?;
+        if !line.ends_with('\n') {
+            self.file.write_all(b"\n")?;
+        }
+        self.file.flush()
+    }
+
+    /// Rewrites the file with its lines in point order (via a temporary file and a rename).
+    fn sort(self) -> anyhow::Result<()> {
+        drop(self.file);
+        let what = || format!("{}", self.path.display());
+        let text =
+            std::fs::read_to_string(&self.path).with_context(|| format!("cannot read back {}", what()))?;
+        let mut lines = text.lines();
+        let header = if self.csv { lines.next().map(str::to_string) } else { None };
+        let mut rows: Vec<(u64, &str)> =
+            lines.filter(|l| !l.is_empty()).map(|l| (point_of(l, self.csv).unwrap_or(u64::MAX), l)).collect();
+        rows.sort_by_key(|r| r.0);
+        let tmp = self.path.with_extension("netwrap-tmp");
+        let mut out = std::io::BufWriter::new(File::create(&tmp).map_err(|e| write_failed(what(), e))?);
+        let mut write = || -> std::io::Result<()> {
+            if let Some(h) = &header {
+                writeln!(out, "{h}")?;
+            }
+            for (_, l) in &rows {
+                writeln!(out, "{l}")?;
+            }
+            out.flush()
+        };
+        write().map_err(|e| write_failed(what(), e))?;
+        std::fs::rename(&tmp, &self.path).map_err(|e| write_failed(what(), e))?;
+        Ok(())
+    }
+}
+
+/// Runs `sweep` as `o` says, printing and writing its results; a single point's verdict
+/// becomes the exit status (3 saturated, 5 limit reached); a sweep marks its points and succeeds.
+pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
+    let all = sweep.points()?;
+    let points: Vec<Point> = match o.shard {
+        Some(s) => all.into_iter().filter(|p| p.index % s.count == s.index).collect(),
+        None => all,
+    };
+    if let Some(path) = &o.det_file {
+        details::check_writable(path)?;
+    }
+    let params = sweep.parameters();
+    let header = csv_line(&csv_header(&params));
+    let mut sinks = Vec::new();
+    for (path, csv) in [(&o.csv, true), (&o.jsonl, false)] {
+        if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
+            sinks.push(Sink::open(p, csv, &header, o.resume)?);
+        }
+    }
+    let todo: Vec<Point> = points
+        .into_iter()
+        .filter(|p| sinks.is_empty() || sinks.iter().any(|s| !s.done.contains(&p.index)))
+        .collect();
+    let sinks = Mutex::new(sinks);
+    let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let results = run_points(&todo, |p, r| {
+        let Ok(r) = r else { return };
+        let mut sinks = sinks.lock().expect("output lock");
+        for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.index)) {
+            let line = if s.csv { csv_line(&csv_row(p, r)) } else { json_line(sweep, p, r) };
+            if let Err(e) = s.append(&line) {
+                let what = s.path.display().to_string();
+                write_error.lock().expect("error lock").get_or_insert(write_failed(what, e).into());
+            }
+        }
+    });
+    if let Some(e) = write_error.into_inner().expect("error lock") {
+        return Err(e);
+    }
+    for s in sinks.into_inner().expect("output lock") {
+        s.sort()?;
+    }
+    let mut done: Vec<(&Point, SimResult)> = Vec::new();
+    let mut failed: Vec<(u64, SimError)> = Vec::new();
+    for (p, r) in todo.iter().zip(results) {
+        match r {
+            Ok(r) => done.push((p, r)),
+            Err(e) => failed.push((p.index, e)),
+        }
+    }
+    if let Some(path) = &o.det_file {
+        let runs: Vec<&SimResult> = done.iter().map(|(_, r)| r).collect();
+        details::write(path, &runs)?;
+    }
+    let mut out = output::stdout();
+    let single = sweep.len() == 1;
+    if o.csv.as_deref().is_some_and(is_stdout) {
+        out.write_all(header.as_bytes())?;
+        for (p, r) in &done {
+            out.write_all(csv_line(&csv_row(p, r)).as_bytes())?;
+        }
+    } else if o.jsonl.as_deref().is_some_and(is_stdout) {
+        for (p, r) in &done {
+            writeln!(out, "{}", json_line(sweep, p, r))?;
+        }
+    } else if o.json && single {
+        if let Some((_, r)) = done.first() {
+            output::write_json(&mut out, r)?;
+        }
+    } else if o.json {
+        let rows: Vec<Value> = done
+            .iter()
+            .map(|(p, r)| serde_json::from_str(&json_line(sweep, p, r)).unwrap_or(Value::Null))
+            .collect();
+        output::write_json(&mut out, &rows)?;
+    } else if single {
+        if let Some((_, r)) = done.first() {
+            report(&mut out, r)?;
+        }
+    } else if !done.is_empty() {
+        table(&mut out, sweep, &done)?;
+    }
+    out.finish()?;
+    if let Some((index, e)) = failed.first() {
+        bail!(
+            "point {index} of the sweep failed: {e}{}",
+            if failed.len() > 1 { format!(" (and {} more)", failed.len() - 1) } else { String::new() }
+        );
+    }
+    if single && let Some((_, r)) = done.first() {
+        return verdict(r);
+    }
+    Ok(())
+}
+
+/// A single run's verdict as the exit status.
+pub fn verdict(r: &SimResult) -> anyhow::Result<()> {
+    let reason = r.report.verdict_reason.clone().unwrap_or_default();
+    match r.report.verdict {
+        Verdict::Ok => Ok(()),
+        Verdict::Saturated => Err(saturated(format!("the network is saturated: {reason}"))),
+        Verdict::LimitReached => Err(limit_reached(format!("limit reached: {reason}"))),
+    }
+}
+
+/// Relative error as a signed percentage.
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".into(), |e| format!("{:+.1}%", 100.0 * e))
+}
+
+/// Latency with its interval: wide ("12.345 ± 0.678") for reports, narrow ("12.35±0.68") for
+/// tables, "—" when the verdict is not ok.
+fn latency_text(r: &netwrap_sim::report::Report, wide: bool) -> String {
+    match (r.latency, r.latency_ci95, wide) {
+        (Some(l), Some(ci), true) => format!("{l:.3} ± {ci:.3}"),
+        (Some(l), Some(ci), false) => format!("{l:.2}±{ci:.2}"),
+        (Some(l), None, true) => format!("{l:.3}"),
+        (Some(l), None, false) => format!("{l:.2}"),
+        (None, _, _) => match r.verdict {
+            Verdict::Saturated => "saturated".into(),
+            _ => "—".into(),
+        },
+    }
+}
+
+fn routing_text(r: &SimResult) -> String {
+    let c = &r.config;
+    match (c.routing.algorithm.name(), c.routing.order) {
+        ("family", Some(o)) => format!("dimension order ({})", o.name().replace('-', " ")),
+        ("family", None) => "the family's own".into(),
+        ("table", _) => "table of every minimal next hop".into(),
+        ("record", _) => "Midimew routing record".into(),
+        (other, _) => other.into(),
+    }
+}
+
+/// The header lines every report and table starts with.
+fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Result<()> {
+    let c = &r.config;
+    let n = &r.network;
+    writeln!(
+        out,
+        "netwrap {VERSION} sim: {}, {} processors, {} routers, {} channels; seed {}",
+        n.name, n.nodes, n.routers, n.channels, c.run.seed
+    )?;
+    let is = |p: &str| swept.iter().any(|s| s == p);
+    let rate = if is("workload.rate") {
+        "swept".into()
+    } else {
+        format!("{} messages/node/cycle", num(c.workload.rate))
+    };
+    let size = if is("workload.size") { "swept".into() } else { format!("{} flits", c.workload.size) };
+    let traffic = match &r.locality {
+        Some(l) => format!(
+            "locality l = {} (subcube sides {:?}, effective l = {:.4})",
+            num(c.workload.locality.unwrap_or(1.0)),
+            l.sides,
+            l.effective_locality
+        ),
+        None => "uniform traffic".into(),
+    };
+    writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+    let warmup = if swept.is_empty() {
+        format!("{} warm-up cycles", c.run.warmup.unwrap_or(0))
+    } else {
+        "warm-up per point".into()
+    };
+    writeln!(
+        out,
+        "run: {warmup}, {} measured messages, {} engine; routing: {}; offered loads: {}",
+        c.run.messages,
+        match c.run.engine {
+            netwrap_sim::EngineKind::Fast => "fast",
+            netwrap_sim::EngineKind::Reference => "flit-by-flit reference",
+        },
+        routing_text(r),
+        r.load_method
+    )?;
+    if let Some(m) = &r.model {
+        writeln!(out, "model: {}", m.source)?;
+    }
+    Ok(())
+}
+
+/// The report of one run.
+pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
+    header(out, r, &[])?;
+    let rep = &r.report;
+    let m = r.model.as_ref();
+    writeln!(out)?;
+    if m.is_some() {
+        writeln!(out, "{:<32}{:>20}{:>14}{:>10}", "", "simulation", "model", "error")?;
+    }
+    let row =
+        |out: &mut dyn Write, name: &str, sim: String, model: Option<String>, err: Option<String>| match m {
+            Some(_) => writeln!(
+                out,
+                "{name:<32}{sim:>20}{:>14}{:>10}",
+                model.unwrap_or_default(),
+                err.unwrap_or_default()
+            ),
+            None => writeln!(out, "{name:<32}{sim:>20}"),
+        };
+    row(
+        out,
+        "channel utilization rho",
+        format!("{:.4}", rep.utilization),
+        m.map(|m| format!("{:.4}", m.utilization)),
+        m.map(|m| pct(m.relative_error.utilization)),
+    )?;
+    row(
+        out,
+        "latency T",
+        latency_text(rep, true),
+        m.map(|m| opt(m.latency, 3)),
+        m.map(|m| pct(m.relative_error.latency)),
+    )?;
+    row(
+        out,
+        "mean hops",
+        format!("{:.3} ± {}", rep.mean_hops, opt(rep.mean_hops_ci95, 3)),
+        m.map(|m| format!("{:.3}", m.mean_hops)),
+        m.map(|m| pct(m.relative_error.mean_hops)),
+    )?;
+    row(
+        out,
+        "throughput (msg/node/cycle)",
+        format!("{:.5}", rep.throughput),
+        m.map(|m| format!("{:.5}", m.throughput)),
+        None,
+    )?;
+    row(out, "offered (msg/node/cycle)", format!("{:.5}", rep.offered), None, None)?;
+    let line = |out: &mut dyn Write, name: &str, value: String| writeln!(out, "{name:<32}{value:>20}");
+    line(out, "routes' mean hops (exact)", format!("{:.3}", r.expected_mean_hops))?;
+    if let (Some(u), Some(max)) = (r.offered_utilization, r.max_rate) {
+        writeln!(
+            out,
+            "{:<32}{:>20}   (saturates at m = {max:.5})",
+            "busiest channel offered",
+            format!("{u:.4}")
+        )?;
+    }
+    line(out, "source queueing", format!("{:.3}", rep.source_queueing))?;
+    line(out, "network latency", format!("{:.3}", rep.network_latency))?;
+    if let Some(p) = &rep.latency_percentiles {
+        line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
+    }
+    line(out, "messages delivered", format!("{} of {}", rep.messages_delivered, r.config.run.messages))?;
+    line(out, "messages generated (window)", rep.messages_generated.to_string())?;
+    line(out, "cycles simulated", rep.cycles.to_string())?;
+    for c in &rep.utilization_by_class {
+        match c.expected {
+            Some(e) => writeln!(
+                out,
+                "{:<32}{:>20}   (offered {e:.4})",
+                format!("utilization {}", c.class),
+                format!("{:.4}", c.utilization)
+            )?,
+            None => line(out, &format!("utilization {}", c.class), format!("{:.4}", c.utilization))?,
+        }
+    }
+    match rep.verdict {
+        Verdict::Ok => {}
+        Verdict::Saturated => {
+            writeln!(out)?;
+            writeln!(out, "SATURATED: {}.", rep.verdict_reason.as_deref().unwrap_or(""))?;
+            writeln!(
+                out,
+                "The network accepts {:.5} messages/node/cycle of the {:.5} offered{}; latency grows with the length of the run (mean over this run: {:.1} cycles, no steady-state figure).",
+                rep.throughput,
+                rep.offered,
+                r.max_rate
+                    .map(|m| format!(" (the busiest channel saturates at m = {})", num(m)))
+                    .unwrap_or_default(),
+                rep.latency_observed
+            )?;
+        }
+        Verdict::LimitReached => {
+            writeln!(out)?;
+            writeln!(out, "LIMIT REACHED: {}.", rep.verdict_reason.as_deref().unwrap_or(""))?;
+            if rep.messages_delivered > 0 {
+                writeln!(
+                    out,
+                    "Mean latency of the {} measured messages delivered: {:.3} (biased low: the slowest are still in flight).",
+                    rep.messages_delivered, rep.latency_observed
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A sweep as a table: the swept values, then the measurements.
+pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) -> std::io::Result<()> {
+    let params = sweep.parameters();
+    let first = &done[0].1;
+    header(out, first, &params)?;
+    writeln!(out)?;
+    let names: Vec<String> = params.iter().map(|p| p.rsplit('.').next().unwrap_or(p).to_string()).collect();
+    let with_model = done.iter().any(|(_, r)| r.model.is_some());
+    let reps = sweep.replications() > 1;
+    let mut head = String::new();
+    for n in &names {
+        head += &format!("{n:>12} ");
+    }
+    if reps {
+        head += &format!("{:>4} ", "rep");
+    }
+    head += &format!("{:>8} {:>16} {:>8} {:>10} {:>14}", "rho", "latency", "hops", "accepted", "verdict");
+    if with_model {
+        head += &format!(" {:>8} {:>10} {:>8}", "rho_mdl", "T_model", "error");
+    }
+    writeln!(out, "{head}")?;
+    for (p, r) in done {
+        let rep = &r.report;
+        let mut line = String::new();
+        for v in &p.params {
+            line += &format!("{:>12} ", cell(v));
+        }
+        if reps {
+            line += &format!("{:>4} ", p.replication);
+        }
+        let verdict = match rep.verdict {
+            Verdict::Ok => "ok",
+            Verdict::Saturated => "saturated",
+            Verdict::LimitReached => "limit reached",
+        };
+        line += &format!(
+            "{:>8.4} {:>16} {:>8.3} {:>10.5} {:>14}",
+            rep.utilization,
+            latency_text(rep, false),
+            rep.mean_hops,
+            rep.throughput,
+            verdict
+        );
+        if with_model {
+            let m = r.model.as_ref();
+            line += &format!(
+                " {:>8} {:>10} {:>8}",
+                m.map_or("—".into(), |m| format!("{:.4}", m.utilization)),
+                m.map_or("—".into(), |m| opt(m.latency, 2)),
+                pct(m.and_then(|m| m.relative_error.latency))
+            );
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! `netwrap saturation FILE` and `netwrap sim --find-saturation`: the load at which a spec
+//! saturates, searched by simulation.
+
+use crate::cmd::run::read;
+use crate::output::{self, VERSION, num, opt};
+use anyhow::bail;
+use clap::Args;
+use netwrap_sim::SimSpec;
+use netwrap_sim::saturation::search;
+use serde::Serialize;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The search's default relative precision.
+pub const DEFAULT_TOLERANCE: f64 = 0.02;
+
+/// Search the request rate at which a spec's network saturates, by simulation: probes are
+/// judged on what their runs measure (accepted throughput behind offered, or failure to
+/// drain), not on the channel load alone.
+#[derive(Debug, Args)]
+pub struct SaturationArgs {
+    /// The spec: `*.toml` or `*.json` (an experiment without sweep axes, or a result).
+    pub file: PathBuf,
+    /// Relative precision of the answer (the final bracket's width over its top).
+    #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = crate::args::number)]
+    pub tolerance: f64,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    netwrap_version: &'static str,
+    seed: u64,
+    config: &'a SimSpec,
+    #[serde(flatten)]
+    search: &'a netwrap_sim::saturation::Search,
+}
+
+pub fn run(a: SaturationArgs) -> anyhow::Result<()> {
+    let sweep = read(&a.file)?;
+    if sweep.len() != 1 {
+        bail!("the saturation search sweeps the rate itself: give a spec without sweep axes or replications");
+    }
+    search_and_print(sweep.base(), a.tolerance, a.json)
+}
+
+/// Runs the search on `spec` and prints it.
+pub fn search_and_print(spec: &SimSpec, tolerance: f64, json: bool) -> anyhow::Result<()> {
+    let (config, _) = spec.resolve()?;
+    let s = search(spec, tolerance)?;
+    let mut out = output::stdout();
+    if json {
+        output::write_json(
+            &mut out,
+            &Report { netwrap_version: VERSION, seed: config.run.seed, config: &config, search: &s },
+        )?;
+        return Ok(out.finish()?);
+    }
+    writeln!(
+        out,
+        "netwrap {VERSION} saturation search: {}, B = {} flits, seed {}",
+        s.network, config.workload.size, config.run.seed
+    )?;
+    writeln!(out, "criterion: {}", s.criterion)?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:>14} {:>8} {:>10} {:>10} {:>14} {:>14}",
+        "rate", "rho", "accepted", "offered", "latency", "judged"
+    )?;
+    for p in &s.probes {
+        writeln!(
+            out,
+            "{:>14} {:>8.4} {:>10.5} {:>10.5} {:>14} {:>14}",
+            num(p.rate),
+            p.utilization,
+            p.throughput,
+            p.offered,
+            opt(p.latency, 2),
+            if p.saturated { "saturated" } else { "stable" }
+        )?;
+    }
+    writeln!(out)?;
+    match s.first_saturated {
+        Some(hi) => writeln!(
+            out,
+            "saturation: between m = {} (stable) and {} (saturated): {:.4} flits/node/cycle",
+            num(s.max_rate),
+            num(hi),
+            s.max_flits
+        )?,
+        None => writeln!(out, "no saturation up to m = 1 message/node/cycle")?,
+    }
+    if let Some(m) = s.max_rate_from_loads {
+        writeln!(out, "the exact channel load reaches one flit per cycle at m = {}", num(m))?;
+    }
+    Ok(out.finish()?)
+}
