@@ -10,7 +10,7 @@
 //! Units: latencies in network cycles unless a function says "time", in which case they are
 //! in units of T^w(2), the wire delay of a 2-D network, which the paper normalises to 1.
 
-use crate::error::{ModelError, check_range};
+use crate::error::{Domain, ModelError, check, num};
 use serde::Serialize;
 
 /// The three components of the packet probability at a switch output (seed 000 §3.1,
@@ -149,7 +149,7 @@ pub struct Delays {
 impl Delays {
     /// Checks s is finite and non-negative and z ≥ 1.
     pub fn validate(&self) -> Result<(), ModelError> {
-        check_range("switch delay", self.switch_delay, 0.0, f64::MAX)?;
+        check("the switch delay s", self.switch_delay, Domain::NonNegative)?;
         if let WireDelay::Length { space_dims: 0 } = self.wire {
             return Err(ModelError::Invalid("space dimensions z must be at least 1".into()));
         }
@@ -198,6 +198,17 @@ pub enum WidthConstraint {
         /// Signal wires per switch.
         pins: f64,
     },
+}
+
+impl std::fmt::Display for WidthConstraint {
+    /// In words, e.g. "384 pins per switch", for output and messages.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            WidthConstraint::Width { bits } => write!(f, "a fixed channel width of {} bits", num(bits)),
+            WidthConstraint::Bisection { wires } => write!(f, "{} wires across the bisection", num(wires)),
+            WidthConstraint::Pins { pins } => write!(f, "{} pins per switch", num(pins)),
+        }
+    }
 }
 
 /// Channel directions per dimension: 1 for a unidirectional torus, 2 with channels both
@@ -253,7 +264,8 @@ pub fn channel_width(
         Ok(w)
     } else {
         Err(ModelError::Invalid(format!(
-            "the constraint {constraint:?} leaves channel width {w}: it must be positive"
+            "{constraint} leaves a channel width of {} bits: it must be a positive finite number",
+            num(w)
         )))
     }
 }

@@ -7,7 +7,7 @@
 //! each stage adds the wait w = ρB/(2(1 − ρ)) · (1 − 1/k) of an output queue fed by k
 //! inputs with binomially distributed arrivals.
 
-use crate::error::{ModelError, check_range};
+use crate::error::{Domain, ModelError, check, check_finite};
 use serde::Serialize;
 
 /// Inputs of the indirect-network model.
@@ -61,12 +61,21 @@ pub fn predict(p: &Indirect) -> Result<IndirectPrediction, ModelError> {
         return Err(ModelError::Invalid(format!("switch size k = {} is invalid: k must be at least 2", p.k)));
     }
     if p.n < 1 {
-        return Err(ModelError::Invalid("stages n must be at least 1".into()));
+        return Err(ModelError::Invalid("stages n = 0 is invalid: n must be at least 1".into()));
     }
-    check_range("rate", p.rate, 0.0, 1.0)?;
-    check_range("size", p.size, f64::MIN_POSITIVE, f64::MAX)?;
-    check_range("memory latency", p.memory_latency, 0.0, f64::MAX)?;
-    Ok(evaluate(p.k as f64, p.n, p.rate, p.size, p.memory_latency))
+    crate::kary_ncube::network_size(p.k, p.n).map_err(|_| {
+        ModelError::Invalid(format!(
+            "{n} stages of {k}x{k} switches connect {k}^{n} processors, more than the 2^53 the models accept (2^53 keeps N exact in floating point)",
+            n = p.n,
+            k = p.k
+        ))
+    })?;
+    check("the request rate m", p.rate, Domain::Probability)?;
+    check("the message length B", p.size, Domain::Positive)?;
+    check("the memory latency M", p.memory_latency, Domain::NonNegative)?;
+    let prediction = evaluate(p.k as f64, p.n, p.rate, p.size, p.memory_latency);
+    check_finite(&[prediction.unloaded_latency, prediction.utilization, prediction.latency.unwrap_or(0.0)])?;
+    Ok(prediction)
 }
 
 /// [`predict`] without validation, for a real switch size (used by the figures).
@@ -136,6 +145,15 @@ mod tests {
         assert!(predict(&Indirect { n: 0, ..ok.clone() }).is_err());
         assert!(predict(&Indirect { rate: -1.0, ..ok.clone() }).is_err());
         assert!(predict(&Indirect { size: 0.0, ..ok.clone() }).is_err());
-        assert!(predict(&Indirect { rate: f64::NAN, ..ok }).is_err());
+        assert!(predict(&Indirect { rate: f64::NAN, ..ok.clone() }).is_err());
+        assert!(predict(&Indirect { rate: 2.0, ..ok.clone() }).is_err());
+        assert!(predict(&Indirect { size: f64::INFINITY, ..ok.clone() }).is_err());
+        assert!(predict(&Indirect { memory_latency: -1.0, ..ok.clone() }).is_err());
+        // N = k^n is checked without wrapping: (2^32 − 1)^(2^32 − 1) is refused, not read as 0.
+        assert!(predict(&Indirect { k: u32::MAX, n: u32::MAX, ..ok.clone() }).is_err());
+        assert!(predict(&Indirect { k: 2, n: 53, ..ok.clone() }).is_ok());
+        assert!(predict(&Indirect { k: 2, n: 54, ..ok.clone() }).is_err());
+        // Valid inputs whose result leaves floating point.
+        assert!(predict(&Indirect { rate: 0.0, size: 1e300, memory_latency: f64::MAX, ..ok }).is_err());
     }
 }

@@ -60,7 +60,7 @@ pub struct SimArgs {
     pub model: bool,
     /// With --model: force eq. 8's contention form, (k_d − 1)/k_d² (default: the form
     /// Appendix B recommends, the small-k_d one when k_d <= 2, eq. 8's otherwise).
-    #[arg(long, conflicts_with = "small_kd", global = true)]
+    #[arg(long, conflicts_with = "contention", global = true)]
     pub large_kd: bool,
     /// Write detailed statistics (utilisation per channel class, latency and hop
     /// distributions, per-node counts) to this file.
@@ -89,8 +89,8 @@ pub enum Engine {
 impl SimArgs {
     /// The contention form forced on the command line, if any.
     pub fn form(&self) -> Option<ContentionForm> {
-        match (self.net.small_kd, self.large_kd) {
-            (true, _) => Some(ContentionForm::SmallKd),
+        match (self.net.contention.forced(), self.large_kd) {
+            (Some(form), _) => Some(form),
             (_, true) => Some(ContentionForm::LargeKd),
             _ => None,
         }
@@ -350,6 +350,7 @@ fn form_name(f: ContentionForm) -> &'static str {
         ContentionForm::LargeKd => "eq. 8's contention, (k_d-1)/k_d^2",
         ContentionForm::SmallKd => "App. B's small-k_d contention, (k_d-1/2)/(k_d+1/2)^2",
         ContentionForm::FullVariance => "eq. 3 with eq. 5's full variance",
+        ContentionForm::Auto => "App. B's rule",
     }
 }
 
