@@ -143,11 +143,7 @@ pub fn write_json<T: Serialize>(out: &mut impl Write, value: &T) -> io::Result<(
 /// twenty digits).
 pub fn num(x: f64) -> String {
     let a = x.abs();
-    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&a) {
-        format!("{x}")
-    } else {
-        format!("{x:e}")
-    }
+    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&a) { format!("{x}") } else { format!("{x:e}") }
 }
 
 /// Formats an optional number with fixed decimals, writing "—" for none.
