@@ -1,4 +1,4 @@
-//! Constrained design search: seed 004 Ex 7's question for any inputs. Given N, a workload
+//! Constrained design search: the question of the homework's Ex 7 for any inputs. Given N, a workload
 //! (m, message length L in bits, locality l), a constraint on the channel width (pins per
 //! switch, bisection wires, or a fixed width) and optionally switch and wire delays,
 //! enumerate the k-ary n-cubes that satisfy it and rank them by predicted latency (or by
@@ -6,11 +6,11 @@
 //!
 //! Decisions:
 //! - For each n = 1, 2, … the radix is the smallest whole k with kⁿ ≥ N, as the netwrap
-//!   simulator rounds N up (seed 004 App. A); candidates with kⁿ > N are marked
+//!   simulator rounds N up (the homework's App. A); candidates with kⁿ > N are marked
 //!   `nodes_rounded` and can be excluded.
 //! - Channel widths are whole bits (the constraint's width rounded down) and messages whole
-//!   flits, B = ⌈L/W⌉ (seed 004 Ex 7: "B = 11 when the channel widths are chosen to be 96").
-//!   `fractional_flits` uses L/W instead, as seed 000's figures do.
+//!   flits, B = ⌈L/W⌉ (the homework's Ex 7: "B = 11 when the channel widths are chosen to be 96").
+//!   `fractional_flits` uses L/W instead, as Agarwal 1991's figures do.
 //! - The contention form is [`ContentionForm::Auto`], App. B's rule as
 //!   [`kary_ncube::predict`] applies it to every model command: eq. 8's (k_d − 1)/k_d² when
 //!   the distance per dimension (k_dl with locality) exceeds 2, the small-k_d form otherwise
@@ -236,7 +236,7 @@ mod tests {
         }
     }
 
-    /// Seed 004 Ex 7 (N = 64, 384 pins, m = 0.015, 1024-bit messages, l = 0.5): the 2-D
+    /// The homework's Ex 7 (N = 64, 384 pins, m = 0.015, 1024-bit messages, l = 0.5): the 2-D
     /// switch of the exercise's figure has W = 96 and B = 11; the best design is the 4-ary
     /// 3-cube with W = 64, B = 16, T ≈ 25.0 cycles, ahead of the 8-ary 2-cube (≈ 27.4);
     /// the ring saturates.

@@ -1,4 +1,4 @@
-//! Greenberg and Guan's wormhole model applied to the butterfly fat-tree (seed 002):
+//! Greenberg & Guan's wormhole model applied to the butterfly fat-tree:
 //! the general model of §2 (eqs. 1–11) specialised to the fat-tree's channels (eqs. 12–25)
 //! and the maximum throughput of eq. 26.
 //!
@@ -9,7 +9,7 @@
 //! flits) down the tree, then up the tree to the injection channel ⟨0, 1⟩, whose service
 //! time includes every later wait (the long-worm assumption).
 //!
-//! Decisions where the seed leaves room, each selectable and tested both ways:
+//! Decisions where the paper leaves room, each selectable and tested both ways:
 //!
 //! - **The M/G/2 arrival rate** ([`Mg2Rate`]). Eqs. 21 and 23 feed the per-link rate
 //!   λ_{l−1,l} to the two-server formula, but the manuscript carries the author's note

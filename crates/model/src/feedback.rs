@@ -1,4 +1,4 @@
-//! Processor utilisation with network feedback (seed 004 Appendix D).
+//! Processor utilisation with network feedback (the homework's Appendix D).
 //!
 //! A processor that waits for each request issues them at the effective rate m·U, so
 //!
@@ -20,7 +20,7 @@
 //! - [`Solution::ClosedForm`] is the formula App. D prints:
 //!   T = T0/2 + B·k_d/4 − 1/(2m) + ½·√((T0 − B·k_d/2 + 1/m)² + 2B²(k_d − 1)(n + 1)).
 //!
-//! **Seed inconsistency.** The printed closed form is not the solution of the printed
+//! **An inconsistency in the homework.** The printed closed form is not the solution of the printed
 //! system: it is [`Solution::Quadratic`] with q = B·k_d/2, i.e. the solution for
 //! ρ = U·m·B·k_d/2 (channels both ways), while the system states ρ = U·m·B·k_d. All three
 //! of its differences (B·k_d/4, B·k_d/2, 2B²) follow from that one factor. The closed form
@@ -208,7 +208,7 @@ pub fn closed_form_printed(t0: f64, size: f64, k_d: f64, n: u32, m: f64) -> f64 
     root(t0, t0 - size * k_d / 2.0 + 1.0 / m, r)
 }
 
-/// Seed 004 Ex 8: for k ≫ 1 the feedback latency grows linearly in k_d with slope
+/// The homework's Ex 8: for k ≫ 1 the feedback latency grows linearly in k_d with slope
 /// max(n, B), and U ≈ 1/(m·max(n, B)·k_d) falls as 1/k_d. Derived from
 /// [`quadratic_root`]: T0 ≈ n·k_d, q = B·k_d, c ≈ B(n + 1), so
 /// T/k_d → n/2 + B/2 + |n − B|/2.

@@ -391,10 +391,10 @@ mod tests {
         assert!((latency(32, 2, 0.012, 4.0, 1.0) - 67.0).abs() < 1.0);
     }
 
-    /// Seed 000 §5.1 with l^(1/2) = 0.9: the text says latency falls "to 31" at m = 0.001 and
-    /// "from 67 to 50" at m = 0.012. Eq. 10 with k_dl gives 32.5 and 54.1: the seed's 31 is
+    /// Agarwal 1991 §5.1 with l^(1/2) = 0.9: the text says latency falls "to 31" at m = 0.001 and
+    /// "from 67 to 50" at m = 0.012. Eq. 10 with k_dl gives 32.5 and 54.1: the paper's 31 is
     /// the 10% proportional estimate (35 × 0.9) and its 50 is not reproduced by its own
-    /// equations (see docs/models.md). We pin our values and check the seed's within 10%.
+    /// equations (see docs/models.md). We pin our values and check the paper's within 10%.
     #[test]
     fn agarwal_section5_1_latencies_with_locality() {
         let l = 0.81;
@@ -406,7 +406,7 @@ mod tests {
         assert!((heavy - 50.0).abs() / 50.0 < 0.10);
     }
 
-    /// Seed 000 §5: the 1K-node 2-D network with L/W = 128/32 = 4 saturates at about m = 1/64
+    /// Agarwal 1991 §5: the 1K-node 2-D network with L/W = 128/32 = 4 saturates at about m = 1/64
     /// (exactly 2/(B(k−1)) = 1/62); §5.2's 3-D network, with 128 pins per switch so
     /// W = 128/2n and B = L/W = 6, at 2/(B(k−1)) ≈ 0.037.
     #[test]
@@ -423,7 +423,7 @@ mod tests {
         assert!(p.saturated && p.latency.is_none() && p.utilization > 1.0);
     }
 
-    /// Seed 004 Ex 1: 64 processors, 2-D, m = 0.04, B = 4: k_d = 3.5, ρ = 0.56, T ≈ 21.9.
+    /// The homework's Ex 1: 64 processors, 2-D, m = 0.04, B = 4: k_d = 3.5, ρ = 0.56, T ≈ 21.9.
     #[test]
     fn homework_exercise1() {
         let p = predict(&KaryNCube::new(8, 2, 0.04, 4.0)).unwrap();
@@ -504,7 +504,7 @@ mod tests {
         assert!(predict(&KaryNCube::new(8, u32::MAX, 0.01, 4.0)).unwrap_err().to_string().contains("2^53"));
     }
 
-    /// The full-variance form stays within a few per cent of eq. 8 for seed 000's Figure 2
+    /// The full-variance form stays within a few per cent of eq. 8 for Agarwal 1991's Figure 2
     /// network (k = 10, n = 3) at moderate load.
     #[test]
     fn full_variance_form_close_to_eq8_for_figure2_network() {
