@@ -115,7 +115,7 @@ fn form_for(p: &KaryNCube, solution: Solution, k_d: f64) -> Result<ContentionFor
 /// Solves Appendix D for the network and workload in `p` (`p.rate` is m, the request rate
 /// while busy). Every input is validated once, before any solution runs
 /// ([`kary_ncube::validate`]: m must be a probability, B positive, …), so the three
-/// solutions see the same inputs; the contention form is resolved once ([`form_for`]).
+/// solutions see the same inputs; the contention form is resolved once, for all of them.
 pub fn solve(p: &KaryNCube, solution: Solution) -> Result<FeedbackPrediction, ModelError> {
     let k_d = kary_ncube::validate(p)?;
     let form = form_for(p, solution, k_d)?;
