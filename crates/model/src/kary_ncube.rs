@@ -264,7 +264,7 @@ pub fn locality_distance_per_dimension(
         Wiring::UnidirectionalTorus => Ok((side - 1.0) / 2.0),
         Wiring::BidirectionalTorus => {
             let s = (side.round() as u32).clamp(1, k);
-            Ok((0..s).map(|o| o.min(k - o) as f64).sum::<f64>() / s as f64)
+            Ok(bidirectional_offset_sum(k, s) as f64 / s as f64)
         }
         Wiring::Mesh if locality == 1.0 => Ok(mean_distance_per_dimension(k, wiring)),
         Wiring::Mesh => Err(ModelError::Invalid(
@@ -272,6 +272,15 @@ pub fn locality_distance_per_dimension(
                 .into(),
         )),
     }
+}
+
+/// Σ min(o, k − o) over offsets o in 0..s (s ≤ k), in closed form so that a ring of 2^32
+/// nodes costs no more than one of 8: offsets up to h = ⌊k/2⌋ go forward (o hops), the rest
+/// backward (k − o hops, which run from k − h − 1 down to k − s + 1).
+fn bidirectional_offset_sum(k: u32, s: u32) -> u128 {
+    let (k, s) = (k as u128, s as u128);
+    let h = k / 2;
+    if s <= h + 1 { s * (s - 1) / 2 } else { h * (h + 1) / 2 + (2 * k - h - s) * (s - h - 1) / 2 }
 }
 
 /// Contention delay per switch (Agarwal 1991 eq. 8; the homework's App. B): w = ρB/(1−ρ) ·
@@ -528,6 +537,18 @@ mod tests {
         assert!((r.utilization - 0.04 * 4.0 * 63.0 / 24.0 / 2.0).abs() < 1e-12);
         p.locality = 0.5;
         assert!(predict(&p).is_err());
+    }
+
+    /// Verification of the closed form against the sum it replaces, for every side of every
+    /// ring up to 40 nodes.
+    #[test]
+    fn bidirectional_offset_sum_is_the_sum() {
+        for k in 1..=40u32 {
+            for s in 1..=k {
+                let direct: u128 = (0..s).map(|o| o.min(k - o) as u128).sum();
+                assert_eq!(bidirectional_offset_sum(k, s), direct, "k = {k}, s = {s}");
+            }
+        }
     }
 
     #[test]
