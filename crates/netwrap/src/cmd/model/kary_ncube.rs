@@ -53,7 +53,8 @@ pub struct KaryNCubeArgs {
     /// Dimensions n, at least 1 (N = k^n at most 2^53).
     #[arg(long, conflicts_with = "nodes", value_parser = small_count::<1>, allow_hyphen_values = true)]
     pub n: Option<u32>,
-    /// Number of processors N instead of n: n = log_k N, rounded up to a whole dimension.
+    /// Number of processors N instead of n: n = log_k N, rounded up to a whole dimension
+    /// (k^n at most 2^53).
     #[arg(long, value_parser = super::values::count::<1>, allow_hyphen_values = true)]
     pub nodes: Option<u64>,
     /// Request rate m: messages generated per node per cycle, a probability in [0, 1].
