@@ -30,6 +30,7 @@ const SHARED_KEYS: &[&str] = &[
     "config",
 ];
 
+/// Characterisation: every model's JSON carries the keys a simulation report shares.
 #[test]
 fn every_model_reports_the_shared_keys() {
     for args in [
@@ -56,8 +57,9 @@ fn kary_ncube_homework_exercise1() {
     assert!((num(&v, "latency") - 21.91).abs() < 0.01);
 }
 
-/// Verification against Agarwal 1991 §5.2: the 128-pin 3-D torus (W = 128/6) saturates at m ≈ 0.037 with L = 128;
-/// the 4×4 indirect network (W = 16) at 1/B = 0.125.
+/// Verification against Agarwal 1991 §5.2: the 128-pin 3-D torus (W = 128/6) saturates at
+/// m ≈ 0.037 with L = 128 (the paper's three digits: ±0.001); the 4×4 indirect network
+/// (W = 16) at 1/B = 0.125 exactly.
 #[test]
 fn saturation_rates_of_section_5_2() {
     let v = json(&[
@@ -83,8 +85,8 @@ fn saturation_rates_of_section_5_2() {
     assert_eq!(num(&v, "max_rate"), 0.125);
 }
 
-/// Verification against Agarwal 1991 §4.2 and §5: a binary-cube bisection gives W = k/2 ("256 nodes … n = 2 has
-/// W = 8"); the 2-D 32-bit normalisation gives W = k.
+/// Verification against Agarwal 1991 §4.2 and §5: a binary-cube bisection gives W = k/2
+/// ("256 nodes … n = 2 has W = 8"); the 2-D 32-bit normalisation gives W = k.
 #[test]
 fn bisection_normalisations() {
     let v = json(&[
@@ -123,6 +125,9 @@ fn bisection_normalisations() {
         .stderr(contains("n0:W0"));
 }
 
+/// Verification of Agarwal 1991 eq. 12's clock factor: planar 2-D wires are one unit long,
+/// so with s = 4 the clock period is 5 and eq. 12's latency is 5 times eq. 10's (exact
+/// arithmetic; 1e-9 allows for rounding).
 #[test]
 fn delays_add_eq12_timing() {
     let v = json(&[
@@ -146,6 +151,9 @@ fn delays_add_eq12_timing() {
     assert!((num(&v, "latency_time") - 5.0 * num(&v, "latency")).abs() < 1e-9);
 }
 
+/// Verification of the homework's App. D at Ex 1's network: U = 1/(1 + m·T) (exact to
+/// rounding, 1e-12), the quadratic root equals the bisection (1e-9, the bisection's
+/// tolerance), and the printed closed form is more than a cycle lower (docs/models.md).
 #[test]
 fn feedback_solutions_and_processor_utilization() {
     let base = ["model", "feedback", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"];
@@ -160,6 +168,8 @@ fn feedback_solutions_and_processor_utilization() {
     netwrap().args(base).assert().success().stdout(contains("processor utilization U"));
 }
 
+/// Characterisation: a saturated model prints its report and exits with status 3, saying
+/// which queue is unstable and the highest sustainable rate.
 #[test]
 fn unstable_queues_are_errors_that_say_so() {
     netwrap()
@@ -181,6 +191,7 @@ fn unstable_queues_are_errors_that_say_so() {
         .stderr(contains("eq. 26"));
 }
 
+/// Characterisation: invalid input is an error naming what is wrong.
 #[test]
 fn bad_input_is_a_clear_error() {
     for (args, msg) in [
@@ -249,6 +260,7 @@ fn design_answers_exercise7() {
         .stdout(contains("SATURATED"));
 }
 
+/// Characterisation: a figure is written as tidy CSV and an SVG plot.
 #[test]
 fn figures_are_written_as_csv_and_svg() {
     let dir = std::env::temp_dir().join(format!("netwrap-fig-{}", std::process::id()));
@@ -263,7 +275,8 @@ fn figures_are_written_as_csv_and_svg() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The committed figure data in docs/figures are what the code produces now (golden files).
+/// Characterisation (golden files): the committed figure data in docs/figures are what the
+/// code produces now.
 #[test]
 fn committed_figure_data_is_current() {
     let dir = std::env::temp_dir().join(format!("netwrap-golden-{}", std::process::id()));
