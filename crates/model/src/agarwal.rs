@@ -1,4 +1,4 @@
-//! Seed 000 (Agarwal, *Limits on Interconnection Network Performance*) on real numbers:
+//! Agarwal 1991 (*Limits on Interconnection Network Performance*) on real numbers:
 //! the switch arrival distribution and contention of §3 (eqs. 3, 5, 6, 8, 9), latency
 //! (eqs. 10, 11), switch and wire delay (§2.2, eq. 2), the combined eq. 12, and the
 //! channel width that each of §4's constraints leaves.
@@ -10,10 +10,10 @@
 //! Units: latencies in network cycles unless a function says "time", in which case they are
 //! in units of T^w(2), the wire delay of a 2-D network, which the paper normalises to 1.
 
-use crate::error::{ModelError, check_range};
+use crate::error::{Domain, ModelError, check, num};
 use serde::Serialize;
 
-/// The three components of the packet probability at a switch output (seed 000 §3.1,
+/// The three components of the packet probability at a switch output (Agarwal 1991 §3.1,
 /// Figure 1), for unit packets and channel utilisation ρ.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SwitchArrivals {
@@ -26,7 +26,7 @@ pub struct SwitchArrivals {
 }
 
 impl SwitchArrivals {
-    /// ρ_c, ρ_s and ρ_i of seed 000 §3.1 for utilisation `rho`, mean hops per dimension
+    /// ρ_c, ρ_s and ρ_i of Agarwal 1991 §3.1 for utilisation `rho`, mean hops per dimension
     /// `k_d` and `n` dimensions.
     pub fn new(rho: f64, k_d: f64, n: u32) -> Self {
         let injected = rho / (n as f64 * k_d);
@@ -34,7 +34,7 @@ impl SwitchArrivals {
         SwitchArrivals { continuing: staying * (k_d - 1.0) / k_d, switching: staying / k_d, injected }
     }
 
-    /// p(v) for v = 0..=3 (seed 000 §3.1, the distribution printed before eq. 5): three
+    /// p(v) for v = 0..=3 (Agarwal 1991 §3.1, the distribution printed before eq. 5): three
     /// independent Bernoulli sources, so p(v) = 0 for v > 3.
     pub fn distribution(&self) -> [f64; 4] {
         let (c, s, i) = (self.continuing, self.switching, self.injected);
@@ -46,12 +46,12 @@ impl SwitchArrivals {
         ]
     }
 
-    /// E = ρ_c + ρ_s + ρ_i (seed 000 eq. 5, first line).
+    /// E = ρ_c + ρ_s + ρ_i (Agarwal 1991 eq. 5, first line).
     pub fn mean(&self) -> f64 {
         self.continuing + self.switching + self.injected
     }
 
-    /// The full variance V = E + 2(ρ_cρ_s + ρ_sρ_i + ρ_iρ_c) − E² (seed 000 eq. 5, second
+    /// The full variance V = E + 2(ρ_cρ_s + ρ_sρ_i + ρ_iρ_c) − E² (Agarwal 1991 eq. 5, second
     /// line), before the paper drops terms of higher order in 1/k_d.
     pub fn variance(&self) -> f64 {
         let (c, s, i) = (self.continuing, self.switching, self.injected);
@@ -60,14 +60,14 @@ impl SwitchArrivals {
     }
 }
 
-/// The approximate variance V ≈ ρ − ρ² + 2ρ²(k_d − 1)/k_d² · (1 + 1/n) (seed 000 eq. 5,
+/// The approximate variance V ≈ ρ − ρ² + 2ρ²(k_d − 1)/k_d² · (1 + 1/n) (Agarwal 1991 eq. 5,
 /// third line).
 pub fn variance_approx(rho: f64, k_d: f64, n: u32) -> f64 {
     rho - rho * rho + 2.0 * rho * rho * (k_d - 1.0) / (k_d * k_d) * (1.0 + 1.0 / n as f64)
 }
 
 /// Mean wait of a unit packet at an output queue with E arrivals per cycle of variance V:
-/// w = V/(2E(1 − E)) − 1/2 (seed 000 eq. 3, after Kruskal and Snir). Requires 0 < E < 1.
+/// w = V/(2E(1 − E)) − 1/2 (Agarwal 1991 eq. 3, after Kruskal and Snir). Requires 0 < E < 1.
 pub fn queue_wait(mean: f64, variance: f64) -> f64 {
     variance / (2.0 * mean * (1.0 - mean)) - 0.5
 }
@@ -81,28 +81,28 @@ pub fn contention_unit_full(rho: f64, k_d: f64, n: u32) -> f64 {
 }
 
 /// Unit-packet contention per switch w = ρ/(1 − ρ) · (k_d − 1)/k_d² · (1 + 1/n)
-/// (seed 000 eq. 6: eq. 3 with the approximate variance).
+/// (Agarwal 1991 eq. 6: eq. 3 with the approximate variance).
 pub fn contention_unit(rho: f64, k_d: f64, n: u32) -> f64 {
     rho / (1.0 - rho) * (k_d - 1.0) / (k_d * k_d) * (1.0 + 1.0 / n as f64)
 }
 
 /// Contention per switch for B-flit packets, w = ρB/(1 − ρ) · (k_d − 1)/k_d² · (1 + 1/n)
-/// (seed 000 eq. 8: eq. 6 scaled by the service time B).
+/// (Agarwal 1991 eq. 8: eq. 6 scaled by the service time B).
 pub fn contention(rho: f64, size: f64, k_d: f64, n: u32) -> f64 {
     size * contention_unit(rho, k_d, n)
 }
 
-/// The k_d ≫ 1 simplification w = ρB/(1 − ρ) · (n + 1)/(n·k_d) (seed 000 eq. 9).
+/// The k_d ≫ 1 simplification w = ρB/(1 − ρ) · (n + 1)/(n·k_d) (Agarwal 1991 eq. 9).
 pub fn contention_large_kd(rho: f64, size: f64, k_d: f64, n: u32) -> f64 {
     rho * size / (1.0 - rho) * (n as f64 + 1.0) / (n as f64 * k_d)
 }
 
-/// Latency in cycles T_c = (1 + w)·n·k_d + B with w from eq. 8 (seed 000 eq. 10).
+/// Latency in cycles T_c = (1 + w)·n·k_d + B with w from eq. 8 (Agarwal 1991 eq. 10).
 pub fn latency_eq10(rho: f64, size: f64, k_d: f64, n: u32) -> f64 {
     (1.0 + contention(rho, size, k_d, n)) * n as f64 * k_d + size
 }
 
-/// The k_d ≫ 1 latency T_c = n·k_d + B + ρB(n + 1)/(1 − ρ) (seed 000 eq. 11).
+/// The k_d ≫ 1 latency T_c = n·k_d + B + ρB(n + 1)/(1 − ρ) (Agarwal 1991 eq. 11).
 pub fn latency_eq11(rho: f64, size: f64, k_d: f64, n: u32) -> f64 {
     n as f64 * k_d + size + rho * size * (n as f64 + 1.0) / (1.0 - rho)
 }
@@ -115,7 +115,7 @@ pub enum WireDelay {
     /// increase").
     Unit,
     /// The longest wire of the network embedded in `space_dims`-dimensional space,
-    /// k^(n/z − 1) (seed 000 §2.2; z = 2 for the paper's planar embedding).
+    /// k^(n/z − 1) (Agarwal 1991 §2.2; z = 2 for the paper's planar embedding).
     Length {
         /// z, the dimensions of the space the network is laid out in.
         space_dims: u32,
@@ -126,7 +126,7 @@ impl WireDelay {
     /// The planar embedding the paper uses throughout.
     pub const PLANAR: WireDelay = WireDelay::Length { space_dims: 2 };
 
-    /// T^w(n)/T^w(2) for radix `k` and `n` dimensions (seed 000 §2.2:
+    /// T^w(n)/T^w(2) for radix `k` and `n` dimensions (Agarwal 1991 §2.2:
     /// √k^(n−2) = k^(n/2 − 1) in a plane, k^(n/z − 1) in z dimensions).
     pub fn relative(&self, k: f64, n: u32) -> f64 {
         match *self {
@@ -136,7 +136,7 @@ impl WireDelay {
     }
 }
 
-/// Switch and wire delay: the clock period is their sum (seed 000 §2, "the clock cycle is
+/// Switch and wire delay: the clock period is their sum (Agarwal 1991 §2, "the clock cycle is
 /// chosen to be the sum of the switch delay and the wire delay").
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Delays {
@@ -149,33 +149,33 @@ pub struct Delays {
 impl Delays {
     /// Checks s is finite and non-negative and z ≥ 1.
     pub fn validate(&self) -> Result<(), ModelError> {
-        check_range("switch delay", self.switch_delay, 0.0, f64::MAX)?;
+        check("the switch delay s", self.switch_delay, Domain::NonNegative)?;
         if let WireDelay::Length { space_dims: 0 } = self.wire {
             return Err(ModelError::Invalid("space dimensions z must be at least 1".into()));
         }
         Ok(())
     }
 
-    /// Clock period s + T^w(n)/T^w(2) in units of T^w(2) (seed 000 eq. 2's first factor).
+    /// Clock period s + T^w(n)/T^w(2) in units of T^w(2) (Agarwal 1991 eq. 2's first factor).
     pub fn clock_period(&self, k: f64, n: u32) -> f64 {
         self.switch_delay + self.wire.relative(k, n)
     }
 }
 
 /// Base (unloaded) latency T_b = (s + T^w(n)/T^w(2)) · (hops + L/W) in units of T^w(2)
-/// (seed 000 eq. 2 with hops = n·k_d).
+/// (Agarwal 1991 eq. 2 with hops = n·k_d).
 pub fn base_latency_time(delays: &Delays, k: f64, n: u32, k_d: f64, flits: f64) -> f64 {
     delays.clock_period(k, n) * (n as f64 * k_d + flits)
 }
 
 /// Latency with contention, switch and wire delay,
-/// T_c = (s + T^w(n)/T^w(2)) · [n·k_d(1 + w) + L/W] (seed 000 eq. 12; the paper writes the
+/// T_c = (s + T^w(n)/T^w(2)) · [n·k_d(1 + w) + L/W] (Agarwal 1991 eq. 12; the paper writes the
 /// planar wire term as N^(1/2 − 1/n) = k^(n/2 − 1)).
 pub fn latency_time_eq12(delays: &Delays, k: f64, n: u32, k_d: f64, w: f64, flits: f64) -> f64 {
     delays.clock_period(k, n) * (n as f64 * k_d * (1.0 + w) + flits)
 }
 
-/// How the channel width W is fixed (seed 000 §4).
+/// How the channel width W is fixed (Agarwal 1991 §4).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "constraint")]
 pub enum WidthConstraint {
@@ -192,12 +192,23 @@ pub enum WidthConstraint {
         /// Wires across the bisection.
         wires: f64,
     },
-    /// A fixed number of signal pins per switch (§4.3, seed 004 Ex 7): W = pins / (channels
+    /// A fixed number of signal pins per switch (§4.3, the homework's Ex 7): W = pins / (channels
     /// per switch), not counting the processor port.
     Pins {
         /// Signal wires per switch.
         pins: f64,
     },
+}
+
+impl std::fmt::Display for WidthConstraint {
+    /// In words, e.g. "384 pins per switch", for output and messages.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            WidthConstraint::Width { bits } => write!(f, "a fixed channel width of {} bits", num(bits)),
+            WidthConstraint::Bisection { wires } => write!(f, "{} wires across the bisection", num(wires)),
+            WidthConstraint::Pins { pins } => write!(f, "{} pins per switch", num(pins)),
+        }
+    }
 }
 
 /// Channel directions per dimension: 1 for a unidirectional torus, 2 with channels both
@@ -207,7 +218,7 @@ pub fn directions(bidirectional: bool) -> f64 {
 }
 
 /// Channels crossing the bisection of a k-ary n-cube with N nodes: 2N/k for a torus with
-/// unidirectional channels (seed 000 §4.2: "2Wk^(n−1)", the 2 for the end-around
+/// unidirectional channels (Agarwal 1991 §4.2: "2Wk^(n−1)", the 2 for the end-around
 /// channels); twice that with channels both ways; a mesh without end-around connections
 /// has two directions but no end-around channels, so again 2N/k.
 pub fn bisection_channels(nodes: f64, k: f64, bidirectional: bool, wrap: bool) -> f64 {
@@ -219,23 +230,23 @@ pub fn bisection_channels(nodes: f64, k: f64, bidirectional: bool, wrap: bool) -
     per_ring * nodes / k
 }
 
-/// Bisection width in wires of a k-ary n-cube with W-bit channels (seed 000 §4.2:
+/// Bisection width in wires of a k-ary n-cube with W-bit channels (Agarwal 1991 §4.2:
 /// 2WN/k for the unidirectional torus).
 pub fn bisection_wires(nodes: f64, k: f64, width: f64, bidirectional: bool, wrap: bool) -> f64 {
     width * bisection_channels(nodes, k, bidirectional, wrap)
 }
 
-/// Bisection of a binary n-cube with unit-width channels: N wires (seed 000 §4.2).
+/// Bisection of a binary n-cube with unit-width channels: N wires (Agarwal 1991 §4.2).
 pub fn binary_cube_bisection(nodes: f64) -> f64 {
     nodes
 }
 
 /// Channel width left by `constraint` for a network of `nodes` nodes, radix `k`, `n`
-/// dimensions (seed 000 §4): a fixed width as given; W = wires/(bisection channels) for a
+/// dimensions (Agarwal 1991 §4): a fixed width as given; W = wires/(bisection channels) for a
 /// bisection (so W = k/2 for a binary-cube bisection, §4.2, and W = k for §5's 2-D 32-bit
 /// normalisation at N = 1K); W = pins/(channels per switch) for a pin budget, with n
 /// channels in and n out per direction (so W = 64/n for 128 pins, §4.3; W = 96 for
-/// seed 004 Ex 7's 2-D switch with 384 pins).
+/// the 2-D switch of the homework's Ex 7, with 384 pins).
 pub fn channel_width(
     constraint: WidthConstraint,
     nodes: f64,
@@ -253,7 +264,8 @@ pub fn channel_width(
         Ok(w)
     } else {
         Err(ModelError::Invalid(format!(
-            "the constraint {constraint:?} leaves channel width {w}: it must be positive"
+            "{constraint} leaves a channel width of {} bits: it must be a positive finite number",
+            num(w)
         )))
     }
 }
@@ -361,13 +373,13 @@ mod tests {
         }
         let w5 = channel_width(WidthConstraint::Bisection { wires }, n1k, 4.0, 5, false, true).unwrap();
         assert_eq!(w5, 4.0);
-        assert_ne!(128.0 / w5, 16.0, "the seed's 16-flit figure does not follow from W = k");
+        assert_ne!(128.0 / w5, 16.0, "the paper's 16-flit figure does not follow from W = k");
         // §4.3: 128 pins give W = 64/n; §5.2: W = 32 for the 2-D torus.
         for n in 1..=6 {
             let w = channel_width(WidthConstraint::Pins { pins: 128.0 }, n1k, 4.0, n, false, true).unwrap();
             assert!(close(w, 64.0 / n as f64, 1e-12));
         }
-        // Seed 004 Ex 7: 384 pins on a 2-D switch: W = 96.
+        // The homework's Ex 7: 384 pins on a 2-D switch: W = 96.
         let w = channel_width(WidthConstraint::Pins { pins: 384.0 }, 64.0, 8.0, 2, false, true).unwrap();
         assert_eq!(w, 96.0);
         assert!(channel_width(WidthConstraint::Width { bits: 0.0 }, 64.0, 8.0, 2, false, true).is_err());

@@ -1,4 +1,4 @@
-//! Constrained design search: seed 004 Ex 7's question for any inputs. Given N, a workload
+//! Constrained design search: the question of the homework's Ex 7 for any inputs. Given N, a workload
 //! (m, message length L in bits, locality l), a constraint on the channel width (pins per
 //! switch, bisection wires, or a fixed width) and optionally switch and wire delays,
 //! enumerate the k-ary n-cubes that satisfy it and rank them by predicted latency (or by
@@ -6,21 +6,25 @@
 //!
 //! Decisions:
 //! - For each n = 1, 2, … the radix is the smallest whole k with kⁿ ≥ N, as the netwrap
-//!   simulator rounds N up (seed 004 App. A); candidates with kⁿ > N are marked
+//!   simulator rounds N up (the homework's App. A); candidates with kⁿ > N are marked
 //!   `nodes_rounded` and can be excluded.
 //! - Channel widths are whole bits (the constraint's width rounded down) and messages whole
-//!   flits, B = ⌈L/W⌉ (seed 004 Ex 7: "B = 11 when the channel widths are chosen to be 96").
-//!   `fractional_flits` uses L/W instead, as seed 000's figures do.
-//! - The contention form follows App. B's advice: eq. 8's (k_d − 1)/k_d² when k_d > 2, the
-//!   small-k_d form otherwise. Below k_d = ½ that form turns negative; there a message
-//!   meets almost no competing traffic, and we take w = 0 rather than a negative wait.
+//!   flits, B = ⌈L/W⌉ (the homework's Ex 7: "B = 11 when the channel widths are chosen to be 96").
+//!   `fractional_flits` uses L/W instead, as Agarwal 1991's figures do.
+//! - The contention form is [`ContentionForm::Auto`], App. B's rule as
+//!   [`kary_ncube::predict`] applies it to every model command: eq. 8's (k_d − 1)/k_d² when
+//!   the distance per dimension (k_dl with locality) exceeds 2, the small-k_d form otherwise
+//!   (zero below k_d = ½, where it would turn negative).
+//! - N is at most [`kary_ncube::MAX_NODES`] = 2^53, as for every model; candidates whose
+//!   radix does not fit a `u32` (the ring of a network of more than 2^32 nodes) or whose
+//!   rounded-up size kⁿ exceeds 2^53 are skipped.
 //! - With switch/wire delays the ranking uses eq. 12's latency in units of T^w(2);
 //!   without, latency in cycles (Ex 7 says "ignore issues of wire length").
 //! - The result is a list of [`Candidate`]s so that a simulator check can be added to the
 //!   top few without changing the search.
 
 use crate::agarwal::{self, Delays, WidthConstraint};
-use crate::error::{ModelError, check_range};
+use crate::error::{Domain, ModelError, check, check_range};
 use crate::kary_ncube::{self, ContentionForm, KaryNCube, Prediction, Wiring};
 use serde::Serialize;
 
@@ -75,7 +79,7 @@ pub struct Candidate {
     pub width: f64,
     /// Message length B in flits.
     pub flits: f64,
-    /// Contention form used.
+    /// Contention form used (the one `auto` chose; also in the prediction).
     pub form: ContentionForm,
     /// The k-ary n-cube model's prediction (latency in cycles).
     pub prediction: Prediction,
@@ -102,9 +106,15 @@ pub fn search(q: &DesignQuery) -> Result<Vec<Candidate>, ModelError> {
             q.nodes
         )));
     }
-    check_range("rate", q.rate, f64::MIN_POSITIVE, 1.0)?;
-    check_range("message length in bits", q.bits, 1.0, 1e12)?;
-    check_range("locality", q.locality, f64::MIN_POSITIVE, 1.0)?;
+    if q.nodes > kary_ncube::MAX_NODES {
+        return Err(ModelError::Invalid(format!(
+            "N = {} is more than the 2^53 nodes the models accept (2^53 keeps N exact in floating point)",
+            q.nodes
+        )));
+    }
+    check("the request rate m", q.rate, Domain::Fraction)?;
+    check_range("the message length in bits", q.bits, 1.0, 1e12)?;
+    check("the locality fraction l", q.locality, Domain::Fraction)?;
     if let Some(d) = &q.delays {
         d.validate()?;
     }
@@ -113,10 +123,14 @@ pub fn search(q: &DesignQuery) -> Result<Vec<Candidate>, ModelError> {
     let mut n = 1u32;
     loop {
         let k = whole_radix(q.nodes, n);
-        let nodes = (k as u64).pow(n);
-        if !(q.exact_nodes && nodes != q.nodes) {
-            if let Some(c) = candidate(q, n, k, nodes, wiring)? {
-                out.push(c);
+        // Rounding N up to k^n can overshoot far (4^33 = 2^66 for N = 2^53): such networks,
+        // beyond the models' limit, are skipped like radices that do not fit a u32.
+        let nodes = k.checked_pow(n).filter(|&v| v <= kary_ncube::MAX_NODES);
+        if let (Ok(k), Some(nodes)) = (u32::try_from(k), nodes) {
+            if !(q.exact_nodes && nodes != q.nodes) {
+                if let Some(c) = candidate(q, n, k, nodes, wiring)? {
+                    out.push(c);
+                }
             }
         }
         if k == 2 {
@@ -126,7 +140,7 @@ pub fn search(q: &DesignQuery) -> Result<Vec<Candidate>, ModelError> {
     }
     if out.is_empty() {
         return Err(ModelError::Invalid(format!(
-            "no k-ary n-cube with N = {} satisfies {:?} with at least 1-bit channels",
+            "no k-ary n-cube with N = {} satisfies the constraint of {} with at least 1-bit channels",
             q.nodes, q.constraint
         )));
     }
@@ -142,13 +156,13 @@ pub fn search(q: &DesignQuery) -> Result<Vec<Candidate>, ModelError> {
     Ok(out)
 }
 
-/// The smallest whole k ≥ 2 with kⁿ ≥ N.
-pub fn whole_radix(nodes: u64, n: u32) -> u32 {
-    let mut k = ((nodes as f64).powf(1.0 / n as f64).round() as u32).max(2);
-    while k > 2 && (k as u64 - 1).checked_pow(n).is_some_and(|v| v >= nodes) {
+/// The smallest whole k ≥ 2 with kⁿ ≥ N (as a `u64`: for n = 1 it is N itself).
+pub fn whole_radix(nodes: u64, n: u32) -> u64 {
+    let mut k = ((nodes as f64).powf(1.0 / n as f64).round() as u64).max(2);
+    while k > 2 && (k - 1).checked_pow(n).is_none_or(|v| v >= nodes) {
         k -= 1;
     }
-    while (k as u64).checked_pow(n).is_some_and(|v| v < nodes) {
+    while k.checked_pow(n).is_some_and(|v| v < nodes) {
         k += 1;
     }
     k
@@ -167,17 +181,12 @@ fn candidate(
         return Ok(None);
     }
     let flits = if q.fractional_flits { q.bits / width } else { (q.bits / width).ceil() };
-    let base = KaryNCube { locality: q.locality, wiring, ..KaryNCube::new(k, n, q.rate, flits) };
-    let k_d = match kary_ncube::predict(&base) {
-        Ok(p) => p.k_d,
+    let params = KaryNCube { locality: q.locality, wiring, ..KaryNCube::new(k, n, q.rate, flits) };
+    let prediction = match kary_ncube::predict(&params) {
+        Ok(p) => p,
         Err(_) => return Ok(None), // e.g. a locality subcube smaller than one node
     };
-    let form = if k_d > 2.0 { ContentionForm::LargeKd } else { ContentionForm::SmallKd };
-    let mut prediction = kary_ncube::predict(&KaryNCube { form, ..base })?;
-    if prediction.contention_per_switch.is_some_and(|w| w < 0.0) {
-        prediction.contention_per_switch = Some(0.0);
-        prediction.latency = Some(prediction.unloaded_latency);
-    }
+    let form = prediction.contention_form;
     let clock_period = q.delays.map(|d| d.clock_period(k as f64, n));
     let latency_time = match (clock_period, prediction.latency) {
         (Some(c), Some(t)) => Some(c * t),
@@ -219,6 +228,7 @@ mod tests {
 
     #[test]
     fn whole_radix_is_smallest() {
+        // Verification by definition: k^n >= N > (k-1)^n.
         for (nodes, n, k) in
             [(64, 1, 64), (64, 2, 8), (64, 3, 4), (64, 4, 3), (64, 6, 2), (1000, 3, 10), (1001, 3, 11)]
         {
@@ -226,7 +236,7 @@ mod tests {
         }
     }
 
-    /// Seed 004 Ex 7 (N = 64, 384 pins, m = 0.015, 1024-bit messages, l = 0.5): the 2-D
+    /// The homework's Ex 7 (N = 64, 384 pins, m = 0.015, 1024-bit messages, l = 0.5): the 2-D
     /// switch of the exercise's figure has W = 96 and B = 11; the best design is the 4-ary
     /// 3-cube with W = 64, B = 16, T ≈ 25.0 cycles, ahead of the 8-ary 2-cube (≈ 27.4);
     /// the ring saturates.
@@ -245,8 +255,13 @@ mod tests {
         assert!((best.prediction.latency.unwrap() - 25.0).abs() < 0.05);
         // Eq. 8's form instead (k_d ≈ 1.09 < 2, outside its stated range) gives ≈ 21.1:
         // the 3-cube wins under either reading.
-        let large =
-            kary_ncube::predict(&KaryNCube { locality: 0.5, ..KaryNCube::new(4, 3, 0.015, 16.0) }).unwrap();
+        let large = kary_ncube::predict(&KaryNCube {
+            locality: 0.5,
+            form: ContentionForm::LargeKd,
+            ..KaryNCube::new(4, 3, 0.015, 16.0)
+        })
+        .unwrap();
+        assert_eq!(best.form, ContentionForm::SmallKd);
         assert!((large.latency.unwrap() - 21.1).abs() < 0.05);
         assert!(large.latency.unwrap() < two.prediction.latency.unwrap());
         assert!((two.prediction.latency.unwrap() - 27.4).abs() < 0.1);
@@ -298,6 +313,32 @@ mod tests {
         assert!(search(&DesignQuery { rate: 0.0, ..ex7() }).is_err());
         assert!(search(&DesignQuery { constraint: WidthConstraint::Pins { pins: 1.0 }, ..ex7() }).is_err());
         assert!(search(&DesignQuery { locality: 2.0, ..ex7() }).is_err());
+        for rate in [f64::NAN, -0.01, 1.5, f64::INFINITY] {
+            assert!(search(&DesignQuery { rate, ..ex7() }).is_err(), "{rate}");
+        }
+        let e =
+            search(&DesignQuery { constraint: WidthConstraint::Pins { pins: 1.0 }, ..ex7() }).unwrap_err();
+        assert!(e.to_string().contains("1 pins per switch"), "{e}");
+    }
+
+    /// Verification at the size limit: N = 2^53 is searched (the ring's radix 2^53 does not
+    /// fit a u32 and is skipped; every other n is a candidate), N = 2^53 + 1 and u64::MAX are
+    /// refused rather than overflowing the radix.
+    #[test]
+    fn large_networks_are_bounded_not_overflowed() {
+        let q = DesignQuery {
+            nodes: 1 << 53,
+            constraint: WidthConstraint::Width { bits: 64.0 },
+            locality: 1.0,
+            ..ex7()
+        };
+        let c = search(&q).unwrap();
+        assert!(c.iter().all(|c| c.n >= 2) && c.iter().any(|c| c.n == 53 && c.k == 2));
+        for nodes in [(1u64 << 53) + 1, u64::MAX] {
+            assert!(search(&DesignQuery { nodes, ..q.clone() }).unwrap_err().to_string().contains("2^53"));
+        }
+        assert_eq!(whole_radix(u64::MAX, 2), 1 << 32);
+        assert_eq!(whole_radix(1 << 53, 1), 1 << 53);
     }
 
     proptest::proptest! {

@@ -1,23 +1,23 @@
-//! Seed 004's derivation exercises as functions: Ex 4 (mean hops on a unidirectional
+//! The homework's derivation exercises as functions: Ex 4 (mean hops on a unidirectional
 //! ring) and Ex 6 (locality in the k-ary n-cube model).
 
-/// Seed 004 Ex 4: mean hops on a unidirectional ring of k nodes when every node, itself
-/// included, is an equally likely destination: Σ_{d=0}^{k−1} d / k = (k − 1)/2 (seed 000
+/// The homework's Ex 4: mean hops on a unidirectional ring of k nodes when every node, itself
+/// included, is an equally likely destination: Σ_{d=0}^{k−1} d / k = (k − 1)/2 (Agarwal 1991
 /// eq. 1). Excluding the source: Σ_{d=1}^{k−1} d / (k − 1) = k/2.
 pub fn ring_mean_hops(k: u32, include_self: bool) -> f64 {
     let k = k as f64;
     if include_self { (k - 1.0) / 2.0 } else { k / 2.0 }
 }
 
-/// Seed 004 Ex 6: with locality l, destinations lie in the subcube of side
+/// The homework's Ex 6: with locality l, destinations lie in the subcube of side
 /// s = (lN)^(1/n) = l^(1/n)·k with a corner at the source, so the offset in each dimension
 /// is uniform on 0..s and k_d becomes k_dl = (s − 1)/2 = (l^(1/n)·k − 1)/2 (the same as
-/// seed 000 §5.1). Substituting k_dl for k_d in ρ and T is the whole modification.
+/// Agarwal 1991 §5.1). Substituting k_dl for k_d in ρ and T is the whole modification.
 pub fn locality_kd(k: f64, n: u32, locality: f64) -> f64 {
     (locality.powf(1.0 / n as f64) * k - 1.0) / 2.0
 }
 
-/// Seed 004 Ex 6 (seed 000 §5.1): locality raises the peak throughput 1/(B·k_d) by the
+/// The homework's Ex 6 (Agarwal 1991 §5.1): locality raises the peak throughput 1/(B·k_d) by the
 /// factor k_d/k_dl, which tends to 1/l^(1/n) for large k.
 pub fn locality_throughput_gain(k: f64, n: u32, locality: f64) -> f64 {
     ((k - 1.0) / 2.0) / locality_kd(k, n, locality)

@@ -1,4 +1,4 @@
-//! Greenberg and Guan's wormhole model applied to the butterfly fat-tree (seed 002):
+//! Greenberg & Guan's wormhole model applied to the butterfly fat-tree:
 //! the general model of §2 (eqs. 1–11) specialised to the fat-tree's channels (eqs. 12–25)
 //! and the maximum throughput of eq. 26.
 //!
@@ -9,7 +9,7 @@
 //! flits) down the tree, then up the tree to the injection channel ⟨0, 1⟩, whose service
 //! time includes every later wait (the long-worm assumption).
 //!
-//! Decisions where the seed leaves room, each selectable and tested both ways:
+//! Decisions where the paper leaves room, each selectable and tested both ways:
 //!
 //! - **The M/G/2 arrival rate** ([`Mg2Rate`]). Eqs. 21 and 23 feed the per-link rate
 //!   λ_{l−1,l} to the two-server formula, but the manuscript carries the author's note
@@ -29,7 +29,7 @@
 //! - The fat-tree's "utilization" is that of the injection channel, λ0·x̄_{0,1}: eq. 26's
 //!   saturation is where it reaches 1.
 
-use crate::error::{ModelError, check_range};
+use crate::error::{Domain, ModelError, check, check_range};
 use serde::Serialize;
 
 /// What rate the two-server (paired up-link) queues of eqs. 21 and 23 are fed.
@@ -157,20 +157,16 @@ fn cb2(service: f64, size: f64) -> f64 {
     1.0 + (service - size).powi(2) / (service * service)
 }
 
-/// The levels n with N = 4ⁿ, or an error naming the nearest valid sizes.
+/// The levels n with N = 4ⁿ, or an error naming the valid sizes: 4 to 4^26 = 2^52, the
+/// largest power of four within the models' limit of 2^53 nodes
+/// ([`crate::kary_ncube::MAX_NODES`]).
 pub fn levels(nodes: u64) -> Result<u32, ModelError> {
-    let mut n = 0;
-    let mut size = 1u64;
-    while size < nodes {
-        size = size.saturating_mul(4);
-        n += 1;
-    }
-    if size != nodes || n == 0 {
-        return Err(ModelError::Invalid(format!(
-            "a butterfly fat-tree has N = 4^n processors (4, 16, 64, 256, 1024, …); {nodes} is not one"
-        )));
-    }
-    Ok(n)
+    let n = (1..=26).find(|&n| 4u64.pow(n) == nodes);
+    n.ok_or_else(|| {
+        ModelError::Invalid(format!(
+            "a butterfly fat-tree has N = 4^n processors (4, 16, 64, 256, 1024, …, up to 4^26 = 2^52); {nodes} is not one"
+        ))
+    })
 }
 
 /// Resolves every channel's service and waiting time at rate λ0 (eqs. 14–24). Returns the
@@ -238,8 +234,8 @@ fn resolve(p: &FatTree, n: u32, rate: f64) -> (Vec<Channel>, Option<String>) {
 /// with λ0 while 1/λ0 falls, so the crossing is unique).
 pub fn predict(p: &FatTree) -> Result<FatTreePrediction, ModelError> {
     let n = levels(p.nodes)?;
-    check_range("rate", p.rate, 0.0, 1.0)?;
-    check_range("size", p.size, 1.0, 1e9)?;
+    check("the injection rate λ0", p.rate, Domain::Probability)?;
+    check_range("the worm length in flits", p.size, 1.0, 1e9)?;
     let stable = |rate: f64| {
         let (ch, unstable) = resolve(p, n, rate);
         unstable.is_none() && rate * ch[0].service_time < 1.0
@@ -410,10 +406,16 @@ mod tests {
 
     #[test]
     fn rejects_bad_sizes() {
-        for nodes in [0, 1, 2, 8, 100, 1000] {
+        for nodes in [0, 1, 2, 8, 100, 1000, 1 << 54, u64::MAX, (1 << 62) + 1] {
             assert!(predict(&FatTree::new(nodes, 0.01, 16.0)).is_err(), "{nodes}");
         }
-        assert!(predict(&FatTree::new(64, -0.1, 16.0)).is_err());
+        assert_eq!(levels(1 << 52), Ok(26));
+        for rate in [-0.1, 1.5, f64::NAN, f64::INFINITY] {
+            assert!(predict(&FatTree::new(64, rate, 16.0)).is_err(), "{rate}");
+        }
+        for size in [0.5, 2e9, f64::NAN, f64::NEG_INFINITY] {
+            assert!(predict(&FatTree::new(64, 0.001, size)).is_err(), "{size}");
+        }
         assert!(predict(&FatTree::new(64, 0.1, 0.0)).is_err());
         assert!(predict(&FatTree::new(64, 0.01, 2.0)).unwrap().note.is_some());
     }

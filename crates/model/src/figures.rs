@@ -1,4 +1,4 @@
-//! The model curves of seed 000's Figures 6–16, as data, with the parameters of the
+//! The model curves of Agarwal 1991's Figures 6–16, as data, with the parameters of the
 //! paper's captions.
 //!
 //! Each figure is a set of series (one per system size, switch delay, message length,
@@ -77,7 +77,7 @@ pub enum Width {
     Pins128(f64),
 }
 
-/// Base latency T_b (seed 000 eq. 2) of the N-node network of dimension n under `width`,
+/// Base latency T_b (Agarwal 1991 eq. 2) of the N-node network of dimension n under `width`,
 /// with switch delay s and planar wires, in units of T^w(2).
 pub fn base_latency(nodes: f64, n: u32, s: f64, width: Width) -> f64 {
     let k = nodes.powf(1.0 / n as f64);
@@ -112,7 +112,7 @@ pub enum Panel {
     NodeSize,
 }
 
-/// Latency by seed 000 eq. 12 for N = 1K, L = 128 bits, s = 4 in `panel`'s configuration
+/// Latency by Agarwal 1991 eq. 12 for N = 1K, L = 128 bits, s = 4 in `panel`'s configuration
 /// at request rate m and locality l, in units of T^w(2); `None` at ρ ≥ 1.
 pub fn contention_latency(panel: Panel, n: u32, m: f64, locality: f64) -> Option<f64> {
     let k = K1.powf(1.0 / n as f64);
@@ -371,7 +371,7 @@ pub fn figure(id: &str) -> Result<Figure, ModelError> {
         ),
         other => {
             return Err(ModelError::Invalid(format!(
-                "no figure {other:?}: seed 000's model figures are {}",
+                "no figure {other:?}: Agarwal 1991's model figures are {}",
                 FIGURE_IDS.join(", ")
             )));
         }

@@ -1,5 +1,5 @@
-//! Buffered indirect (multistage, e.g. Omega) networks after Kruskal and Snir: seed 000
-//! eqs. 13–14 and seed 004 Appendix C, which are the same model (App. C adds the memory
+//! Buffered indirect (multistage, e.g. Omega) networks after Kruskal and Snir: Agarwal 1991
+//! eqs. 13–14 and the homework's Appendix C, which are the same model (App. C adds the memory
 //! latency M).
 //!
 //! An n-stage network of k×k switches connects N = kⁿ processors; every message crosses all
@@ -7,7 +7,7 @@
 //! each stage adds the wait w = ρB/(2(1 − ρ)) · (1 − 1/k) of an output queue fed by k
 //! inputs with binomially distributed arrivals.
 
-use crate::error::{ModelError, check_range};
+use crate::error::{Domain, ModelError, check, check_finite};
 use serde::Serialize;
 
 /// Inputs of the indirect-network model.
@@ -21,7 +21,7 @@ pub struct Indirect {
     pub rate: f64,
     /// Message length B in flits.
     pub size: f64,
-    /// Memory latency M (seed 004 App. C; 0 in seed 000 eq. 13).
+    /// Memory latency M (the homework's App. C; 0 in Agarwal 1991 eq. 13).
     pub memory_latency: f64,
 }
 
@@ -31,11 +31,11 @@ pub struct Indirect {
 pub struct IndirectPrediction {
     /// Channel utilisation ρ = m·B.
     pub utilization: f64,
-    /// Contention per stage w (seed 000 eq. 14); `None` when saturated.
+    /// Contention per stage w (Agarwal 1991 eq. 14); `None` when saturated.
     pub contention_per_switch: Option<f64>,
     /// Unloaded latency n + M + B.
     pub unloaded_latency: f64,
-    /// Latency T = n(1 + w) + M + B (seed 000 eq. 13, seed 004 App. C); `None` when saturated.
+    /// Latency T = n(1 + w) + M + B (Agarwal 1991 eq. 13, the homework's App. C); `None` when saturated.
     pub latency: Option<f64>,
     /// Accepted messages per processor per cycle.
     pub throughput: f64,
@@ -43,30 +43,39 @@ pub struct IndirectPrediction {
     pub offered: f64,
     /// True when ρ ≥ 1.
     pub saturated: bool,
-    /// Highest sustainable rate, m = 1/B (seed 000 §5.2).
+    /// Highest sustainable rate, m = 1/B (Agarwal 1991 §5.2).
     pub max_rate: f64,
     /// Hops: every message crosses the n stages.
     pub mean_hops: f64,
 }
 
-/// Contention per stage w = ρB/(2(1 − ρ)) · (1 − 1/k) (seed 000 eq. 14; Kruskal and Snir).
+/// Contention per stage w = ρB/(2(1 − ρ)) · (1 − 1/k) (Agarwal 1991 eq. 14; Kruskal and Snir).
 pub fn contention_per_stage(rho: f64, size: f64, k: f64) -> f64 {
     rho * size / (2.0 * (1.0 - rho)) * (1.0 - 1.0 / k)
 }
 
-/// Evaluates T = [1 + ρB/(2(1 − ρ)) · (k − 1)/k]·n + M + B with ρ = m·B (seed 004 App. C;
-/// seed 000 eqs. 13–14 with M = 0).
+/// Evaluates T = [1 + ρB/(2(1 − ρ)) · (k − 1)/k]·n + M + B with ρ = m·B (the homework's App. C;
+/// Agarwal 1991 eqs. 13–14 with M = 0).
 pub fn predict(p: &Indirect) -> Result<IndirectPrediction, ModelError> {
     if p.k < 2 {
         return Err(ModelError::Invalid(format!("switch size k = {} is invalid: k must be at least 2", p.k)));
     }
     if p.n < 1 {
-        return Err(ModelError::Invalid("stages n must be at least 1".into()));
+        return Err(ModelError::Invalid("stages n = 0 is invalid: n must be at least 1".into()));
     }
-    check_range("rate", p.rate, 0.0, 1.0)?;
-    check_range("size", p.size, f64::MIN_POSITIVE, f64::MAX)?;
-    check_range("memory latency", p.memory_latency, 0.0, f64::MAX)?;
-    Ok(evaluate(p.k as f64, p.n, p.rate, p.size, p.memory_latency))
+    crate::kary_ncube::network_size(p.k, p.n).map_err(|_| {
+        ModelError::Invalid(format!(
+            "{n} stages of {k}x{k} switches connect {k}^{n} processors, more than the 2^53 the models accept (2^53 keeps N exact in floating point)",
+            n = p.n,
+            k = p.k
+        ))
+    })?;
+    check("the request rate m", p.rate, Domain::Probability)?;
+    check("the message length B", p.size, Domain::Positive)?;
+    check("the memory latency M", p.memory_latency, Domain::NonNegative)?;
+    let prediction = evaluate(p.k as f64, p.n, p.rate, p.size, p.memory_latency);
+    check_finite(&[prediction.unloaded_latency, prediction.utilization, prediction.latency.unwrap_or(0.0)])?;
+    Ok(prediction)
 }
 
 /// [`predict`] without validation, for a real switch size (used by the figures).
@@ -97,10 +106,10 @@ pub fn evaluate(k: f64, n: u32, rate: f64, size: f64, memory_latency: f64) -> In
 mod tests {
     use super::*;
 
-    /// Seed 000 §5.2: the 1K-processor network of 4×4 switches (n = 5) with 128 pins per
+    /// Agarwal 1991 §5.2: the 1K-processor network of 4×4 switches (n = 5) with 128 pins per
     /// switch has W = 128/(2k) = 16, so B = 128/16 = 8 and saturates at m = 1/B = 0.125.
     #[test]
-    fn seed000_section5_2_saturation_rate() {
+    fn agarwal_section5_2_saturation_rate() {
         let w = 128.0 / (2.0 * 4.0);
         assert_eq!(w, 16.0);
         let p = predict(&Indirect { k: 4, n: 5, rate: 0.01, size: 128.0 / w, memory_latency: 0.0 }).unwrap();
@@ -112,7 +121,7 @@ mod tests {
         assert!(sat.unwrap().saturated);
     }
 
-    /// Seed 000 eq. 13 with eq. 14 and seed 004 App. C written out by hand.
+    /// Agarwal 1991 eq. 13 with eq. 14 and the homework's App. C written out by hand.
     #[test]
     fn eq13_14_and_appendix_c_agree() {
         let (k, n, m, b, mem) = (2u32, 10u32, 0.05, 4.0, 3.0);
@@ -136,6 +145,15 @@ mod tests {
         assert!(predict(&Indirect { n: 0, ..ok.clone() }).is_err());
         assert!(predict(&Indirect { rate: -1.0, ..ok.clone() }).is_err());
         assert!(predict(&Indirect { size: 0.0, ..ok.clone() }).is_err());
-        assert!(predict(&Indirect { rate: f64::NAN, ..ok }).is_err());
+        assert!(predict(&Indirect { rate: f64::NAN, ..ok.clone() }).is_err());
+        assert!(predict(&Indirect { rate: 2.0, ..ok.clone() }).is_err());
+        assert!(predict(&Indirect { size: f64::INFINITY, ..ok.clone() }).is_err());
+        assert!(predict(&Indirect { memory_latency: -1.0, ..ok.clone() }).is_err());
+        // N = k^n is checked without wrapping: (2^32 − 1)^(2^32 − 1) is refused, not read as 0.
+        assert!(predict(&Indirect { k: u32::MAX, n: u32::MAX, ..ok.clone() }).is_err());
+        assert!(predict(&Indirect { k: 2, n: 53, ..ok.clone() }).is_ok());
+        assert!(predict(&Indirect { k: 2, n: 54, ..ok.clone() }).is_err());
+        // Valid inputs whose result leaves floating point.
+        assert!(predict(&Indirect { rate: 0.0, size: 1e300, memory_latency: f64::MAX, ..ok }).is_err());
     }
 }

@@ -1,24 +1,27 @@
 //! Analytical models of interconnection network performance.
 //!
-//! Pure functions and small solvers; every public model names the seed document and the
-//! equation it implements, so a reader can check it against the page. Seeds are the files in
-//! `shared/seeds/`: 000 Agarwal, *Limits on Interconnection Network Performance*; 002
-//! Greenberg and Guan, *An Improved Analytical Model for Wormhole Routed Networks with
-//! Application to Butterfly Fat-Trees*; 004 the netwrap homework and its appendices B–D.
+//! Pure functions and small solvers; every public model names the paper and the equation it
+//! implements, so a reader can check it against the page. The papers: Agarwal 1991, *Limits
+//! on Interconnection Network Performance*; Greenberg & Guan, *An Improved Analytical Model
+//! for Wormhole Routed Networks with Application to Butterfly Fat-Trees*; and the homework
+//! (the netwrap course homework, its Appendices B–D and exercises Ex 1–8).
 //!
-//! - [`kary_ncube`]: the k-ary n-cube contention model on whole radices (seed 000 §3, seed
-//!   004 App. B), as the simulator comparisons use it.
-//! - [`agarwal`]: seed 000's pieces on real numbers: the switch arrival distribution,
+//! - [`kary_ncube`]: the k-ary n-cube contention model on whole radices (Agarwal 1991 §3, the
+//!   homework's App. B), as the simulator comparisons use it; [`kary_ncube::predict`] with
+//!   [`kary_ncube::ContentionForm::Auto`] is the one rule for the contention form.
+//! - [`agarwal`]: Agarwal 1991's pieces on real numbers: the switch arrival distribution,
 //!   eqs. 3–12, wire lengths, channel widths under each constraint.
-//! - [`indirect`]: buffered multistage networks (seed 000 eqs. 13–14, seed 004 App. C).
-//! - [`feedback`]: processor utilisation with feedback (seed 004 App. D).
-//! - [`fat_tree`]: the wormhole butterfly fat-tree (seed 002).
-//! - [`figures`]: seed 000's Figures 6–16 as data.
-//! - [`design`]: constrained design search (seed 004 Ex 7).
-//! - [`exercises`]: seed 004 Ex 4 and Ex 6.
+//! - [`indirect`]: buffered multistage networks (Agarwal 1991 eqs. 13–14, the homework's App. C).
+//! - [`feedback`]: processor utilisation with feedback (the homework's App. D).
+//! - [`fat_tree`]: the wormhole butterfly fat-tree (Greenberg & Guan).
+//! - [`figures`]: Agarwal 1991's Figures 6–16 as data.
+//! - [`design`]: constrained design search (the homework's Ex 7).
+//! - [`exercises`]: the homework's Ex 4 and Ex 6.
 //!
 //! Predictions share field names with simulation reports (`utilization`, `latency`,
-//! `throughput`, …) so the two can be printed side by side.
+//! `throughput`, …) so the two can be printed side by side. Every input is validated before
+//! any formula runs; a message names the parameter and what it takes in words, and no model
+//! returns NaN or an infinite latency as an answer.
 #![deny(missing_docs)]
 
 pub mod agarwal;

@@ -2,47 +2,11 @@
 //! whose options are the fields of its [`TopologySpec`]), the routing options, and value
 //! parsers whose errors say what an option takes.
 
+use crate::cmd::model::ContentionArg;
+use crate::values::{count, fraction, rate, small_count};
 use clap::{Args, Subcommand, ValueEnum};
-use netwrap_model::kary_ncube::ContentionForm;
 use netwrap_sim::{EngineKind, ModelSpec, PatternKind, RouterKind, SimSpec};
 use netwrap_topo::{DimensionOrder, RoutingAlgorithm, RoutingSpec, TopologySpec};
-
-/// A whole number of at least `min`, with a message saying so (negative numbers included:
-/// options that take them accept the token and reject it here).
-fn whole<T>(s: &str, min: T, what: &str) -> Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
-{
-    match s.trim().parse::<T>() {
-        Ok(v) if v >= min => Ok(v),
-        _ => Err(format!("takes {what}")),
-    }
-}
-
-/// A whole number ≥ 1 (32 bits).
-pub fn positive_u32(s: &str) -> Result<u32, String> {
-    whole(s, 1u32, "a whole number of at least 1 (at most 4294967295)")
-}
-
-/// A whole number ≥ 0 (32 bits).
-pub fn whole_u32(s: &str) -> Result<u32, String> {
-    whole(s, 0u32, "a whole number (0 to 4294967295)")
-}
-
-/// A whole number ≥ 1 (64 bits).
-pub fn positive_u64(s: &str) -> Result<u64, String> {
-    whole(s, 1u64, "a whole number of at least 1")
-}
-
-/// A whole number ≥ 0 (64 bits).
-pub fn whole_u64(s: &str) -> Result<u64, String> {
-    whole(s, 0u64, "a whole number (0 or more)")
-}
-
-/// Any number (checked later against the quantity's own range, with its own message).
-pub fn number(s: &str) -> Result<f64, String> {
-    s.trim().parse::<f64>().map_err(|_| "takes a number, such as 0.04 or 1e-3".to_string())
-}
 
 /// Dimension order, as a command-line value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -113,16 +77,16 @@ impl RoutingArgs {
 #[derive(Debug, Clone, Args)]
 pub struct CubeSize {
     /// Radix k: nodes per dimension (default 8).
-    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true)]
+    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true)]
     pub k: Option<u32>,
     /// Dimensions n (default 2).
-    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, conflicts_with = "nodes")]
+    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes")]
     pub n: Option<u32>,
     /// Processors N instead of n: n = log_k N, rounded up to a whole dimension.
-    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true)]
+    #[arg(long, value_parser = count::<1>, allow_negative_numbers = true)]
     pub nodes: Option<u64>,
     /// Mixed radices k0,k1,… (dimension 0 first) instead of --k/--n.
-    #[arg(long, value_delimiter = ',', value_parser = positive_u32, conflicts_with_all = ["k", "n", "nodes"])]
+    #[arg(long, value_delimiter = ',', value_parser = small_count::<1>, conflicts_with_all = ["k", "n", "nodes"])]
     pub radices: Option<Vec<u32>>,
 }
 
@@ -130,13 +94,13 @@ pub struct CubeSize {
 #[derive(Debug, Clone, Args)]
 pub struct StageSize {
     /// Switch radix k (default 2).
-    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true)]
+    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true)]
     pub k: Option<u32>,
     /// Stages n, N = k^n (default 4).
-    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, conflicts_with = "nodes")]
+    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes")]
     pub stages: Option<u32>,
     /// Processors N instead of the stages, rounded up to a power of k.
-    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true)]
+    #[arg(long, value_parser = count::<1>, allow_negative_numbers = true)]
     pub nodes: Option<u64>,
 }
 
@@ -159,7 +123,7 @@ pub enum FamilyCmd {
     /// Ring of k nodes.
     Ring {
         /// Nodes k (default 8).
-        #[arg(long, value_parser = positive_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true)]
         k: Option<u32>,
         /// Channels in both directions.
         #[arg(long)]
@@ -168,28 +132,28 @@ pub enum FamilyCmd {
     /// Binary hypercube of n dimensions (or --nodes 2^n).
     Hypercube {
         /// Dimensions n (default 6).
-        #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, conflicts_with = "nodes")]
+        #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes")]
         n: Option<u32>,
         /// Nodes N, rounded up to a power of 2.
-        #[arg(long, value_parser = positive_u64, allow_negative_numbers = true)]
+        #[arg(long, value_parser = count::<1>, allow_negative_numbers = true)]
         nodes: Option<u64>,
     },
     /// Midimew of N nodes: C_N(⌈√(N/2)⌉−1, ⌈√(N/2)⌉) (Puente et al. §2).
     Midimew {
         /// Nodes N ≥ 4 (default 64).
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         nodes: Option<u32>,
     },
     /// Circulant graph C_N(a, b).
     Circulant {
         /// Nodes N.
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         nodes: u32,
         /// First generator a.
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         a: u32,
         /// Second generator b.
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         b: u32,
     },
     /// Butterfly of k×k switches: processors at stage 0, memories after the last stage.
@@ -205,31 +169,31 @@ pub enum FamilyCmd {
     /// Butterfly fat-tree of N = 4^n processors (Greenberg & Guan §3.1).
     FatTree {
         /// Processors N (4, 16, 64, 256, 1024, …; default 64).
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         nodes: Option<u32>,
     },
     /// Complete graph K_N.
     Complete {
         /// Nodes N.
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         nodes: u32,
     },
     /// n-hop network: product of complete graphs, e.g. --factors 4,8 for K4 × K8.
     Nhop {
         /// Complete-graph sizes.
-        #[arg(long, value_delimiter = ',', required = true, value_parser = whole_u32)]
+        #[arg(long, value_delimiter = ',', required = true, value_parser = small_count::<0>)]
         factors: Vec<u32>,
     },
     /// Cube-connected cycles CCC(n).
     Ccc {
         /// Cube dimension n (3..=16).
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         n: u32,
     },
     /// A single N-port crossbar.
     Crossbar {
         /// Processors N.
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         nodes: u32,
     },
     /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
@@ -239,10 +203,10 @@ pub enum FamilyCmd {
         /// The network's name, e.g. Butterfly.16.8, Butterfly.8-2dil.8, Xbar.32.8, 2hop.32.64-32.
         name: String,
         /// Processors N (default 1024).
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         nodes: Option<u32>,
         /// Packaging modules M (default 32).
-        #[arg(long, value_parser = whole_u32, allow_negative_numbers = true)]
+        #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         modules: Option<u32>,
     },
 }
@@ -306,17 +270,6 @@ pub enum Engine {
     Reference,
 }
 
-/// Contention form of the k-ary n-cube model, as a command-line value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Contention {
-    /// Agarwal 1991 eq. 8, (k_d − 1)/k_d².
-    LargeKd,
-    /// The homework's App. B small-k_d form, (k_d − ½)/(k_d + ½)².
-    SmallKd,
-    /// Eq. 3 with eq. 5's full variance.
-    FullVariance,
-}
-
 /// The spec's router, workload, run and model options, shared by every command that simulates.
 /// Each is one field of the spec (named in brackets); absent options keep the spec's value.
 #[derive(Debug, Clone, Args)]
@@ -326,32 +279,32 @@ pub struct SpecArgs {
     pub router: Option<Router>,
     /// Request rate m: messages each terminal creates per cycle, in (0, 1] [spec:
     /// workload.rate] (default 0.04).
-    #[arg(long, value_parser = number, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    #[arg(long, value_parser = rate, allow_negative_numbers = true, global = true, help_heading = "Workload")]
     pub rate: Option<f64>,
     /// Message length B in flits [spec: workload.size] (default 4).
-    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, global = true, help_heading = "Workload")]
     pub size: Option<u32>,
     /// Destination pattern [spec: workload.pattern] (default: uniform).
     #[arg(long, value_enum, global = true, help_heading = "Workload")]
     pub pattern: Option<PatternArg>,
     /// Locality fraction l in (0, 1]: destinations in a subcube of l·N nodes with a corner at
     /// the source (tori and rings) [spec: workload.locality]; l = 1 is uniform traffic.
-    #[arg(long, value_parser = number, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    #[arg(long, value_parser = fraction, allow_negative_numbers = true, global = true, help_heading = "Workload")]
     pub locality: Option<f64>,
     /// Measured messages: the run lasts until all of them are delivered [spec: run.messages]
     /// (default 10000).
-    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true, global = true, help_heading = "Run")]
+    #[arg(long, value_parser = count::<1>, allow_negative_numbers = true, global = true, help_heading = "Run")]
     pub messages: Option<u64>,
     /// Cycle limit, the warm-up included [spec: run.max-cycles] (default 10000000).
-    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true, global = true, help_heading = "Run")]
+    #[arg(long, value_parser = count::<1>, allow_negative_numbers = true, global = true, help_heading = "Run")]
     pub max_cycles: Option<u64>,
     /// Warm-up cycles discarded before measuring [spec: run.warmup] (default: ten worst-case
     /// unloaded latencies, stretched near saturation; 1,000 to 100,000 and at most a tenth of
     /// the cycle limit).
-    #[arg(long, value_parser = whole_u64, allow_negative_numbers = true, global = true, help_heading = "Run")]
+    #[arg(long, value_parser = count::<0>, allow_negative_numbers = true, global = true, help_heading = "Run")]
     pub warmup: Option<u64>,
     /// Seed of every random stream [spec: run.seed] (default 1).
-    #[arg(long, value_parser = whole_u64, allow_negative_numbers = true, global = true, help_heading = "Run")]
+    #[arg(long, value_parser = count::<0>, allow_negative_numbers = true, global = true, help_heading = "Run")]
     pub seed: Option<u64>,
     /// Engine: the per-message fast path or the flit-by-flit reference [spec: run.engine].
     #[arg(long, value_enum, global = true, help_heading = "Run")]
@@ -361,9 +314,9 @@ pub struct SpecArgs {
     #[arg(long, global = true, help_heading = "Model")]
     pub model: bool,
     /// With --model on a k-ary n-cube: the contention form [spec: model.contention] (default:
-    /// the homework's App. B rule, eq. 8's form when k_d > 2, the small-k_d form otherwise).
+    /// auto, the homework's App. B rule, eq. 8's form when k_d > 2, the small-k_d form otherwise).
     #[arg(long, value_enum, global = true, requires = "model", help_heading = "Model")]
-    pub contention: Option<Contention>,
+    pub contention: Option<ContentionArg>,
 }
 
 impl SpecArgs {
@@ -408,12 +361,7 @@ impl SpecArgs {
             };
         }
         if self.model {
-            let contention = self.contention.map(|c| match c {
-                Contention::LargeKd => ContentionForm::LargeKd,
-                Contention::SmallKd => ContentionForm::SmallKd,
-                Contention::FullVariance => ContentionForm::FullVariance,
-            });
-            spec.model = Some(ModelSpec { contention });
+            spec.model = Some(ModelSpec { contention: self.contention.unwrap_or_default().form() });
         }
     }
 }
@@ -423,13 +371,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parsers_say_what_the_option_takes() {
-        assert_eq!(positive_u32("4"), Ok(4));
-        assert!(positive_u32("-1").unwrap_err().contains("at least 1"));
-        assert!(positive_u32("0").unwrap_err().contains("at least 1"));
-        assert!(positive_u32("4294967296").is_err());
-        assert_eq!(whole_u64("0"), Ok(0));
-        assert!(number("abc").unwrap_err().contains("number"));
-        assert_eq!(number("1e-17"), Ok(1e-17));
+    fn family_options_are_spec_fields() {
+        let f = FamilyCmd::Ring { k: Some(5), bidirectional: true };
+        assert_eq!(f.spec(), TopologySpec::Ring { k: Some(5), bidirectional: true });
     }
 }

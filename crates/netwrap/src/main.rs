@@ -8,6 +8,7 @@ mod args;
 mod cli;
 mod cmd;
 mod output;
+mod values;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -175,10 +175,10 @@ fn sim_saturated_run_reports_throughput_not_latency() {
 #[test]
 fn sim_bad_input_is_a_clear_error() {
     for (args, msg) in [
-        (vec!["sim", "--rate", "-1"], "rate -1 is invalid"),
-        (vec!["sim", "--size", "0"], "size 0 is invalid"),
-        (vec!["sim", "--k", "1"], "k must be at least 2"),
-        (vec!["sim", "--locality", "0"], "locality 0 is invalid"),
+        (vec!["sim", "--rate", "-1"], "'--rate <RATE>': must be a probability in [0, 1]"),
+        (vec!["sim", "--size", "0"], "'--size <SIZE>': must be a whole number of at least 1"),
+        (vec!["sim", "--k", "1"], "'--k <K>': must be a whole number of at least 2"),
+        (vec!["sim", "--locality", "0"], "'--locality <LOCALITY>': must be a fraction in (0, 1]"),
         (vec!["sim", "--no-wrap", "--locality", "0.5"], "end-around"),
         (vec!["sim", "--frobnicate"], "unexpected argument"),
         (vec!["sim", "--det-file", "/nonexistent/dir/x"], "cannot write"),
@@ -336,6 +336,6 @@ fn negative_switch_delay_is_refused_everywhere() {
             .args(&args)
             .assert()
             .code(2)
-            .stderr(predicate::str::contains("--switch-delay -1 is invalid"));
+            .stderr(predicate::str::contains("'-1' for '--switch-delay <SWITCH_DELAY>'"));
     }
 }

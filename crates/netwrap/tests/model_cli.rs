@@ -1,5 +1,5 @@
-//! The model, figure and design commands end to end: JSON keys, seed numbers, and clear
-//! errors for bad input and unstable queues.
+//! The model, figure, cost and design commands end to end: JSON keys, the papers' numbers,
+//! clear errors for bad input and unstable queues, and what the output may never contain.
 
 use assert_cmd::Command;
 use predicates::str::contains;
@@ -30,6 +30,7 @@ const SHARED_KEYS: &[&str] = &[
     "config",
 ];
 
+/// Characterisation: every model's JSON carries the keys a simulation report shares.
 #[test]
 fn every_model_reports_the_shared_keys() {
     for args in [
@@ -47,16 +48,18 @@ fn every_model_reports_the_shared_keys() {
     }
 }
 
-/// Seed 004 Ex 1: 64 processors, 2-D, m = 0.04, B = 4: ρ = 0.56, T ≈ 21.9.
+/// Verification against the homework's Ex 1: 64 processors, 2-D, m = 0.04, B = 4: ρ = 0.56,
+/// T ≈ 21.9.
 #[test]
-fn kary_ncube_seed004_exercise1() {
+fn kary_ncube_homework_exercise1() {
     let v = json(&["model", "kary-ncube", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"]);
     assert!((num(&v, "utilization") - 0.56).abs() < 1e-12);
     assert!((num(&v, "latency") - 21.91).abs() < 0.01);
 }
 
-/// Seed 000 §5.2: the 128-pin 3-D torus (W = 128/6) saturates at m ≈ 0.037 with L = 128;
-/// the 4×4 indirect network (W = 16) at 1/B = 0.125.
+/// Verification against Agarwal 1991 §5.2: the 128-pin 3-D torus (W = 128/6) saturates at
+/// m ≈ 0.037 with L = 128 (the paper's three digits: ±0.001); the 4×4 indirect network
+/// (W = 16) at 1/B = 0.125 exactly.
 #[test]
 fn saturation_rates_of_section_5_2() {
     let v = json(&[
@@ -82,8 +85,8 @@ fn saturation_rates_of_section_5_2() {
     assert_eq!(num(&v, "max_rate"), 0.125);
 }
 
-/// Seed 000 §4.2 and §5: a binary-cube bisection gives W = k/2 ("256 nodes … n = 2 has
-/// W = 8"); the 2-D 32-bit normalisation gives W = k.
+/// Verification against Agarwal 1991 §4.2 and §5: a binary-cube bisection gives W = k/2
+/// ("256 nodes … n = 2 has W = 8"); the 2-D 32-bit normalisation gives W = k.
 #[test]
 fn bisection_normalisations() {
     let v = json(&[
@@ -122,6 +125,9 @@ fn bisection_normalisations() {
         .stderr(contains("n0:W0"));
 }
 
+/// Verification of Agarwal 1991 eq. 12's clock factor: planar 2-D wires are one unit long,
+/// so with s = 4 the clock period is 5 and eq. 12's latency is 5 times eq. 10's (exact
+/// arithmetic; 1e-9 allows for rounding).
 #[test]
 fn delays_add_eq12_timing() {
     let v = json(&[
@@ -145,6 +151,9 @@ fn delays_add_eq12_timing() {
     assert!((num(&v, "latency_time") - 5.0 * num(&v, "latency")).abs() < 1e-9);
 }
 
+/// Verification of the homework's App. D at Ex 1's network: U = 1/(1 + m·T) (exact to
+/// rounding, 1e-12), the quadratic root equals the bisection (1e-9, the bisection's
+/// tolerance), and the printed closed form is more than a cycle lower (docs/models.md).
 #[test]
 fn feedback_solutions_and_processor_utilization() {
     let base = ["model", "feedback", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"];
@@ -159,6 +168,8 @@ fn feedback_solutions_and_processor_utilization() {
     netwrap().args(base).assert().success().stdout(contains("processor utilization U"));
 }
 
+/// Characterisation: a saturated model prints its report and exits with status 3, saying
+/// which queue is unstable and the highest sustainable rate.
 #[test]
 fn unstable_queues_are_errors_that_say_so() {
     netwrap()
@@ -180,20 +191,21 @@ fn unstable_queues_are_errors_that_say_so() {
         .stderr(contains("eq. 26"));
 }
 
+/// Characterisation: invalid input is an error naming what is wrong.
 #[test]
 fn bad_input_is_a_clear_error() {
     for (args, msg) in [
-        (&["model", "kary-ncube", "--k", "1"][..], "k must be at least 2"),
+        (&["model", "kary-ncube", "--k", "1"][..], "'--k <K>': must be a whole number of at least 2"),
         (&["model", "kary-ncube", "--rate=-0.1"], "rate"),
         (&["model", "kary-ncube", "--locality", "0"], "locality"),
         (&["model", "kary-ncube", "--bits", "128"], "needs a channel width"),
         (&["model", "kary-ncube", "--width", "16"], "give --bits"),
-        (&["model", "kary-ncube", "--bits", "128", "--width", "0"], "must be a positive number"),
+        (&["model", "kary-ncube", "--bits", "128", "--width", "0"], "must be a positive finite number"),
         (&["model", "kary-ncube", "--switch-delay=-1"], "--switch-delay"),
         (&["model", "fat-tree", "--nodes", "100"], "4^n"),
         (&["model", "fat-tree", "--size", "0"], "size"),
         (&["model", "indirect", "--k", "1"], "at least 2"),
-        (&["model", "feedback", "--k", "2", "--n", "6"], "contention form"),
+        (&["model", "feedback", "--k", "2", "--n", "6", "--contention", "large-kd"], "--contention auto"),
         (&["figure", "5"], "no figure"),
         (&["design", "--nodes", "64", "--rate", "0.01", "--bits", "1024", "--pins", "0"], "positive"),
         (
@@ -205,7 +217,7 @@ fn bad_input_is_a_clear_error() {
     }
 }
 
-/// Seed 004 Ex 7: the 4-ary 3-cube with 64-bit channels comes first.
+/// Verification against the homework's Ex 7: the 4-ary 3-cube with 64-bit channels comes first.
 #[test]
 fn design_answers_exercise7() {
     let v = json(&[
@@ -248,6 +260,7 @@ fn design_answers_exercise7() {
         .stdout(contains("SATURATED"));
 }
 
+/// Characterisation: a figure is written as tidy CSV and an SVG plot.
 #[test]
 fn figures_are_written_as_csv_and_svg() {
     let dir = std::env::temp_dir().join(format!("netwrap-fig-{}", std::process::id()));
@@ -262,7 +275,8 @@ fn figures_are_written_as_csv_and_svg() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The committed figure data in docs/figures are what the code produces now (golden files).
+/// Characterisation (golden files): the committed figure data in docs/figures are what the
+/// code produces now.
 #[test]
 fn committed_figure_data_is_current() {
     let dir = std::env::temp_dir().join(format!("netwrap-golden-{}", std::process::id()));
@@ -282,4 +296,413 @@ fn committed_figure_data_is_current() {
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs netwrap and returns (status, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = netwrap().args(args).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// Characterisation of input validation, option by option: every model command refuses 0
+/// (where invalid), negatives (as separate tokens too), NaN, ±infinity, out-of-range and
+/// overflowing values with status 2 and a short message that names the option and says what
+/// it takes in words — never clap's "unexpected argument", never a 300-digit range.
+#[test]
+fn every_numeric_option_refuses_bad_values_in_words() {
+    let probability = "must be a probability in [0, 1]";
+    let fraction = "must be a fraction in (0, 1]";
+    let positive = "must be a positive finite number";
+    let cases: &[(&[&str], &str, &[&str], &str)] = &[
+        (&["model", "kary-ncube"], "--k", &["0", "1", "-1", "nan", "1.5", "4294967296"], "whole number"),
+        (&["model", "kary-ncube"], "--n", &["0", "-1", "inf", "4294967296"], "whole number"),
+        (&["model", "kary-ncube"], "--nodes", &["0", "-1", "nan", "18446744073709551616"], "whole number"),
+        (
+            &["model", "kary-ncube"],
+            "--rate",
+            &["-1", "2", "nan", "inf", "-inf", "1e300", "-1e-300"],
+            probability,
+        ),
+        (&["model", "kary-ncube"], "--size", &["0", "-4", "nan", "4294967296"], "whole number"),
+        (&["model", "kary-ncube"], "--locality", &["0", "-0.5", "1.5", "nan", "inf"], fraction),
+        (
+            &["model", "kary-ncube", "--width", "32"],
+            "--bits",
+            &["0", "-128", "nan", "inf", "1e309"],
+            positive,
+        ),
+        (&["model", "kary-ncube", "--bits", "128"], "--width", &["0", "-32", "nan", "-inf"], positive),
+        (&["model", "kary-ncube", "--bits", "128"], "--pins", &["0", "-384", "nan", "inf"], positive),
+        (&["model", "kary-ncube", "--bits", "128"], "--bisection", &["0", "-1", "nan", "inf"], positive),
+        (
+            &["model", "kary-ncube"],
+            "--switch-delay",
+            &["-1", "nan", "inf", "-1e-300"],
+            "zero or a positive finite number",
+        ),
+        (
+            &["model", "kary-ncube", "--switch-delay", "1"],
+            "--space-dims",
+            &["0", "-2", "nan"],
+            "whole number",
+        ),
+        (&["model", "feedback"], "--rate", &["-1", "2", "nan", "inf"], probability),
+        (&["model", "feedback"], "--locality", &["0", "2", "nan"], fraction),
+        (&["model", "indirect"], "--k", &["0", "1", "-2", "nan"], "whole number"),
+        (&["model", "indirect"], "--n", &["0", "-1", "1e3"], "whole number"),
+        (&["model", "indirect"], "--rate", &["-1", "2", "nan", "inf"], probability),
+        (&["model", "indirect"], "--size", &["0", "-4", "nan", "inf", "1e309"], positive),
+        (
+            &["model", "indirect"],
+            "--memory-latency",
+            &["-1", "nan", "inf"],
+            "zero or a positive finite number",
+        ),
+        (&["model", "fat-tree"], "--nodes", &["0", "-4", "nan"], "whole number"),
+        (&["model", "fat-tree"], "--rate", &["-0.001", "2", "nan", "inf"], probability),
+        (
+            &["model", "fat-tree"],
+            "--size",
+            &["0", "0.5", "-32", "nan", "inf", "1e300"],
+            "from 1 to 1e9 flits",
+        ),
+        (&["cost"], "--modules", &["0", "1", "-1", "nan", "4294967296"], "whole number"),
+        (&["cost"], "--bisection", &["0", "-8192", "nan", "18446744073709551616"], "whole number"),
+        (&["cost"], "--toroid", &["0", "-3"], "whole number"),
+        (&["cost"], "--nhop", &["0", "-2"], "whole number"),
+    ];
+    for (command, option, values, words) in cases {
+        for value in *values {
+            for args in [
+                [&command[..], &[*option, *value]].concat(),
+                [&command[..], &[&format!("{option}={value}")[..]]].concat(),
+            ] {
+                let (status, _, stderr) = run(&args);
+                assert_eq!(status, 2, "{args:?}: {stderr}");
+                assert!(stderr.contains(option) && stderr.contains(words), "{args:?}: {stderr}");
+                assert!(!stderr.contains("unexpected argument") && stderr.len() < 300, "{args:?}: {stderr}");
+            }
+        }
+    }
+}
+
+/// Characterisation: options whose range depends on other options (N = k^n, the locality
+/// subcube, B = L/W, eq. 12's times) are refused with status 2, naming the option.
+#[test]
+fn combinations_beyond_the_models_are_refused_naming_the_option() {
+    for (args, words) in [
+        (&["model", "kary-ncube", "--n", "4294967295"][..], "--n 4294967295 is too large"),
+        (&["model", "kary-ncube", "--k", "65536", "--n", "4"], "2^53"),
+        (&["model", "kary-ncube", "--k", "4294967295", "--n", "2"], "2^53"),
+        (
+            &["model", "kary-ncube", "--nodes", "18446744073709551615"],
+            "--nodes 18446744073709551615 is too large",
+        ),
+        (&["model", "kary-ncube", "--k", "3", "--nodes", "9007199254740991"], "rounds up"),
+        (&["model", "feedback", "--k", "65536", "--n", "4"], "2^53"),
+        (&["model", "indirect", "--k", "4294967295", "--n", "4294967295"], "2^53"),
+        (&["model", "indirect", "--n", "54"], "2^53"),
+        (&["model", "fat-tree", "--nodes", "18446744073709551615"], "4^26"),
+        (&["model", "kary-ncube", "--locality", "1e-300"], "--locality 1e-300"),
+        (&["model", "kary-ncube", "--locality", "0.5", "--no-wrap"], "--locality 0.5 with --no-wrap"),
+        (&["model", "kary-ncube", "--bits", "1e300", "--width", "1e-300"], "--bits 1e300"),
+        (&["model", "indirect", "--bits", "1e300", "--width", "1e-300"], "--bits 1e300"),
+        (&["model", "kary-ncube", "--bits", "128", "--bisection-of", "4294967295:1e308"], "--bisection-of"),
+        (
+            &["model", "kary-ncube", "--switch-delay", "1e308", "--bits", "128", "--width", "32"],
+            "--switch-delay 1e308",
+        ),
+        (
+            &["model", "indirect", "--memory-latency", "1.7e308", "--size", "1e308", "--rate", "0"],
+            "floating point",
+        ),
+    ] {
+        let (status, stdout, stderr) = run(args);
+        assert_eq!(status, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert!(
+            stdout.is_empty() && stderr.len() < 400 && !stderr.contains("00000000000"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Verification at valid extremes: tiny rates give the unloaded latency (ρ → 0, so
+/// T = T0 = n·k_d + B = 11 for the 8-ary 2-cube with B = 4, and U = 1/(1 + m·T0) → 1), the
+/// largest network (2^53 nodes) is exact, and huge messages saturate (status 3) with short
+/// numbers.
+#[test]
+fn valid_extremes_give_correct_answers() {
+    for rate in ["0", "1e-300", "5e-324"] {
+        let v = json(&["model", "kary-ncube", "--rate", rate]);
+        assert_eq!(num(&v, "latency"), 11.0);
+        for solution in ["exact", "quadratic", "closed-form"] {
+            let v = json(&["model", "feedback", "--rate", rate, "--solution", solution]);
+            assert!((num(&v, "latency") - 11.0).abs() < 1e-12, "{solution} {rate}");
+            assert!((num(&v, "processor_utilization") - 1.0).abs() < 1e-15);
+        }
+        let v = json(&["model", "indirect", "--rate", rate]);
+        assert_eq!(num(&v, "latency"), 6.0); // n + B with n = 2 stages
+    }
+    let v = json(&["model", "kary-ncube", "--k", "2", "--n", "53"]);
+    assert_eq!(v["config"]["nodes"].as_u64(), Some(1 << 53));
+    assert_eq!(num(&v, "mean_hops"), 26.5);
+    let (status, stdout, stderr) = run(&["model", "indirect", "--size", "1e300"]);
+    assert_eq!(status, 3, "{stderr}");
+    assert!(stdout.contains("B = 1e300") && !stdout.contains("00000000000"), "{stdout}");
+    let (status, stdout, _) = run(&["model", "fat-tree", "--nodes", "4503599627370496"]);
+    assert_eq!(status, 3);
+    assert!(stdout.contains("26 levels"));
+}
+
+/// Verification: the feedback model's rate is checked once, before any solution, so the
+/// three solutions refuse NaN, ±∞, −1 and 2 alike (they used to print NaN or a negative
+/// utilisation with status 0, each a different one).
+#[test]
+fn feedback_refuses_bad_rates_before_any_solution() {
+    for rate in ["nan", "inf", "-inf", "-1", "2"] {
+        let messages: Vec<String> = ["exact", "quadratic", "closed-form"]
+            .iter()
+            .map(|s| {
+                let (status, stdout, stderr) = run(&["model", "feedback", "--rate", rate, "--solution", s]);
+                assert!(status == 2 && stdout.is_empty(), "{rate} {s}: {stderr}");
+                stderr
+            })
+            .collect();
+        assert!(messages.iter().all(|m| m == &messages[0] && m.contains("--rate")), "{messages:?}");
+    }
+}
+
+/// Regression: `cost --toroid 100` suggested M >= 68719476736 (2^100 wrapped to 2^36), and 64
+/// panicked on the shift.
+#[test]
+fn cost_toroid_suggestion_does_not_wrap() {
+    for d in ["64", "100", "4294967295"] {
+        let (status, stdout, stderr) = run(&["cost", "--toroid", d]);
+        assert_eq!(status, 0, "{stderr}");
+        assert!(stdout.contains(&format!("M >= 2^{d}")), "{stdout}");
+        assert!(!stdout.contains("68719476736"));
+    }
+    let (status, _, stderr) = run(&["cost", "--modules", "65537"]);
+    assert!(
+        status == 2 && stderr.contains("--modules 65537") && stderr.contains("at most 65536"),
+        "{stderr}"
+    );
+}
+
+/// Characterisation: no Rust names or Debug formatting reach the user, in text or in help.
+#[test]
+fn output_uses_words_not_internal_names() {
+    let leaks = [
+        "UnidirectionalTorus",
+        "BidirectionalTorus",
+        "LargeKd",
+        "SmallKd",
+        "FullVariance",
+        "ClosedForm",
+        "Exact solution",
+        "Pins {",
+        "Width {",
+        "Bisection {",
+        "Some(",
+        "None",
+    ];
+    let runs: &[&[&str]] = &[
+        &["model", "kary-ncube"],
+        &[
+            "model",
+            "kary-ncube",
+            "--k",
+            "10",
+            "--n",
+            "3",
+            "--bits",
+            "128",
+            "--pins",
+            "384",
+            "--switch-delay",
+            "4",
+        ],
+        &["model", "kary-ncube", "--bits", "128", "--width", "32", "--bidirectional"],
+        &["model", "kary-ncube", "--bits", "128", "--bisection-binary-cube", "--no-wrap", "--rate", "0.001"],
+        &["model", "kary-ncube", "--k", "4", "--contention", "large-kd"],
+        &["model", "feedback"],
+        &["model", "feedback", "--solution", "closed-form"],
+        &["model", "feedback", "--solution", "quadratic", "--k", "2"],
+        &["model", "indirect"],
+        &["model", "fat-tree", "--nodes", "64", "--size", "4"],
+        &["cost"],
+        &["cost", "--modules", "24", "--toroid", "5", "--nhop", "9"],
+    ];
+    for args in runs {
+        let (status, stdout, stderr) = run(args);
+        assert_eq!(status, 0, "{args:?}: {stderr}");
+        for leak in leaks {
+            assert!(
+                !stdout.contains(leak) && !stderr.contains(leak),
+                "{args:?} prints {leak:?}:\n{stdout}{stderr}"
+            );
+        }
+    }
+    let (_, stdout, _) = run(runs[1]);
+    assert!(stdout.contains("384 pins per switch") && stdout.contains("unidirectional torus"), "{stdout}");
+    let (_, stdout, _) = run(&["model", "feedback", "--solution", "closed-form"]);
+    assert!(stdout.contains("the printed closed form"), "{stdout}");
+}
+
+/// Characterisation of the naming rule: the papers are named by author and year in help and
+/// output, never by the internal inventory names "seed 000" … "seed 004". (The one-line
+/// descriptions of `cost` and `figure` in `netwrap --help` come from cli.rs, outside these
+/// commands; their options are checked here.)
+#[test]
+fn papers_are_named_by_author() {
+    let mut texts = Vec::new();
+    for args in [
+        &["model", "--help"][..],
+        &["model", "kary-ncube", "--help"],
+        &["model", "feedback", "--help"],
+        &["model", "indirect", "--help"],
+        &["model", "fat-tree", "--help"],
+        &["model", "kary-ncube"],
+        &["model", "feedback"],
+        &["model", "indirect"],
+        &["model", "fat-tree"],
+        &["cost"],
+        &["figure", "5"],
+    ] {
+        let (_, stdout, stderr) = run(args);
+        texts.push((args, stdout + &stderr));
+    }
+    for args in [&["cost", "--help"][..], &["figure", "--help"]] {
+        let (_, stdout, _) = run(args);
+        let options = stdout.split_once("Options:").map(|(_, o)| o.to_string()).unwrap_or_default();
+        assert!(!options.is_empty(), "{stdout}");
+        texts.push((args, options));
+    }
+    for (args, text) in &texts {
+        for seed in ["seed 00", "Seed 00", "seed00"] {
+            assert!(!text.to_lowercase().contains(&seed.to_lowercase()), "{args:?}: {text}");
+        }
+    }
+    assert!(texts.iter().any(|(_, t)| t.contains("Agarwal 1991")));
+    assert!(texts.iter().any(|(_, t)| t.contains("Greenberg & Guan")));
+    assert!(texts.iter().any(|(_, t)| t.contains("Raghunath & Ranade")));
+}
+
+/// Verification of the one contention-form rule (the homework's App. B: eq. 8's form "for
+/// values of k_d > 2", the small-k_d form otherwise, applied to the distance the formula
+/// uses). At k = 8, n = 2, B = 4, m = 0.04, l = 0.2: side √0.2·8, k_dl = (side − 1)/2 ≈ 1.289
+/// <= 2, so `auto` is the small form, worked here by hand; `large-kd` forces eq. 8.
+#[test]
+fn contention_auto_is_appendix_b_rule_everywhere() {
+    let base = ["--k", "8", "--n", "2", "--rate", "0.04", "--size", "4", "--locality", "0.2"];
+    let kd = (0.2f64.sqrt() * 8.0 - 1.0) / 2.0;
+    let rho = 0.04 * 4.0 * kd;
+    let w = |f: f64| rho * 4.0 / (1.0 - rho) * f * 1.5;
+    let small = (1.0 + w((kd - 0.5) / ((kd + 0.5) * (kd + 0.5)))) * 2.0 * kd + 4.0;
+    let large = (1.0 + w((kd - 1.0) / (kd * kd))) * 2.0 * kd + 4.0;
+    let v = json(&[&["model", "kary-ncube"][..], &base].concat());
+    assert_eq!(v["config"]["contention"], "auto");
+    assert_eq!(v["contention_form"], "small-kd");
+    assert!((num(&v, "latency") - small).abs() < 1e-12, "{} vs {small}", num(&v, "latency"));
+    let v = json(&[&["model", "kary-ncube"][..], &base, &["--contention", "large-kd"]].concat());
+    assert_eq!(v["contention_form"], "large-kd");
+    assert!((num(&v, "latency") - large).abs() < 1e-12);
+    // The feedback model resolves the same way and says so.
+    let v = json(&[&["model", "feedback"][..], &base].concat());
+    assert_eq!(
+        (v["contention_form"].as_str(), v["config"]["contention"].as_str()),
+        (Some("small-kd"), Some("auto"))
+    );
+    // Text output says which form was used and why.
+    let (_, stdout, _) = run(&[&["model", "kary-ncube"][..], &base].concat());
+    assert!(
+        stdout.contains("contention form")
+            && stdout.contains("small-k_d form")
+            && stdout.contains("auto: k_dl"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = run(&["model", "feedback"]);
+    assert!(
+        stdout.contains("eq. 8's large-k_d form") && stdout.contains("auto: k_d = 3.5000 > 2"),
+        "{stdout}"
+    );
+    // Above k_d = 2, auto is eq. 8: the homework's Ex 1 latency is unchanged.
+    assert_eq!(json(&["model", "kary-ncube"])["contention_form"], "large-kd");
+    // The old flags are gone; the option takes the four forms.
+    for old in ["--small-kd", "--large-kd", "--full-variance"] {
+        assert_eq!(run(&["model", "kary-ncube", old]).0, 2, "{old}");
+    }
+    let (status, _, stderr) = run(&["model", "kary-ncube", "--contention", "huge"]);
+    assert!(status == 2 && stderr.contains("auto") && stderr.contains("full-variance"), "{stderr}");
+}
+
+/// Regression: `model feedback --k 2` failed without naming the option that works. Now the
+/// default (`auto`, the small-k_d form, zero contention at k_d = ½) gives T = T0 = n/2 + B;
+/// forcing eq. 8's form names `--contention auto` and `small-kd`; the printed closed form
+/// (which embeds eq. 8's form) names `--solution`.
+#[test]
+fn feedback_k2_works_or_names_the_option_that_does() {
+    let v = json(&["model", "feedback", "--k", "2", "--n", "6", "--size", "4"]);
+    assert_eq!(num(&v, "latency"), 7.0);
+    assert_eq!(v["contention_form"], "small-kd");
+    let (status, _, stderr) = run(&["model", "feedback", "--k", "2", "--contention", "large-kd"]);
+    assert!(
+        status == 2 && stderr.contains("--contention auto") && stderr.contains("--contention small-kd"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = run(&["model", "feedback", "--k", "2", "--solution", "closed-form"]);
+    assert!(status == 2 && stderr.contains("--solution closed-form") && stderr.contains("exact"), "{stderr}");
+}
+
+/// Characterisation of the output layer for these commands: `--out` that is not a directory
+/// is invalid input naming it (status 2); a file that cannot be written is named (status 1);
+/// a full standard output is status 1 naming it; a closed pipe ends quietly with status 0.
+#[test]
+fn figure_out_and_write_failures_are_named() {
+    let (status, _, stderr) = run(&["figure", "all", "--out", "/dev/null"]);
+    assert_eq!(status, 2);
+    assert!(
+        stderr.contains("--out /dev/null is not a directory") && !stderr.contains("File exists"),
+        "{stderr}"
+    );
+    let dir = std::env::temp_dir().join(format!("netwrap-figfail-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("fig6.csv")).unwrap();
+    let (status, _, stderr) = run(&["figure", "6", "--out", dir.to_str().unwrap()]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("fig6.csv"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out_dir = std::env::temp_dir().join(format!("netwrap-figfull-{}", std::process::id()));
+    for args in [
+        &["model", "kary-ncube"][..],
+        &["model", "kary-ncube", "--json"],
+        &["model", "feedback"],
+        &["model", "indirect"],
+        &["model", "fat-tree"],
+        &["cost"],
+        &["figure", "6", "--out", out_dir.to_str().unwrap()],
+    ] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("netwrap"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("standard output"), "{args:?}: {stderr}");
+        // A pipe closed before anything is read: status 0, nothing on stderr.
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("netwrap"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
 }

@@ -88,7 +88,7 @@ fn bad_sizes_fail_with_the_valid_sizes() {
         .args(["cost", "--modules", "32", "--bisection", "0"])
         .assert()
         .failure()
-        .stderr(contains("at least 1 wire"));
+        .stderr(contains("'--bisection <BISECTION>': must be a whole number of at least 1"));
 }
 
 /// Seed 003 Table II: M = 32, B = 8192.

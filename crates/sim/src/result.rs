@@ -129,9 +129,9 @@ pub fn model_unavailable(topology: &TopologySpec) -> Option<String> {
 /// The model of `spec`'s network at the simulated point (the effective locality), compared
 /// with `report`.
 ///
-/// k-ary n-cubes: Agarwal 1991 eq. 10 with the contention form asked for, or by the homework's
-/// App. B rule (eq. 8's form "for values of k_d > 2", the small-k_d form otherwise, applied to
-/// the k_d, or k_dl, of the simulated traffic). Butterflies and Omega networks: the indirect
+/// k-ary n-cubes: Agarwal 1991 eq. 10 with the contention form asked for (`auto`: the
+/// homework's App. B rule, as `netwrap model kary-ncube` applies it; the prediction records
+/// the form used). Butterflies and Omega networks: the indirect
 /// model (Agarwal 1991 eqs. 13–14, the homework's App. C) with n = D − 1 stages of contention
 /// and delay: netwrap's D-stage network has D − 1 inter-stage channels, and the processor and
 /// memory links are terminal ports without delay or queueing in the ideal switch.
@@ -193,25 +193,14 @@ pub fn compare(
                 TopologySpec::Hypercube { n, .. } => (2, n.unwrap_or(6), Wiring::Mesh),
                 _ => unreachable!("model_unavailable covers the other families"),
             };
-            let mut params = kary_ncube::KaryNCube {
+            let params = kary_ncube::KaryNCube {
                 locality: effective_locality,
                 wiring,
+                form: spec.model.as_ref().map(|m| m.contention).unwrap_or_default(),
                 ..kary_ncube::KaryNCube::new(k, n, w.rate, w.size as f64)
             };
-            let asked = spec.model.as_ref().and_then(|m| m.contention);
-            params.form = match asked {
-                Some(f) => f,
-                None => {
-                    let k_d = kary_ncube::predict(&params).map_err(model_error)?.k_d;
-                    if k_d > 2.0 { ContentionForm::LargeKd } else { ContentionForm::SmallKd }
-                }
-            };
             let p = kary_ncube::predict(&params).map_err(model_error)?;
-            let form = match params.form {
-                ContentionForm::LargeKd => "eq. 8's contention (k_d-1)/k_d^2",
-                ContentionForm::SmallKd => "the homework's App. B small-k_d contention (k_d-1/2)/(k_d+1/2)^2",
-                ContentionForm::FullVariance => "eq. 3 with eq. 5's full variance",
-            };
+            let form = format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());
             let values = (
                 p.utilization,
                 p.latency,
@@ -221,7 +210,7 @@ pub fn compare(
                 p.mean_hops,
                 p.saturated,
             );
-            ("kary-ncube", format!("Agarwal 1991 eq. 10 with {form}"), Some(params.form), values)
+            ("kary-ncube", format!("Agarwal 1991 eq. 10 with {form}"), Some(p.contention_form), values)
         }
     };
     let (utilization, latency, unloaded_latency, throughput, max_rate, mean_hops, saturated) = p;

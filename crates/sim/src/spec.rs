@@ -136,10 +136,10 @@ impl Default for RunControl {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
 pub struct ModelSpec {
-    /// Contention form of the k-ary n-cube model (`--contention`): absent means the homework's
-    /// App. B rule (eq. 8's form for k_d > 2, the small-k_d form otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contention: Option<netwrap_model::kary_ncube::ContentionForm>,
+    /// Contention form of the k-ary n-cube model (`--contention`): `auto` is the homework's
+    /// App. B rule (eq. 8's form when the distance per dimension exceeds 2, the small-k_d form
+    /// otherwise), as `netwrap model kary-ncube` applies it.
+    pub contention: netwrap_model::kary_ncube::ContentionForm,
 }
 
 /// The most measured messages a run may ask for: sequence numbers are 32-bit.
@@ -218,7 +218,7 @@ impl SimSpec {
             )));
         }
         if let Some(m) = &self.model
-            && m.contention.is_some()
+            && m.contention != netwrap_model::kary_ncube::ContentionForm::Auto
             && !topology.is_cube()
         {
             return Err(invalid(format!(

@@ -116,7 +116,8 @@ pub fn balanced_factors(m: u32, parts: u32) -> Option<Vec<u32>> {
             return;
         }
         let mut f = min.max(2);
-        while (f as u64).pow(parts) <= m as u64 {
+        // f^parts <= m; checked, since parts may be as large as the caller likes.
+        while (f as u64).checked_pow(parts).is_some_and(|p| p <= m as u64) {
             if m % f == 0 {
                 cur.push(f);
                 go(m / f, parts - 1, f, cur, best);
@@ -160,9 +161,17 @@ pub fn cost(topology: InterModule, modules: u32, bisection: u64) -> Result<CostR
     let m = modules as f64;
     let factors_for = |parts: u32, what: &str| {
         balanced_factors(modules, parts).ok_or_else(|| {
+            // M is a u32, so it has at most 31 prime factors: past that, no M will do.
+            let hint = if parts <= 31 {
+                format!(
+                    "choose M with at least {parts} prime factors (e.g. a power of 2 >= {})",
+                    1u64 << parts
+                )
+            } else {
+                format!("it needs M >= 2^{parts}, and M is at most 2^32 - 1")
+            };
             TopoError::Invalid(format!(
-                "M = {modules} modules cannot be split into {parts} factors >= 2 for a {what}: choose M with at least {parts} prime factors (e.g. a power of 2 >= {})",
-                1u64 << parts
+                "M = {modules} modules cannot be split into {parts} factors >= 2 for a {what}: {hint}"
             ))
         })
     };
@@ -299,5 +308,19 @@ mod tests {
         assert_eq!(balanced_factors(32, 2), Some(vec![4, 8]));
         assert_eq!(balanced_factors(32, 3), Some(vec![2, 4, 4]));
         assert_eq!(balanced_factors(36, 2), Some(vec![6, 6]));
+    }
+
+    /// Regression: the suggested power of two wrapped at 64 dimensions (`--toroid 100`
+    /// suggested M >= 2^36) and the factor search overflowed f^parts.
+    #[test]
+    fn many_dimensions_suggest_a_size_that_does_not_wrap() {
+        let e = cost(InterModule::Toroid(31), 32, 8192).unwrap_err().to_string();
+        assert!(e.contains("a power of 2 >= 2147483648"), "{e}");
+        for d in [32, 63, 64, 100, u32::MAX] {
+            let e = cost(InterModule::Toroid(d), 32, 8192).unwrap_err().to_string();
+            assert!(e.contains(&format!("M >= 2^{d}")), "{d}: {e}");
+        }
+        assert_eq!(balanced_factors(32, 100), None);
+        assert_eq!(balanced_factors(u32::MAX, u32::MAX), None);
     }
 }

@@ -18,7 +18,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub only: Option<String>,
     /// Scale the measured messages (e.g. 0.1 for a quick look), in (0, 100].
-    #[arg(long, default_value_t = 1.0, value_parser = crate::args::number)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::values::number)]
     pub scale: f64,
     /// Print JSON.
     #[arg(long)]

@@ -1,6 +1,8 @@
-//! `netwrap cost`: packaging cost of inter-module networks (seed 003 Tables I and II).
+//! `netwrap cost`: packaging cost of inter-module networks (Raghunath & Ranade, Tables I and
+//! II).
 
-use crate::output::{VERSION, print_json};
+use crate::values::{count, small_count};
+use crate::output::{self, VERSION, num, print_json};
 use clap::Args;
 use netwrap_topo::cost::{CostRow, InterModule, cost};
 use serde::Serialize;
@@ -9,17 +11,17 @@ use std::io::Write;
 /// Module pin count, bundles per module and total bundles for a given bisection width.
 #[derive(Debug, Args, Serialize)]
 pub struct CostArgs {
-    /// Packaging modules M.
-    #[arg(long, default_value_t = 32)]
+    /// Packaging modules M, from 2 to 65536 (the rows are counted on the built graph).
+    #[arg(long, default_value_t = 32, value_parser = small_count::<2>, allow_hyphen_values = true)]
     pub modules: u32,
-    /// Bisection width B in wires.
-    #[arg(long, default_value_t = 8192)]
+    /// Bisection width B in wires, at least 1.
+    #[arg(long, default_value_t = 8192, value_parser = count::<1>, allow_hyphen_values = true)]
     pub bisection: u64,
-    /// Also an n-hop network with this many hops (repeatable).
-    #[arg(long = "nhop")]
+    /// Also an n-hop network with this many hops, at least 1 (repeatable).
+    #[arg(long = "nhop", value_parser = small_count::<1>, allow_hyphen_values = true)]
     pub nhop: Vec<u32>,
-    /// Also a toroid of this many dimensions (repeatable).
-    #[arg(long = "toroid")]
+    /// Also a toroid of this many dimensions, at least 1 (repeatable).
+    #[arg(long = "toroid", value_parser = small_count::<1>, allow_hyphen_values = true)]
     pub toroid: Vec<u32>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -36,12 +38,28 @@ struct Report<'a> {
     skipped: Vec<String>,
 }
 
-pub fn run(a: CostArgs) -> anyhow::Result<()> {
-    if a.modules < 2 {
-        anyhow::bail!("--modules {} is invalid: at least 2 modules are needed", a.modules);
+/// The most modules `cost` accepts: its rows are counted on the built inter-module graph,
+/// and the 2-hop network on 2^16 modules already has 33 million channels (about 1.3 GB);
+/// the papers' machines have tens to hundreds of modules.
+pub const MAX_MODULES: u32 = 1 << 16;
+
+/// A wire count as the table shows it: two decimals, or scientific notation for counts too
+/// small or too large for that to be readable (bundles of a hundredth of a wire, bisections
+/// of 10^19 wires).
+fn wires(x: f64) -> String {
+    if x == 0.0 || (0.01..1e9).contains(&x.abs()) {
+        num((x * 100.0).round() / 100.0)
+    } else {
+        format!("{x:.2e}")
     }
-    if a.bisection == 0 {
-        anyhow::bail!("--bisection 0 is invalid: the bisection width must be at least 1 wire");
+}
+
+pub fn run(a: CostArgs) -> anyhow::Result<()> {
+    if a.modules > MAX_MODULES {
+        anyhow::bail!(
+            "--modules {} is too large: cost counts pins and bundles on the built inter-module graph, which for more than {MAX_MODULES} modules needs gigabytes; give at most {MAX_MODULES}",
+            a.modules
+        );
     }
     let mut wanted: Vec<InterModule> = InterModule::TABLE_II.to_vec();
     wanted.extend(a.nhop.iter().map(|&n| InterModule::NHop(n)));
@@ -58,10 +76,10 @@ pub fn run(a: CostArgs) -> anyhow::Result<()> {
     if a.json {
         return print_json(&Report { netwrap_version: VERSION, seed: None, config: &a, rows, skipped });
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = output::stdout();
     writeln!(
         out,
-        "netwrap {VERSION} cost: {} modules, bisection width B = {} (seed 003 Tables I, II)",
+        "netwrap {VERSION} cost: {} modules, bisection width B = {} (Raghunath & Ranade, Tables I, II)",
         a.modules, a.bisection
     )?;
     writeln!(
@@ -75,18 +93,13 @@ pub fn run(a: CostArgs) -> anyhow::Result<()> {
         } else {
             r.factors.iter().map(u32::to_string).collect::<Vec<_>>().join("x")
         };
-        let widths = r
-            .bundle_widths
-            .iter()
-            .map(|w| format!("{}", (w * 100.0).round() / 100.0))
-            .collect::<Vec<_>>()
-            .join(",");
+        let widths = r.bundle_widths.iter().map(|&w| wires(w)).collect::<Vec<_>>().join(",");
         writeln!(
             out,
             "{:<16} {:>9} {:>10} {:>8} {:>8}  {:<12} {}",
             r.topology,
             r.bisection,
-            (r.pin_count * 100.0).round() / 100.0,
+            wires(r.pin_count),
             r.bundles_per_module,
             r.total_bundles,
             factors,
@@ -96,5 +109,21 @@ pub fn run(a: CostArgs) -> anyhow::Result<()> {
     for s in &skipped {
         writeln!(out, "skipped: {s}")?;
     }
+    out.finish()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Characterisation of the wire format.
+    #[test]
+    fn wire_counts_stay_readable() {
+        assert_eq!(wires(992.0), "992");
+        assert_eq!(wires(1.456), "1.46");
+        assert_eq!(wires(0.015625), "0.02");
+        assert_eq!(wires(3.8e-6), "3.80e-6");
+        assert_eq!(wires(5.764607523034235e18), "5.76e18");
+    }
 }

@@ -127,7 +127,7 @@ fn simulate(a: &DesignArgs, candidates: &[Candidate], count: usize) -> anyhow::R
             spec.workload.locality = Some(a.locality);
             spec.run.messages = a.messages;
             spec.run.seed = a.seed;
-            spec.model = Some(netwrap_sim::ModelSpec { contention: Some(c.form) });
+            spec.model = Some(netwrap_sim::ModelSpec { contention: c.form });
             Point { index: index as u64, replication: 0, params: Vec::new(), spec }
         })
         .collect();

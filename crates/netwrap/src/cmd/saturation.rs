@@ -22,7 +22,7 @@ pub struct SaturationArgs {
     /// The spec: `*.toml` or `*.json` (an experiment without sweep axes, or a result).
     pub file: PathBuf,
     /// Relative precision of the answer (the final bracket's width over its top).
-    #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = crate::args::number)]
+    #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = crate::values::number)]
     pub tolerance: f64,
     /// Print JSON instead of text.
     #[arg(long)]

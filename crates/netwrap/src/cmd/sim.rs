@@ -1,7 +1,8 @@
 //! `netwrap sim`: a spec from flags, run by the one runner — a single point, a sweep over
 //! rates, or a saturation search.
 
-use crate::args::{FamilyCmd, RoutingArgs, SpecArgs, number, positive_u32, positive_u64};
+use crate::args::{FamilyCmd, RoutingArgs, SpecArgs};
+use crate::values::{count, rate, small_count};
 use crate::cmd::runner::{self, RunOptions};
 use crate::cmd::saturation;
 use anyhow::bail;
@@ -24,13 +25,13 @@ use std::path::PathBuf;
 )]
 pub struct SimArgs {
     /// Radix k of the default torus (default 8) [spec: topology.k].
-    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, help_heading = "Default torus")]
+    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, help_heading = "Default torus")]
     pub k: Option<u32>,
     /// Dimensions n of the default torus (default 2) [spec: topology.n].
-    #[arg(long, value_parser = positive_u32, allow_negative_numbers = true, conflicts_with = "nodes", help_heading = "Default torus")]
+    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes", help_heading = "Default torus")]
     pub n: Option<u32>,
     /// Processors N instead of n, rounded up to a whole dimension [spec: topology.nodes].
-    #[arg(long, value_parser = positive_u64, allow_negative_numbers = true, help_heading = "Default torus")]
+    #[arg(long, value_parser = count::<1>, allow_negative_numbers = true, help_heading = "Default torus")]
     pub nodes: Option<u64>,
     /// Channels in both directions [spec: topology.bidirectional].
     #[arg(long, help_heading = "Default torus")]
@@ -47,7 +48,7 @@ pub struct SimArgs {
     pub spec: SpecArgs,
     /// A sweep over the request rate: comma-separated rates, run in parallel and printed as a
     /// table [spec: a sweep axis "workload.rate"].
-    #[arg(long, value_delimiter = ',', value_parser = number, allow_negative_numbers = true, conflicts_with = "rate", global = true, help_heading = "Workload")]
+    #[arg(long, value_delimiter = ',', value_parser = rate, allow_negative_numbers = true, conflicts_with = "rate", global = true, help_heading = "Workload")]
     pub rates: Option<Vec<f64>>,
     /// Search the request rate at which the network saturates (see `netwrap saturation`).
     #[arg(long, global = true, conflicts_with = "rates", help_heading = "Output")]

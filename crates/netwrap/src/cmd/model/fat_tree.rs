@@ -1,11 +1,14 @@
-//! `netwrap model fat-tree`: Greenberg and Guan's wormhole model of the butterfly fat-tree
-//! (seed 002 eqs. 1–26).
+//! `netwrap model fat-tree`: Greenberg & Guan's wormhole model of the butterfly fat-tree
+//! (their eqs. 1–26).
 
-use crate::output::{VERSION, opt, print_json};
+use crate::values::{count, probability, worm_flits};
+use super::{fixed, opt_fixed};
+use crate::output::{self, VERSION, num, print_json};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use netwrap_model::fat_tree::{self, FatTree, FatTreePrediction, Mg2Rate, TurnProbability};
 use serde::Serialize;
+use std::io::Write;
 
 /// Arrival rate of the paired up-link (M/G/2) queues.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -28,14 +31,14 @@ pub enum TurnArg {
 /// Fat-tree size and workload.
 #[derive(Debug, Clone, Args)]
 pub struct FatTreeArgs {
-    /// Processors N = 4^n.
-    #[arg(long, default_value_t = 1024)]
+    /// Processors N = 4^n (4, 16, 64, …, up to 4^26).
+    #[arg(long, default_value_t = 1024, value_parser = count::<1>, allow_hyphen_values = true)]
     pub nodes: u64,
-    /// λ0: messages injected per processor per cycle.
-    #[arg(long, default_value_t = 0.001)]
+    /// λ0: messages injected per processor per cycle, a probability in [0, 1].
+    #[arg(long, default_value_t = 0.001, value_parser = probability, allow_hyphen_values = true)]
     pub rate: f64,
-    /// Worm length in flits.
-    #[arg(long, default_value_t = 32.0)]
+    /// Worm length in flits, from 1 to 1e9.
+    #[arg(long, default_value_t = 32.0, value_parser = worm_flits, allow_hyphen_values = true)]
     pub size: f64,
     /// Arrival rate of the two-server queues.
     #[arg(long, value_enum, default_value = "pair")]
@@ -70,6 +73,7 @@ pub fn run(a: FatTreeArgs) -> anyhow::Result<()> {
         },
         ..FatTree::new(a.nodes, a.rate, a.size)
     };
+    fat_tree::levels(a.nodes).context("--nodes")?;
     let p = fat_tree::predict(&params).context("invalid model parameters")?;
     if a.json {
         print_json(&Report {
@@ -80,43 +84,52 @@ pub fn run(a: FatTreeArgs) -> anyhow::Result<()> {
             prediction: &p,
         })?;
     } else {
-        println!("netwrap {VERSION} model fat-tree (seed 002 eqs. 1-26)");
-        println!(
+        let mut out = output::stdout();
+        writeln!(out, "netwrap {VERSION} model fat-tree (Greenberg & Guan eqs. 1-26)")?;
+        writeln!(
+            out,
             "network: butterfly fat-tree, N = {}, {} levels; workload: λ0 = {}, {} flits",
-            a.nodes, p.levels, a.rate, a.size
-        );
-        println!(
-            "{:>8} {:>8} {:>12} {:>12} {:>12} {:>7}",
-            "channel", "servers", "rate", "service x", "wait W", ""
-        );
+            a.nodes,
+            p.levels,
+            num(a.rate),
+            num(a.size)
+        )?;
+        writeln!(
+            out,
+            "{:>8} {:>8} {:>12} {:>12} {:>12}",
+            "channel", "servers", "rate", "service x", "wait W"
+        )?;
         for c in &p.channels {
-            println!(
-                "{:>8} {:>8} {:>12.6} {:>12.4} {:>12}",
+            writeln!(
+                out,
+                "{:>8} {:>8} {:>12} {:>12} {:>12}",
                 format!("<{},{}>", c.from, c.to),
                 c.servers,
-                c.rate,
-                c.service_time,
-                opt(c.waiting_time, 4)
-            );
+                fixed(c.rate, 6),
+                fixed(c.service_time, 4),
+                opt_fixed(c.waiting_time, 4)
+            )?;
         }
-        println!("mean distance D              {:.4}", p.mean_hops);
-        println!("injection utilization        {:.4}", p.utilization);
-        println!("latency (eq. 25)             {}", opt(p.latency, 4));
-        println!(
-            "max throughput (eq. 26)      {:.6} messages/processor/cycle ({:.4} flits)",
-            p.max_rate,
-            p.max_rate * a.size
-        );
+        writeln!(out, "mean distance D              {}", fixed(p.mean_hops, 4))?;
+        writeln!(out, "injection utilization        {}", fixed(p.utilization, 4))?;
+        writeln!(out, "latency (eq. 25)             {}", opt_fixed(p.latency, 4))?;
+        writeln!(
+            out,
+            "max throughput (eq. 26)      {} messages/processor/cycle ({} flits)",
+            fixed(p.max_rate, 6),
+            fixed(p.max_rate * a.size, 4)
+        )?;
         if let Some(n) = &p.note {
-            println!("note: {n}");
+            writeln!(out, "note: {n}")?;
         }
+        out.finish()?;
     }
     if p.saturated {
-        return Err(crate::output::saturated(format!(
-            "the fat-tree is saturated at λ0 = {}: the queue of channel {} is unstable; the maximum throughput (eq. 26) is {:.6} messages/processor/cycle",
-            a.rate,
+        return Err(output::saturated(format!(
+            "the fat-tree is saturated at λ0 = {}: the queue of channel {} is unstable; the maximum throughput (eq. 26) is {} messages/processor/cycle",
+            num(a.rate),
             p.limiting_channel.as_deref().unwrap_or("<0,1>"),
-            p.max_rate
+            fixed(p.max_rate, 6)
         )));
     }
     Ok(())

@@ -1,11 +1,14 @@
-//! `netwrap model feedback`: processor utilisation with network feedback (seed 004 App. D).
+//! `netwrap model feedback`: processor utilisation with network feedback (the homework's
+//! App. D).
 
-use super::kary_ncube::{KaryNCubeModelArgs, ResolvedConfig, Timing, resolve, timing};
-use crate::output::{VERSION, print_json};
+use super::kary_ncube::{KaryNCubeModelArgs, ResolvedConfig, Timing, form_line, resolve, timing};
+use super::{fixed, opt_fixed};
+use crate::output::{self, VERSION, num, print_json};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use netwrap_model::feedback::{self, FeedbackPrediction, Solution};
 use serde::Serialize;
+use std::io::Write;
 
 /// How to solve App. D's system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -14,7 +17,8 @@ pub enum SolutionArg {
     Exact,
     /// The stated system's quadratic root (agrees with `exact`).
     Quadratic,
-    /// The closed form App. D prints (solves the system with ρ halved; see docs/models.md).
+    /// The closed form App. D prints (solves the system with ρ halved, and uses eq. 8's
+    /// large-k_d form; see docs/models.md).
     ClosedForm,
 }
 
@@ -47,8 +51,11 @@ pub fn run(a: FeedbackArgs) -> anyhow::Result<()> {
         SolutionArg::Quadratic => Solution::Quadratic,
         SolutionArg::ClosedForm => Solution::ClosedForm,
     };
-    let p = feedback::solve(&cfg.network, solution).context("invalid model parameters")?;
-    let timing = timing(&cfg, Some(p.latency), p.unloaded_latency);
+    let p = feedback::solve(&cfg.network, solution).with_context(|| {
+        let name = a.solution.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+        format!("--solution {name} with --contention {}", cfg.network.form.name())
+    })?;
+    let timing = timing(&cfg, Some(p.latency), p.unloaded_latency)?;
     if a.model.net.json {
         return print_json(&Report {
             model: "feedback",
@@ -60,18 +67,33 @@ pub fn run(a: FeedbackArgs) -> anyhow::Result<()> {
         });
     }
     let n = &cfg.network;
-    println!("netwrap {VERSION} model feedback (seed 004 App. D, {:?} solution)", solution);
-    println!(
-        "network: {}-ary {}-cube, {:?}; workload: m = {} while busy, B = {}, l = {}",
-        n.k, n.n, n.wiring, n.rate, n.size, n.locality
-    );
-    println!("latency T                    {:.4}", p.latency);
-    println!("processor utilization U      {:.4}", p.processor_utilization);
-    println!("effective rate m*U           {:.6}", p.throughput);
-    println!("channel utilization rho      {:.4}", p.utilization);
-    println!("unloaded latency T0          {:.4}", p.unloaded_latency);
+    let mut out = output::stdout();
+    writeln!(out, "netwrap {VERSION} model feedback (the homework's App. D), {solution}")?;
+    writeln!(
+        out,
+        "network: {}-ary {}-cube, N = {}, {}; workload: m = {} while busy, B = {}, l = {}",
+        n.k,
+        n.n,
+        cfg.nodes,
+        n.wiring,
+        num(n.rate),
+        num(n.size),
+        num(n.locality)
+    )?;
+    let form = if solution == Solution::ClosedForm {
+        format!("{} (the printed closed form embeds it)", p.contention_form)
+    } else {
+        form_line(n.form, p.contention_form, p.k_d, n.locality)
+    };
+    writeln!(out, "contention form              {form}")?;
+    writeln!(out, "latency T                    {}", fixed(p.latency, 4))?;
+    writeln!(out, "processor utilization U      {}", fixed(p.processor_utilization, 4))?;
+    writeln!(out, "effective rate m*U           {}", fixed(p.throughput, 6))?;
+    writeln!(out, "channel utilization rho      {}", fixed(p.utilization, 4))?;
+    writeln!(out, "unloaded latency T0          {}", fixed(p.unloaded_latency, 4))?;
     if let Some(t) = timing {
-        println!("latency, eq. 12 (T^w(2))     {:.4}", t.latency_time.unwrap_or(f64::NAN));
+        writeln!(out, "latency, eq. 12 (T^w(2))     {}", opt_fixed(t.latency_time, 4))?;
     }
+    out.finish()?;
     Ok(())
 }

@@ -1,34 +1,67 @@
 //! `netwrap model kary-ncube`.
 
 use super::physical::PhysicalArgs;
-use crate::output::{VERSION, opt, print_json};
-use anyhow::{Context, bail};
-use clap::Args;
+use crate::values::{fraction, probability, small_count};
+use super::{fixed, opt_fixed};
+use crate::output::{self, VERSION, num, print_json};
+use anyhow::{Context, anyhow, bail};
+use clap::{Args, ValueEnum};
 use netwrap_model::agarwal::{self, Delays, WidthConstraint};
-use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube, Prediction, Wiring};
+use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube, MAX_NODES, Prediction, Wiring};
 use serde::Serialize;
+use std::io::Write;
 
-/// Network and workload of the k-ary n-cube model; `sim` takes the same names.
+/// The contention form, as a command-line value.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ContentionArg {
+    /// The homework's App. B rule: eq. 8's form when the distance per dimension (k_d, or
+    /// k_dl with locality) exceeds 2, the small-k_d form otherwise.
+    #[default]
+    Auto,
+    /// Agarwal 1991 eq. 8's (k_d − 1)/k_d², for large k_d.
+    LargeKd,
+    /// The homework's App. B (k_d − ½)/(k_d + ½)², for small k_d.
+    SmallKd,
+    /// Agarwal 1991 eq. 3 with eq. 5's full variance.
+    FullVariance,
+}
+
+impl ContentionArg {
+    /// The model's form.
+    pub fn form(self) -> ContentionForm {
+        match self {
+            ContentionArg::Auto => ContentionForm::Auto,
+            ContentionArg::LargeKd => ContentionForm::LargeKd,
+            ContentionArg::SmallKd => ContentionForm::SmallKd,
+            ContentionArg::FullVariance => ContentionForm::FullVariance,
+        }
+    }
+}
+
+/// Network and workload of the k-ary n-cube model, with the names `netwrap sim` gives the
+/// same quantities.
 #[derive(Debug, Clone, Args, Serialize)]
 pub struct KaryNCubeArgs {
-    /// Radix k (nodes per dimension).
-    #[arg(long, default_value_t = 8)]
+    /// Radix k (nodes per dimension), at least 2.
+    #[arg(long, default_value_t = 8, value_parser = small_count::<2>, allow_hyphen_values = true)]
     pub k: u32,
-    /// Dimensions n.
-    #[arg(long, conflicts_with = "nodes")]
+    /// Dimensions n, at least 1 (N = k^n at most 2^53).
+    #[arg(long, conflicts_with = "nodes", value_parser = small_count::<1>, allow_hyphen_values = true)]
     pub n: Option<u32>,
-    /// Number of processors N instead of n: n = log_k N, rounded up to a whole dimension.
-    #[arg(long)]
+    /// Number of processors N instead of n: n = log_k N, rounded up to a whole dimension
+    /// (k^n at most 2^53).
+    #[arg(long, value_parser = crate::values::count::<1>, allow_hyphen_values = true)]
     pub nodes: Option<u64>,
-    /// Request rate m: messages generated per node per cycle.
-    #[arg(long, default_value_t = 0.04, allow_negative_numbers = true, global = true)]
+    /// Request rate m: messages generated per node per cycle, a probability in [0, 1].
+    #[arg(long, default_value_t = 0.04, value_parser = probability, allow_hyphen_values = true, global = true)]
     pub rate: f64,
-    /// Message length B in flits.
-    #[arg(long, default_value_t = 4, global = true)]
+    /// Message length B in flits, at least 1.
+    #[arg(long, default_value_t = 4, value_parser = small_count::<1>, allow_hyphen_values = true, global = true)]
     pub size: u32,
     /// Locality fraction l in (0, 1]: the share of all nodes a source addresses (a subcube
     /// with a corner at the source).
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, global = true)]
+    #[arg(long, default_value_t = 1.0, value_parser = fraction, allow_hyphen_values = true, global = true)]
     pub locality: f64,
     /// Channels in both directions (default: unidirectional).
     #[arg(long)]
@@ -36,28 +69,44 @@ pub struct KaryNCubeArgs {
     /// No end-around connections: a mesh (implies bidirectional channels).
     #[arg(long)]
     pub no_wrap: bool,
-    /// Use Appendix B's second contention form, (k_d − ½)/(k_d + ½)², for small k_d.
-    #[arg(long, global = true)]
-    pub small_kd: bool,
+    /// Contention form: `auto` applies the homework's App. B rule (eq. 8's form for
+    /// k_d > 2, the small-k_d form otherwise); the others force one form.
+    #[arg(long, value_enum, default_value_t = ContentionArg::Auto, global = true)]
+    pub contention: ContentionArg,
     /// Print one JSON object instead of a table.
     #[arg(long, global = true)]
     pub json: bool,
 }
 
-/// Resolves `--n`/`--nodes` into the dimension count, saying on stderr when N is rounded up.
+/// Resolves `--n`/`--nodes` into the dimension count, saying on stderr when N is rounded
+/// up; N = k^n is computed without overflow and refused above 2^53 (the models' limit,
+/// which keeps N exact in floating point).
 pub fn dimensions(k: u32, n: Option<u32>, nodes: Option<u64>) -> anyhow::Result<u32> {
     if k < 2 {
-        bail!("radix --k {k} is invalid: k must be at least 2");
+        bail!("--k {k} is invalid: the radix must be a whole number of at least 2");
     }
     match (n, nodes) {
         (Some(0), _) => bail!("--n 0 is invalid: a k-ary n-cube needs at least one dimension"),
-        (Some(n), _) => Ok(n),
+        (Some(n), _) => {
+            kary_ncube::network_size(k, n).map_err(|e| anyhow!("--k {k} --n {n} is too large: {e}"))?;
+            Ok(n)
+        }
         (None, None) => Ok(2),
         (None, Some(0)) => bail!("--nodes 0 is invalid: at least one processor is needed"),
+        (None, Some(nodes)) if nodes > MAX_NODES => {
+            bail!("--nodes {nodes} is too large: the models accept at most 2^53 = {MAX_NODES} nodes")
+        }
         (None, Some(nodes)) => {
             let (n, rounded) = whole_dimensions(nodes, k);
+            if rounded > MAX_NODES {
+                bail!(
+                    "--nodes {nodes} rounds up to a whole dimension, {k}^{n} nodes, more than the 2^53 the models accept: choose --k so that k^n is at most 2^53"
+                );
+            }
             if rounded != nodes {
-                eprintln!(
+                // A closed standard error is no reason to fail.
+                let _ = writeln!(
+                    std::io::stderr(),
                     "netwrap: log_{k}({nodes}) is not a whole number: using n = {n}, N = {k}^{n} = {rounded} processors"
                 );
             }
@@ -66,7 +115,7 @@ pub fn dimensions(k: u32, n: Option<u32>, nodes: Option<u64>) -> anyhow::Result<
     }
 }
 
-/// The smallest n ≥ 1 with k^n ≥ nodes, and k^n.
+/// The smallest n ≥ 1 with k^n ≥ nodes, and k^n (saturating at `u64::MAX`).
 pub fn whole_dimensions(nodes: u64, k: u32) -> (u32, u64) {
     let mut n = 1;
     let mut size = k as u64;
@@ -92,21 +141,18 @@ pub fn kary_ncube_params(a: &KaryNCubeArgs) -> anyhow::Result<KaryNCube> {
     Ok(KaryNCube {
         locality: a.locality,
         wiring: wiring(a.bidirectional, a.no_wrap),
-        form: if a.small_kd { ContentionForm::SmallKd } else { ContentionForm::LargeKd },
+        form: a.contention.form(),
         ..KaryNCube::new(a.k, n, a.rate, a.size as f64)
     })
 }
 
-/// `netwrap model kary-ncube`: the network and workload plus seed 000's physical options.
+/// `netwrap model kary-ncube`: the network and workload plus Agarwal 1991's physical options.
 #[derive(Debug, Clone, Args, Serialize)]
 pub struct KaryNCubeModelArgs {
     #[command(flatten)]
     pub net: KaryNCubeArgs,
     #[command(flatten)]
     pub physical: PhysicalArgs,
-    /// Use eq. 3 with the full variance of seed 000 eq. 5 instead of its approximation.
-    #[arg(long, conflicts_with = "small_kd")]
-    pub full_variance: bool,
 }
 
 /// The fully resolved model input: the cube, and what --bits and the delays add.
@@ -114,6 +160,8 @@ pub struct KaryNCubeModelArgs {
 pub struct ResolvedConfig {
     #[serde(flatten)]
     pub network: KaryNCube,
+    /// Processors N = k^n.
+    pub nodes: u64,
     /// Message length in bits, when given.
     pub bits: Option<f64>,
     /// The width constraint, when given.
@@ -124,23 +172,50 @@ pub struct ResolvedConfig {
     pub delays: Option<Delays>,
 }
 
-/// Resolves the model arguments: n from --n/--nodes, B from --size or --bits/W, the form.
+/// Resolves and validates the model arguments once, naming the option at fault: n from
+/// --n/--nodes, the locality subcube, B from --size or --bits/W, and whether a forced
+/// contention form applies to this network.
 pub fn resolve(a: &KaryNCubeModelArgs) -> anyhow::Result<ResolvedConfig> {
     let mut network = kary_ncube_params(&a.net)?;
-    if a.full_variance {
-        network.form = ContentionForm::FullVariance;
+    let nodes = kary_ncube::network_size(network.k, network.n)?;
+    let k_d = kary_ncube::distance_per_dimension(&network).map_err(|e| {
+        let mesh = if network.wiring == Wiring::Mesh { " with --no-wrap" } else { "" };
+        anyhow!("--locality {}{mesh}: {e}", num(network.locality))
+    })?;
+    if network.form.check(k_d).is_err() {
+        bail!(
+            "--contention {} does not apply to this network: {} is negative for k_d < 1, and k_d = {} here; use --contention auto (the default, App. B's rule) or --contention small-kd",
+            network.form.name(),
+            network.form,
+            num(k_d)
+        );
     }
-    let nodes = (network.k as f64).powi(network.n as i32);
     let wrap = network.wiring != Wiring::Mesh;
     let bidir = network.wiring != Wiring::UnidirectionalTorus;
-    let constraint = a.physical.constraint(nodes, bidir, wrap)?;
+    let constraint = a.physical.constraint(nodes as f64, bidir, wrap)?;
     let mut width = None;
     if let (Some(bits), Some(c)) = (a.physical.bits, constraint) {
-        let w = agarwal::channel_width(c, nodes, network.k as f64, network.n, bidir, wrap)?;
+        let w = agarwal::channel_width(c, nodes as f64, network.k as f64, network.n, bidir, wrap)
+            .with_context(|| a.physical.constraint_option())?;
         network.size = bits / w;
+        if !(network.size.is_finite() && network.size > 0.0) {
+            bail!(
+                "--bits {} over a channel width of {} bits gives B = {} flits: it must be a positive finite number",
+                num(bits),
+                num(w),
+                num(network.size)
+            );
+        }
         width = Some(w);
     }
-    Ok(ResolvedConfig { network, bits: a.physical.bits, constraint, width, delays: a.physical.delays()? })
+    Ok(ResolvedConfig {
+        network,
+        nodes,
+        bits: a.physical.bits,
+        constraint,
+        width,
+        delays: a.physical.delays()?,
+    })
 }
 
 /// Clock period, eq. 12's latency and eq. 2's base latency, in units of T^w(2).
@@ -154,16 +229,37 @@ pub struct Timing {
     pub base_latency_time: f64,
 }
 
-/// The timing for `delays`, given the latency and unloaded latency in cycles.
-pub fn timing(cfg: &ResolvedConfig, latency: Option<f64>, unloaded: f64) -> Option<Timing> {
-    let d = cfg.delays?;
+/// The timing for `delays`, given the latency and unloaded latency in cycles; an error when
+/// a switch delay valid on its own takes the times beyond floating point.
+pub fn timing(cfg: &ResolvedConfig, latency: Option<f64>, unloaded: f64) -> anyhow::Result<Option<Timing>> {
+    let Some(d) = cfg.delays else { return Ok(None) };
     let c = d.clock_period(cfg.network.k as f64, cfg.network.n);
     let m = cfg.network.memory_latency;
-    Some(Timing {
+    let t = Timing {
         clock_period: c,
         latency_time: latency.map(|t| c * (t - m)),
         base_latency_time: c * (unloaded - m),
-    })
+    };
+    if ![t.clock_period, t.base_latency_time, t.latency_time.unwrap_or(0.0)].iter().all(|x| x.is_finite()) {
+        bail!(
+            "--switch-delay {} takes the latency in units of T^w(2) beyond floating point: choose a smaller switch delay",
+            num(d.switch_delay)
+        );
+    }
+    Ok(Some(t))
+}
+
+/// One line saying which contention form was used and why: `auto`'s choice with the
+/// distance that decided it, or the form forced with --contention.
+pub fn form_line(asked: ContentionForm, used: ContentionForm, k_d: f64, locality: f64) -> String {
+    let distance = if locality < 1.0 { "k_dl" } else { "k_d" };
+    let formula = used.formula().unwrap_or_default();
+    if asked == ContentionForm::Auto {
+        let cmp = if used == ContentionForm::LargeKd { ">" } else { "<=" };
+        format!("{used}, {formula} (auto: {distance} = {} {cmp} 2)", fixed(k_d, 4))
+    } else {
+        format!("{used}, {formula} (--contention {})", asked.name())
+    }
 }
 
 #[derive(Serialize)]
@@ -181,9 +277,11 @@ struct Report<'a> {
 
 /// The error returned after printing a saturated prediction.
 pub fn saturated_error(what: &str, utilization: f64, max_rate: f64) -> anyhow::Error {
-    crate::output::saturated(format!(
-        "{what} is saturated: utilization {utilization:.4} >= 1, so the queue is unstable and has no steady-state latency; \
-         the highest sustainable rate is {max_rate:.6} messages/node/cycle"
+    output::saturated(format!(
+        "{what} is saturated: utilization {} >= 1, so the queue is unstable and has no steady-state latency; \
+         the highest sustainable rate is {} messages/node/cycle",
+        fixed(utilization, 4),
+        fixed(max_rate, 6)
     ))
 }
 
@@ -191,9 +289,13 @@ pub fn run(a: KaryNCubeModelArgs) -> anyhow::Result<()> {
     let cfg = resolve(&a)?;
     let params = &cfg.network;
     let p = kary_ncube::predict(params).context("invalid model parameters")?;
-    let timing = timing(&cfg, p.latency, p.unloaded_latency);
-    let note = (p.k_d <= 2.0 && params.form == ContentionForm::LargeKd)
-        .then(|| format!("k_d = {} <= 2: Appendix B recommends its small-k_d form (--small-kd)", p.k_d));
+    let timing = timing(&cfg, p.latency, p.unloaded_latency)?;
+    let note = (p.k_d <= 2.0 && params.form == ContentionForm::LargeKd).then(|| {
+        format!(
+            "k_d = {} <= 2: the homework's App. B recommends its small-k_d form (--contention auto or small-kd)",
+            num(p.k_d)
+        )
+    });
     if a.net.json {
         print_json(&Report {
             model: "kary-ncube",
@@ -205,33 +307,44 @@ pub fn run(a: KaryNCubeModelArgs) -> anyhow::Result<()> {
             note,
         })?;
     } else {
-        println!("netwrap {VERSION} model kary-ncube (seed 000 eqs. 7, 8, 10; seed 004 App. B)");
-        println!(
-            "network: {}-ary {}-cube, N = {}, {:?}; workload: m = {}, B = {}, l = {}",
+        let mut out = output::stdout();
+        writeln!(
+            out,
+            "netwrap {VERSION} model kary-ncube (Agarwal 1991 eqs. 7, 8, 10; the homework's App. B)"
+        )?;
+        writeln!(
+            out,
+            "network: {}-ary {}-cube, N = {}, {}; workload: m = {}, B = {}, l = {}",
             params.k,
             params.n,
-            (params.k as f64).powi(params.n as i32),
+            cfg.nodes,
             params.wiring,
-            params.rate,
-            params.size,
-            params.locality
-        );
-        if let (Some(bits), Some(w)) = (cfg.bits, cfg.width) {
-            println!("channel width W = {w:.4} bits ({:?}); L = {bits} bits", cfg.constraint.unwrap());
+            num(params.rate),
+            num(params.size),
+            num(params.locality)
+        )?;
+        if let (Some(bits), Some(w), Some(c)) = (cfg.bits, cfg.width, cfg.constraint) {
+            writeln!(out, "channel width W = {} bits ({c}); L = {} bits", fixed(w, 4), num(bits))?;
         }
-        println!("k_d                          {:.4}", p.k_d);
-        println!("channel utilization rho      {:.4}", p.utilization);
-        println!("unloaded latency T0          {:.4}", p.unloaded_latency);
-        println!("contention per switch w      {}", opt(p.contention_per_switch, 4));
-        println!("latency T                    {}", opt(p.latency, 4));
+        writeln!(
+            out,
+            "contention form              {}",
+            form_line(params.form, p.contention_form, p.k_d, params.locality)
+        )?;
+        writeln!(out, "k_d                          {}", fixed(p.k_d, 4))?;
+        writeln!(out, "channel utilization rho      {}", fixed(p.utilization, 4))?;
+        writeln!(out, "unloaded latency T0          {}", fixed(p.unloaded_latency, 4))?;
+        writeln!(out, "contention per switch w      {}", opt_fixed(p.contention_per_switch, 4))?;
+        writeln!(out, "latency T                    {}", opt_fixed(p.latency, 4))?;
         if let Some(t) = &timing {
-            println!("clock period (T^w(2) units)  {:.4}", t.clock_period);
-            println!("base latency, eq. 2          {:.4}", t.base_latency_time);
-            println!("latency, eq. 12              {}", opt(t.latency_time, 4));
+            writeln!(out, "clock period (T^w(2) units)  {}", fixed(t.clock_period, 4))?;
+            writeln!(out, "base latency, eq. 2          {}", fixed(t.base_latency_time, 4))?;
+            writeln!(out, "latency, eq. 12              {}", opt_fixed(t.latency_time, 4))?;
         }
         if let Some(note) = note {
-            println!("note: {note}");
+            writeln!(out, "note: {note}")?;
         }
+        out.finish()?;
     }
     if p.saturated {
         return Err(saturated_error("the network", p.utilization, p.max_rate));

@@ -6,18 +6,21 @@ mod indirect;
 mod kary_ncube;
 pub mod physical;
 
+pub use kary_ncube::ContentionArg;
+
+use crate::output::num;
 use clap::Subcommand;
 
 /// The models netwrap carries.
 #[derive(Debug, Subcommand)]
 pub enum ModelCommand {
-    /// Contention model of a buffered k-ary n-cube (seed 000 eqs. 1–12, seed 004 App. B).
+    /// Contention model of a buffered k-ary n-cube (Agarwal 1991 eqs. 1–12; the homework's App. B).
     KaryNcube(kary_ncube::KaryNCubeModelArgs),
-    /// Buffered indirect (Omega) network (seed 000 eqs. 13–14, seed 004 App. C).
+    /// Buffered indirect (Omega) network (Agarwal 1991 eqs. 13–14; the homework's App. C).
     Indirect(indirect::IndirectArgs),
-    /// Processor utilisation with network feedback (seed 004 App. D).
+    /// Processor utilisation with network feedback (the homework's App. D).
     Feedback(feedback::FeedbackArgs),
-    /// Wormhole butterfly fat-tree (seed 002, Greenberg and Guan).
+    /// Wormhole butterfly fat-tree (Greenberg & Guan).
     FatTree(fat_tree::FatTreeArgs),
 }
 
@@ -28,5 +31,48 @@ pub fn run(command: ModelCommand) -> anyhow::Result<()> {
         ModelCommand::Indirect(a) => indirect::run(a),
         ModelCommand::Feedback(a) => feedback::run(a),
         ModelCommand::FatTree(a) => fat_tree::run(a),
+    }
+}
+
+/// A result with `decimals` decimals when it is of ordinary size, in scientific notation
+/// with at most `decimals` decimals otherwise: a tiny utilisation reads `3.5e-300`, not
+/// `0.0000`, and a huge latency never prints hundreds of digits.
+pub fn fixed(x: f64, decimals: usize) -> String {
+    if x == 0.0 || (x.is_finite() && (1e-3..1e9).contains(&x.abs())) {
+        format!("{x:.decimals$}")
+    } else if x.is_finite() {
+        let s = format!("{x:.decimals$e}");
+        let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+        let mantissa = if mantissa.contains('.') {
+            mantissa.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            mantissa
+        };
+        format!("{mantissa}e{exponent}")
+    } else {
+        num(x)
+    }
+}
+
+/// [`fixed`] for an optional result, "—" for none.
+pub fn opt_fixed(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "—".to_string(), |x| fixed(x, decimals))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Characterisation of the result format.
+    #[test]
+    fn results_stay_short() {
+        assert_eq!(fixed(0.56, 4), "0.5600");
+        assert_eq!(fixed(3.5e-300, 4), "3.5e-300");
+        assert_eq!(fixed(4e298, 4), "4e298");
+        assert_eq!(fixed(1.9941348973607038e-300, 4), "1.9941e-300");
+        assert_eq!(fixed(-2.5e12, 2), "-2.5e12");
+        assert_eq!(fixed(f64::INFINITY, 4), "inf");
+        assert_eq!(fixed(0.0, 4), "0.0000");
+        assert_eq!(opt_fixed(None, 4), "—");
     }
 }
