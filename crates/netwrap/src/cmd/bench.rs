@@ -18,7 +18,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub only: Option<String>,
     /// Scale the measured messages (e.g. 0.1 for a quick look), in (0, 100].
-    #[arg(long, default_value_t = 1.0, value_parser = crate::values::number)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::values::number, allow_negative_numbers = true)]
     pub scale: f64,
     /// Print JSON.
     #[arg(long)]

@@ -1,8 +1,8 @@
 //! `netwrap cost`: packaging cost of inter-module networks (Raghunath & Ranade, Tables I and
 //! II).
 
-use crate::values::{count, small_count};
 use crate::output::{self, VERSION, num, print_json};
+use crate::values::{count, small_count};
 use clap::Args;
 use netwrap_topo::cost::{CostRow, InterModule, cost};
 use serde::Serialize;

@@ -8,13 +8,14 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-/// Fails early, before simulating, when `path` cannot be written.
+/// Fails early, before simulating, when `path` cannot be written: a path that cannot be opened
+/// is a bad argument (status 2); a write that fails later is a failed write (status 1).
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .map_err(|e| write_failed(format!("the detailed statistics file {}", path.display()), e))?;
+        .map_err(|e| anyhow::anyhow!("cannot write the detailed statistics file {}: {e}", path.display()))?;
     Ok(())
 }
 

@@ -2,9 +2,9 @@
 //! rates, or a saturation search.
 
 use crate::args::{FamilyCmd, RoutingArgs, SpecArgs};
-use crate::values::{count, rate, small_count};
 use crate::cmd::runner::{self, RunOptions};
 use crate::cmd::saturation;
+use crate::values::{count, rate, small_count};
 use anyhow::bail;
 use clap::Args;
 use netwrap_sim::SimSpec;

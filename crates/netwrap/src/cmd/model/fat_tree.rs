@@ -1,9 +1,9 @@
 //! `netwrap model fat-tree`: Greenberg & Guan's wormhole model of the butterfly fat-tree
 //! (their eqs. 1–26).
 
-use crate::values::{count, probability, worm_flits};
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
+use crate::values::{count, probability, worm_flits};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use netwrap_model::fat_tree::{self, FatTree, FatTreePrediction, Mg2Rate, TurnProbability};

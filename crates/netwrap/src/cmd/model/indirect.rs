@@ -2,9 +2,9 @@
 //! homework's App. C).
 
 use super::kary_ncube::{saturated_error, whole_dimensions};
-use crate::values::{count, non_negative, positive, probability, small_count};
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
+use crate::values::{count, non_negative, positive, probability, small_count};
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use netwrap_model::indirect::{self, Indirect, IndirectPrediction};

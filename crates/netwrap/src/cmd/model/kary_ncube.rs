@@ -1,9 +1,9 @@
 //! `netwrap model kary-ncube`.
 
 use super::physical::PhysicalArgs;
-use crate::values::{fraction, probability, small_count};
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
+use crate::values::{fraction, probability, small_count};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 use netwrap_model::agarwal::{self, Delays, WidthConstraint};

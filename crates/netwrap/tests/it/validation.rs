@@ -1,10 +1,24 @@
-//! Model against simulation on seed 000's own validation set (figs. 2–5), seeded.
+//! Model against simulation on Agarwal 1991's own validation set (figs. 2–5), seeded.
 //!
-//! The model is seed 000 eq. 10 with the contention form seed 004 App. B recommends (eq. 8's
+//! The model is Agarwal 1991 eq. 10 with the contention form the homework's App. B recommends (eq. 8's
 //! for k_d > 2, the small-k_d form otherwise), evaluated at the simulated point.
 
 use netwrap_model::kary_ncube::{ContentionForm, KaryNCube, predict};
-use netwrap_sim::{CubeSim, simulate_cube};
+use netwrap_sim::report::Verdict;
+use netwrap_sim::{SimSpec, simulate};
+use netwrap_topo::TopologySpec;
+
+/// The 64-node default spec reshaped: a k-ary n-cube (unidirectional torus), m, B, seed 7.
+fn spec(k: u32, n: u32, rate: f64, size: u32, messages: u64) -> SimSpec {
+    let mut s = SimSpec::default();
+    s.topology =
+        TopologySpec::Torus { k: Some(k), n: Some(n), nodes: None, radices: None, bidirectional: false };
+    s.workload.rate = rate;
+    s.workload.size = size;
+    s.run.messages = messages;
+    s.run.seed = 7;
+    s
+}
 
 fn model(k: u32, n: u32, rate: f64, size: u32) -> f64 {
     let k_d = (k as f64 - 1.0) / 2.0;
@@ -13,9 +27,8 @@ fn model(k: u32, n: u32, rate: f64, size: u32) -> f64 {
 }
 
 fn simulated(k: u32, n: u32, rate: f64, size: u32) -> f64 {
-    let run =
-        simulate_cube(&CubeSim { messages: 30_000, seed: 7, ..CubeSim::new(k, n, rate, size) }).unwrap();
-    assert!(!run.report.saturated, "k={k} n={n} m={rate} B={size} should be stable");
+    let run = simulate(&spec(k, n, rate, size, 30_000)).unwrap();
+    assert_eq!(run.report.verdict, Verdict::Ok, "k={k} n={n} m={rate} B={size} should be stable");
     run.report.latency.unwrap()
 }
 
@@ -54,7 +67,7 @@ fn packet_sizes_at_rho_0_4() {
     }
 }
 
-/// Seed 000 §3.3 and fig. 4: for k = 4 the simulation rises above the model near saturation
+/// Agarwal 1991 §3.3 and fig. 4: for k = 4 the simulation rises above the model near saturation
 /// (the model underestimates there); for k = 10, n = 3 the two stay within 5% even at ρ = 0.9.
 #[test]
 fn near_saturation_the_model_underestimates_small_radix() {
@@ -66,27 +79,28 @@ fn near_saturation_the_model_underestimates_small_radix() {
     assert!((s - m).abs() / m < 0.05, "k=10 n=3 rho=0.9: sim {s:.2} model {m:.2}");
 }
 
-/// Seed 004 Ex 1 (64 processors, m = 0.04, B = 4, 2000 packets): ρ ≈ 0.56 both ways, and the
+/// The homework's Ex 1 (64 processors, m = 0.04, B = 4): ρ ≈ 0.56 both ways, and the
 /// simulated latency within 10% of the model's 21.9.
 #[test]
-fn seed004_exercise1() {
-    let run = simulate_cube(&CubeSim { messages: 20_000, ..CubeSim::new(8, 2, 0.04, 4) }).unwrap();
+fn homework_exercise1() {
+    let mut s = spec(8, 2, 0.04, 4, 20_000);
+    s.run.seed = 1;
+    let run = simulate(&s).unwrap();
     assert!((run.report.utilization - 0.56).abs() < 0.01, "{}", run.report.utilization);
     let t = run.report.latency.unwrap();
     assert!((t - 21.91).abs() / 21.91 < 0.10, "{t}");
 }
 
-/// Seed 000 §5.1 / fig. 12 (N = 1K, k = 32, n = 2, B = 4): the light-load latency is about 35
-/// without locality and falls by about 10% with l^(1/2) = 0.9 (the simulated side is 29, so
-/// l = 29²/1024).
+/// Agarwal 1991 §5.1 / fig. 12 (N = 1K, k = 32, n = 2, B = 4): the light-load latency is
+/// about 35 without locality and falls by about 10% with l^(1/2) = 0.9 (the simulated side is
+/// 29, so l = 29²/1024).
 #[test]
-fn seed000_fig12_locality_at_light_load() {
+fn agarwal_fig12_locality_at_light_load() {
     let run = |l: f64| {
-        simulate_cube(&CubeSim { locality: l, messages: 20_000, ..CubeSim::new(32, 2, 0.001, 4) })
-            .unwrap()
-            .report
-            .latency
-            .unwrap()
+        let mut s = spec(32, 2, 0.001, 4, 20_000);
+        s.run.seed = 1;
+        s.workload.locality = Some(l);
+        simulate(&s).unwrap().report.latency.unwrap()
     };
     let (full, local) = (run(1.0), run(0.81));
     assert!((full - 35.0).abs() < 1.5, "{full}");

@@ -1,17 +1,7 @@
 //! `netwrap topo` and `netwrap cost` from the outside.
 
-use assert_cmd::Command;
+use crate::{json, netwrap};
 use predicates::str::contains;
-
-fn netwrap() -> Command {
-    Command::cargo_bin("netwrap").unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = netwrap().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 #[test]
 fn topo_json_has_every_key() {
@@ -34,11 +24,12 @@ fn topo_json_has_every_key() {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert!(v["seed"].is_null());
-    assert_eq!(v["config"]["family"], "midimew");
+    assert_eq!(v["config"]["topology"]["family"], "midimew");
+    assert_eq!(v["config"]["routing"]["algorithm"], "family");
     assert_eq!(v["nodes"], 64);
     assert_eq!(v["degree"], 4);
     assert_eq!(v["diameter"], 6);
-    // 64 is a multiple of neither a = 5 nor b = 6: no rectangular layout (seed 001 §2).
+    // 64 is a multiple of neither a = 5 nor b = 6: no rectangular layout (Puente et al. §2).
     assert!(v["layout"].is_null());
     let v = json(&["topo", "midimew", "--nodes", "32", "--mapping", "--json"]);
     assert_eq!(v["layout"]["columns"], 4);
@@ -58,11 +49,30 @@ fn torus_and_fat_tree_numbers() {
 }
 
 #[test]
-fn seed_003_names_build() {
-    let v = json(&["topo", "seed003", "Butterfly.16.8", "--json"]);
+fn two_level_names_build() {
+    let v = json(&["topo", "two-level", "Butterfly.16.8", "--json"]);
     assert_eq!(v["nodes"], 1024);
-    let x = json(&["topo", "seed003", "Xbar.32.8", "--json"]);
+    assert_eq!(v["config"]["topology"]["family"], "two-level");
+    let x = json(&["topo", "two-level", "Xbar.32.8", "--json"]);
     assert_eq!(x["routers"], 32);
+    // The old name still works.
+    assert_eq!(json(&["topo", "seed003", "Xbar.32.8", "--json"])["routers"], 32);
+}
+
+/// The homework's Ex 4: on a unidirectional ring of k nodes a message travels (k − 1)/2 hops
+/// on average when the source itself is a possible destination, k/2 over distinct pairs;
+/// `topo` prints both, labelled.
+#[test]
+fn ring_average_distance_both_ways() {
+    let v = json(&["topo", "ring", "--k", "8", "--json"]);
+    assert_eq!(v["average_distance"], 4.0);
+    assert_eq!(v["average_distance_with_self"], 3.5);
+    netwrap()
+        .args(["topo", "ring", "--k", "8"])
+        .assert()
+        .success()
+        .stdout(contains("4.0000 (ordered pairs of distinct processors)"))
+        .stdout(contains("3.5000 (every destination, the source included"));
 }
 
 #[test]
@@ -78,11 +88,12 @@ fn bad_sizes_fail_with_the_valid_sizes() {
         .assert()
         .failure()
         .stderr(contains("at least 2 nodes"));
+    // N is rounded up to a whole dimension, as in `sim` and the homework, and stderr says so.
     netwrap()
         .args(["topo", "torus", "--k", "4", "--nodes", "60"])
         .assert()
-        .failure()
-        .stderr(contains("power of k"));
+        .success()
+        .stderr(contains("N = 4^3 = 64"));
     netwrap().args(["topo", "seed003", "Xbar.0.8"]).assert().failure().stderr(contains("at least 1"));
     netwrap()
         .args(["cost", "--modules", "32", "--bisection", "0"])
@@ -111,9 +122,10 @@ fn cost_reproduces_table_ii() {
 
 #[test]
 fn table_routing_and_every_family_runs() {
-    let v = json(&["topo", "torus", "--k", "4", "--n", "2", "--bidirectional", "--table-routing", "--json"]);
-    assert_eq!(v["config"]["family"], "table");
-    assert_eq!(v["config"]["of"]["family"], "cube");
+    let v =
+        json(&["topo", "torus", "--k", "4", "--n", "2", "--bidirectional", "--routing", "table", "--json"]);
+    assert_eq!(v["config"]["routing"]["algorithm"], "table");
+    assert_eq!(v["config"]["topology"]["family"], "torus");
     for args in [
         &["topo", "mesh", "--k", "4"][..],
         &["topo", "ring", "--k", "5", "--bidirectional"],
@@ -125,8 +137,8 @@ fn table_routing_and_every_family_runs() {
         &["topo", "nhop", "--factors", "4,8"],
         &["topo", "ccc", "--n", "4"],
         &["topo", "crossbar", "--nodes", "8"],
-        &["topo", "seed003", "Butterfly.8-2dil.8"],
-        &["topo", "seed003", "2hop.32.64-32"],
+        &["topo", "two-level", "Butterfly.8-2dil.8"],
+        &["topo", "two-level", "2hop.32.64-32"],
     ] {
         let mut with_json = args.to_vec();
         with_json.push("--json");
@@ -139,12 +151,24 @@ fn table_routing_and_every_family_runs() {
 #[test]
 fn more_bad_input() {
     netwrap().args(["topo", "ccc", "--n", "20"]).assert().failure().stderr(contains("3 <= n <= 16"));
+    netwrap().args(["topo", "ccc", "--help"]).assert().success().stdout(contains("3..=16"));
+    netwrap().args(["topo", "torus", "--mapping"]).assert().code(2).stderr(contains("Midimew"));
     netwrap()
-        .args(["topo", "seed003", "Butterfly.8-9dil.8"])
+        .args(["topo", "ring", "--routing", "record"])
+        .assert()
+        .code(2)
+        .stderr(contains("Midimew routing record"));
+    netwrap()
+        .args(["topo", "fat-tree", "--order", "lowest-first"])
+        .assert()
+        .code(2)
+        .stderr(contains("not to a fat-tree"));
+    netwrap()
+        .args(["topo", "two-level", "Butterfly.8-9dil.8"])
         .assert()
         .failure()
         .stderr(contains("use 1 to 4"));
-    netwrap().args(["topo", "seed003", "Foo.8"]).assert().failure().stderr(contains("Butterfly.I.E"));
+    netwrap().args(["topo", "two-level", "Foo.8"]).assert().failure().stderr(contains("Butterfly.I.E"));
     netwrap()
         .args(["cost", "--modules", "24", "--json"])
         .assert()

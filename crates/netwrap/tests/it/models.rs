@@ -1,13 +1,9 @@
 //! The model, figure, cost and design commands end to end: JSON keys, the papers' numbers,
 //! clear errors for bad input and unstable queues, and what the output may never contain.
 
-use assert_cmd::Command;
+use crate::netwrap;
 use predicates::str::contains;
 use serde_json::Value;
-
-fn netwrap() -> Command {
-    Command::cargo_bin("netwrap").unwrap()
-}
 
 fn json(args: &[&str]) -> Value {
     let out = netwrap().args(args).arg("--json").assert().success().get_output().stdout.clone();

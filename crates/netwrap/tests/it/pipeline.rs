@@ -1,0 +1,213 @@
+//! The pipeline's promises, from the outside: a result's `config` reproduces it bit for bit on
+//! every family; experiment files sweep any field; sharded-and-merged, resumed and 1- or
+//! 2-thread runs write the same bytes; every example runs; the saturation search finds the
+//! exact saturation point of the ideal switch.
+
+use crate::{json, netwrap, root, scratch};
+use predicates::str::contains;
+use std::path::Path;
+
+/// Every family (and table routing, the routing record, a locality pattern) round trips:
+/// `sim … --json` → `run result.json --json` gives the identical result.
+#[test]
+fn every_family_round_trips_through_its_config() {
+    let dir = scratch("roundtrip");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["--locality", "0.5"],
+        vec!["--bidirectional", "--order", "lowest-first"],
+        vec!["mesh", "--k", "4"],
+        vec!["ring", "--k", "9", "--bidirectional"],
+        vec!["hypercube", "--n", "5"],
+        vec!["midimew", "--nodes", "50"],
+        vec!["--routing", "record", "midimew", "--nodes", "50"],
+        vec!["circulant", "--nodes", "20", "--a", "3", "--b", "7"],
+        vec!["butterfly", "--k", "2", "--stages", "4"],
+        vec!["omega", "--k", "4", "--stages", "2"],
+        vec!["fat-tree", "--nodes", "64"],
+        vec!["complete", "--nodes", "8"],
+        vec!["nhop", "--factors", "4,8"],
+        vec!["ccc", "--n", "3"],
+        vec!["crossbar", "--nodes", "16"],
+        vec!["two-level", "Butterfly.16.8", "--nodes", "64", "--modules", "8"],
+        vec!["two-level", "Xbar.32.8", "--nodes", "32", "--modules", "4"],
+        vec!["--routing", "table", "torus", "--k", "4", "--bidirectional"],
+        vec!["--engine", "reference", "--model", "torus", "--k", "4"],
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        let mut args = vec!["sim", "--rate", "0.02", "--messages", "800", "--json"];
+        args.extend(case);
+        let first = netwrap().args(&args).output().unwrap();
+        assert!(first.status.success(), "{case:?}: {}", String::from_utf8_lossy(&first.stderr));
+        let file = dir.join(format!("result{i}.json"));
+        std::fs::write(&file, &first.stdout).unwrap();
+        let again = netwrap().args(["run", file.to_str().unwrap(), "--json"]).output().unwrap();
+        assert!(again.status.success(), "{case:?}: {}", String::from_utf8_lossy(&again.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&first.stdout),
+            String::from_utf8_lossy(&again.stdout),
+            "{case:?}: the re-run differs"
+        );
+    }
+}
+
+/// The config printed as TOML (sections and kebab-case keys) reads back to the same result.
+#[test]
+fn a_config_written_as_toml_reproduces_the_result() {
+    let dir = scratch("toml");
+    let v = json(&["sim", "--k", "4", "--rate", "0.05", "--messages", "1000", "--json"]);
+    let c = &v["config"];
+    let toml = format!(
+        "[topology]\nfamily = \"torus\"\nk = 4\nn = 2\n[workload]\nrate = 0.05\nsize = 4\n[run]\nwarmup = {}\nmessages = 1000\nmax-cycles = {}\n",
+        c["run"]["warmup"], c["run"]["max-cycles"]
+    );
+    let file = dir.join("spec.toml");
+    std::fs::write(&file, toml).unwrap();
+    assert_eq!(json(&["run", file.to_str().unwrap(), "--json"]), v);
+}
+
+fn run_to(dir: &Path, name: &str, extra: &[&str], threads: &str) -> (Vec<u8>, Vec<u8>) {
+    let example = root().join("examples/ex2-grid.toml");
+    let (csv, jsonl) = (dir.join(format!("{name}.csv")), dir.join(format!("{name}.jsonl")));
+    let mut args = vec![
+        "run",
+        example.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    netwrap().env("RAYON_NUM_THREADS", threads).args(&args).assert().success();
+    (std::fs::read(csv).unwrap(), std::fs::read(jsonl).unwrap())
+}
+
+/// Sharded runs merged, a resumed run and a one-thread run write byte for byte what one
+/// unsharded two-thread run writes.
+#[test]
+fn shards_resume_and_threads_give_the_same_bytes() {
+    let dir = scratch("shards");
+    let full = run_to(&dir, "full", &[], "2");
+    assert_eq!(run_to(&dir, "one", &[], "1"), full, "1 vs 2 threads");
+    for i in 0..3 {
+        run_to(&dir, &format!("s{i}"), &["--shard", &format!("{i}/3")], "2");
+    }
+    for ext in ["csv", "jsonl"] {
+        let files: Vec<String> =
+            (0..3).map(|i| dir.join(format!("s{i}.{ext}")).to_str().unwrap().to_string()).collect();
+        let out = dir.join(format!("merged.{ext}"));
+        let mut args = vec!["merge".to_string()];
+        args.extend(files.iter().rev().cloned());
+        args.extend(["--out".to_string(), out.to_str().unwrap().to_string()]);
+        netwrap().args(&args).assert().success();
+        let expect = if ext == "csv" { &full.0 } else { &full.1 };
+        assert_eq!(&std::fs::read(&out).unwrap(), expect, "merged {ext}");
+    }
+    // A run killed after a few points: its file holds a prefix; --resume completes it.
+    let text = String::from_utf8(full.0.clone()).unwrap();
+    let partial: String = text.lines().take(9).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("resumed.csv"), partial).unwrap();
+    let jsonl: String = String::from_utf8(full.1.clone())
+        .unwrap()
+        .lines()
+        .skip(4)
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.join("resumed.jsonl"), jsonl).unwrap();
+    assert_eq!(run_to(&dir, "resumed", &["--resume"], "2"), full, "resumed");
+    // Merging overlapping or incomplete shards is refused.
+    let s0 = dir.join("s0.csv");
+    netwrap()
+        .args(["merge", s0.to_str().unwrap(), s0.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains("twice"));
+    netwrap().args(["merge", s0.to_str().unwrap()]).assert().code(2).stderr(contains("missing"));
+}
+
+/// Every example experiment runs and its points have the expected verdicts where the exact
+/// channel load decides them.
+#[test]
+fn every_example_runs() {
+    let dir = root().join("examples");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") || path.file_name().unwrap() == "saturation.toml" {
+            continue;
+        }
+        let v = json(&["run", path.to_str().unwrap(), "--json"]);
+        let points = v.as_array().map_or(1, Vec::len);
+        assert!(points >= 2, "{}: {points} points", path.display());
+        if let Some(rows) = v.as_array() {
+            for r in rows {
+                if let Some(u) = r["offered_utilization"].as_f64() {
+                    assert_eq!(r["saturated"], u >= 1.0, "{}: {r}", path.display());
+                }
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen >= 5, "only {seen} examples");
+    netwrap()
+        .args(["saturation", dir.join("saturation.toml").to_str().unwrap(), "--tolerance", "0.05"])
+        .assert()
+        .success()
+        .stdout(contains("saturation: between"));
+}
+
+/// The homework's Ex 2 grid has 30 points: 6 rates × 5 sizes, rate varying slowest.
+#[test]
+fn ex2_grid_expands_as_the_homework_asks() {
+    let v = json(&["run", root().join("examples/ex2-grid.toml").to_str().unwrap(), "--json"]);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 30);
+    assert_eq!(rows[0]["parameters"]["workload.rate"], 0.01);
+    assert_eq!(rows[4]["parameters"]["workload.size"], 10);
+    assert_eq!(rows[29]["parameters"]["workload.rate"], 0.06);
+    // m = 0.05, B = 6: ρ = 1.05, saturated; m = 0.05, B = 4: ρ = 0.7, not.
+    assert_eq!(rows[22]["saturated"], true);
+    assert_eq!(rows[21]["saturated"], false);
+}
+
+/// Experiment-file errors name the key, its line and what it takes, with a suggestion.
+#[test]
+fn experiment_file_errors_point_at_the_line() {
+    let dir = scratch("badfiles");
+    for (text, fragments) in [
+        ("[workload]\nrat = 0.1\n", vec!["line 2", "did you mean `rate`"]),
+        ("[topology]\nfamily = \"toru\"\n", vec!["line 2", "did you mean `torus`"]),
+        ("[workload]\nrate = 2.0\n", vec!["workload.rate = 2", "(0, 1]", "line 2"]),
+        (
+            "[sweep]\n\"workload.rate\" = [0.01, -0.5]\n",
+            vec!["sweep point 1", "workload.rate = -0.5", "line 2"],
+        ),
+        ("[sweep]\n\"worklaod.rate\" = [0.01]\n", vec!["did you mean `workload`"]),
+        ("[sweep]\n\"topology.kk\" = [4]\n", vec!["unknown field `kk`"]),
+        ("[[sweep.zip]]\n\"workload.rate\" = [0.01]\n\"workload.size\" = [2, 4]\n", vec!["equal lengths"]),
+    ] {
+        let file = dir.join("bad.toml");
+        std::fs::write(&file, text).unwrap();
+        let out = netwrap().args(["run", file.to_str().unwrap()]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        for f in fragments {
+            assert!(err.contains(f), "{text:?}: missing {f:?} in {err}");
+        }
+    }
+}
+
+/// Verification of the saturation search against the exact answer: on the 8×8 unidirectional
+/// torus with B = 4 the busiest channel is offered m·B·k_d = 14m flits a cycle, so the ideal
+/// switch saturates at m = 1/14. The search, which judges probes on what they measure, must
+/// bracket it within its tolerance.
+#[test]
+fn saturation_search_finds_the_exact_point() {
+    let v = json(&["sim", "--find-saturation", "--messages", "3000", "--json"]);
+    let (lo, hi) = (v["max_rate"].as_f64().unwrap(), v["first_saturated"].as_f64().unwrap());
+    let exact = 1.0 / 14.0;
+    assert!(lo <= exact * 1.0001 && hi >= exact * 0.9999, "[{lo}, {hi}] misses {exact}");
+    assert!((hi - lo) / hi <= 0.02 + 1e-9, "bracket [{lo}, {hi}] wider than the tolerance");
+    assert!(v["probes"].as_array().unwrap().len() >= 5);
+    assert!(v["config"].is_object() && v["netwrap_version"].is_string());
+}
