@@ -126,12 +126,11 @@ pub fn search(q: &DesignQuery) -> Result<Vec<Candidate>, ModelError> {
         // Rounding N up to k^n can overshoot far (4^33 = 2^66 for N = 2^53): such networks,
         // beyond the models' limit, are skipped like radices that do not fit a u32.
         let nodes = k.checked_pow(n).filter(|&v| v <= kary_ncube::MAX_NODES);
-        if let (Ok(k), Some(nodes)) = (u32::try_from(k), nodes) {
-            if !(q.exact_nodes && nodes != q.nodes) {
-                if let Some(c) = candidate(q, n, k, nodes, wiring)? {
-                    out.push(c);
-                }
-            }
+        if let (Ok(k), Some(nodes)) = (u32::try_from(k), nodes)
+            && !(q.exact_nodes && nodes != q.nodes)
+            && let Some(c) = candidate(q, n, k, nodes, wiring)?
+        {
+            out.push(c);
         }
         if k == 2 {
             break;

@@ -229,7 +229,7 @@ pub fn mean_distance_per_dimension(k: u32, wiring: Wiring) -> f64 {
     let kf = k as f64;
     match wiring {
         Wiring::UnidirectionalTorus => (kf - 1.0) / 2.0,
-        Wiring::BidirectionalTorus if k % 2 == 0 => kf / 4.0,
+        Wiring::BidirectionalTorus if k.is_multiple_of(2) => kf / 4.0,
         Wiring::BidirectionalTorus => (kf - 1.0 / kf) / 4.0,
         Wiring::Mesh => (kf - 1.0 / kf) / 3.0,
     }

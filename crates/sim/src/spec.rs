@@ -185,7 +185,7 @@ impl SimSpec {
                 ));
             }
             // l = 1 addresses every node: uniform traffic.
-            (_, Some(l)) if l == 1.0 => (PatternKind::Uniform, None),
+            (_, Some(1.0)) => (PatternKind::Uniform, None),
             (_, Some(l)) => (PatternKind::Locality, Some(l)),
             (PatternKind::Uniform, None) => (PatternKind::Uniform, None),
         };

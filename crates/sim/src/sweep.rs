@@ -135,9 +135,12 @@ fn invalid(msg: String) -> SimError {
     SimError::Invalid(msg)
 }
 
+/// A sweep's product axes, zip groups and replication count.
+type Axes = (Vec<Axis>, Vec<Vec<Axis>>, u32);
+
 /// Flattens the `sweep` table into axes (nested tables are dotted paths), zip groups and the
 /// replication count.
-fn read_sweep(table: &Map<String, Value>) -> Result<(Vec<Axis>, Vec<Vec<Axis>>, u32), SimError> {
+fn read_sweep(table: &Map<String, Value>) -> Result<Axes, SimError> {
     fn axes(prefix: &str, table: &Map<String, Value>, out: &mut Vec<Axis>) -> Result<(), SimError> {
         for (k, v) in table {
             let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };

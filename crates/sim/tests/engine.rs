@@ -38,9 +38,16 @@ fn spec(json: &str) -> SimSpec {
 }
 
 fn torus(k: u32, n: u32, rate: f64, size: u32) -> SimSpec {
-    let mut s = SimSpec::default();
-    s.topology =
-        TopologySpec::Torus { k: Some(k), n: Some(n), nodes: None, radices: None, bidirectional: false };
+    let mut s = SimSpec {
+        topology: TopologySpec::Torus {
+            k: Some(k),
+            n: Some(n),
+            nodes: None,
+            radices: None,
+            bidirectional: false,
+        },
+        ..SimSpec::default()
+    };
     s.workload.rate = rate;
     s.workload.size = size;
     s
@@ -185,8 +192,7 @@ fn fast_engine_matches_flit_reference_on_every_family() {
         (r#"{"family": "two-level", "name": "2hop.16.32-16", "nodes": 64, "modules": 16}"#, 0.1),
         (r#"{"family": "two-level", "name": "Xbar.32.8", "nodes": 32, "modules": 4}"#, 0.05),
     ] {
-        let mut s = SimSpec::default();
-        s.topology = serde_json::from_str(json).unwrap();
+        let mut s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
         s.workload.rate = rate;
         s.workload.size = 4;
         s.run.messages = 1200;
@@ -333,7 +339,8 @@ fn huge_messages_need_no_memory() {
 #[test]
 fn bad_parameters_are_errors() {
     let base = torus(8, 2, 0.1, 4);
-    let cases: Vec<Box<dyn Fn(&mut SimSpec)>> = vec![
+    type Edit = Box<dyn Fn(&mut SimSpec)>;
+    let cases: Vec<Edit> = vec![
         Box::new(|s| s.workload.rate = -0.1),
         Box::new(|s| s.workload.rate = 1.1),
         Box::new(|s| s.workload.rate = f64::NAN),

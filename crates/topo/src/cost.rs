@@ -118,7 +118,7 @@ pub fn balanced_factors(m: u32, parts: u32) -> Option<Vec<u32>> {
         let mut f = min.max(2);
         // f^parts <= m; checked, since parts may be as large as the caller likes.
         while (f as u64).checked_pow(parts).is_some_and(|p| p <= m as u64) {
-            if m % f == 0 {
+            if m.is_multiple_of(f) {
                 cur.push(f);
                 go(m / f, parts - 1, f, cur, best);
                 cur.pop();

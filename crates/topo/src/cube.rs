@@ -195,7 +195,7 @@ impl KaryNCube {
         let k = self.spec.radices[i] as f64;
         match (self.spec.wrap, self.spec.bidirectional) {
             (true, false) => (k - 1.0) / 2.0,
-            (true, true) if self.spec.radices[i] % 2 == 0 => k / 4.0,
+            (true, true) if self.spec.radices[i].is_multiple_of(2) => k / 4.0,
             (true, true) => (k - 1.0 / k) / 4.0,
             (false, _) => (k - 1.0 / k) / 3.0,
         }

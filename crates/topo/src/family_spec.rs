@@ -503,7 +503,7 @@ fn two_level(name: &str, nodes: u32, modules: u32) -> Result<Shape, TopoError> {
                 "a crossbar module has no intra-module channels to dilate: drop -{dilation}dil"
             )));
         }
-        if modules == 0 || nodes % modules != 0 {
+        if modules == 0 || !nodes.is_multiple_of(modules) {
             return Err(invalid(format!(
                 "nodes = {nodes} is not a multiple of modules = {modules}: every module holds N/M processors"
             )));

@@ -97,7 +97,7 @@ impl FatTree {
                 subtree_lo[r] = lo as u32;
                 for (j, &(ch, _)) in child_ports[r].iter().enumerate() {
                     let q = ((los[j] - lo) / quarter) as usize;
-                    if ch == NONE || (los[j] - lo) % quarter != 0 || q >= 4 || down[r][q] != NONE {
+                    if ch == NONE || !(los[j] - lo).is_multiple_of(quarter) || q >= 4 || down[r][q] != NONE {
                         return Err(TopoError::Invalid(format!(
                             "fat-tree wiring error: S({l}, {a}) does not cover a contiguous block of 4^{l} processors"
                         )));

@@ -27,7 +27,7 @@ macro_rules! family {
 }
 family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules, ModularButterfly, TableRouted);
 
-/// What a builder needs to build a family with its routing: [`crate::Shape::shape`]
+/// What a builder needs to build a family with its routing: [`crate::TopologySpec::shape`]
 /// lowers the user's description to this; library users may build shapes directly (e.g. a
 /// two-level butterfly with factors of their choosing).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -299,7 +299,7 @@ impl Topology {
                     .map(|r| {
                         if t.level(r) == top {
                             top_seen += 1;
-                            top_seen % 2 == 0
+                            top_seen.is_multiple_of(2)
                         } else {
                             t.subtree_first(r) < half
                         }

@@ -115,7 +115,7 @@ impl ModularButterfly {
         let rows_per_module = *f.iter().max().unwrap_or(&2);
         let x = rows_per_module.trailing_zeros();
         let rows = modules as u64 * rows_per_module as u64;
-        if processors == 0 || processors as u64 % rows != 0 || processors as u64 >= 1 << 28 {
+        if processors == 0 || !(processors as u64).is_multiple_of(rows) || processors as u64 >= 1 << 28 {
             return Err(TopoError::Invalid(format!(
                 "N = {processors} processors is invalid: with M = {modules} modules of {rows_per_module} rows (the largest factor) N must be a positive multiple of {rows}"
             )));

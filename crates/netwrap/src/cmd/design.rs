@@ -114,13 +114,15 @@ fn simulate(a: &DesignArgs, candidates: &[Candidate], count: usize) -> anyhow::R
         .iter()
         .enumerate()
         .map(|(index, &(_, c))| {
-            let mut spec = netwrap_sim::SimSpec::default();
-            spec.topology = TopologySpec::Torus {
-                k: Some(c.k),
-                n: Some(c.n),
-                nodes: None,
-                radices: None,
-                bidirectional: a.bidirectional,
+            let mut spec = netwrap_sim::SimSpec {
+                topology: TopologySpec::Torus {
+                    k: Some(c.k),
+                    n: Some(c.n),
+                    nodes: None,
+                    radices: None,
+                    bidirectional: a.bidirectional,
+                },
+                ..Default::default()
             };
             spec.workload.rate = a.rate;
             spec.workload.size = c.flits.ceil() as u32;

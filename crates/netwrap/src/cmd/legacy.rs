@@ -63,9 +63,16 @@ fn spec(args: &[String]) -> anyhow::Result<(SimSpec, PathBuf)> {
         num(locality),
         "the locality fraction is in (0, 1]",
     )?;
-    let mut spec = SimSpec::default();
-    spec.topology =
-        TopologySpec::Torus { k: Some(k), n: None, nodes: Some(procs), radices: None, bidirectional: false };
+    let mut spec = SimSpec {
+        topology: TopologySpec::Torus {
+            k: Some(k),
+            n: None,
+            nodes: Some(procs),
+            radices: None,
+            bidirectional: false,
+        },
+        ..SimSpec::default()
+    };
     spec.workload.rate = rate;
     spec.workload.size = size;
     spec.workload.locality = Some(locality);

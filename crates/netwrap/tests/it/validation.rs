@@ -10,9 +10,16 @@ use netwrap_topo::TopologySpec;
 
 /// The 64-node default spec reshaped: a k-ary n-cube (unidirectional torus), m, B, seed 7.
 fn spec(k: u32, n: u32, rate: f64, size: u32, messages: u64) -> SimSpec {
-    let mut s = SimSpec::default();
-    s.topology =
-        TopologySpec::Torus { k: Some(k), n: Some(n), nodes: None, radices: None, bidirectional: false };
+    let mut s = SimSpec {
+        topology: TopologySpec::Torus {
+            k: Some(k),
+            n: Some(n),
+            nodes: None,
+            radices: None,
+            bidirectional: false,
+        },
+        ..SimSpec::default()
+    };
     s.workload.rate = rate;
     s.workload.size = size;
     s.run.messages = messages;

@@ -3,7 +3,7 @@
 //! With unbounded output queues served first come first served, a message granted a channel
 //! at cycle s always has its next flit on hand (flit j reaches the queue by a + j ≤ s + j),
 //! so it holds the channel for exactly ⌈B / width⌉ consecutive cycles. Its passage can
-//! therefore be computed per message: s = max(a, free_at[c]), free_at[c] = s + ⌈B/width⌉,
+//! therefore be computed per message: s = max(a, free_at(c)), free_at(c) = s + ⌈B/width⌉,
 //! header ready at the next router at s + 1. Events at one cycle are processed in salt order,
 //! which realises the FCFS-with-seeded-tie-break rule. `reference.rs` simulates the same
 //! network flit by flit; tests check that the two agree exactly.
