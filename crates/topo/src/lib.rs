@@ -61,6 +61,9 @@ pub use hamming::Hamming;
 pub use indirect::{Indirect, StageWiring};
 pub use metrics::Metrics;
 pub use misc::{Ccc, XbarModules};
-pub use network::{Candidates, Channel, ChannelId, Network, RouterId, Routing, TerminalId};
+pub use network::{
+    Attach, Candidates, Channel, ChannelId, MAX_CHANNELS, MAX_ROUTERS, MAX_TERMINALS, MAX_WIDTH, Network,
+    NetworkBuilder, RouterId, Routing, TerminalId,
+};
 pub use spec::{Family, Topology, TopologySpec, Visitor};
 pub use twolevel::{ModularButterfly, ModuleSplit};

@@ -143,10 +143,9 @@ fn unreachable() -> TopoError {
 
 /// Width of the directed channels whose ends lie on different sides (`side[router]`).
 pub fn cut_width(net: &Network, side: &[bool]) -> u64 {
-    net.channels()
-        .iter()
-        .filter(|c| side[c.src as usize] != side[c.dst as usize])
-        .map(|c| c.width as u64)
+    net.edges()
+        .filter(|&(src, c)| side[src as usize] != side[c.dst as usize])
+        .map(|(_, c)| c.width as u64)
         .sum()
 }
 
@@ -375,7 +374,7 @@ pub fn exact_bisection(net: &Network) -> Option<u64> {
     }
     let w = router_weights(net);
     let total: u32 = w.iter().sum();
-    let chans: Vec<(u32, u32, u64)> = net.channels().iter().map(|c| (c.src, c.dst, c.width as u64)).collect();
+    let chans: Vec<(u32, u32, u64)> = net.edges().map(|(src, c)| (src, c.dst, c.width as u64)).collect();
     let mut best = u64::MAX;
     // Router r−1 stays on side 0 (the two sides are interchangeable).
     for mask in 0u32..(1 << (r - 1)) {
@@ -403,10 +402,10 @@ pub fn refine_cut(net: &Network, side: &mut [bool]) {
     let w = router_weights(net);
     // Undirected neighbour lists with the width of both directions.
     let mut adj: Vec<Vec<(u32, i64)>> = vec![Vec::new(); r];
-    for c in net.channels() {
-        if c.src != c.dst {
-            adj[c.src as usize].push((c.dst, c.width as i64));
-            adj[c.dst as usize].push((c.src, c.width as i64));
+    for (src, c) in net.edges() {
+        if src != c.dst {
+            adj[src as usize].push((c.dst, c.width as i64));
+            adj[c.dst as usize].push((src, c.width as i64));
         }
     }
     let gain = |side: &[bool], v: usize| -> i64 {
@@ -460,9 +459,9 @@ pub fn ball_side(net: &Network) -> Vec<bool> {
     let w = router_weights(net);
     let half = w.iter().map(|&x| x as u64).sum::<u64>() / 2;
     let mut adj: Vec<Vec<u32>> = vec![Vec::new(); r];
-    for c in net.channels() {
-        adj[c.src as usize].push(c.dst);
-        adj[c.dst as usize].push(c.src);
+    for (src, c) in net.edges() {
+        adj[src as usize].push(c.dst);
+        adj[c.dst as usize].push(src);
     }
     let mut side = vec![false; r];
     let mut seen = vec![false; r];

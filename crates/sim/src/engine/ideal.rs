@@ -40,7 +40,7 @@ pub fn run<R: Routing, D: Destinations>(net: &Network, routing: &R, dests: &D, s
             busy: 0,
             dst: c.dst,
             hold: size.div_ceil(c.width as u64) as u32,
-            width: c.width,
+            width: c.width.into(),
         })
         .collect();
     let mut flit_hops = 0u64;
