@@ -302,6 +302,10 @@ impl Routing for Circulant {
             }
         }
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -282,6 +282,11 @@ impl Routing for KaryNCube {
             }
         }
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        // Only the half-way tie on an even bidirectional ring picks a direction by salt.
+        self.spec.wrap && self.spec.bidirectional
+    }
 }
 
 #[cfg(test)]

@@ -211,6 +211,10 @@ impl Routing for FatTree {
             out.push(p0);
         }
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -210,4 +210,8 @@ impl Routing for TableRouted {
         let to = self.network.eject_router(dest);
         self.table.next_hops(&self.network, at, to, out);
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
+    }
 }

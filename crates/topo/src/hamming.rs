@@ -161,4 +161,8 @@ impl Routing for Hamming {
     fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
         self.shape.route(at, dest, out);
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
+    }
 }

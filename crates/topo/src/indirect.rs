@@ -159,4 +159,8 @@ impl Routing for Indirect {
         let port = (dest as u64 / pow(self.k, self.digits - 1 - j)) % self.k as u64;
         out.push(at * self.k + port as u32);
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
+    }
 }

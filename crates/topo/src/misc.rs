@@ -109,6 +109,10 @@ impl Routing for Ccc {
             }
         }
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
+    }
 }
 
 /// A two-level network of crossbar modules (seed 003 §5.1.4, Xbar.I.E): M modules of P
@@ -211,6 +215,10 @@ impl Routing for XbarModules {
             Some(h) => h.route(at, dest / self.per_module, out),
             None => out.clear(),
         }
+    }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
     }
 }
 

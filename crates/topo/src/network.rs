@@ -562,6 +562,15 @@ pub trait Routing: Sync {
     /// Fills `out` with the channels a message at router `at`, bound for terminal `dest`, may
     /// take next, most preferred first; leaves it empty when `at` delivers to `dest`.
     fn route(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates);
+
+    /// Whether the salt can change which channels are offered, not just their order. Load
+    /// computations that split each message evenly over the candidates then need to route a
+    /// message under both salt classes; when `false` (the families' tie-breaking only reorders
+    /// candidates, or there is none) they route it once, which halves their cost. `true`, the
+    /// default, is always correct.
+    fn salt_changes_candidates(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

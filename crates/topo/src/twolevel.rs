@@ -305,4 +305,8 @@ impl Routing for ModularButterfly {
             }
         }
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
+    }
 }
