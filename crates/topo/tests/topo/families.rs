@@ -6,7 +6,7 @@ use proptest::prelude::*;
 /// Follows the first candidate (and, separately, every candidate in turn via the salt) from
 /// `s` to `t`; checks that each hop leaves the current router, that the walk ends at `t`'s
 /// ejection router, and returns the hop count.
-fn walk<R: Routing>(net: &Network, r: &R, s: u32, t: u32, salt: u32, pick: usize) -> u32 {
+pub fn walk<R: Routing>(net: &Network, r: &R, s: u32, t: u32, salt: u32, pick: usize) -> u32 {
     let mut at = net.inject_router(s);
     let mut c = Candidates::default();
     let mut hops = 0;
