@@ -160,7 +160,10 @@ impl FatTree {
     /// processors from (a / 2^(l−1))·4^l (checked against the wiring when the tree is built).
     #[inline]
     pub fn subtree_first(&self, r: RouterId) -> u32 {
-        let l = self.level(r);
+        self.subtree_at(r, self.level(r))
+    }
+    #[inline]
+    fn subtree_at(&self, r: RouterId, l: u32) -> u32 {
         let a = r - self.level_offset[l as usize - 1];
         (a >> (l - 1)) << (2 * l)
     }
@@ -192,7 +195,7 @@ impl Routing for FatTree {
         out.clear();
         let l = self.level(at);
         let span = 4u32.pow(l);
-        let lo = self.subtree_first(at);
+        let lo = self.subtree_at(at, l);
         let first = self.network.out_channels(at).start;
         if dest >= lo && dest - lo < span {
             if l > 1 {

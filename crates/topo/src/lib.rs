@@ -8,7 +8,10 @@
 //! [`Topology`], whose [`Topology::visit`] hands the concrete family to generic code.
 //!
 //! Ids are plain `u32` indices into vectors, so the simulator's hot loop never chases
-//! pointers or hashes.
+//! pointers or hashes. A network costs about 8 bytes per directed channel (see [`Network`]),
+//! and every builder refuses sizes beyond [`MAX_TERMINALS`], [`MAX_ROUTERS`] and
+//! [`MAX_CHANNELS`] from its parameters, before allocating, with a [`TopoError::TooLarge`]
+//! that says what was asked, the limit and why.
 //!
 //! Generic code gets the concrete family once, through a [`Visitor`], and is monomorphised
 //! per family (no `dyn` per hop):

@@ -46,7 +46,8 @@ pub const MAX_ROUTERS: u64 = 1 << 24;
 /// limit bounds a network and its simulation at about 4 GB.
 pub const MAX_CHANNELS: u64 = 1 << 26;
 /// Widest channel, in flits per cycle: [`Channel::width`] is 16 bits, which is ample (the
-/// seeds' widest channel is 64 bits wide in flits of 1 bit) and keeps a channel at 8 bytes.
+/// seeds' widest channels are 64 bits, so even 1-bit flits need a width of only 64) and keeps
+/// a channel at 8 bytes.
 pub const MAX_WIDTH: u32 = u16::MAX as u32;
 
 const WHY_TERMINALS: &str = "a simulation keeps a source, a random stream and statistics per terminal; the limit keeps a network and its simulation within a few GB";
