@@ -160,13 +160,19 @@ fn groups(net: &Network, distinct: &[f64], self_use: &[u32]) -> Vec<LoadGroup> {
     let mut out: Vec<LoadGroup> = Vec::new();
     for (i, c) in net.channels().iter().enumerate() {
         let load = distinct[i] * (n - 1.0) / n + self_use[i] as f64 / n;
-        match out.iter_mut().find(|g| g.class == c.class && g.width == c.width) {
+        match out.iter_mut().find(|g| g.class == c.class && g.width == c.width as u32) {
             Some(g) => {
                 g.max = g.max.max(load);
                 g.sum += load;
                 g.channels += 1;
             }
-            None => out.push(LoadGroup { class: c.class, width: c.width, max: load, sum: load, channels: 1 }),
+            None => out.push(LoadGroup {
+                class: c.class,
+                width: c.width as u32,
+                max: load,
+                sum: load,
+                channels: 1,
+            }),
         }
     }
     out

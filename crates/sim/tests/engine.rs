@@ -396,16 +396,16 @@ impl netwrap_topo::Routing for Line {
     fn route(&self, at: u32, dest: u32, _salt: u32, out: &mut netwrap_topo::Candidates) {
         out.clear();
         if at != self.0.eject_router(dest) {
-            out.push(self.0.out_channels(at)[0]);
+            out.push(self.0.out_channels(at).start);
         }
     }
 }
 
-fn line(widths: [u32; 2]) -> Line {
+fn line(widths: [u16; 2]) -> Line {
     use netwrap_topo::{Channel, Network};
     let channels = vec![
-        Channel { src: 0, dst: 1, width: widths[0], class: 0 },
-        Channel { src: 1, dst: 2, width: widths[1], class: 0 },
+        (0, Channel { dst: 1, width: widths[0], class: 0 }),
+        (1, Channel { dst: 2, width: widths[1], class: 0 }),
     ];
     Line(Network::new("line", 3, channels, vec![0, 2], vec![0, 2], vec!["link".into()]))
 }

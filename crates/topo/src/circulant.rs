@@ -8,7 +8,7 @@
 
 use crate::TopoError;
 use crate::graph::bfs_from;
-use crate::network::{Candidates, Channel, Network, RouterId, Routing, TerminalId};
+use crate::network::{Attach, Candidates, Network, NetworkBuilder, Planned, RouterId, Routing, TerminalId};
 use serde::{Deserialize, Serialize};
 
 /// How a circulant graph routes.
@@ -101,24 +101,23 @@ impl Circulant {
                     .into(),
             ));
         }
-        if nodes as u64 * 4 >= u32::MAX as u64 {
-            return Err(TopoError::TooLarge(format!("{nodes} nodes x 4 channels exceeds 2^32")));
-        }
-        let mut channels = Vec::with_capacity(nodes as usize * 4);
-        for i in 0..nodes {
-            for (class, step) in [(0u16, a as i64), (1, -(a as i64)), (2, b as i64), (3, -(b as i64))] {
-                let dst = (i as i64 + step).rem_euclid(nodes as i64) as u32;
-                channels.push(Channel { src: i, dst, width: 1, class });
-            }
-        }
-        let classes = ["+a", "-a", "+b", "-b"].iter().map(|s| s.to_string()).collect();
         let name = if midimew {
             format!("Midimew {nodes} = C_{nodes}({a},{b})")
         } else {
             format!("C_{nodes}({a},{b})")
         };
-        let terminals: Vec<u32> = (0..nodes).collect();
-        let network = Network::new(name, nodes, channels, terminals.clone(), terminals, classes);
+        let n = Some(nodes as u64);
+        Planned { terminals: n, routers: n, channels: Some(4 * nodes as u64) }
+            .check(|| format!("the {name}"))?;
+        let classes = ["+a", "-a", "+b", "-b"].iter().map(|s| s.to_string()).collect();
+        let mut builder = NetworkBuilder::new(nodes, nodes as usize * 4, classes);
+        for i in 0..nodes {
+            for (class, step) in [(0u16, a as i64), (1, -(a as i64)), (2, b as i64), (3, -(b as i64))] {
+                let dst = (i as i64 + step).rem_euclid(nodes as i64) as u32;
+                builder.push(i, dst, 1, class);
+            }
+        }
+        let network = builder.finish(name, nodes, Attach::one_each(), Attach::one_each());
         let dist0 = bfs_from(&network, 0);
         Ok(Circulant { nodes, a, b, midimew, routing, dist0, network })
     }
@@ -138,6 +137,10 @@ impl Circulant {
     /// Whether this is a Midimew.
     pub fn is_midimew(&self) -> bool {
         self.midimew
+    }
+    /// Bytes held on the heap: the network and the hop counts from node 0.
+    pub fn heap_bytes(&self) -> usize {
+        self.network.heap_bytes() + self.dist0.capacity() * size_of::<u32>()
     }
     /// Minimal hop count from `src` to `dst`.
     pub fn distance(&self, src: RouterId, dst: RouterId) -> u32 {
@@ -220,8 +223,20 @@ impl Circulant {
     /// offsets are solved in order of distance.
     pub fn class_hops(&self) -> [f64; 4] {
         let n = self.nodes as usize;
-        let mut order: Vec<u32> = (0..self.nodes).collect();
-        order.sort_by_key(|&d| self.dist0[d as usize]);
+        // Offsets in order of distance: a counting sort, linear in N.
+        let diameter = self.dist0.iter().copied().max().unwrap_or(0) as usize;
+        let mut start = vec![0u32; diameter + 2];
+        for &d in &self.dist0 {
+            start[d as usize + 1] += 1;
+        }
+        for i in 0..=diameter {
+            start[i + 1] += start[i];
+        }
+        let mut order = vec![0u32; n];
+        for (j, &d) in self.dist0.iter().enumerate() {
+            order[start[d as usize] as usize] = j as u32;
+            start[d as usize] += 1;
+        }
         let steps = [self.a as i64, -(self.a as i64), self.b as i64, -(self.b as i64)];
         let mut g = vec![[0.0f64; 4]; n];
         let mut total = [0.0f64; 4];
@@ -262,9 +277,9 @@ impl Routing for Circulant {
         if at == dest {
             return;
         }
+        // Four channels per router, in class order: router `at`'s are 4·at .. 4·at + 4.
         let base = at as usize * 4;
-        let chans = self.network.out_channels(at);
-        debug_assert_eq!(chans[0] as usize, base);
+        debug_assert_eq!(self.network.out_channels(at).start as usize, base);
         match self.routing {
             CirculantRouting::Record => {
                 let (x, y) = self.routing_record(at, dest);
@@ -286,6 +301,10 @@ impl Routing for Circulant {
                 }
             }
         }
+    }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
     }
 }
 

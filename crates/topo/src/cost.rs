@@ -220,13 +220,12 @@ fn graph_row(
         // Directed channels of dimension i (a torus has two classes per dimension, + and −).
         let in_dim = |class: u16| if torus { class as usize / 2 == i } else { class as usize == i };
         let crossing = net
-            .channels()
-            .iter()
-            .filter(|c| in_dim(c.class) && (coord(c.src) < k / 2) != (coord(c.dst) < k / 2))
+            .edges()
+            .filter(|&(src, c)| in_dim(c.class) && (coord(src) < k / 2) != (coord(c.dst) < k / 2))
             .count();
         // Each undirected bundle is a pair of directed channels.
         let cut = crossing as f64 / 2.0;
-        let deg = net.out_channels(0).iter().filter(|&&c| in_dim(net.channel(c).class)).count() as u32;
+        let deg = net.out_channels(0).filter(|&c| in_dim(net.channel(c).class)).count() as u32;
         let width = bisection as f64 / cut;
         pins += deg as f64 * width;
         degree += deg;

@@ -2,7 +2,9 @@
 //! dimension, routed in dimension order.
 
 use crate::TopoError;
-use crate::network::{Candidates, Channel, Network, RouterId, Routing, TerminalId};
+use crate::network::{
+    Attach, Candidates, Network, NetworkBuilder, Planned, RouterId, Routing, TerminalId, product,
+};
 use serde::{Deserialize, Serialize};
 
 /// Parameters of a k-ary n-cube.
@@ -34,12 +36,12 @@ impl CubeSpec {
         CubeSpec { radices: vec![k], wrap: true, bidirectional }
     }
 
-    /// Number of nodes, or an error when it does not fit in 32 bits.
+    /// Number of nodes, or [`TopoError::TooLarge`] when it exceeds [`crate::MAX_ROUTERS`].
     pub fn nodes(&self) -> Result<u32, TopoError> {
-        self.radices
-            .iter()
-            .try_fold(1u32, |acc, &k| acc.checked_mul(k))
-            .ok_or_else(|| TopoError::TooLarge(format!("{:?} has more than 2^32 nodes", self.radices)))
+        let nodes = product(self.radices.iter().copied());
+        Planned { terminals: nodes, routers: nodes, channels: Some(0) }
+            .check(|| format!("a k-ary n-cube of radices {:?}", self.radices))?;
+        Ok(nodes.unwrap_or(0) as u32)
     }
 }
 
@@ -57,25 +59,25 @@ pub enum DimensionOrder {
 /// A built k-ary n-cube: the [`Network`] plus the coordinates dimension-order routing uses.
 ///
 /// Router `r` has coordinate `(r / stride[i]) % k[i]` in dimension `i`; terminal `t` sits at
-/// router `t`. The channel leaving router `r` through port `p` is `port_channel[r·P + p]`,
-/// where `P` is `n` (unidirectional: port `i` goes +1 in dimension `i`) or `2n`
-/// (bidirectional: port `2i` goes +1, port `2i+1` goes −1).
+/// router `t`. A router's ports are, in channel order, `+1` in dimension 0 (and `−1` when
+/// bidirectional), then dimension 1, and so on; a mesh omits the ports that would leave the
+/// grid. No table maps ports to channels: on a torus every router has every port, so the
+/// channel of (router `r`, port `p`) is `r·P + p` (`P` ports per router); on a mesh it is the
+/// router's first channel plus the ports present before `p`, counted from `r`'s coordinates.
 #[derive(Clone, Debug)]
 pub struct KaryNCube {
     spec: CubeSpec,
     order: DimensionOrder,
     strides: Vec<u32>,
     ports: u32,
-    port_channel: Vec<u32>,
     network: Network,
 }
 
-const ABSENT: u32 = u32::MAX;
-
 impl KaryNCube {
     /// Builds the cube, checking that every radix is at least 2, that there is at least one
-    /// dimension, and that a unidirectional cube has end-around connections (a unidirectional
-    /// mesh cannot reach every node).
+    /// dimension, that a unidirectional cube has end-around connections (a unidirectional
+    /// mesh cannot reach every node), and that the cube is within netwrap's size limits
+    /// ([`crate::MAX_ROUTERS`], [`crate::MAX_CHANNELS`]), before allocating anything.
     pub fn new(spec: CubeSpec, order: DimensionOrder) -> Result<Self, TopoError> {
         if spec.radices.is_empty() {
             return Err(TopoError::Invalid("a k-ary n-cube needs n >= 1 dimensions".into()));
@@ -90,13 +92,28 @@ impl KaryNCube {
                 "a mesh (no end-around connections) needs bidirectional channels: a unidirectional mesh cannot reach every node".into(),
             ));
         }
-        let nodes = spec.nodes()?;
+        let name = format!(
+            "{}-cube ({}, {})",
+            radix_label(&spec.radices),
+            if spec.wrap { "torus" } else { "mesh" },
+            if spec.bidirectional { "bidirectional" } else { "unidirectional" }
+        );
         let n = spec.radices.len();
+        let nodes = product(spec.radices.iter().copied());
+        let channels = nodes.and_then(|nodes| {
+            if spec.wrap {
+                nodes.checked_mul(if spec.bidirectional { 2 * n as u64 } else { n as u64 })
+            } else {
+                // Each line of k routers along dimension i has 2(k − 1) directed channels.
+                spec.radices
+                    .iter()
+                    .try_fold(0u64, |acc, &k| acc.checked_add(nodes / k as u64 * 2 * (k as u64 - 1)))
+            }
+        });
+        Planned { terminals: nodes, routers: nodes, channels }.check(|| format!("the {name}"))?;
+        let (nodes, channels) = (nodes.unwrap_or(0) as u32, channels.unwrap_or(0) as usize);
+        // Every radix is at least 2 and there are at most 2^24 nodes, so n <= 24.
         let ports = if spec.bidirectional { 2 * n as u32 } else { n as u32 };
-        let port_slots = (nodes as u64) * ports as u64;
-        if port_slots >= u32::MAX as u64 {
-            return Err(TopoError::TooLarge(format!("{nodes} nodes x {ports} ports exceeds 2^32 channels")));
-        }
         let mut strides = Vec::with_capacity(n);
         let mut s = 1u32;
         for &k in &spec.radices {
@@ -112,12 +129,11 @@ impl KaryNCube {
                 classes.push(format!("dim {i}"));
             }
         }
-        let mut channels = Vec::with_capacity(port_slots as usize);
-        let mut port_channel = vec![ABSENT; port_slots as usize];
+        let mut b = NetworkBuilder::new(nodes, channels, classes);
+        let dirs: &[(u32, i64)] = if spec.bidirectional { &[(0, 1), (1, -1)] } else { &[(0, 1)] };
         for r in 0..nodes {
             for (i, (&k, &stride)) in spec.radices.iter().zip(&strides).enumerate() {
                 let c = (r / stride) % k;
-                let dirs: &[(u32, i64)] = if spec.bidirectional { &[(0, 1), (1, -1)] } else { &[(0, 1)] };
                 for &(d, step) in dirs {
                     let next = c as i64 + step;
                     let next = if (0..k as i64).contains(&next) {
@@ -131,20 +147,12 @@ impl KaryNCube {
                     // ways; keep them: they are distinct wires in the seeds' accounting.
                     let dst = r - c * stride + next * stride;
                     let port = if spec.bidirectional { 2 * i as u32 + d } else { i as u32 };
-                    port_channel[(r * ports + port) as usize] = channels.len() as u32;
-                    channels.push(Channel { src: r, dst, width: 1, class: port as u16 });
+                    b.push(r, dst, 1, port as u16);
                 }
             }
         }
-        let name = format!(
-            "{}-cube ({}, {})",
-            radix_label(&spec.radices),
-            if spec.wrap { "torus" } else { "mesh" },
-            if spec.bidirectional { "bidirectional" } else { "unidirectional" }
-        );
-        let terminals: Vec<u32> = (0..nodes).collect();
-        let network = Network::new(name, nodes, channels, terminals.clone(), terminals, classes);
-        Ok(KaryNCube { spec, order, strides, ports, port_channel, network })
+        let network = b.finish(name, nodes, Attach::one_each(), Attach::one_each());
+        Ok(KaryNCube { spec, order, strides, ports, network })
     }
 
     /// The graph.
@@ -223,10 +231,28 @@ impl KaryNCube {
             };
             2 * i as u32 + if plus { 0 } else { 1 }
         };
-        let slot = at * self.ports + port;
-        // On a torus every port exists and channels are numbered router by router, port by
-        // port, so the slot is the channel; a mesh needs the table.
-        Some(if self.spec.wrap { slot } else { self.port_channel[slot as usize] })
+        Some(if self.spec.wrap { at * self.ports + port } else { self.mesh_channel(at, i, port) })
+    }
+
+    /// The channel leaving mesh router `at` through `port` (of dimension `i`): the router's
+    /// first channel plus the ports it has before `port` (a port is absent at the grid's edge).
+    #[inline]
+    fn mesh_channel(&self, at: RouterId, i: usize, port: u32) -> u32 {
+        let mut id = self.network.out_channels(at).start;
+        for j in 0..i {
+            let (c, k) = (self.coordinate(at, j), self.spec.radices[j]);
+            id += (c + 1 < k) as u32 + (c > 0) as u32;
+        }
+        if port % 2 == 1 {
+            id += (self.coordinate(at, i) + 1 < self.spec.radices[i]) as u32;
+        }
+        id
+    }
+
+    /// Bytes held on the heap: the network and the per-dimension strides and radices.
+    pub fn heap_bytes(&self) -> usize {
+        self.network.heap_bytes()
+            + (self.strides.capacity() + self.spec.radices.capacity()) * size_of::<u32>()
     }
 }
 
@@ -256,6 +282,11 @@ impl Routing for KaryNCube {
             }
         }
     }
+
+    fn salt_changes_candidates(&self) -> bool {
+        // Only the half-way tie on an even bidirectional ring picks a direction by salt.
+        self.spec.wrap && self.spec.bidirectional
+    }
 }
 
 #[cfg(test)]
@@ -272,7 +303,7 @@ mod tests {
                 return path;
             }
             let ch = c.as_slice()[0];
-            assert_eq!(cube.network().channel(ch).src, at);
+            assert_eq!(cube.network().source(ch), at);
             path.push(ch);
             at = cube.network().channel(ch).dst;
             assert!(path.len() <= 1000, "route does not terminate");

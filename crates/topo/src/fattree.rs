@@ -9,29 +9,27 @@
 //! l+1, class 2(l−1)) and `down l` (level l+1 to l, class 2(l−1)+1), for l = 1..n−1.
 
 use crate::TopoError;
-use crate::network::{Candidates, Channel, ChannelId, Network, RouterId, Routing, TerminalId};
+use crate::network::{Attach, Candidates, Network, NetworkBuilder, Planned, RouterId, Routing, TerminalId};
 
 /// A built butterfly fat-tree.
+///
+/// Channels are numbered router by router; a switch below the top has its two up channels
+/// first (to parent_0, then parent_1), and a switch above level 1 then has its four down
+/// channels ordered by the quarter of its subtree they lead to. Routing finds every channel
+/// from the router's first channel id, so no per-router tables are kept.
 #[derive(Clone, Debug)]
 pub struct FatTree {
     levels: u32,
     /// First router id of level l (index l − 1).
     level_offset: Vec<u32>,
-    /// Per router: first processor of its subtree.
-    subtree_lo: Vec<u32>,
-    /// Per router: its up channels (parent_0, parent_1), absent at the top level.
-    up: Vec<[ChannelId; 2]>,
-    /// Per router: its down channel to the child whose subtree holds the j-th quarter of its
-    /// own subtree.
-    down: Vec<[ChannelId; 4]>,
     network: Network,
 }
 
-const NONE: ChannelId = ChannelId::MAX;
+const NONE: RouterId = RouterId::MAX;
 
 impl FatTree {
     /// Builds the fat-tree for N processors; N must be a power of 4 (4, 16, 64, 256, 1024,
-    /// …), at least 4.
+    /// …), at least 4, and within netwrap's size limits ([`crate::MAX_TERMINALS`]).
     pub fn new(processors: u32) -> Result<Self, TopoError> {
         let mut n = 0u32;
         let mut size = 1u64;
@@ -51,61 +49,64 @@ impl FatTree {
             level_offset.push(routers as u32);
             routers += np >> (l + 1);
         }
-        if routers * 6 >= u32::MAX as u64 {
-            return Err(TopoError::TooLarge(format!("a fat-tree of {processors} processors")));
-        }
+        // Below the top level every switch has two parents, each link a pair of channels.
+        let channels: u64 = (1..n).map(|l| 4 * (np >> (l + 1))).sum();
+        Planned { terminals: Some(np), routers: Some(routers), channels: Some(channels) }
+            .check(|| format!("a butterfly fat-tree of {processors} processors"))?;
         let id = |l: u32, a: u64| level_offset[l as usize - 1] + a as u32;
-        let mut channels = Vec::new();
-        let mut up = vec![[NONE; 2]; routers as usize];
-        // child_ports[router][i] = (channel down to that child, child router)
-        let mut child_ports = vec![[(NONE, 0u32); 4]; routers as usize];
+        let parents = |l: u32, a: u64| {
+            let group = (a >> (l + 1)) << l;
+            [group + a % (1 << l), group + (a + (1 << (l - 1))) % (1 << l)]
+        };
+        // children[r][i]: the switch on child port i of r (levels 2..n; level 1's children
+        // are processors). Built from the parent rule, to check that it uses every port once.
+        let mut children = vec![[NONE; 4]; routers as usize];
         for l in 1..n {
-            let class_up = 2 * (l - 1) as u16;
             for a in 0..(np >> (l + 1)) {
-                let group = (a >> (l + 1)) << l;
                 let i = ((a % (1 << (l + 1))) >> (l - 1)) as usize;
-                let parents = [group + a % (1 << l), group + (a + (1 << (l - 1))) % (1 << l)];
-                for (p, &pa) in parents.iter().enumerate() {
-                    let (me, parent) = (id(l, a), id(l + 1, pa));
-                    up[me as usize][p] = channels.len() as u32;
-                    channels.push(Channel { src: me, dst: parent, width: 1, class: class_up });
-                    if child_ports[parent as usize][i].0 != NONE {
+                for pa in parents(l, a) {
+                    let parent = id(l + 1, pa) as usize;
+                    if children[parent][i] != NONE {
                         return Err(TopoError::Invalid(format!(
                             "fat-tree wiring error: child port {i} of S({}, {pa}) used twice",
                             l + 1
                         )));
                     }
-                    child_ports[parent as usize][i] = (channels.len() as u32, me);
-                    channels.push(Channel { src: parent, dst: me, width: 1, class: class_up + 1 });
+                    children[parent][i] = id(l, a);
                 }
             }
         }
         // Subtrees: level-1 switch a holds processors 4a..4a+4; higher switches the union of
-        // their children's, which the wiring makes a contiguous block of 4^l processors.
-        let mut subtree_lo = vec![0u32; routers as usize];
-        let mut down = vec![[NONE; 4]; routers as usize];
-        for a in 0..(np >> 2) {
-            subtree_lo[a as usize] = 4 * a as u32;
-        }
+        // their children's, which the wiring makes the contiguous block of 4^l processors
+        // starting at (a / 2^(l−1))·4^l (the closed form routing uses; checked here). Order
+        // each switch's children by the quarter of its block they cover.
+        let mut subtree_lo: Vec<u64> = (0..routers).map(|r| if r < np >> 2 { 4 * r } else { 0 }).collect();
         for l in 2..=n {
             let quarter = 4u64.pow(l - 1);
             for a in 0..(np >> (l + 1)) {
                 let r = id(l, a) as usize;
-                let los: Vec<u64> =
-                    child_ports[r].iter().map(|&(_, c)| subtree_lo[c as usize] as u64).collect();
-                let lo = *los.iter().min().unwrap_or(&0);
-                subtree_lo[r] = lo as u32;
-                for (j, &(ch, _)) in child_ports[r].iter().enumerate() {
-                    let q = ((los[j] - lo) / quarter) as usize;
-                    if ch == NONE || !(los[j] - lo).is_multiple_of(quarter) || q >= 4 || down[r][q] != NONE {
+                let lo = (a >> (l - 1)) * 4u64.pow(l);
+                let mut by_quarter = [NONE; 4];
+                for &c in &children[r] {
+                    let clo = if c == NONE { u64::MAX } else { subtree_lo[c as usize] };
+                    let q = clo.wrapping_sub(lo) / quarter;
+                    if c == NONE
+                        || clo < lo
+                        || !(clo - lo).is_multiple_of(quarter)
+                        || q >= 4
+                        || by_quarter[q as usize] != NONE
+                    {
                         return Err(TopoError::Invalid(format!(
-                            "fat-tree wiring error: S({l}, {a}) does not cover a contiguous block of 4^{l} processors"
+                            "fat-tree wiring error: S({l}, {a}) does not cover the contiguous block of 4^{l} processors from {lo}"
                         )));
                     }
-                    down[r][q] = ch;
+                    by_quarter[q as usize] = c;
                 }
+                subtree_lo[r] = lo;
+                children[r] = by_quarter;
             }
         }
+        drop(subtree_lo);
         let mut classes = Vec::new();
         for l in 1..n {
             classes.push(format!("up {l}-{}", l + 1));
@@ -114,16 +115,32 @@ impl FatTree {
         if classes.is_empty() {
             classes.push("none".into());
         }
-        let terminals: Vec<u32> = (0..processors).map(|p| p / 4).collect();
-        let network = Network::new(
+        let mut b = NetworkBuilder::new(routers as u32, channels as usize, classes);
+        for l in 1..=n {
+            for a in 0..(np >> (l + 1)) {
+                let me = id(l, a);
+                if l < n {
+                    for pa in parents(l, a) {
+                        b.push(me, id(l + 1, pa), 1, 2 * (l - 1) as u16);
+                    }
+                }
+                if l > 1 {
+                    for c in children[me as usize] {
+                        b.push(me, c, 1, 2 * (l - 2) as u16 + 1);
+                    }
+                }
+            }
+        }
+        drop(children);
+        // Processor p is child p mod 4 of level-1 switch p / 4, for injection and delivery.
+        let attach = Attach::Blocks { first: 0, per_router: 4, cycle: u32::MAX };
+        let network = b.finish(
             format!("butterfly fat-tree, {processors} processors, {n} levels"),
-            routers as u32,
-            channels,
-            terminals.clone(),
-            terminals,
-            classes,
+            processors,
+            attach.clone(),
+            attach,
         );
-        Ok(FatTree { levels: n, level_offset, subtree_lo, up, down, network })
+        Ok(FatTree { levels: n, level_offset, network })
     }
 
     /// The graph.
@@ -135,12 +152,24 @@ impl FatTree {
         self.levels
     }
     /// Level (1..=n) of router `r`.
+    #[inline]
     pub fn level(&self, r: RouterId) -> u32 {
         self.level_offset.iter().rposition(|&o| o <= r).map_or(1, |i| i as u32 + 1)
     }
-    /// First processor of router `r`'s subtree (its subtree is 4^level consecutive processors).
+    /// First processor of router `r`'s subtree: S(l, a) covers the 4^l consecutive
+    /// processors from (a / 2^(l−1))·4^l (checked against the wiring when the tree is built).
+    #[inline]
     pub fn subtree_first(&self, r: RouterId) -> u32 {
-        self.subtree_lo[r as usize]
+        self.subtree_at(r, self.level(r))
+    }
+    #[inline]
+    fn subtree_at(&self, r: RouterId, l: u32) -> u32 {
+        let a = r - self.level_offset[l as usize - 1];
+        (a >> (l - 1)) << (2 * l)
+    }
+    /// Bytes held on the heap: the network and the level offsets.
+    pub fn heap_bytes(&self) -> usize {
+        self.network.heap_bytes() + self.level_offset.capacity() * size_of::<u32>()
     }
     /// Router id of switch S(l, a).
     pub fn switch(&self, l: u32, a: u32) -> RouterId {
@@ -166,14 +195,17 @@ impl Routing for FatTree {
         out.clear();
         let l = self.level(at);
         let span = 4u32.pow(l);
-        let lo = self.subtree_lo[at as usize];
+        let lo = self.subtree_at(at, l);
+        let first = self.network.out_channels(at).start;
         if dest >= lo && dest - lo < span {
             if l > 1 {
-                out.push(self.down[at as usize][((dest - lo) / (span / 4)) as usize]);
+                // Down channels follow the two up channels (none at the top level).
+                let ups = if l < self.levels { 2 } else { 0 };
+                out.push(first + ups + (dest - lo) / (span / 4));
             }
             return;
         }
-        let [p0, p1] = self.up[at as usize];
+        let (p0, p1) = (first, first + 1);
         if salt & 1 == 0 {
             out.push(p0);
             out.push(p1);
@@ -181,6 +213,10 @@ impl Routing for FatTree {
             out.push(p1);
             out.push(p0);
         }
+    }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
     }
 }
 

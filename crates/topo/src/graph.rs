@@ -18,7 +18,7 @@ pub fn bfs_from(net: &Network, src: RouterId) -> Vec<u32> {
         let r = queue[head];
         head += 1;
         let d = dist[r as usize] + 1;
-        for &c in net.out_channels(r) {
+        for c in net.out_channels(r) {
             let next = net.channel(c).dst as usize;
             if dist[next] == UNREACHED {
                 dist[next] = d;
@@ -29,8 +29,9 @@ pub fn bfs_from(net: &Network, src: RouterId) -> Vec<u32> {
     dist
 }
 
-/// Incoming-channel lists, for searches that run backwards from a destination.
-fn in_lists(net: &Network) -> (Vec<u32>, Vec<RouterId>) {
+/// Incoming-channel lists, for searches that run backwards from a destination:
+/// `srcs[start[r] .. start[r + 1]]` are the routers with a channel into `r`.
+pub(crate) fn in_lists(net: &Network) -> (Vec<u32>, Vec<RouterId>) {
     let r = net.routers() as usize;
     let mut start = vec![0u32; r + 1];
     for c in net.channels() {
@@ -41,8 +42,8 @@ fn in_lists(net: &Network) -> (Vec<u32>, Vec<RouterId>) {
     }
     let mut fill = start.clone();
     let mut srcs = vec![0; net.channels().len()];
-    for c in net.channels() {
-        srcs[fill[c.dst as usize] as usize] = c.src;
+    for (src, c) in net.edges() {
+        srcs[fill[c.dst as usize] as usize] = src;
         fill[c.dst as usize] += 1;
     }
     (start, srcs)
@@ -68,7 +69,6 @@ pub struct TableRouting {
     row_of: Vec<u32>,
     /// `dist[row * routers + r]`: hops from `r` to that row's router (`u8::MAX`: unreachable).
     dist: Vec<u8>,
-    eject: Vec<RouterId>,
 }
 
 impl TableRouting {
@@ -87,10 +87,17 @@ impl TableRouting {
         }
         let bytes = targets.len() as u64 * n as u64;
         if bytes > TABLE_LIMIT {
-            return Err(TopoError::TooLarge(format!(
-                "a routing table of {} destination routers x {n} routers needs {bytes} bytes, more than the {TABLE_LIMIT}-byte limit",
-                targets.len()
-            )));
+            return Err(TopoError::TooLarge {
+                what: format!(
+                    "the routing table of the {} ({} destination routers x {n} routers)",
+                    net.name(),
+                    targets.len()
+                ),
+                quantity: "bytes",
+                count: Some(bytes),
+                limit: TABLE_LIMIT,
+                why: "one byte per (destination router, router) pair; larger networks use their family's own routing",
+            });
         }
         let (start, srcs) = in_lists(net);
         let mut dist = vec![u8::MAX; targets.len() * n];
@@ -130,8 +137,7 @@ impl TableRouting {
                 }
             }
         }
-        let eject = (0..net.terminals()).map(|t| net.eject_router(t)).collect();
-        Ok(TableRouting { routers: n, row_of, dist, eject })
+        Ok(TableRouting { routers: n, row_of, dist })
     }
 
     /// Hops from router `from` to router `to`, where `to` delivers to some terminal; `None`
@@ -146,6 +152,11 @@ impl TableRouting {
         (d != u8::MAX).then_some(d as u32)
     }
 
+    /// Bytes held on the heap (from capacities).
+    pub fn heap_bytes(&self) -> usize {
+        self.row_of.capacity() * size_of::<u32>() + self.dist.capacity()
+    }
+
     /// Fills `out` with every channel out of `at` that is one hop closer to router `to` (a
     /// router that delivers to some terminal).
     #[inline]
@@ -157,7 +168,7 @@ impl TableRouting {
         if here == 0 || here == u8::MAX {
             return;
         }
-        for &c in net.out_channels(at) {
+        for c in net.out_channels(at) {
             if row[net.channel(c).dst as usize].wrapping_add(1) == here {
                 out.push(c);
             }
@@ -187,12 +198,20 @@ impl TableRouted {
     pub fn table(&self) -> &TableRouting {
         &self.table
     }
+    /// Bytes held on the heap: the network and the table.
+    pub fn heap_bytes(&self) -> usize {
+        self.network.heap_bytes() + self.table.heap_bytes()
+    }
 }
 
 impl Routing for TableRouted {
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
-        let to = self.table.eject[dest as usize];
+        let to = self.network.eject_router(dest);
         self.table.next_hops(&self.network, at, to, out);
+    }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
     }
 }

@@ -7,23 +7,59 @@
 //! in order of the neighbour's coordinate; they belong to class `i` (`"K{m_i} dim {i}"`).
 
 use crate::TopoError;
-use crate::network::{Candidates, Channel, Network, RouterId, Routing, TerminalId};
+use crate::network::{
+    Attach, Candidates, Network, NetworkBuilder, Planned, RouterId, Routing, TerminalId, channel_width,
+    product,
+};
 
-/// A built product of complete graphs.
+/// The arithmetic of a product of complete graphs: coordinates and channel ids. Kept apart
+/// from the [`Network`] so that a family built on the same graph (crossbar modules) routes
+/// with it without a second copy of the channels.
 #[derive(Clone, Debug)]
-pub struct Hamming {
+pub(crate) struct Shape {
     factors: Vec<u32>,
     strides: Vec<u32>,
     /// Offset of dimension `i`'s channels within a router's channel list.
     dim_offset: Vec<u32>,
     degree: u32,
+}
+
+impl Shape {
+    #[inline]
+    fn coordinate(&self, r: RouterId, i: usize) -> u32 {
+        (r / self.strides[i]) % self.factors[i]
+    }
+
+    /// Every minimal next hop from router `at` to router `dest`.
+    #[inline]
+    pub(crate) fn route(&self, at: RouterId, dest: RouterId, out: &mut Candidates) {
+        out.clear();
+        for i in 0..self.factors.len() {
+            let (c, d) = (self.coordinate(at, i), self.coordinate(dest, i));
+            if c != d {
+                let idx = if d < c { d } else { d - 1 };
+                out.push(at * self.degree + self.dim_offset[i] + idx);
+            }
+        }
+    }
+
+    pub(crate) fn heap_bytes(&self) -> usize {
+        (self.factors.capacity() + self.strides.capacity() + self.dim_offset.capacity()) * size_of::<u32>()
+    }
+}
+
+/// A built product of complete graphs.
+#[derive(Clone, Debug)]
+pub struct Hamming {
+    shape: Shape,
     network: Network,
 }
 
 impl Hamming {
-    /// Builds K_m0 × K_m1 × …; valid: at least one factor, every factor ≥ 2, and at most
-    /// 2^32 channels. `widths` gives each dimension's channel width (flits per cycle), or is
-    /// empty for unit widths.
+    /// Builds K_m0 × K_m1 × …; valid: at least one factor, every factor ≥ 2, and within
+    /// netwrap's size limits ([`crate::MAX_ROUTERS`], [`crate::MAX_CHANNELS`]). `widths` gives
+    /// each dimension's channel width (flits per cycle, 1 to [`crate::MAX_WIDTH`]), or is empty
+    /// for unit widths.
     pub fn new(factors: &[u32], widths: &[u32]) -> Result<Self, TopoError> {
         if factors.is_empty() {
             return Err(TopoError::Invalid(
@@ -42,39 +78,11 @@ impl Hamming {
                 factors.len()
             )));
         }
-        if widths.contains(&0) {
-            return Err(TopoError::Invalid("channel width 0 is invalid: widths must be at least 1".into()));
-        }
-        let nodes = factors
-            .iter()
-            .try_fold(1u64, |acc, &m| acc.checked_mul(m as u64).filter(|&x| x <= u32::MAX as u64))
-            .ok_or_else(|| TopoError::TooLarge(format!("{factors:?} has more than 2^32 nodes")))?;
-        let degree: u64 = factors.iter().map(|&m| m as u64 - 1).sum();
-        if nodes * degree >= u32::MAX as u64 || nodes * degree > 1 << 31 {
-            return Err(TopoError::TooLarge(format!("{nodes} nodes x degree {degree} is too many channels")));
-        }
-        let nodes = nodes as u32;
-        let mut strides = Vec::new();
-        let mut dim_offset = Vec::new();
-        let (mut s, mut off) = (1u32, 0u32);
-        for &m in factors {
-            strides.push(s);
-            dim_offset.push(off);
-            s = s.wrapping_mul(m);
-            off += m - 1;
-        }
-        let mut channels = Vec::with_capacity((nodes as u64 * degree) as usize);
-        for r in 0..nodes {
-            for (i, &m) in factors.iter().enumerate() {
-                let c = (r / strides[i]) % m;
-                let width = widths.get(i).copied().unwrap_or(1);
-                for v in (0..m).filter(|&v| v != c) {
-                    let dst = r - c * strides[i] + v * strides[i];
-                    channels.push(Channel { src: r, dst, width, class: i as u16 });
-                }
-            }
-        }
-        let classes = factors.iter().enumerate().map(|(i, m)| format!("K{m} dim {i}")).collect();
+        let widths: Vec<u16> = if widths.is_empty() {
+            vec![1; factors.len()]
+        } else {
+            widths.iter().map(|&w| channel_width(w, "a channel width")).collect::<Result<_, _>>()?
+        };
         let name = if factors.len() == 1 {
             format!("complete graph K{}", factors[0])
         } else if factors.iter().all(|&m| m == 2) {
@@ -86,9 +94,39 @@ impl Hamming {
                 factors.iter().map(|m| format!("K{m}")).collect::<Vec<_>>().join(" x ")
             )
         };
-        let terminals: Vec<u32> = (0..nodes).collect();
-        let network = Network::new(name, nodes, channels, terminals.clone(), terminals, classes);
-        Ok(Hamming { factors: factors.to_vec(), strides, dim_offset, degree: degree as u32, network })
+        let nodes = product(factors.iter().copied());
+        let degree = factors.iter().map(|&m| m as u64 - 1).sum::<u64>();
+        let channels = nodes.and_then(|n| n.checked_mul(degree));
+        Planned { terminals: nodes, routers: nodes, channels }.check(|| format!("the {name}"))?;
+        let nodes = nodes.unwrap_or(0) as u32;
+        let mut strides = Vec::new();
+        let mut dim_offset = Vec::new();
+        let (mut s, mut off) = (1u32, 0u32);
+        for &m in factors {
+            strides.push(s);
+            dim_offset.push(off);
+            s = s.wrapping_mul(m);
+            off += m - 1;
+        }
+        let classes = factors.iter().enumerate().map(|(i, m)| format!("K{m} dim {i}")).collect();
+        let mut b = NetworkBuilder::new(nodes, channels.unwrap_or(0) as usize, classes);
+        for r in 0..nodes {
+            for (i, &m) in factors.iter().enumerate() {
+                let c = (r / strides[i]) % m;
+                for v in (0..m).filter(|&v| v != c) {
+                    let dst = r - c * strides[i] + v * strides[i];
+                    b.push(r, dst, widths[i], i as u16);
+                }
+            }
+        }
+        let network = b.finish(name, nodes, Attach::one_each(), Attach::one_each());
+        let shape = Shape { factors: factors.to_vec(), strides, dim_offset, degree: degree as u32 };
+        Ok(Hamming { shape, network })
+    }
+
+    /// The routing arithmetic and the graph, apart.
+    pub(crate) fn into_parts(self) -> (Shape, Network) {
+        (self.shape, self.network)
     }
 
     /// The graph.
@@ -97,16 +135,21 @@ impl Hamming {
     }
     /// The complete-graph sizes m_i.
     pub fn factors(&self) -> &[u32] {
-        &self.factors
+        &self.shape.factors
     }
     /// Coordinate of router `r` in dimension `i`.
     #[inline]
     pub fn coordinate(&self, r: RouterId, i: usize) -> u32 {
-        (r / self.strides[i]) % self.factors[i]
+        self.shape.coordinate(r, i)
     }
     /// Minimal hop count: the number of coordinates that differ.
     pub fn distance(&self, a: RouterId, b: RouterId) -> u32 {
-        (0..self.factors.len()).filter(|&i| self.coordinate(a, i) != self.coordinate(b, i)).count() as u32
+        (0..self.shape.factors.len()).filter(|&i| self.coordinate(a, i) != self.coordinate(b, i)).count()
+            as u32
+    }
+    /// Bytes held on the heap: the network and the per-dimension arithmetic.
+    pub fn heap_bytes(&self) -> usize {
+        self.network.heap_bytes() + self.shape.heap_bytes()
     }
 }
 
@@ -116,13 +159,10 @@ impl Routing for Hamming {
     /// any product of up to eight factors; more factors still route minimally).
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
-        out.clear();
-        for i in 0..self.factors.len() {
-            let (c, d) = (self.coordinate(at, i), self.coordinate(dest, i));
-            if c != d {
-                let idx = if d < c { d } else { d - 1 };
-                out.push(at * self.degree + self.dim_offset[i] + idx);
-            }
-        }
+        self.shape.route(at, dest, out);
+    }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
     }
 }

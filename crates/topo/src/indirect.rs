@@ -17,7 +17,7 @@
 //! destination, which leaves it on the destination's row after the last stage.
 
 use crate::TopoError;
-use crate::network::{Candidates, Channel, ChannelId, Network, RouterId, Routing, TerminalId};
+use crate::network::{Attach, Candidates, Network, NetworkBuilder, Planned, RouterId, Routing, TerminalId};
 use serde::{Deserialize, Serialize};
 
 /// Which multistage wiring.
@@ -32,15 +32,16 @@ pub enum StageWiring {
 }
 
 /// A built multistage network.
+///
+/// Every switch before the last stage has one channel per output port, numbered router by
+/// router, port by port, so output port `p` of router `r` is channel `r·k + p`; the last stage
+/// has none (its outputs are the memories' links).
 #[derive(Clone, Debug)]
 pub struct Indirect {
     k: u32,
     digits: u32,
     per_stage: u32,
     wiring: StageWiring,
-    /// `port_start[r·k + p] .. port_start[r·k + p + 1]`: channel ids of output port p of r.
-    port_start: Vec<u32>,
-    port_list: Vec<ChannelId>,
     network: Network,
 }
 
@@ -50,7 +51,8 @@ fn pow(k: u32, e: u32) -> u64 {
 
 impl Indirect {
     /// A butterfly or Omega network of `stages` stages of k×k switches, N = k^stages
-    /// terminals; valid: k ≥ 2, stages ≥ 1, N < 2^31.
+    /// terminals; valid: k ≥ 2, stages ≥ 1, and within netwrap's size limits
+    /// ([`crate::MAX_TERMINALS`], [`crate::MAX_ROUTERS`], [`crate::MAX_CHANNELS`]).
     pub fn new(k: u32, stages: u32, wiring: StageWiring) -> Result<Self, TopoError> {
         Self::build(k, stages, wiring)
     }
@@ -61,16 +63,21 @@ impl Indirect {
                 "a multistage network needs k >= 2 (got {k}) and at least one stage (got {digits})"
             )));
         }
-        let rows = (k as u64)
-            .checked_pow(digits)
-            .filter(|&n| n < 1 << 31)
-            .ok_or_else(|| TopoError::TooLarge(format!("{k}^{digits} terminals exceeds 2^31")))?;
-        let per_stage = (rows / k as u64) as u32;
-        let n_rows = rows as u32;
-        let routers = per_stage as u64 * digits as u64;
-        if routers * k as u64 >= 1 << 31 {
-            return Err(TopoError::TooLarge(format!("{routers} switches x {k} ports")));
-        }
+        let omega = wiring == StageWiring::Omega;
+        let label = match wiring {
+            StageWiring::Butterfly => "butterfly",
+            StageWiring::Omega => "Omega network",
+        };
+        // k^stages terminals, stages·k^(stages−1) switches, (stages−1)·k^stages channels.
+        let rows = (k as u64).checked_pow(digits);
+        let routers = (k as u64).checked_pow(digits - 1).and_then(|s| s.checked_mul(digits as u64));
+        let channels = rows.and_then(|r| r.checked_mul(digits as u64 - 1));
+        Planned { terminals: rows, routers, channels }.check(|| {
+            format!("{} {label} of {k}x{k} switches with {digits} stages", if omega { "an" } else { "a" })
+        })?;
+        let n_rows = rows.unwrap_or(0) as u32;
+        let per_stage = n_rows / k;
+        let routers = routers.unwrap_or(0) as u32;
         // Switch containing row r at stage j, and the row leaving output port p of switch s.
         let q = |j: u32| digits - 1 - j;
         let sw = |r: u32, j: u32| -> u32 {
@@ -91,40 +98,27 @@ impl Indirect {
                 StageWiring::Omega => s * k + p,
             }
         };
-        let mut channels = Vec::new();
-        let mut port_start = Vec::with_capacity(routers as usize * k as usize + 1);
-        let mut port_list = Vec::new();
-        for j in 0..digits {
+        let classes: Vec<String> =
+            (0..digits.saturating_sub(1).max(1)).map(|j| format!("stage {j}-{}", j + 1)).collect();
+        let mut b = NetworkBuilder::new(routers, channels.unwrap_or(0) as usize, classes);
+        for j in 0..digits - 1 {
             for s in 0..per_stage {
                 let me = j * per_stage + s;
                 for p in 0..k {
-                    port_start.push(port_list.len() as u32);
-                    if j + 1 == digits {
-                        continue;
-                    }
-                    let next = j + 1;
-                    let dst = next * per_stage + sw(row_out(s, j, p), next);
-                    port_list.push(channels.len() as u32);
-                    channels.push(Channel { src: me, dst, width: 1, class: j as u16 });
+                    let dst = (j + 1) * per_stage + sw(row_out(s, j, p), j + 1);
+                    b.push(me, dst, 1, j as u16);
                 }
             }
         }
-        port_start.push(port_list.len() as u32);
-        let classes: Vec<String> =
-            (0..digits.saturating_sub(1).max(1)).map(|j| format!("stage {j}-{}", j + 1)).collect();
-        let inject: Vec<u32> = (0..n_rows).map(|t| sw(t, 0)).collect();
-        let last = (digits - 1) * per_stage;
-        // After the last stage a message sits on its destination's row, in switch row / k.
-        let eject: Vec<u32> = (0..n_rows).map(|t| last + t / k).collect();
-        let name = format!(
-            "{} of {k}x{k} switches, {digits} stages, {n_rows} processors",
-            match wiring {
-                StageWiring::Butterfly => "butterfly",
-                StageWiring::Omega => "Omega network",
-            }
-        );
-        let network = Network::new(name, routers as u32, channels, inject, eject, classes);
-        Ok(Indirect { k, digits, per_stage, wiring, port_start, port_list, network })
+        // Terminal t enters as processor t at the first stage, in switch t mod (N/k) (for the
+        // butterfly, t without its top digit; for the Omega network, the shuffle of t over k),
+        // and after the last stage sits on its own row, in switch t / k.
+        debug_assert!((0..n_rows.min(4096)).all(|t| sw(t, 0) == t % per_stage));
+        let inject = Attach::Blocks { first: 0, per_router: 1, cycle: per_stage };
+        let eject = Attach::Blocks { first: (digits - 1) * per_stage, per_router: k, cycle: u32::MAX };
+        let name = format!("{label} of {k}x{k} switches, {digits} stages, {n_rows} processors");
+        let network = b.finish(name, n_rows, inject, eject);
+        Ok(Indirect { k, digits, per_stage, wiring, network })
     }
 
     /// The graph.
@@ -143,6 +137,10 @@ impl Indirect {
     pub fn wiring(&self) -> StageWiring {
         self.wiring
     }
+    /// Bytes held on the heap: the network only (routing is arithmetic).
+    pub fn heap_bytes(&self) -> usize {
+        self.network.heap_bytes()
+    }
 }
 
 fn shuffle(r: u32, k: u32, n: u32) -> u32 {
@@ -159,9 +157,10 @@ impl Routing for Indirect {
             return;
         }
         let port = (dest as u64 / pow(self.k, self.digits - 1 - j)) % self.k as u64;
-        let slot = at as usize * self.k as usize + port as usize;
-        for &c in &self.port_list[self.port_start[slot] as usize..self.port_start[slot + 1] as usize] {
-            out.push(c);
-        }
+        out.push(at * self.k + port as u32);
+    }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
     }
 }

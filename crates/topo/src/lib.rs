@@ -10,7 +10,10 @@
 //! generic code.
 //!
 //! Ids are plain `u32` indices into vectors, so the simulator's hot loop never chases
-//! pointers or hashes.
+//! pointers or hashes. A network costs about 8 bytes per directed channel (see [`Network`]),
+//! and every builder refuses sizes beyond [`MAX_TERMINALS`], [`MAX_ROUTERS`] and
+//! [`MAX_CHANNELS`] from its parameters, before allocating, with a [`TopoError::TooLarge`]
+//! that says what was asked, the limit and why.
 //!
 //! Generic code gets the concrete family once, through a [`Visitor`], and is monomorphised
 //! per family (no `dyn` per hop):
@@ -65,6 +68,9 @@ pub use hamming::Hamming;
 pub use indirect::{Indirect, StageWiring};
 pub use metrics::Metrics;
 pub use misc::{Ccc, XbarModules};
-pub use network::{Candidates, Channel, ChannelId, Network, RouterId, Routing, TerminalId};
+pub use network::{
+    Attach, Candidates, Channel, ChannelId, MAX_CHANNELS, MAX_ROUTERS, MAX_TERMINALS, MAX_WIDTH, Network,
+    NetworkBuilder, RouterId, Routing, TerminalId,
+};
 pub use spec::{Family, Shape, Topology, Visitor};
 pub use twolevel::{ModularButterfly, ModuleSplit};

@@ -5,13 +5,27 @@
 //! other terminal's ejection router (the terminals' own links are not counted), averaged over
 //! ordered pairs of distinct terminals. For vertex-transitive families with one terminal per
 //! router a single breadth-first search suffices (every node sees the same distance
-//! distribution); otherwise one search per injection router runs on all cores.
+//! distribution), and likewise for class-symmetric families, whose automorphisms take any
+//! terminal to any other; otherwise one search per injection router runs on all cores.
+//!
+//! # Bounded cost
+//! Every metric [`measure`] computes is bounded, so that `netwrap topo` answers in seconds for
+//! any network within the size limits ([`crate::MAX_ROUTERS`], [`crate::MAX_CHANNELS`]):
+//! * distances: one search when symmetry allows; otherwise all pairs up to
+//!   [`DISTANCE_WORK_LIMIT`] search steps, and beyond it an estimate from evenly spaced
+//!   sources, said so in [`Metrics::distance_how`];
+//! * channel load: one source's routes when symmetry allows, all pairs up to
+//!   [`LOAD_PAIRS_LIMIT`] terminals, and either way at most [`LOAD_WORK_LIMIT`] routing
+//!   decisions; otherwise "not computed" with the reason in [`Metrics::load_how`];
+//! * bisection: linear-time cuts, with local search only up to [`REFINE_LIMIT`] routers and
+//!   enumeration up to [`EXACT_BISECTION_LIMIT`] (see [`Metrics::bisection_how`]).
 
 use crate::TopoError;
-use crate::graph::{UNREACHED, bfs_from};
+use crate::graph::{UNREACHED, bfs_from, in_lists};
 use crate::network::{Candidates, Network, Routing};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Largest terminal count for which the channel load is computed over all pairs.
 pub const LOAD_PAIRS_LIMIT: u32 = 4096;
@@ -54,10 +68,16 @@ pub struct Metrics {
     pub degree: Option<u32>,
     /// Smallest and largest router out-degree.
     pub degree_range: (u32, u32),
-    /// Largest hop count between two distinct terminals.
+    /// Largest hop count between two distinct terminals (a lower bound when
+    /// `distance_exact` is false).
     pub diameter: u32,
-    /// Mean hop count over ordered pairs of distinct terminals.
+    /// Mean hop count over ordered pairs of distinct terminals (an estimate when
+    /// `distance_exact` is false).
     pub average_distance: f64,
+    /// Whether `diameter` and `average_distance` cover every pair of terminals.
+    pub distance_exact: bool,
+    /// How the distances were found.
+    pub distance_how: String,
     /// Bisection width (see [`Bisection`]).
     pub bisection_width: u64,
     /// Whether `bisection_width` is exact or an upper bound.
@@ -77,64 +97,204 @@ pub struct Metrics {
     pub load_how: String,
 }
 
-/// Diameter and average distance over ordered pairs of distinct terminals.
+/// Diameter and average distance over ordered pairs of distinct terminals, exactly: one
+/// breadth-first search when `vertex_transitive` and every router carries one terminal,
+/// otherwise one per injection router (sources × (routers + channels) steps; [`measure`] bounds
+/// this with [`DISTANCE_WORK_LIMIT`]).
 pub fn distances(net: &Network, vertex_transitive: bool) -> Result<(u32, f64), TopoError> {
     let n = net.terminals();
     if n < 2 {
         return Ok((0, 0.0));
     }
-    let one_each = vertex_transitive
-        && net.routers() == n
-        && (0..n).all(|t| net.inject_router(t) == t && net.eject_router(t) == t);
-    if one_each {
-        let d = bfs_from(net, 0);
-        if d.contains(&UNREACHED) {
+    if vertex_transitive && one_each(net) {
+        return from_terminal_zero(net);
+    }
+    let sources = injection_routers(net);
+    let (sum, pairs, max) = from_sources(net, &sources, &sources)?;
+    Ok((max, sum as f64 / pairs.max(1) as f64))
+}
+
+/// True when terminal `t` injects at and is delivered from router `t`, for every router.
+fn one_each(net: &Network) -> bool {
+    net.routers() == net.terminals()
+        && (0..net.terminals()).all(|t| net.inject_router(t) == t && net.eject_router(t) == t)
+}
+
+/// Distances from terminal 0 to every other terminal: the whole distribution when an
+/// automorphism maps terminal 0 to any terminal (keeping injection and ejection routers).
+fn from_terminal_zero(net: &Network) -> Result<(u32, f64), TopoError> {
+    let n = net.terminals();
+    let d = bfs_from(net, net.inject_router(0));
+    let (mut sum, mut max) = (0u64, 0u32);
+    for t in 1..n {
+        let x = d[net.eject_router(t) as usize];
+        if x == UNREACHED {
             return Err(unreachable());
         }
-        let sum: u64 = d.iter().map(|&x| x as u64).sum();
-        return Ok((*d.iter().max().unwrap_or(&0), sum as f64 / (n - 1) as f64));
+        sum += x as u64;
+        max = max.max(x);
     }
+    Ok((max, sum as f64 / (n - 1) as f64))
+}
+
+/// The routers some terminal injects at, in increasing order.
+fn injection_routers(net: &Network) -> Vec<usize> {
+    let mut seen = vec![false; net.routers() as usize];
+    for t in 0..net.terminals() {
+        seen[net.inject_router(t) as usize] = true;
+    }
+    (0..seen.len()).filter(|&r| seen[r]).collect()
+}
+
+/// (sum of distances, pairs, largest distance) over ordered pairs of distinct terminals whose
+/// injection router is one of `chosen` (a subset of `all`, the injection routers).
+fn from_sources(net: &Network, chosen: &[usize], all: &[usize]) -> Result<(u64, u64, u32), TopoError> {
     let r = net.routers() as usize;
+    let n = net.terminals();
     let mut eject_count = vec![0u64; r];
     for t in 0..n {
         eject_count[net.eject_router(t) as usize] += 1;
     }
-    // Terminals grouped by injection router.
-    let mut by_inject: Vec<Vec<u32>> = vec![Vec::new(); r];
-    for t in 0..n {
-        by_inject[net.inject_router(t) as usize].push(t);
+    // Terminals grouped by injection router, as ranges of `by_inject`.
+    let mut slot = vec![u32::MAX; r];
+    for (i, &u) in all.iter().enumerate() {
+        slot[u] = i as u32;
     }
-    let sources: Vec<usize> = (0..r).filter(|&u| !by_inject[u].is_empty()).collect();
-    let (sum, max, bad) = sources
+    let mut start = vec![0u32; all.len() + 1];
+    for t in 0..n {
+        start[slot[net.inject_router(t) as usize] as usize + 1] += 1;
+    }
+    for i in 0..all.len() {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut by_inject = vec![0u32; n as usize];
+    for t in 0..n {
+        let i = slot[net.inject_router(t) as usize] as usize;
+        by_inject[fill[i] as usize] = t;
+        fill[i] += 1;
+    }
+    drop(fill);
+    let (sum, pairs, max, bad) = chosen
         .par_iter()
         .map(|&u| {
             let d = bfs_from(net, u as u32);
-            let own = &by_inject[u];
+            let i = slot[u] as usize;
+            let own = &by_inject[start[i] as usize..start[i + 1] as usize];
             let cu = own.len() as u64;
+            // Pairs from u's terminals to router v: cu·(terminals ejecting at v), less the
+            // terminal paired with itself; none only when u's one terminal is v's one terminal.
+            let lone = (cu == 1).then(|| net.eject_router(own[0]) as usize);
             let (mut sum, mut max, mut bad) = (0u64, 0u32, false);
             for v in 0..r {
-                if eject_count[v] == 0 {
-                    continue;
-                }
-                let same = own.iter().filter(|&&t| net.eject_router(t) as usize == v).count() as u64;
-                let pairs = cu * eject_count[v] - same;
-                if pairs == 0 {
+                if eject_count[v] == 0 || (eject_count[v] == 1 && lone == Some(v)) {
                     continue;
                 }
                 if d[v] == UNREACHED {
                     bad = true;
                     continue;
                 }
-                sum += pairs * d[v] as u64;
+                sum += cu * eject_count[v] * d[v] as u64;
                 max = max.max(d[v]);
             }
-            (sum, max, bad)
+            for &t in own {
+                let x = d[net.eject_router(t) as usize];
+                if x != UNREACHED {
+                    sum -= x as u64;
+                }
+            }
+            let pairs_u = cu * (n as u64 - 1);
+            (sum, pairs_u, max, bad)
         })
-        .reduce(|| (0, 0, false), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 || b.2));
+        .reduce(|| (0, 0, 0, false), |a, b| (a.0 + b.0, a.1 + b.1, a.2.max(b.2), a.3 || b.3));
     if bad {
         return Err(unreachable());
     }
-    Ok((max, sum as f64 / (n as f64 * (n - 1) as f64)))
+    Ok((sum, pairs, max))
+}
+
+/// Breadth-first search steps (searches × (routers + channels)) above which [`measure`]
+/// estimates distances from a sample of sources instead of searching from every injection
+/// router: about ten seconds on two cores.
+pub const DISTANCE_WORK_LIMIT: u64 = 2_000_000_000;
+
+/// Diameter and average distance, and how far they can be trusted.
+#[derive(Clone, Debug)]
+pub struct Distances {
+    /// Largest distance found.
+    pub diameter: u32,
+    /// Mean distance over the pairs measured.
+    pub average: f64,
+    /// Whether every pair was measured.
+    pub exact: bool,
+    /// How.
+    pub how: String,
+}
+
+/// Distances within [`DISTANCE_WORK_LIMIT`]: one search for vertex-transitive or
+/// class-symmetric families (whose automorphisms take terminal 0 to any terminal: the one-source
+/// load shortcut of [`channel_loads`] relies on the same), all pairs when affordable, and
+/// otherwise an estimate from evenly spaced injection routers, said so in `how` (the diameter
+/// is then the largest distance seen, a lower bound).
+pub fn bounded_distances(
+    net: &Network,
+    vertex_transitive: bool,
+    class_symmetric: bool,
+) -> Result<Distances, TopoError> {
+    distances_within(net, vertex_transitive, class_symmetric, DISTANCE_WORK_LIMIT)
+}
+
+/// [`bounded_distances`] with the work limit as a parameter (tests use a small one).
+fn distances_within(
+    net: &Network,
+    vertex_transitive: bool,
+    class_symmetric: bool,
+    limit: u64,
+) -> Result<Distances, TopoError> {
+    let n = net.terminals();
+    if n < 2 {
+        return Ok(Distances {
+            diameter: 0,
+            average: 0.0,
+            exact: true,
+            how: "fewer than two terminals".into(),
+        });
+    }
+    if (vertex_transitive && one_each(net)) || class_symmetric {
+        let (diameter, average) = from_terminal_zero(net)?;
+        let how = if vertex_transitive && one_each(net) {
+            "exact, one breadth-first search (vertex-transitive)"
+        } else {
+            "exact, one breadth-first search from terminal 0 (automorphisms take it to every terminal)"
+        };
+        return Ok(Distances { diameter, average, exact: true, how: how.into() });
+    }
+    let all = injection_routers(net);
+    let per_search = net.routers() as u64 + net.channels().len() as u64;
+    let work = all.len() as u64 * per_search;
+    if work <= limit {
+        let (sum, pairs, max) = from_sources(net, &all, &all)?;
+        return Ok(Distances {
+            diameter: max,
+            average: sum as f64 / pairs.max(1) as f64,
+            exact: true,
+            how: "exact, one breadth-first search per injection router".into(),
+        });
+    }
+    let take = (limit / per_search.max(1)).clamp(1, all.len() as u64) as usize;
+    let chosen: Vec<usize> = (0..take).map(|i| all[i * all.len() / take]).collect();
+    let (sum, pairs, max) = from_sources(net, &chosen, &all)?;
+    Ok(Distances {
+        diameter: max,
+        average: sum as f64 / pairs.max(1) as f64,
+        exact: false,
+        how: format!(
+            "estimated from {take} of {} injection routers, evenly spaced (all would take {work:.2e} search steps, over the {limit:.0e} limit); the diameter is the largest distance seen, a lower bound",
+            all.len(),
+            work = work as f64,
+            limit = limit as f64,
+        ),
+    })
 }
 
 fn unreachable() -> TopoError {
@@ -143,10 +303,9 @@ fn unreachable() -> TopoError {
 
 /// Width of the directed channels whose ends lie on different sides (`side[router]`).
 pub fn cut_width(net: &Network, side: &[bool]) -> u64 {
-    net.channels()
-        .iter()
-        .filter(|c| side[c.src as usize] != side[c.dst as usize])
-        .map(|c| c.width as u64)
+    net.edges()
+        .filter(|&(src, c)| side[src as usize] != side[c.dst as usize])
+        .map(|(_, c)| c.width as u64)
         .sum()
 }
 
@@ -157,7 +316,8 @@ pub fn index_side(net: &Network) -> Vec<bool> {
 }
 
 /// Adds one message's flow from terminal `s` to terminal `t`, split evenly over the routing
-/// candidates at every hop, into `load`.
+/// candidates at every hop, into `load`; returns the routing decisions it took (frontier
+/// entries routed), the cost [`LOAD_WORK_LIMIT`] bounds.
 #[allow(clippy::too_many_arguments)]
 fn add_flow<R: Routing>(
     net: &Network,
@@ -168,11 +328,15 @@ fn add_flow<R: Routing>(
     load: &mut [f64],
     frontier: &mut Vec<(u32, f64)>,
     next: &mut Vec<(u32, f64)>,
-) -> Result<(), TopoError> {
+) -> Result<u64, TopoError> {
     let mut c = Candidates::default();
-    for salt in [0u32, u32::MAX] {
+    let mut work = 0u64;
+    // Salts 0 and u32::MAX differ in every bit, so between them they take every salt-decided
+    // branch both ways; when the salt only reorders candidates one route says it all.
+    let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
+    for &salt in salts {
         frontier.clear();
-        frontier.push((net.inject_router(s), weight / 2.0));
+        frontier.push((net.inject_router(s), weight / salts.len() as f64));
         let mut steps = 0;
         while !frontier.is_empty() {
             steps += 1;
@@ -181,6 +345,7 @@ fn add_flow<R: Routing>(
                     "routing from terminal {s} to {t} does not terminate"
                 )));
             }
+            work += frontier.len() as u64;
             next.clear();
             for &(r, w) in frontier.iter() {
                 routing.route(r, t, salt, &mut c);
@@ -208,31 +373,93 @@ fn add_flow<R: Routing>(
             }
         }
     }
-    Ok(())
+    Ok(work)
 }
 
-/// Per-channel load (messages per cycle per unit injection rate) under uniform traffic.
-///
-/// With `class_symmetric` (the family's automorphisms act transitively on the channels of
-/// each class and commute with its routing: tori, circulants, n-hop networks), only terminal
-/// 0's messages are routed and every channel of a class gets the class mean; otherwise every
-/// pair is routed, up to [`LOAD_PAIRS_LIMIT`] terminals.
+/// Routing decisions (frontier entries routed, over all messages) after which a channel-load
+/// computation gives up: a few seconds of work. Multi-path routing multiplies the decisions
+/// per message (a fat-tree message spreads over up to 2^(levels−1) top switches), so the
+/// count of messages alone does not bound the cost.
+pub const LOAD_WORK_LIMIT: u64 = 200_000_000;
+
+/// Why a load computation stopped early.
+enum Stop {
+    Topo(TopoError),
+    Budget,
+}
+
+impl From<TopoError> for Stop {
+    fn from(e: TopoError) -> Self {
+        Stop::Topo(e)
+    }
+}
+
+/// Per-channel load (messages per cycle per unit injection rate) under uniform traffic, or
+/// `None` when [`bounded_channel_loads`] gives up.
 pub fn channel_loads<R: Routing>(
     net: &Network,
     routing: &R,
     class_symmetric: bool,
 ) -> Result<Option<(Vec<f64>, String)>, TopoError> {
+    Ok(bounded_channel_loads(net, routing, class_symmetric)?.ok())
+}
+
+/// Per-channel load (messages per cycle per unit injection rate) under uniform traffic, with
+/// how it was computed; `Err(why)` when it is too expensive.
+///
+/// With `class_symmetric` (the family's automorphisms act transitively on the channels of
+/// each class and commute with its routing: tori, circulants, n-hop networks), only terminal
+/// 0's messages are routed and every channel of a class gets the class mean; otherwise every
+/// pair is routed, up to [`LOAD_PAIRS_LIMIT`] terminals. Either way the computation stops
+/// after [`LOAD_WORK_LIMIT`] routing decisions.
+pub fn bounded_channel_loads<R: Routing>(
+    net: &Network,
+    routing: &R,
+    class_symmetric: bool,
+) -> Result<Result<(Vec<f64>, String), String>, TopoError> {
+    loads_within(net, routing, class_symmetric, LOAD_WORK_LIMIT)
+}
+
+/// [`bounded_channel_loads`] with the work limit as a parameter (tests use a small one).
+fn loads_within<R: Routing>(
+    net: &Network,
+    routing: &R,
+    class_symmetric: bool,
+    limit: u64,
+) -> Result<Result<(Vec<f64>, String), String>, TopoError> {
     let n = net.terminals();
     let m = net.channels().len();
     if n < 2 {
-        return Ok(Some((vec![0.0; m], "no pairs".into())));
+        return Ok(Ok((vec![0.0; m], "no pairs".into())));
     }
+    let over = |messages: u64, decisions: u64| {
+        format!(
+            "not computed: routing {messages} messages, split over every candidate, takes about {decisions:.1e} routing decisions, more than the {limit:.0e} limit",
+            decisions = decisions as f64,
+            limit = limit as f64
+        )
+    };
     let w = 1.0 / (n - 1) as f64;
     if class_symmetric {
         let mut load = vec![0.0; m];
         let (mut f, mut g) = (Vec::new(), Vec::new());
-        for t in 1..n {
-            add_flow(net, routing, 0, t, w, &mut load, &mut f, &mut g)?;
+        let mut work = 0u64;
+        // Destinations in ROUNDS interleaved rounds, so that the first round is a fair sample
+        // of the rest: when it projects past the limit, stop at once.
+        const ROUNDS: u32 = 64;
+        let mut done = 0u64;
+        for round in 0..ROUNDS {
+            for t in (1 + round..n).step_by(ROUNDS as usize) {
+                work += add_flow(net, routing, 0, t, w, &mut load, &mut f, &mut g)?;
+                done += 1;
+                if work > limit {
+                    return Ok(Err(over(n as u64 - 1, work / done * (n as u64 - 1))));
+                }
+            }
+            let projected = work / done.max(1) * (n as u64 - 1);
+            if round == 0 && projected > limit {
+                return Ok(Err(over(n as u64 - 1, projected)));
+            }
         }
         let classes = net.classes().len();
         let mut total = vec![0.0; classes];
@@ -246,23 +473,27 @@ pub fn channel_loads<R: Routing>(
             .iter()
             .map(|ch| total[ch.class as usize] * n as f64 / count[ch.class as usize] as f64)
             .collect();
-        return Ok(Some((
-            per,
-            "routes from one terminal, spread over each channel class by symmetry".into(),
-        )));
+        return Ok(Ok((per, "routes from one terminal, spread over each channel class by symmetry".into())));
     }
     if n > LOAD_PAIRS_LIMIT {
-        return Ok(None);
+        return Ok(Err(format!(
+            "not computed: more than {LOAD_PAIRS_LIMIT} terminals without a symmetry shortcut"
+        )));
     }
+    let spent = AtomicU64::new(0);
     let load = (0..n)
         .into_par_iter()
         .try_fold(
             || (vec![0.0; m], Vec::new(), Vec::new()),
             |(mut load, mut f, mut g), s| {
+                let mut work = 0;
                 for t in (0..n).filter(|&t| t != s) {
-                    add_flow(net, routing, s, t, w, &mut load, &mut f, &mut g)?;
+                    work += add_flow(net, routing, s, t, w, &mut load, &mut f, &mut g)?;
                 }
-                Ok::<_, TopoError>((load, f, g))
+                if spent.fetch_add(work, Ordering::Relaxed) + work > limit {
+                    return Err(Stop::Budget);
+                }
+                Ok::<_, Stop>((load, f, g))
             },
         )
         .map(|r| r.map(|x| x.0))
@@ -272,15 +503,20 @@ pub fn channel_loads<R: Routing>(
                 a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 Ok(a)
             },
-        )?;
-    Ok(Some((load, "every ordered pair routed".into())))
+        );
+    match load {
+        Ok(load) => Ok(Ok((load, "every ordered pair routed".into()))),
+        Err(Stop::Budget) => Ok(Err(over(n as u64 * (n as u64 - 1), spent.into_inner()))),
+        Err(Stop::Topo(e)) => Err(e),
+    }
 }
 
-/// Route walks (terminals × mean distance) above which the one-source load shortcut is
-/// skipped: a million-node circulant would need hundreds of millions of hops.
-pub const LOAD_WALK_LIMIT: f64 = 3.0e7;
+/// Route walks (terminals × mean distance) above which the one-source load shortcut is not
+/// even attempted: every hop takes at least one routing decision, so such a walk would exceed
+/// [`LOAD_WORK_LIMIT`] anyway.
+pub const LOAD_WALK_LIMIT: f64 = LOAD_WORK_LIMIT as f64;
 
-/// Computes all metrics of a routed network.
+/// Computes all metrics of a routed network, each within its bound (see the module docs).
 pub fn measure<R: Routing>(
     net: &Network,
     routing: &R,
@@ -288,25 +524,36 @@ pub fn measure<R: Routing>(
     class_symmetric: bool,
     bisection: Bisection,
 ) -> Result<Metrics, TopoError> {
-    let (diameter, average_distance) = distances(net, vertex_transitive)?;
-    let walks = net.terminals() as f64 * average_distance;
+    let distances = bounded_distances(net, vertex_transitive, class_symmetric)?;
+    let walks = net.terminals() as f64 * distances.average;
     let loads = if class_symmetric && walks > LOAD_WALK_LIMIT {
         Err(format!(
-            "not computed: {} terminals x {average_distance:.1} hops exceeds {LOAD_WALK_LIMIT:e} route steps",
-            net.terminals()
+            "not computed: {} terminals x {:.1} hops exceeds {LOAD_WALK_LIMIT:e} route steps",
+            net.terminals(),
+            distances.average
         ))
     } else {
-        channel_loads(net, routing, class_symmetric)?.ok_or_else(|| {
-            format!("not computed: more than {LOAD_PAIRS_LIMIT} terminals without a symmetry shortcut")
-        })
+        bounded_channel_loads(net, routing, class_symmetric)?
     };
-    Ok(assemble(net, (diameter, average_distance), loads, bisection))
+    Ok(assemble_with(net, distances, loads, bisection))
 }
 
-/// Builds the report from distances, per-channel loads (or why there are none) and a bisection.
+/// Builds the report from exact distances, per-channel loads (or why there are none) and a
+/// bisection.
 pub fn assemble(
     net: &Network,
     distances: (u32, f64),
+    loads: Result<(Vec<f64>, String), String>,
+    bisection: Bisection,
+) -> Metrics {
+    let (diameter, average) = distances;
+    assemble_with(net, Distances { diameter, average, exact: true, how: "exact".into() }, loads, bisection)
+}
+
+/// [`assemble`] with distances that may be estimates.
+pub fn assemble_with(
+    net: &Network,
+    distances: Distances,
     loads: Result<(Vec<f64>, String), String>,
     bisection: Bisection,
 ) -> Metrics {
@@ -339,8 +586,10 @@ pub fn assemble(
         channels: net.channels().len() as u64,
         degree: (lo == hi).then_some(lo),
         degree_range: (lo, hi),
-        diameter: distances.0,
-        average_distance: distances.1,
+        diameter: distances.diameter,
+        average_distance: distances.average,
+        distance_exact: distances.exact,
+        distance_how: distances.how,
         bisection_width: bisection.width,
         bisection_exact: bisection.exact,
         bisection_how: bisection.how,
@@ -375,7 +624,7 @@ pub fn exact_bisection(net: &Network) -> Option<u64> {
     }
     let w = router_weights(net);
     let total: u32 = w.iter().sum();
-    let chans: Vec<(u32, u32, u64)> = net.channels().iter().map(|c| (c.src, c.dst, c.width as u64)).collect();
+    let chans: Vec<(u32, u32, u64)> = net.edges().map(|(src, c)| (src, c.dst, c.width as u64)).collect();
     let mut best = u64::MAX;
     // Router r−1 stays on side 0 (the two sides are interchangeable).
     for mask in 0u32..(1 << (r - 1)) {
@@ -403,10 +652,10 @@ pub fn refine_cut(net: &Network, side: &mut [bool]) {
     let w = router_weights(net);
     // Undirected neighbour lists with the width of both directions.
     let mut adj: Vec<Vec<(u32, i64)>> = vec![Vec::new(); r];
-    for c in net.channels() {
-        if c.src != c.dst {
-            adj[c.src as usize].push((c.dst, c.width as i64));
-            adj[c.dst as usize].push((c.src, c.width as i64));
+    for (src, c) in net.edges() {
+        if src != c.dst {
+            adj[src as usize].push((c.dst, c.width as i64));
+            adj[c.dst as usize].push((src, c.width as i64));
         }
     }
     let gain = |side: &[bool], v: usize| -> i64 {
@@ -429,10 +678,19 @@ pub fn refine_cut(net: &Network, side: &mut [bool]) {
             b.sort_unstable_by(|x, y| y.cmp(x));
             let mut locked = vec![false; r];
             // Try the best few candidates on each side for the best single swap, repeatedly.
+            // Locked routers gather at the front of the lists (the best are swapped first);
+            // skipping that prefix keeps each step short instead of rescanning it.
+            let (mut ha, mut hb) = (0, 0);
             for _ in 0..a.len().min(b.len()) {
+                while ha < a.len() && locked[a[ha].1] {
+                    ha += 1;
+                }
+                while hb < b.len() && locked[b[hb].1] {
+                    hb += 1;
+                }
                 let mut best: Option<(i64, usize, usize)> = None;
-                for &(_, x) in a.iter().filter(|p| !locked[p.1]).take(8) {
-                    for &(_, y) in b.iter().filter(|p| !locked[p.1]).take(8) {
+                for &(_, x) in a[ha..].iter().filter(|p| !locked[p.1]).take(8) {
+                    for &(_, y) in b[hb..].iter().filter(|p| !locked[p.1]).take(8) {
                         let g = gain(side, x) + gain(side, y) - 2 * link(x, y);
                         if g > 0 && best.is_none_or(|bst| g > bst.0) {
                             best = Some((g, x, y));
@@ -459,11 +717,9 @@ pub fn ball_side(net: &Network) -> Vec<bool> {
     let r = net.routers() as usize;
     let w = router_weights(net);
     let half = w.iter().map(|&x| x as u64).sum::<u64>() / 2;
-    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); r];
-    for c in net.channels() {
-        adj[c.src as usize].push(c.dst);
-        adj[c.dst as usize].push(c.src);
-    }
+    // Neighbours both ways without per-router vectors: out-channels from the network,
+    // in-neighbours from one compact list (linear in routers and channels).
+    let (in_start, in_src) = in_lists(net);
     let mut side = vec![false; r];
     let mut seen = vec![false; r];
     let mut queue = std::collections::VecDeque::new();
@@ -473,16 +729,19 @@ pub fn ball_side(net: &Network) -> Vec<bool> {
             continue;
         }
         seen[start] = true;
-        queue.push_back(start);
+        queue.push_back(start as u32);
         while let Some(v) = queue.pop_front() {
-            if taken + w[v] as u64 <= half {
-                side[v] = true;
-                taken += w[v] as u64;
+            let vu = v as usize;
+            if taken + w[vu] as u64 <= half {
+                side[vu] = true;
+                taken += w[vu] as u64;
             }
-            for &u in &adj[v] {
+            let outs = net.out_channels(v).map(|c| net.channel(c).dst);
+            let ins = in_src[in_start[vu] as usize..in_start[vu + 1] as usize].iter().copied();
+            for u in outs.chain(ins) {
                 if !seen[u as usize] {
                     seen[u as usize] = true;
-                    queue.push_back(u as usize);
+                    queue.push_back(u);
                 }
             }
         }
@@ -519,4 +778,46 @@ pub fn search_bisection_from(net: &Network, mut starts: Vec<(Vec<bool>, String)>
         }
     }
     best.unwrap_or(Bisection { width: 0, exact: false, how })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FatTree, ModularButterfly, ModuleSplit};
+
+    /// Verifies the estimate path against an independent value: every channel of a two-level
+    /// butterfly joins consecutive stages, so every distance is stages − 1 and a sample of
+    /// sources finds the exact numbers, while saying that it is an estimate.
+    #[test]
+    fn distances_over_the_work_limit_are_estimated_and_say_so() {
+        let split =
+            ModuleSplit { factors: vec![4, 8], intra_bits: 32, inter_bits: vec![64, 32], dilation: 1 };
+        let t = ModularButterfly::new(1024, 32, split).unwrap();
+        let net = t.network();
+        let hops = t.stages() - 1;
+        let exact = distances_within(net, false, false, u64::MAX).unwrap();
+        assert!(exact.exact, "{}", exact.how);
+        assert_eq!((exact.diameter, exact.average), (hops, hops as f64));
+        let per_search = net.routers() as u64 + net.channels().len() as u64;
+        let est = distances_within(net, false, false, 10 * per_search).unwrap();
+        assert!(!est.exact && est.how.contains("estimated from 10 of 128 injection routers"), "{}", est.how);
+        assert_eq!((est.diameter, est.average), (hops, hops as f64));
+    }
+
+    /// Verifies the load budget: with too small a budget both load computations stop and say
+    /// why; with the real one the one-source shortcut equals routing every pair.
+    #[test]
+    fn loads_over_the_work_limit_are_not_computed_and_say_why() {
+        let t = FatTree::new(256).unwrap();
+        let net = t.network();
+        for symmetric in [true, false] {
+            let why = loads_within(net, &t, symmetric, 1000).unwrap().unwrap_err();
+            assert!(why.starts_with("not computed") && why.contains("more than the 1e3 limit"), "{why}");
+        }
+        let (a, _) = loads_within(net, &t, true, LOAD_WORK_LIMIT).unwrap().unwrap();
+        let (b, _) = loads_within(net, &t, false, LOAD_WORK_LIMIT).unwrap().unwrap();
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() < 1e-9, "{x} vs {y}");
+        }
+    }
 }

@@ -474,9 +474,8 @@ fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
     let avg = if pairs > 0.0 { total / pairs } else { 0.0 };
     let net = c.network();
     let loads: Vec<f64> = net
-        .channels()
-        .iter()
-        .map(|ch| {
+        .edges()
+        .map(|(src, ch)| {
             let (dim, dir) = if s.bidirectional {
                 (ch.class as usize / 2, ch.class as usize % 2)
             } else {
@@ -484,7 +483,7 @@ fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
             };
             let k = s.radices[dim] as f64;
             // cross[1][j] counts the channel leaving coordinate j in the − direction.
-            let j = c.coordinate(ch.src, dim) as usize;
+            let j = c.coordinate(src, dim) as usize;
             per_dim[dim][dir][j] * (n / k) / (n - 1.0)
         })
         .collect();

@@ -24,7 +24,9 @@
 //! 8 rows). Channel widths are in flits of gcd(all widths) bits.
 
 use crate::TopoError;
-use crate::network::{Candidates, Channel, ChannelId, Network, RouterId, Routing, TerminalId};
+use crate::network::{
+    Attach, Candidates, Network, NetworkBuilder, Planned, RouterId, Routing, TerminalId, channel_width,
+};
 use serde::{Deserialize, Serialize};
 
 /// The parameters of a two-level butterfly.
@@ -49,6 +51,10 @@ fn one() -> u32 {
 }
 
 /// A built two-level butterfly.
+///
+/// A switch's channels are numbered port 0's first, then port 1's; a port has `dilation`
+/// parallel channels when it stays within its module and one when it crosses to another, so
+/// routing finds a port's channels from the router's first channel and that channel's class.
 #[derive(Clone, Debug)]
 pub struct ModularButterfly {
     split: ModuleSplit,
@@ -60,9 +66,6 @@ pub struct ModularButterfly {
     field_offset: Vec<u32>,
     field_bits: Vec<u32>,
     flit_bits: u32,
-    /// `port_start[r·2 + p] .. port_start[r·2 + p + 1]`: channels of output port p of r.
-    port_start: Vec<u32>,
-    port_list: Vec<ChannelId>,
     network: Network,
 }
 
@@ -115,7 +118,7 @@ impl ModularButterfly {
         let rows_per_module = *f.iter().max().unwrap_or(&2);
         let x = rows_per_module.trailing_zeros();
         let rows = modules as u64 * rows_per_module as u64;
-        if processors == 0 || !(processors as u64).is_multiple_of(rows) || processors as u64 >= 1 << 28 {
+        if processors == 0 || !(processors as u64).is_multiple_of(rows) {
             return Err(TopoError::Invalid(format!(
                 "N = {processors} processors is invalid: with M = {modules} modules of {rows_per_module} rows (the largest factor) N must be a positive multiple of {rows}"
             )));
@@ -141,60 +144,28 @@ impl ModularButterfly {
             row_inter.push(bits / share);
         }
         let flit_bits = row_inter.iter().fold(split.intra_bits, |a, &b| gcd(a, b));
+        let intra_width = channel_width(split.intra_bits / flit_bits, "the intra-module width")?;
+        let inter_width: Vec<u16> = row_inter
+            .iter()
+            .map(|&b| channel_width(b / flit_bits, "an inter-module width"))
+            .collect::<Result<_, _>>()?;
         let n = f.len() as u32;
         let stages = (n + 1) * x;
-        let per_stage = (rows / 2) as u32;
-        let half = rows_per_module / 2;
-        let sw = |m: u32, l: u32, t: u32| m * half + remove_bit(l, x - 1 - t);
-        let mut channels = Vec::new();
-        let mut port_start = Vec::new();
-        let mut port_list = Vec::new();
-        for st in 0..stages {
-            let (g, t) = (st / x, st % x);
-            let b = x - 1 - t;
-            for s in 0..per_stage {
-                let (m, rest) = (s / half, s % half);
-                for p in 0..2 {
-                    port_start.push(port_list.len() as u32);
-                    if st + 1 == stages {
-                        continue;
-                    }
-                    let l = insert_bit(rest, b, p);
-                    let (m2, l2, class) = if t + 1 < x {
-                        (m, l, 0u16)
-                    } else {
-                        // Transpose: low s_g local bits <-> module field g.
-                        let (off, sb) = (field_offset[g as usize], field_bits[g as usize]);
-                        let mask = (1 << sb) - 1;
-                        let m2 = (m & !(mask << off)) | ((l & mask) << off);
-                        let l2 = (l & !mask) | ((m >> off) & mask);
-                        (m2, l2, if m2 == m { 0 } else { 1 + g as u16 })
-                    };
-                    let dst = (st + 1) * per_stage + sw(m2, l2, (st + 1) % x);
-                    let (width, copies) = if class == 0 {
-                        (split.intra_bits / flit_bits, split.dilation)
-                    } else {
-                        (row_inter[g as usize] / flit_bits, 1)
-                    };
-                    for _ in 0..copies {
-                        port_list.push(channels.len() as u32);
-                        channels.push(Channel { src: st * per_stage + s, dst, width, class });
-                    }
-                }
-            }
-        }
-        port_start.push(port_list.len() as u32);
-        let classes = std::iter::once("intra".to_string())
-            .chain(f.iter().enumerate().map(|(g, m)| format!("inter {} (K{m})", g + 1)))
-            .collect();
-        let row_of = |p: u32| p / per_row;
-        let inject = (0..processors)
-            .map(|p| sw(row_of(p) / rows_per_module, row_of(p) % rows_per_module, 0))
-            .collect();
-        let last = (stages - 1) * per_stage;
-        let eject = (0..processors)
-            .map(|p| last + sw(row_of(p) / rows_per_module, row_of(p) % rows_per_module, x - 1))
-            .collect();
+        // Stage transitions: within a group every row's port is an intra-module channel
+        // (dilated); at the end of group g < n the rows are transposed, and the 1 in f_g whose
+        // module field already equals their low local bits stay in their module.
+        let dil = split.dilation as u64;
+        let channels = (0..stages as u64 - 1).try_fold(0u64, |acc, st| {
+            let (g, t) = (st / x as u64, st % x as u64);
+            let here = if t + 1 < x as u64 {
+                rows.checked_mul(dil)?
+            } else {
+                let stay = rows / f[g as usize] as u64;
+                (stay * dil).checked_add(rows - stay)?
+            };
+            acc.checked_add(here)
+        });
+        let routers = (stages as u64).checked_mul(rows / 2);
         let intra = if split.dilation > 1 {
             format!("{}-{}dil", split.intra_bits, split.dilation)
         } else {
@@ -206,7 +177,54 @@ impl ModularButterfly {
         let name = format!(
             "{family}.{intra}.{inter} ({processors} processors, {modules} modules joined by {graph})"
         );
-        let mut network = Network::new(name, stages * per_stage, channels, inject, eject, classes);
+        Planned { terminals: Some(processors as u64), routers, channels }.check(|| format!("the {name}"))?;
+        let per_stage = (rows / 2) as u32;
+        let half = rows_per_module / 2;
+        let sw = |m: u32, l: u32, t: u32| m * half + remove_bit(l, x - 1 - t);
+        let classes = std::iter::once("intra".to_string())
+            .chain(f.iter().enumerate().map(|(g, m)| format!("inter {} (K{m})", g + 1)))
+            .collect();
+        let mut b = NetworkBuilder::new(stages * per_stage, channels.unwrap_or(0) as usize, classes);
+        for st in 0..stages - 1 {
+            let (g, t) = (st / x, st % x);
+            let bit = x - 1 - t;
+            for s in 0..per_stage {
+                let (m, rest) = (s / half, s % half);
+                for p in 0..2 {
+                    let l = insert_bit(rest, bit, p);
+                    let (m2, l2, class) = if t + 1 < x {
+                        (m, l, 0u16)
+                    } else {
+                        // Transpose: low s_g local bits <-> module field g.
+                        let (off, sb) = (field_offset[g as usize], field_bits[g as usize]);
+                        let mask = (1 << sb) - 1;
+                        let m2 = (m & !(mask << off)) | ((l & mask) << off);
+                        let l2 = (l & !mask) | ((m >> off) & mask);
+                        (m2, l2, if m2 == m { 0 } else { 1 + g as u16 })
+                    };
+                    let dst = (st + 1) * per_stage + sw(m2, l2, (st + 1) % x);
+                    let (width, copies) =
+                        if class == 0 { (intra_width, split.dilation) } else { (inter_width[g as usize], 1) };
+                    for _ in 0..copies {
+                        b.push(st * per_stage + s, dst, width, class);
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(Some(b.len() as u64), channels);
+        // A row's processors inject at its first-stage switch, m·R/2 + (l mod R/2) for row
+        // (m, l) (no closed form in the processor number, so listed), and are delivered from
+        // the last stage's switch of the same row, m·R/2 + l/2 = row / 2.
+        let row_of = |p: u32| p / per_row;
+        let inject = (0..processors)
+            .map(|p| sw(row_of(p) / rows_per_module, row_of(p) % rows_per_module, 0))
+            .collect();
+        let last = (stages - 1) * per_stage;
+        debug_assert!((0..processors.min(4096)).all(|p| {
+            last + sw(row_of(p) / rows_per_module, row_of(p) % rows_per_module, x - 1) == last + row_of(p) / 2
+        }));
+        let eject = Attach::Blocks { first: last, per_router: 2 * per_row, cycle: u32::MAX };
+        let mut network = b.finish(name, processors, Attach::Listed(inject), eject);
         network.set_terminal_width(split.intra_bits / flit_bits);
         Ok(ModularButterfly {
             split,
@@ -218,8 +236,6 @@ impl ModularButterfly {
             field_offset,
             field_bits,
             flit_bits,
-            port_start,
-            port_list,
             network,
         })
     }
@@ -239,6 +255,11 @@ impl ModularButterfly {
     /// Stages of 2×2 switches ((n + 1)·x).
     pub fn stages(&self) -> u32 {
         self.stages
+    }
+    /// Bytes held on the heap: the network and the per-factor bit fields.
+    pub fn heap_bytes(&self) -> usize {
+        self.network.heap_bytes()
+            + (self.field_offset.capacity() + self.field_bits.capacity()) * size_of::<u32>()
     }
     /// Module holding router `r`.
     pub fn module_of(&self, r: RouterId) -> u32 {
@@ -266,9 +287,12 @@ impl Routing for ModularButterfly {
         } else {
             None
         };
+        let first = self.network.out_channels(at).start;
+        // A port has `dilation` channels when it stays in the module (class 0), else one.
+        let copies = |c: u32| if self.network.channel(c).class == 0 { self.split.dilation } else { 1 };
         let mut push_port = |p: u32| {
-            let slot = (at * 2 + p) as usize;
-            for &c in &self.port_list[self.port_start[slot] as usize..self.port_start[slot + 1] as usize] {
+            let start = if p == 0 { first } else { first + copies(first) };
+            for c in start..start + copies(start) {
                 out.push(c);
             }
         };
@@ -280,5 +304,9 @@ impl Routing for ModularButterfly {
                 push_port(first ^ 1);
             }
         }
+    }
+
+    fn salt_changes_candidates(&self) -> bool {
+        false
     }
 }

@@ -38,7 +38,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     // channel); networks of one width skip the lookup.
     let width0 = channels.first().map_or(1, |c| c.width);
     let widths: Option<Vec<u32>> =
-        channels.iter().any(|c| c.width != width0).then(|| channels.iter().map(|c| c.width).collect());
+        channels.iter().any(|c| c.width != width0).then(|| channels.iter().map(|c| c.width as u32).collect());
     let mut collector = Collector::new(spec, net);
     let (mut sources, first) = Sources::new(spec, terminals);
     let mut births: Calendar<u32> = Calendar::new();

@@ -43,7 +43,8 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let terminals = net.terminals();
     let channels = net.channels();
     let size = spec.size;
-    let hold = |c: u32, flits: u32| flits.div_ceil(channels[c as usize].width) as u64;
+    let width = |c: u32| channels[c as usize].width as u32;
+    let hold = |c: u32, flits: u32| flits.div_ceil(width(c)) as u64;
     let mut collector = Collector::new(spec, net);
     let (mut sources, mut next_birth) = Sources::new(spec, terminals);
     let mut msgs: Vec<Msg> = Vec::new();
@@ -115,7 +116,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             };
             let c = choose(cands.as_slice(), m.salt, m.hops, now, drains);
             let hop = paths[slot as usize].channels.len() as u32;
-            let whole = m.in_width != 0 && channels[c as usize].width > m.in_width;
+            let whole = m.in_width != 0 && width(c) > m.in_width;
             queues[c as usize].push_back(Entry {
                 slot,
                 hop,
@@ -128,7 +129,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             let m = &mut msgs[slot as usize];
             m.hops += 1;
             m.at = channels[c as usize].dst;
-            m.in_width = channels[c as usize].width;
+            m.in_width = width(c);
         }
         for f in arrived {
             let next = paths[f.slot as usize].channels[f.hop as usize + 1];
@@ -152,7 +153,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             if head.sent == 0 && head.whole && head.have < size {
                 continue; // waiting for its tail before a wider channel
             }
-            let n = channels[c].width.min(size - head.sent);
+            let n = width(c as u32).min(size - head.sent);
             if head.have - head.sent < n {
                 collector.stall();
                 continue;

@@ -1,0 +1,5 @@
+//! The topology crate from the outside: one test binary (a module per concern).
+
+mod families;
+mod metrics_bounds;
+mod sizes;
