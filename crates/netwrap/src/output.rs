@@ -122,6 +122,11 @@ impl Write for Out {
     }
 }
 
+/// A note for the user on standard error (`netwrap: …`); a closed standard error is ignored.
+pub fn note(message: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr(), "netwrap: {message}");
+}
+
 /// Writes `value` as one pretty JSON object on stdout, followed by a newline.
 pub fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     let mut out = stdout();

@@ -1,4 +1,4 @@
-//! Circulant graphs C_N(a, b) and the Midimew (seed 001 §2).
+//! Circulant graphs C_N(a, b) and the Midimew (Puente et al. §2).
 //!
 //! Node `i` is joined to `(i ± a) mod N` and `(i ± b) mod N`. Router `i` carries terminal
 //! `i`. Every router has four output channels, in this order and with these classes:
@@ -16,11 +16,11 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "kebab-case")]
 pub enum CirculantRouting {
     /// Every minimal next hop, from one breadth-first search (the graph is vertex-transitive,
-    /// so the hop count from `i` to `j` is the hop count from 0 to `j − i`): seed 001 §2.2's
+    /// so the hop count from `i` to `j` is the hop count from 0 to `j − i`): Puente et al. §2.2's
     /// routing table, in O(N) memory.
     #[default]
     Table,
-    /// The Midimew routing record (Δx, Δy) of seed 001 Table 2, recomputed at every hop; the
+    /// The Midimew routing record (Δx, Δy) of Puente et al. Table 2, recomputed at every hop; the
     /// non-zero components give up to two minimal next hops. Only for Midimews.
     Record,
 }
@@ -38,7 +38,7 @@ pub struct Circulant {
     network: Network,
 }
 
-/// The Midimew's generators for N nodes: b = ⌈√(N/2)⌉, a = b − 1 (seed 001 §2).
+/// The Midimew's generators for N nodes: b = ⌈√(N/2)⌉, a = b − 1 (Puente et al. §2).
 pub fn midimew_generators(nodes: u32) -> (u32, u32) {
     // Integer ceil(sqrt(N/2)) = smallest b with 2b² ≥ N, exact for every u32.
     let mut b = ((nodes as f64 / 2.0).sqrt()).ceil() as u64;
@@ -59,7 +59,7 @@ impl Circulant {
         Self::build(nodes, a, b, false, routing)
     }
 
-    /// Builds the Midimew of N nodes, C_N(⌈√(N/2)⌉ − 1, ⌈√(N/2)⌉) (seed 001 §2); N ≥ 4.
+    /// Builds the Midimew of N nodes, C_N(⌈√(N/2)⌉ − 1, ⌈√(N/2)⌉) (Puente et al. §2); N ≥ 4.
     pub fn midimew(nodes: u32, routing: CirculantRouting) -> Result<Self, TopoError> {
         if nodes < 4 {
             return Err(TopoError::Invalid(format!(
@@ -97,7 +97,7 @@ impl Circulant {
         }
         if routing == CirculantRouting::Record && !midimew {
             return Err(TopoError::Invalid(
-                "routing-record routing (seed 001 Table 2) exists only for Midimews; use table routing"
+                "routing-record routing (Puente et al. Table 2) exists only for Midimews; use table routing"
                     .into(),
             ));
         }
@@ -150,8 +150,8 @@ impl Circulant {
     /// The Midimew routing record from `src` to `dst`: `(x, y)` = signed hops along the `b`
     /// generator and along the `a = b − 1` generator, with |x| + |y| minimal.
     ///
-    /// Seed 001 Table 2 (a) computes the record from m = |dst − src| folded to m ≤ N/2,
-    /// y0 = m mod b and a correction of (b − 1) hops. As transcribed in our copy of the seed
+    /// Puente et al. Table 2 (a) computes the record from m = |dst − src| folded to m ≤ N/2,
+    /// y0 = m mod b and a correction of (b − 1) hops. As transcribed in our copy of the paper
     /// the table is not self-consistent (its first branch would make a y-hop worth b + 1, which
     /// is no generator of C_N(b−1, b)), so we use the identity behind it: writing
     /// m = q·b + r (0 ≤ r < b), m = (q + r)·b − r·(b − 1), and every other representation
@@ -178,7 +178,7 @@ impl Circulant {
         (best.1, best.2)
     }
 
-    /// The 2-D mesh-with-wrap-around layout of seed 001 Fig. 1, when N is a multiple of b or
+    /// The 2-D mesh-with-wrap-around layout of Puente et al. Fig. 1, when N is a multiple of b or
     /// of a: `(columns, rows, x_step, y_step)` such that the node at column `x`, row `y` is
     /// `(x·x_step + y·y_step) mod N`; horizontal links are the `x_step` generator and vertical
     /// links the `y_step` generator. Vertical wrap-around links close each column
@@ -199,7 +199,7 @@ impl Circulant {
     }
 
     /// The network node that runs application node `p` when the application numbers nodes
-    /// row-major on the layout of [`Circulant::layout`] (seed 001 Fig. 9: the routing tables
+    /// row-major on the layout of [`Circulant::layout`] (Puente et al. Fig. 9: the routing tables
     /// are built on the application's numbering, so unchanged code keeps its locality).
     /// `None` when there is no rectangular layout or `p ≥ N`.
     pub fn application_to_network(&self, p: u32) -> Option<RouterId> {
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn midimew_generators_match_the_seed() {
-        // seed 001 §5: C_16(2,3), C_64(5,6), C_256(11,12); Fig. 1: C_32(3,4).
+        // Puente et al. §5: C_16(2,3), C_64(5,6), C_256(11,12); Fig. 1: C_32(3,4).
         assert_eq!(midimew_generators(16), (2, 3));
         assert_eq!(midimew_generators(64), (5, 6));
         assert_eq!(midimew_generators(256), (11, 12));
@@ -337,7 +337,7 @@ mod tests {
         }
     }
 
-    /// Seed 001 Table 2(a) exactly as transcribed in our copy: for no assignment of the four
+    /// Puente et al. Table 2(a) exactly as transcribed in our copy: for no assignment of the four
     /// generator steps to x and y hops does it reach the destination with a minimal path for
     /// every offset, which is why `routing_record` uses the identity instead.
     #[test]

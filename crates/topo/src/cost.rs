@@ -1,4 +1,4 @@
-//! Packaging cost of an inter-module network (seed 003 §2, §4, Tables I and II).
+//! Packaging cost of an inter-module network (Raghunath & Ranade §2, §4, Tables I and II).
 //!
 //! M packaging modules are joined by an inter-module graph whose edges are wire *bundles*.
 //! For a required bisection width B (wires), the seed derives each bundle's width so that the
@@ -25,7 +25,7 @@ use crate::network::Network;
 use crate::{CubeSpec, DimensionOrder, KaryNCube, TopoError};
 use serde::Serialize;
 
-/// An inter-module topology of seed 003 Table I.
+/// An inter-module topology of Raghunath & Ranade Table I.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum InterModule {
@@ -76,7 +76,7 @@ impl InterModule {
 /// One row of the cost table.
 #[derive(Clone, Debug, Serialize)]
 pub struct CostRow {
-    /// Seed 003's name of the topology.
+    /// Raghunath & Ranade's name of the topology.
     pub topology: String,
     /// Bisection width B in wires.
     pub bisection: u64,
@@ -248,7 +248,7 @@ fn graph_row(
 mod tests {
     use super::*;
 
-    /// Seed 003 Table II: 32 modules, B = 8192.
+    /// Raghunath & Ranade Table II: 32 modules, B = 8192.
     #[test]
     fn table_ii_32_modules_b_8192() {
         let expect: [(f64, u32, u64); 9] = [

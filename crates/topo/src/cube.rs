@@ -20,7 +20,7 @@ pub struct CubeSpec {
 
 impl CubeSpec {
     /// A k-ary n-cube with unidirectional channels and end-around connections: the network of
-    /// seed 004's simulator and of seed 000's model.
+    /// the homework's simulator and of Agarwal 1991's model.
     pub fn torus(k: u32, n: u32) -> Self {
         CubeSpec { radices: vec![k; n as usize], wrap: true, bidirectional: false }
     }
@@ -49,7 +49,7 @@ impl CubeSpec {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DimensionOrder {
-    /// Highest dimension first, as in seed 000 §3.3 (the default).
+    /// Highest dimension first, as in Agarwal 1991 §3.3 (the default).
     #[default]
     HighestFirst,
     /// Lowest dimension first.
@@ -144,7 +144,7 @@ impl KaryNCube {
                         continue;
                     };
                     // A bidirectional ring of radix 2 would get two parallel channels both
-                    // ways; keep them: they are distinct wires in the seeds' accounting.
+                    // ways; keep them: they are distinct wires in the papers' accounting.
                     let dst = r - c * stride + next * stride;
                     let port = if spec.bidirectional { 2 * i as u32 + d } else { i as u32 };
                     b.push(r, dst, 1, port as u16);
@@ -197,8 +197,8 @@ impl KaryNCube {
         (0..self.dimensions()).map(|i| self.hops_in_dimension(src, dst, i)).sum()
     }
     /// Mean hops per dimension `i` over all destinations including the source itself: the
-    /// seeds' k_d ((k−1)/2 on a unidirectional torus, k/4 or (k−1/k)/4 bidirectional, (k−1/k)/3
-    /// on a mesh; seed 000 §2.2).
+    /// the papers' k_d ((k−1)/2 on a unidirectional torus, k/4 or (k−1/k)/4 bidirectional, (k−1/k)/3
+    /// on a mesh; Agarwal 1991 §2.2).
     pub fn mean_hops_in_dimension(&self, i: usize) -> f64 {
         let k = self.spec.radices[i] as f64;
         match (self.spec.wrap, self.spec.bidirectional) {

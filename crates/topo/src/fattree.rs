@@ -1,4 +1,4 @@
-//! The butterfly fat-tree of seed 002 §3.1, wired exactly as the seed gives it.
+//! The butterfly fat-tree of Greenberg & Guan §3.1, wired exactly as the seed gives it.
 //!
 //! N = 4^n processors P(0, a) are the terminals. Switch S(l, a), for levels l = 1..n, has
 //! addresses a = 0..N/2^(l+1); it is router `level_offset(l) + a`. Processor `a` injects at
@@ -188,7 +188,7 @@ impl FatTree {
 
 impl Routing for FatTree {
     /// Up to the lowest common ancestor, offering both parents (first choice by the salt's
-    /// low bit: seed 002 §3.1 picks an up-link at random and falls back to the other when it is
+    /// low bit: Greenberg & Guan §3.1 picks an up-link at random and falls back to the other when it is
     /// blocked), then the unique path down.
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {

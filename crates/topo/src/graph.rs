@@ -53,7 +53,7 @@ pub(crate) fn in_lists(net: &Network) -> (Vec<u32>, Vec<RouterId>) {
 /// [`TableRouting`] refuses to build: 64 MiB.
 pub const TABLE_LIMIT: u64 = 1 << 26;
 
-/// Table routing for any graph: every minimal next hop, as seed 001 §2.2 argues routers
+/// Table routing for any graph: every minimal next hop, as Puente et al. §2.2 argues routers
 /// should hold ("a routing table, which has an entry for each destination node … listing the
 /// output channel(s) that will get the message closer to its destination").
 ///

@@ -1,4 +1,4 @@
-//! Complete graphs and n-hop networks: products of complete graphs K_m1 × K_m2 × … (seed 003
+//! Complete graphs and n-hop networks: products of complete graphs K_m1 × K_m2 × … (Raghunath & Ranade
 //! §5.2), with unequal factors allowed (K4 × K8 for 32 modules). A product of n factors of
 //! size 2 is the hypercube; one factor is the complete graph.
 //!

@@ -1,5 +1,5 @@
-//! Indirect multistage networks of k×k switches: the butterfly and the Omega network (seed
-//! 004 App. C, seed 000 §5.2). (The butterfly split into packaging modules, seed 003 §5, is
+//! Indirect multistage networks of k×k switches: the butterfly and the Omega network (the
+//! homework's App. C, Agarwal 1991 §5.2). (The butterfly split into packaging modules, Raghunath & Ranade §5, is
 //! [`crate::ModularButterfly`].)
 //!
 //! N = k^D rows; D stages of N/k switches; router id = stage·(N/k) + switch. Processors are

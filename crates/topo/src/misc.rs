@@ -9,7 +9,7 @@ use crate::network::{
 
 /// Cube-connected cycles CCC(n): every corner w of an n-cube is a cycle of n routers
 /// (w, 0..n); router (w, i) = `w·n + i` joins (w, i±1 mod n) along its cycle and
-/// (w xor 2^i, i) across cube dimension i, and carries terminal `w·n + i` (seed 003 Table I).
+/// (w xor 2^i, i) across cube dimension i, and carries terminal `w·n + i` (Raghunath & Ranade Table I).
 /// Classes: `cycle +` (0), `cycle -` (1), `cube` (2).
 ///
 /// Routing offers every minimal next hop without a routers² table: the map
@@ -115,7 +115,7 @@ impl Routing for Ccc {
     }
 }
 
-/// A two-level network of crossbar modules (seed 003 §5.1.4, Xbar.I.E): M modules of P
+/// A two-level network of crossbar modules (Raghunath & Ranade §5.1.4, Xbar.I.E): M modules of P
 /// processors; each module is one crossbar router (the seed treats "the entire cross-bar as a
 /// single routing node"), and the modules are joined by a product of complete graphs (one
 /// factor: a complete graph; n factors: an n-hop network). Terminal `t` sits in module

@@ -46,7 +46,7 @@ pub const MAX_ROUTERS: u64 = 1 << 24;
 /// limit bounds a network and its simulation at about 4 GB.
 pub const MAX_CHANNELS: u64 = 1 << 26;
 /// Widest channel, in flits per cycle: [`Channel::width`] is 16 bits, which is ample (the
-/// seeds' widest channels are 64 bits, so even 1-bit flits need a width of only 64) and keeps
+/// the papers' widest channels are 64 bits, so even 1-bit flits need a width of only 64) and keeps
 /// a channel at 8 bytes.
 pub const MAX_WIDTH: u32 = u16::MAX as u32;
 
@@ -107,7 +107,7 @@ pub(crate) fn channel_width(flits: u32, what: &str) -> Result<u16, TopoError> {
 pub struct Channel {
     /// Router the channel enters.
     pub dst: RouterId,
-    /// Flits the channel carries per cycle (1 for the seeds' unit-width channels; at most
+    /// Flits the channel carries per cycle (1 for the papers' unit-width channels; at most
     /// [`MAX_WIDTH`]).
     pub width: u16,
     /// Index into [`Network::classes`]: dimension and direction, tree level, intra/inter-module.
@@ -432,7 +432,7 @@ impl Network {
         &self.classes
     }
     /// Width, in flits per cycle, of each terminal's injection and ejection link (1 unless a
-    /// family says otherwise, e.g. seed 003's Xbar.32.8 with 32-bit processor links).
+    /// family says otherwise, e.g. Raghunath & Ranade's Xbar.32.8 with 32-bit processor links).
     pub fn terminal_width(&self) -> u32 {
         self.terminal_width
     }
@@ -460,7 +460,7 @@ impl Network {
     }
     /// The same routers with every channel turned round and each terminal's injection and
     /// ejection routers swapped: the response network of a processor–memory ("dance-hall")
-    /// network (seed 003 §5.1 builds one network for requests and an identical one for the
+    /// network (Raghunath & Ranade §5.1 builds one network for requests and an identical one for the
     /// replies). Route it with [`crate::TableRouted`]. Every channel appears reversed with the
     /// same width and class; ids are renumbered router by router (by new source, then by the
     /// original id), as every network numbers its channels.

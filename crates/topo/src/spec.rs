@@ -59,7 +59,7 @@ pub enum Shape {
         /// Second generator.
         b: u32,
     },
-    /// Midimew of N nodes (seed 001 §2).
+    /// Midimew of N nodes (Puente et al. §2).
     Midimew {
         /// Nodes N ≥ 4.
         nodes: u32,
@@ -75,7 +75,7 @@ pub enum Shape {
         /// Butterfly or Omega.
         wiring: StageWiring,
     },
-    /// Butterfly fat-tree (seed 002 §3.1).
+    /// Butterfly fat-tree (Greenberg & Guan §3.1).
     FatTree {
         /// Processors N = 4^n.
         nodes: u32,
@@ -95,7 +95,7 @@ pub enum Shape {
         /// Processors.
         nodes: u32,
     },
-    /// Seed 003's crossbar modules joined by a complete graph or n-hop network (Xbar.I.E).
+    /// Raghunath & Ranade's crossbar modules joined by a complete graph or n-hop network (Xbar.I.E).
     XbarModules {
         /// Processors per module.
         per_module: u32,
@@ -106,7 +106,7 @@ pub enum Shape {
         /// Inter-module channel width in bits, per factor.
         inter_bits: Vec<u32>,
     },
-    /// Seed 003's butterfly split into modules (Butterfly.I.E, nhop.I.E1-E2).
+    /// Raghunath & Ranade's butterfly split into modules (Butterfly.I.E, nhop.I.E1-E2).
     ModularButterfly {
         /// Processors N (= memories).
         nodes: u32,
@@ -115,7 +115,7 @@ pub enum Shape {
         /// Inter-module factors, widths and dilation.
         split: ModuleSplit,
     },
-    /// Any family routed instead by a table of every minimal next hop (seed 001 §2.2): fully
+    /// Any family routed instead by a table of every minimal next hop (Puente et al. §2.2): fully
     /// adaptive minimal routing; a table of at most 64 MiB (destination routers x routers bytes).
     Table {
         /// The family.
@@ -133,7 +133,7 @@ pub enum Topology {
     Circulant(Circulant),
     /// Butterfly and Omega networks.
     Multistage(Indirect),
-    /// Seed 003's butterfly split into modules.
+    /// Raghunath & Ranade's butterfly split into modules.
     ModularButterfly(ModularButterfly),
     /// A family routed by a minimal-next-hop table; the family itself is kept for its
     /// symmetry and bisection.
@@ -247,7 +247,7 @@ impl Topology {
             // Rotating every cycle with the cube's dimensions, and translating corners, maps
             // each class onto itself; table routing depends only on distances.
             Topology::Ccc(_) => (true, true),
-            // Seed 002 §3.2: links at the same level and in the same direction are symmetric.
+            // Greenberg & Guan §3.2: links at the same level and in the same direction are symmetric.
             Topology::FatTree(_) => (false, true),
             // Permuting modules by the n-hop network's automorphisms and processors within a
             // module maps every processor to every other and each class onto itself.

@@ -1,4 +1,4 @@
-//! Seed 003's two-level butterfly networks: a butterfly of 2×2 switches connecting N
+//! Raghunath & Ranade's two-level butterfly networks: a butterfly of 2×2 switches connecting N
 //! processors to N memories, split into M packaging modules so that the links between
 //! modules form a complete graph (Butterfly.I.E, §5.1) or an n-hop network (nhop.I.E1-E2,
 //! §5.2), with their own channel widths and optional dilation of the intra-module channels.

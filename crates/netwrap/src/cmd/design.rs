@@ -1,4 +1,4 @@
-//! `netwrap design`: constrained design search over k-ary n-cubes (seed 004 Ex 7).
+//! `netwrap design`: constrained design search over k-ary n-cubes (the homework's Ex 7).
 
 use crate::cmd::model::physical::DelayArgs;
 use crate::output::{VERSION, opt, print_json};
@@ -34,7 +34,7 @@ pub struct DesignArgs {
     /// Locality fraction l.
     #[arg(long, default_value_t = 1.0)]
     pub locality: f64,
-    /// Signal pins per switch (the constraint of seed 004 Ex 7).
+    /// Signal pins per switch (the constraint of the homework's Ex 7).
     #[arg(long, conflicts_with_all = ["bisection", "width"], required_unless_present_any = ["bisection", "width"])]
     pub pins: Option<f64>,
     /// Wires across the bisection.

@@ -90,7 +90,7 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
     }
     let experiment = Experiment::new(&spec).context("invalid parameters")?;
     for note in experiment.notes() {
-        eprintln!("netwrap: {note}");
+        crate::output::note(note);
     }
     let r = experiment.run(&spec).context("invalid parameters")?;
     details::write(&det, &[&r])?;

@@ -111,7 +111,7 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
     let spec = a.spec()?;
     let (_, notes) = spec.resolve()?;
     for note in &notes {
-        eprintln!("netwrap: {note}");
+        crate::output::note(note);
     }
     if a.find_saturation {
         return saturation::search_and_print(&spec, saturation::DEFAULT_TOLERANCE, a.json);

@@ -71,7 +71,7 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
         );
     }
     for note in &notes {
-        eprintln!("netwrap: {note}");
+        crate::output::note(note);
     }
     let topo = spec.shape(&routing)?.build().context("invalid topology")?;
     let metrics = topo.metrics().context("cannot measure the topology")?;

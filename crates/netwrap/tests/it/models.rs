@@ -548,7 +548,7 @@ fn output_uses_words_not_internal_names() {
 }
 
 /// Characterisation of the naming rule: the papers are named by author and year in help and
-/// output, never by the internal inventory names "seed 000" … "seed 004". (The one-line
+/// output, never by the internal inventory names "Agarwal 1991" … "the homework". (The one-line
 /// descriptions of `cost` and `figure` in `netwrap --help` come from cli.rs, outside these
 /// commands; their options are checked here.)
 #[test]

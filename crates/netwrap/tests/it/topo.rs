@@ -102,7 +102,7 @@ fn bad_sizes_fail_with_the_valid_sizes() {
         .stderr(contains("'--bisection <BISECTION>': must be a whole number of at least 1"));
 }
 
-/// Seed 003 Table II: M = 32, B = 8192.
+/// Raghunath & Ranade Table II: M = 32, B = 8192.
 #[test]
 fn cost_reproduces_table_ii() {
     let v = json(&["cost", "--modules", "32", "--bisection", "8192", "--json"]);

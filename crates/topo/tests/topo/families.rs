@@ -1,4 +1,4 @@
-//! Invariants every family must satisfy, and the seeds' numbers.
+//! Invariants every family must satisfy, and the papers' numbers.
 
 use netwrap_topo::*;
 use proptest::prelude::*;
@@ -118,7 +118,7 @@ fn fat_tree_and_ccc_routes_are_minimal() {
     }
 }
 
-/// Seed 002 §3.1: every child port of every switch is used once, and (§3.2, eq. 12) the load
+/// Greenberg & Guan §3.1: every child port of every switch is used once, and (§3.2, eq. 12) the load
 /// on each up-link from level l is λ0·P_l↑·2^l with P_l↑ = (4^n − 4^l)/(4^n − 1); computed
 /// both from all pairs and by the per-level symmetry shortcut.
 #[test]
@@ -144,7 +144,7 @@ fn fat_tree_link_loads_match_seed_002_eq_12() {
     }
 }
 
-/// Seed 001 Table 1 against the exact graphs. Mesh: diameter 2k − 2, average 2k/3; torus:
+/// Puente et al. Table 1 against the exact graphs. Mesh: diameter 2k − 2, average 2k/3; torus:
 /// diameter ⌈k1/2⌉ + ⌈k2/2⌉ and average 2⌊k/2⌋⌊(k+1)/2⌋·k/(k² − 1); Midimew: diameter b or
 /// b − 1 and average k0(1 − 2(k0² − 1)/(3(N − 1))), k0 = ⌈k/√2⌉.
 #[test]
@@ -191,7 +191,7 @@ fn seed_001_table_1_against_exact_graphs() {
     assert_eq!((m64.average_distance * 100.0).round(), 378.0);
 }
 
-/// Seed 003 §5: the two-level butterfly's inter-module channels form the complete graph or
+/// Raghunath & Ranade §5: the two-level butterfly's inter-module channels form the complete graph or
 /// n-hop network between modules, and its bisection across any factor is B = 8192 wires
 /// counting both networks (requests and responses), as §5.1 and §5.2 size them.
 #[test]
@@ -444,7 +444,7 @@ fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
     }
 }
 
-/// Seed 000 §5.2: a 1K-processor indirect network of 4×4 switches has k = 4, n = 5 and 1280
+/// Agarwal 1991 §5.2: a 1K-processor indirect network of 4×4 switches has k = 4, n = 5 and 1280
 /// switches; every request crosses all n stages, and it saturates at m = 1/B messages per
 /// cycle, i.e. one flit per processor per cycle (uniform load 1 on every channel).
 #[test]
@@ -460,7 +460,7 @@ fn seed_000_indirect_network_1k_processors() {
     }
 }
 
-/// Seed 003's replies travel a reversed copy of the request network: memory t back to
+/// Raghunath & Ranade's replies travel a reversed copy of the request network: memory t back to
 /// processor t, every pair reachable, routed by table.
 #[test]
 fn reversed_network_carries_replies() {

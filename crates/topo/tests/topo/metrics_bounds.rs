@@ -90,14 +90,14 @@ fn metrics_of_large_networks_are_bounded() {
     assert_eq!(ft.diameter, 18);
     assert!((ft.average_distance - fat_tree_average(10)).abs() < 1e-9);
     assert!(ft.channel_load.is_none() && ft.load_how.starts_with("not computed"), "{}", ft.load_how);
-    // Below the budget the same shortcut gives seed 002's load (eq. 12: 2^(n−1)·P↑ on the top
+    // Below the budget the same shortcut gives Greenberg & Guan's load (eq. 12: 2^(n−1)·P↑ on the top
     // up-links, here for 4^6 processors).
     let small = Shape::FatTree { nodes: 1 << 12 }.build().unwrap().metrics().unwrap();
     let p_up = (4f64.powi(6) - 4f64.powi(5)) / (4f64.powi(6) - 1.0);
     assert!((small.channel_load.unwrap() - p_up * 32.0).abs() < 1e-9, "{:?}", small.channel_load);
     assert!((small.average_distance - fat_tree_average(6)).abs() < 1e-9);
     // Butterfly of 2^20 processors: every route crosses all 20 stages, each channel carries
-    // load 1 (seed 000 §5.2).
+    // load 1 (Agarwal 1991 §5.2).
     let bf = Shape::Multistage { k: 2, stages: 20, wiring: StageWiring::Butterfly }.build().unwrap();
     let m = bf.metrics().unwrap();
     assert_eq!((m.diameter, m.average_distance, m.distance_exact), (19, 19.0, true));
@@ -114,7 +114,7 @@ fn metrics_of_large_networks_are_bounded() {
     };
     let t = t.build().unwrap().metrics().unwrap();
     assert!((t.average_distance - 1023.0 * (1 << 20) as f64 / ((1 << 20) - 1) as f64).abs() < 1e-6);
-    // Midimew of 10^6 nodes (diameter b − 1 or b, seed 001 §2) and CCC(16) (diameter
+    // Midimew of 10^6 nodes (diameter b − 1 or b, Puente et al. §2) and CCC(16) (diameter
     // 2n + ⌊n/2⌋ − 2 = 38): one search each.
     let mm = Shape::Midimew { nodes: 1_000_000, routing: CirculantRouting::Table }.build().unwrap();
     let m = mm.metrics().unwrap();
