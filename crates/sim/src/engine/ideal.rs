@@ -161,5 +161,5 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     for l in &mut lanes {
         l.busy -= l.free_at.saturating_sub(cut).min(l.busy);
     }
-    collector.finish(now, reason, lanes.iter().map(|l| l.busy))
+    collector.finish(net, now, reason, lanes.iter().map(|l| l.busy))
 }

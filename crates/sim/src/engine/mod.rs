@@ -287,8 +287,6 @@ pub(crate) struct Collector {
     stalls: u64,
     generated: Vec<u32>,
     delivered: Vec<u32>,
-    class_of: Vec<u16>,
-    classes: usize,
     records: Option<Vec<MessageRecord>>,
     record_channels: bool,
 }
@@ -311,8 +309,6 @@ impl Collector {
             stalls: 0,
             generated: vec![0; terminals],
             delivered: vec![0; terminals],
-            class_of: net.channels().iter().map(|c| c.class).collect(),
-            classes: net.classes().len(),
             records: spec.record.messages.then(Vec::new),
             record_channels: spec.record.channels,
         }
@@ -430,9 +426,10 @@ impl Collector {
     }
 
     /// Closes the run (see [`Self::end`]); `busy[c]` is channel `c`'s busy cycles in the
-    /// window [warm-up, end).
+    /// window [warm-up, end) on `net`.
     pub fn finish(
         mut self,
+        net: &Network,
         now: u64,
         reason: Option<StopReason>,
         busy: impl Iterator<Item = u64>,
@@ -441,11 +438,12 @@ impl Collector {
         for t in now..=end {
             self.tick(t);
         }
-        let mut class_busy = vec![0u64; self.classes];
-        let mut class_channels = vec![0u64; self.classes];
+        let classes = net.classes().len();
+        let mut class_busy = vec![0u64; classes];
+        let mut class_channels = vec![0u64; classes];
         let mut channel_busy = self.record_channels.then(Vec::new);
         for (c, b) in busy.enumerate() {
-            let class = self.class_of[c] as usize;
+            let class = net.channels()[c].class as usize;
             class_busy[class] += b;
             class_channels[class] += 1;
             if let Some(v) = &mut channel_busy {

@@ -190,5 +190,5 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             now += 1;
         }
     }
-    collector.finish(now, reason, busy.into_iter())
+    collector.finish(net, now, reason, busy.into_iter())
 }
