@@ -186,7 +186,7 @@ pub enum FamilyCmd {
     },
     /// Cube-connected cycles CCC(n).
     Ccc {
-        /// Cube dimension n (3..=16).
+        /// Cube dimension n, at least 3 (CCC(n) has n·2^n routers: n ≤ 19 within netwrap's size limits).
         #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true)]
         n: u32,
     },
@@ -197,7 +197,7 @@ pub enum FamilyCmd {
         nodes: u32,
     },
     /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
-    /// Xbar.I.E, {n}hop.I.E1-E2 (butterfly intra-module network) or Xbar.I.E1-E2, widths in bits.
+    /// Xbar.I.E, nhop.I.E1-…-En such as 2hop.32.64-32 (butterfly intra-module network) or Xbar.I.E1-…-En, widths in bits.
     #[command(alias = "seed003")]
     TwoLevel {
         /// The network's name, e.g. Butterfly.16.8, Butterfly.8-2dil.8, Xbar.32.8, 2hop.32.64-32.

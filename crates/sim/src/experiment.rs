@@ -23,14 +23,15 @@ pub struct Experiment {
 
 /// Default warm-up: ten unloaded worst-case latencies (longest route + B), stretched by
 /// 1/(1 − ρ) below saturation so queues have time to fill, at least 1,000 and at most 100,000
-/// cycles. A saturated network's queues never settle: its warm-up is the ten latencies alone
-/// (at least 100 cycles), so the backlog that grows meanwhile stays small. Never more than a
+/// cycles. A saturated network's queues never settle: its warm-up is forty such latencies (at
+/// least 100 cycles), long enough for the bottlenecks to fill, short enough that the backlog
+/// growing meanwhile stays small. Never more than a
 /// tenth of the cycle limit, so a short run still measures.
 pub fn default_warmup(longest: u64, size: u32, offered_max: Option<f64>, max_cycles: u64) -> u64 {
     let base = 10.0 * (longest as f64 + size as f64);
     let (stretch, min) = match offered_max {
         Some(rho) if rho < 1.0 => (1.0 / (1.0 - rho), 1_000),
-        Some(_) => (1.0, 100),
+        Some(_) => (4.0, 100),
         None => (2.0, 1_000),
     };
     ((base * stretch).min(1e12) as u64).clamp(min, 100_000).min(max_cycles / 10)
@@ -100,14 +101,19 @@ impl Experiment {
         let classes = net.classes();
         let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), w.rate, w.size));
         let offered_max = loads.as_ref().map(|l| l.0);
-        let warmup = point
-            .run
-            .warmup
-            .unwrap_or_else(|| default_warmup(self.facts.longest, w.size, offered_max, point.run.max_cycles));
+        let saturated = offered_max.is_some_and(|m| m >= 1.0);
+        let limit = in_flight_limit(net.terminals());
+        // Cycles until the backlog of a saturated run could reach the in-flight limit, were
+        // nothing delivered: its warm-up takes at most a third of them, its window the rest.
+        let budget = (limit as f64 / (w.rate * net.terminals() as f64)).min(1e15) as u64;
+        let warmup = point.run.warmup.unwrap_or_else(|| {
+            let w = default_warmup(self.facts.longest, w.size, offered_max, point.run.max_cycles);
+            if saturated { w.min(budget / 3) } else { w }
+        });
         point.run.warmup = Some(warmup);
         let (w, r) = (&point.workload, &point.run);
-        let limit = in_flight_limit(net.terminals());
         let unloaded_worst = self.facts.longest + w.size as u64;
+        let window = (20 * unloaded_worst).max(2_000).min((budget * 2 / 3).max(1));
         let run = RunSpec {
             arrivals: Arrivals::Bernoulli(w.rate),
             size: w.size,
@@ -116,8 +122,8 @@ impl Experiment {
             max_cycles: r.max_cycles,
             seed: r.seed,
             stop: StopRule {
-                saturated: offered_max.is_some_and(|m| m >= 1.0),
-                window: (20 * unloaded_worst).max(2_000),
+                saturated,
+                window,
                 deliveries: r.messages.min(10_000),
                 in_flight_limit: limit,
             },

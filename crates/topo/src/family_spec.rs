@@ -130,7 +130,7 @@ pub enum TopologySpec {
     },
     /// Cube-connected cycles CCC(n).
     Ccc {
-        /// Cube dimension n, 3 to 16.
+        /// Cube dimension n, at least 3 (n ≤ 19 within netwrap's size limits).
         n: u32,
     },
     /// A single crossbar joining N processors.

@@ -391,12 +391,11 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     }
     let row =
         |out: &mut dyn Write, name: &str, sim: String, model: Option<String>, err: Option<String>| match m {
-            Some(_) => writeln!(
-                out,
-                "{name:<32}{sim:>20}{:>14}{:>10}",
-                model.unwrap_or_default(),
-                err.unwrap_or_default()
-            ),
+            Some(_) => {
+                let line =
+                    format!("{name:<32}{sim:>20}{:>14}{:>10}", model.unwrap_or_default(), err.unwrap_or_default());
+                writeln!(out, "{}", line.trim_end())
+            }
             None => writeln!(out, "{name:<32}{sim:>20}"),
         };
     row(

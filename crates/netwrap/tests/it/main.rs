@@ -3,6 +3,7 @@
 //! the models and the papers.
 
 mod cli;
+mod docs;
 mod goldens;
 mod models;
 mod pipeline;

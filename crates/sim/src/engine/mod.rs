@@ -26,8 +26,9 @@
 //! # When a run stops ([`StopRule`])
 //! At the end of the cycle in which the last measured message is delivered; or, when the
 //! network is known to be saturated, once the measurement window is long enough to measure the
-//! accepted throughput; or when more messages are in flight than the run may keep in memory;
-//! or at the cycle limit, which bounds everything (the warm-up included). Cycles in which
+//! accepted throughput (whether or not its measured messages have drained); or when more
+//! messages are in flight than the run may keep in memory; or at the cycle limit, which bounds
+//! everything (the warm-up included). Cycles in which
 //! nothing happens are skipped, so a run at a tiny rate costs what its events cost.
 
 pub mod ideal;
@@ -386,15 +387,16 @@ impl Collector {
     /// Whether the run stops at the end of cycle `now`, and why.
     #[inline]
     pub fn stop(&self, now: u64) -> Option<StopReason> {
-        // The clock reaches the cycle before the last delivery, so every engine ends alike.
-        if self.all_measured_delivered() && now + 1 >= self.last_delivery {
+        if self.rule.saturated {
+            // A saturated network's run ends when its window has measured the accepted
+            // throughput, however early its measured messages drained.
+            if now >= self.warmup.saturating_add(self.rule.window) && self.window_deliveries >= self.rule.deliveries
+            {
+                return Some(StopReason::SaturationMeasured);
+            }
+        } else if self.all_measured_delivered() && now + 1 >= self.last_delivery {
+            // The clock reaches the cycle before the last delivery, so every engine ends alike.
             return Some(StopReason::Drained);
-        }
-        if self.rule.saturated
-            && now >= self.warmup.saturating_add(self.rule.window)
-            && self.window_deliveries >= self.rule.deliveries
-        {
-            return Some(StopReason::SaturationMeasured);
         }
         if self.messages_total - self.delivered_total > self.rule.in_flight_limit {
             return Some(StopReason::InFlightLimit);
