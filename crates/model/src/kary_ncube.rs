@@ -144,7 +144,7 @@ impl std::fmt::Display for ContentionForm {
                 "App. B's rule (eq. 8's large-k_d form for k_d > 2, the small-k_d form otherwise)"
             }
             ContentionForm::LargeKd => "eq. 8's large-k_d form",
-            ContentionForm::SmallKd => "App. B's small-k_d form",
+            ContentionForm::SmallKd => "the homework's App. B small-k_d form",
             ContentionForm::FullVariance => "eq. 3 with eq. 5's full variance",
         })
     }

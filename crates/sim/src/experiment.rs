@@ -6,7 +6,7 @@ use crate::SimError;
 use crate::engine::{self, Arrivals, Outcome, Record, RunSpec, StopRule};
 use crate::report::{Context, summarize};
 use crate::result::{NetworkInfo, SimResult, VERSION, compare, model_unavailable};
-use crate::routes::{RouteFacts, facts, offered};
+use crate::routes::{RouteFacts, facts, offered, saturates};
 use crate::spec::{EngineKind, PatternKind, SimSpec};
 use crate::traffic::{CubeLocality, LocalitySubcube, Pattern, subcube};
 use netwrap_topo::{Family, Network, Routing, Topology, Visitor};
@@ -101,7 +101,7 @@ impl Experiment {
         let classes = net.classes();
         let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), w.rate, w.size));
         let offered_max = loads.as_ref().map(|l| l.0);
-        let saturated = offered_max.is_some_and(|m| m >= 1.0);
+        let saturated = offered_max.is_some_and(saturates);
         let limit = in_flight_limit(net.terminals());
         // Cycles until the backlog of a saturated run could reach the in-flight limit, were
         // nothing delivered: its warm-up takes at most a third of them, its window the rest.
@@ -121,12 +121,7 @@ impl Experiment {
             messages: r.messages,
             max_cycles: r.max_cycles,
             seed: r.seed,
-            stop: StopRule {
-                saturated,
-                window,
-                deliveries: r.messages.min(10_000),
-                in_flight_limit: limit,
-            },
+            stop: StopRule { saturated, window, deliveries: r.messages.min(10_000), in_flight_limit: limit },
             record,
         };
         let outcome = execute(&self.topology, &self.pattern, &run, r.engine);

@@ -115,7 +115,7 @@ fn round_up(x: f64) -> f64 {
 fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict, Option<String>) {
     let m = &o.measured;
     let behind = throughput < 0.95 * offered && m.latency_grows();
-    if let Some(load) = ctx.offered_max.filter(|&l| l >= 1.0) {
+    if let Some(load) = ctx.offered_max.filter(|&l| crate::routes::saturates(l)) {
         let unmeasured = if o.end <= o.warmup {
             format!(
                 "; the run stopped during its {}-cycle warm-up ({}), so no throughput was measured: shorten --warmup",

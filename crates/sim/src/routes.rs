@@ -42,6 +42,13 @@ pub struct RouteFacts {
     pub load_method: String,
 }
 
+/// True when a channel offered `load` flits per cycle saturates: one flit per cycle or more
+/// (an M/D/1-like queue at ρ = 1 is already unstable), to within 1e-9 for the rounding of the
+/// load's sum (m = 1/14 on the 8×8 torus gives 0.9999999999999999).
+pub fn saturates(load: f64) -> bool {
+    load >= 1.0 - 1e-9
+}
+
 /// Offered busy fraction at request rate `rate` and message length `size`: the busiest
 /// channel's, and the mean of each class (indexed like the network's classes).
 pub fn offered(groups: &[LoadGroup], classes: usize, rate: f64, size: u32) -> (f64, Vec<f64>) {

@@ -72,6 +72,19 @@ fn cell(v: &Value) -> String {
     }
 }
 
+/// A table cell for a swept value: like [`cell`], with long decimals shortened to four
+/// significant digits (the CSV and JSON keep them exact).
+fn table_cell(v: &Value) -> String {
+    let text = cell(v);
+    match v.as_f64() {
+        Some(x) if text.len() > 10 && x != 0.0 && x.is_finite() => {
+            let decimals = (3 - x.abs().log10().floor() as i32).clamp(0, 12) as usize;
+            format!("{x:.decimals$}")
+        }
+        _ => text,
+    }
+}
+
 fn csv_header(params: &[String]) -> Vec<String> {
     ["point", "replication"]
         .iter()
@@ -380,6 +393,20 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
     Ok(())
 }
 
+/// The model line of a sweep whose points use different forms of the model.
+fn varying_model(out: &mut impl Write, done: &[(&Point, SimResult)]) -> std::io::Result<()> {
+    let sources: Vec<&str> =
+        done.iter().filter_map(|(_, r)| r.model.as_ref().map(|m| m.source.as_str())).collect();
+    if sources.windows(2).any(|w| w[0] != w[1]) {
+        let name = done.iter().find_map(|(_, r)| r.model.as_ref().map(|m| m.model)).unwrap_or_default();
+        writeln!(
+            out,
+            "(model {name}: the contention form differs between points; --json or --csv give each point's)"
+        )?;
+    }
+    Ok(())
+}
+
 /// The report of one run.
 pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     header(out, r, &[])?;
@@ -392,8 +419,11 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     let row =
         |out: &mut dyn Write, name: &str, sim: String, model: Option<String>, err: Option<String>| match m {
             Some(_) => {
-                let line =
-                    format!("{name:<32}{sim:>20}{:>14}{:>10}", model.unwrap_or_default(), err.unwrap_or_default());
+                let line = format!(
+                    "{name:<32}{sim:>20}{:>14}{:>10}",
+                    model.unwrap_or_default(),
+                    err.unwrap_or_default()
+                );
                 writeln!(out, "{}", line.trim_end())
             }
             None => writeln!(out, "{name:<32}{sim:>20}"),
@@ -492,6 +522,7 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
     let params = sweep.parameters();
     let first = &done[0].1;
     header(out, first, &params)?;
+    varying_model(out, done)?;
     writeln!(out)?;
     let names: Vec<String> = params.iter().map(|p| p.rsplit('.').next().unwrap_or(p).to_string()).collect();
     let with_model = done.iter().any(|(_, r)| r.model.is_some());
@@ -512,7 +543,7 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
         let rep = &r.report;
         let mut line = String::new();
         for v in &p.params {
-            line += &format!("{:>12} ", cell(v));
+            line += &format!("{:>12} ", table_cell(v));
         }
         if reps {
             line += &format!("{:>4} ", p.replication);

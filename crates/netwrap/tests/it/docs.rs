@@ -33,7 +33,12 @@ fn snippets(path: &Path) -> Vec<Snippet> {
             continue;
         }
         if let Some(cmd) = line.strip_prefix("$ ") {
-            out.push(Snippet { file: file.clone(), line: i + 1, command: cmd.to_string(), expected: Vec::new() });
+            out.push(Snippet {
+                file: file.clone(),
+                line: i + 1,
+                command: cmd.to_string(),
+                expected: Vec::new(),
+            });
         } else if let Some(s) = out.last_mut() {
             s.expected.push(line.to_string());
         }
@@ -66,7 +71,8 @@ fn console_blocks_in_the_docs_are_current() {
     let mut checked = 0;
     let mut stale = Vec::new();
     for f in &files {
-        let mut lines: Vec<String> = std::fs::read_to_string(f).unwrap().lines().map(str::to_string).collect();
+        let mut lines: Vec<String> =
+            std::fs::read_to_string(f).unwrap().lines().map(str::to_string).collect();
         let mut shift: isize = 0;
         for s in snippets(f) {
             let out = std::process::Command::new("sh")

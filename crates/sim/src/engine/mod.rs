@@ -390,7 +390,8 @@ impl Collector {
         if self.rule.saturated {
             // A saturated network's run ends when its window has measured the accepted
             // throughput, however early its measured messages drained.
-            if now >= self.warmup.saturating_add(self.rule.window) && self.window_deliveries >= self.rule.deliveries
+            if now >= self.warmup.saturating_add(self.rule.window)
+                && self.window_deliveries >= self.rule.deliveries
             {
                 return Some(StopReason::SaturationMeasured);
             }

@@ -122,7 +122,7 @@ fn fat_tree_and_ccc_routes_are_minimal() {
 /// on each up-link from level l is λ0·P_l↑·2^l with P_l↑ = (4^n − 4^l)/(4^n − 1); computed
 /// both from all pairs and by the per-level symmetry shortcut.
 #[test]
-fn fat_tree_link_loads_match_seed_002_eq_12() {
+fn fat_tree_link_loads_match_greenberg_guan_eq_12() {
     for nodes in [16u32, 64, 256] {
         let t = FatTree::new(nodes).unwrap();
         let net = t.network();
@@ -148,7 +148,7 @@ fn fat_tree_link_loads_match_seed_002_eq_12() {
 /// diameter ⌈k1/2⌉ + ⌈k2/2⌉ and average 2⌊k/2⌋⌊(k+1)/2⌋·k/(k² − 1); Midimew: diameter b or
 /// b − 1 and average k0(1 − 2(k0² − 1)/(3(N − 1))), k0 = ⌈k/√2⌉.
 #[test]
-fn seed_001_table_1_against_exact_graphs() {
+fn puente_table_1_against_exact_graphs() {
     for k in 2u32..=20 {
         let mesh = cube(vec![k, k], false, true).build().unwrap().metrics().unwrap();
         assert_eq!(mesh.diameter, 2 * k - 2);
@@ -448,7 +448,7 @@ fn crossbar_modules_load_by_symmetry_matches_all_pairs() {
 /// switches; every request crosses all n stages, and it saturates at m = 1/B messages per
 /// cycle, i.e. one flit per processor per cycle (uniform load 1 on every channel).
 #[test]
-fn seed_000_indirect_network_1k_processors() {
+fn agarwal_indirect_network_1k_processors() {
     for wiring in [StageWiring::Butterfly, StageWiring::Omega] {
         let t = Shape::Multistage { k: 4, stages: 5, wiring }.build().unwrap();
         let m = t.metrics().unwrap();
