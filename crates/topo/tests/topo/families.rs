@@ -195,7 +195,7 @@ fn puente_table_1_against_exact_graphs() {
 /// n-hop network between modules, and its bisection across any factor is B = 8192 wires
 /// counting both networks (requests and responses), as §5.1 and §5.2 size them.
 #[test]
-fn two_level_butterflies_have_the_seeds_module_graphs() {
+fn two_level_butterflies_have_the_papers_module_graphs() {
     for (factors, intra, inter) in [(vec![32], 8, vec![8]), (vec![4, 8], 32, vec![64, 32])] {
         let split =
             ModuleSplit { factors: factors.clone(), intra_bits: intra, inter_bits: inter, dilation: 1 };
