@@ -161,15 +161,8 @@ pub fn compare(
                 memory_latency: 0.0,
             })
             .map_err(model_error)?;
-            let values = (
-                p.utilization,
-                p.latency,
-                p.unloaded_latency,
-                p.throughput,
-                p.max_rate,
-                p.mean_hops,
-                p.saturated,
-            );
+            let values =
+                (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops);
             (
                 "indirect",
                 format!("Agarwal 1991 eqs. 13-14 (Kruskal & Snir), n = {} stages of contention", d - 1),
@@ -201,19 +194,14 @@ pub fn compare(
             };
             let p = kary_ncube::predict(&params).map_err(model_error)?;
             let form = format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());
-            let values = (
-                p.utilization,
-                p.latency,
-                p.unloaded_latency,
-                p.throughput,
-                p.max_rate,
-                p.mean_hops,
-                p.saturated,
-            );
+            let values =
+                (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops);
             ("kary-ncube", format!("Agarwal 1991 eq. 10 with {form}"), Some(p.contention_form), values)
         }
     };
-    let (utilization, latency, unloaded_latency, throughput, max_rate, mean_hops, saturated) = p;
+    // Both models' predictions share these names; saturated is ρ ≥ 1 in both.
+    let (utilization, latency, unloaded_latency, throughput, max_rate, mean_hops) = p;
+    let saturated = latency.is_none();
     Ok(ModelComparison {
         model,
         source,

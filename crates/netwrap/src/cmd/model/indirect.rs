@@ -1,7 +1,7 @@
 //! `netwrap model indirect`: buffered multistage networks (Agarwal 1991 eqs. 13–14; the
 //! homework's App. C).
 
-use super::kary_ncube::{saturated_error, whole_dimensions};
+use super::kary_ncube::saturated_error;
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
 use crate::values::{count, non_negative, positive, probability, small_count};
@@ -9,6 +9,7 @@ use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use netwrap_model::indirect::{self, Indirect, IndirectPrediction};
 use netwrap_model::kary_ncube::{MAX_NODES, network_size};
+use netwrap_topo::whole_dimensions;
 use serde::Serialize;
 use std::io::Write;
 

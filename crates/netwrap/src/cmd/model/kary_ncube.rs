@@ -8,6 +8,7 @@ use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 use netwrap_model::agarwal::{self, Delays, WidthConstraint};
 use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube, MAX_NODES, Prediction, Wiring};
+use netwrap_topo::whole_dimensions;
 use serde::Serialize;
 use std::io::Write;
 
@@ -113,17 +114,6 @@ pub fn dimensions(k: u32, n: Option<u32>, nodes: Option<u64>) -> anyhow::Result<
             Ok(n)
         }
     }
-}
-
-/// The smallest n ≥ 1 with k^n ≥ nodes, and k^n (saturating at `u64::MAX`).
-pub fn whole_dimensions(nodes: u64, k: u32) -> (u32, u64) {
-    let mut n = 1;
-    let mut size = k as u64;
-    while size < nodes {
-        n += 1;
-        size = size.saturating_mul(k as u64);
-    }
-    (n, size)
 }
 
 /// The wiring the flags select.
