@@ -164,16 +164,29 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
             let drain = (4.0 * m.mean_latency()).max(10.0 * ctx.unloaded_worst as f64);
             let need = round_up(1.2 * (o.warmup as f64 + creating + drain));
             let not_created = m.target - m.created;
+            // No cycle limit reaches 2^64 cycles (nor infinity, at a rate of 5e-324): only a
+            // higher rate can help then.
+            let advice = if need < u64::MAX as f64 {
+                format!(
+                    "the run needs about {} cycles: raise --max-cycles (the homework's steps) or lower --messages (pkts)",
+                    num(need)
+                )
+            } else {
+                format!(
+                    "the run needs {} cycles, more than any cycle limit (at most {}): raise --rate (the homework's req-rt)",
+                    if need.is_finite() { format!("about {}", num(need)) } else { "more than 1e308".into() },
+                    u64::MAX
+                )
+            };
             (
                 Verdict::LimitReached,
                 Some(format!(
-                    "the cycle limit ({} cycles) was reached with {} of {} measured messages delivered{} and {} messages in flight; below saturation, the run needs about {} cycles: raise --max-cycles (the homework's steps) or lower --messages (pkts)",
+                    "the cycle limit ({} cycles) was reached with {} of {} measured messages delivered{} and {} messages in flight; below saturation, {advice}",
                     ctx.max_cycles,
                     m.delivered,
                     m.target,
                     if not_created > 0 { format!(" ({not_created} not yet created)") } else { String::new() },
                     o.in_flight,
-                    num(need)
                 )),
             )
         }
