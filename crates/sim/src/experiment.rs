@@ -100,10 +100,23 @@ impl Experiment {
         let classes = net.classes();
         let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), w.rate, w.size));
         let offered_max = loads.as_ref().map(|l| l.0);
+        // Without the loads, the mean over every channel still bounds the busiest one from
+        // below: a message of h hops holds h channels for at least ⌈B / widest⌉ cycles each.
+        let offered_mean = match (&loads, net.channels().iter().map(|c| c.width as u64).max()) {
+            (None, Some(widest)) => {
+                let hold = (w.size as u64).div_ceil(widest) as f64;
+                let channels = net.channels().len() as f64;
+                Some(w.rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)
+            }
+            _ => None,
+        };
+        // A mean over every channel of one or more is as saturated as a busiest channel of one
+        // or more; a mean below one says nothing about the busiest channel.
+        let known_load = offered_max.or(offered_mean.filter(|&m| m >= 1.0));
         let warmup = point
             .run
             .warmup
-            .unwrap_or_else(|| default_warmup(self.facts.longest, w.size, offered_max, point.run.max_cycles));
+            .unwrap_or_else(|| default_warmup(self.facts.longest, w.size, known_load, point.run.max_cycles));
         point.run.warmup = Some(warmup);
         let (w, r) = (&point.workload, &point.run);
         let limit = in_flight_limit(net.terminals());
@@ -116,7 +129,7 @@ impl Experiment {
             max_cycles: r.max_cycles,
             seed: r.seed,
             stop: StopRule {
-                saturated: offered_max.is_some_and(|m| m >= 1.0),
+                saturated: known_load.is_some_and(|m| m >= 1.0),
                 window: (20 * unloaded_worst).max(2_000),
                 deliveries: r.messages.min(10_000),
                 in_flight_limit: limit,
@@ -126,6 +139,7 @@ impl Experiment {
         let outcome = execute(&self.topology, &self.pattern, &run, r.engine);
         let ctx = Context {
             offered_max,
+            offered_mean,
             terminals: net.terminals(),
             rate: w.rate,
             unloaded_worst,

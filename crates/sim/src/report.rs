@@ -90,6 +90,9 @@ pub struct Report {
 pub struct Context {
     /// Offered busy fraction of the busiest channel, when the loads are known.
     pub offered_max: Option<f64>,
+    /// When they are not: the mean offered busy fraction over every channel, a lower bound on
+    /// the busiest channel's.
+    pub offered_mean: Option<f64>,
     /// Terminals.
     pub terminals: u32,
     /// Request rate.
@@ -115,7 +118,18 @@ fn round_up(x: f64) -> f64 {
 fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict, Option<String>) {
     let m = &o.measured;
     let behind = throughput < 0.95 * offered && m.latency_grows();
-    if let Some(load) = ctx.offered_max.filter(|&l| l >= 1.0) {
+    let overloaded = ctx
+        .offered_max
+        .filter(|&l| l >= 1.0)
+        .map(|load| format!("offered load on the busiest channel is {load:.4} flits/cycle (>= 1)"))
+        .or_else(|| {
+            ctx.offered_mean.filter(|&l| l >= 1.0).map(|mean| {
+                format!(
+                    "the mean offered load over every channel is {mean:.4} flits/cycle (>= 1), so the busiest channel's is at least that"
+                )
+            })
+        });
+    if let Some(overload) = overloaded {
         let unmeasured = if o.end <= o.warmup {
             format!(
                 "; the run stopped during its {}-cycle warm-up ({}), so no throughput was measured: shorten --warmup",
@@ -125,12 +139,7 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
         } else {
             String::new()
         };
-        return (
-            Verdict::Saturated,
-            Some(format!(
-                "offered load on the busiest channel is {load:.4} flits/cycle (>= 1): queues grow without bound{unmeasured}"
-            )),
-        );
+        return (Verdict::Saturated, Some(format!("{overload}: queues grow without bound{unmeasured}")));
     }
     let dynamic = |what: &str| {
         format!(

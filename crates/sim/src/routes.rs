@@ -10,7 +10,7 @@
 use crate::SimError;
 use crate::load::cube_loads;
 use crate::traffic::LocalitySubcube;
-use netwrap_topo::metrics::channel_loads;
+use netwrap_topo::metrics::bounded_channel_loads;
 use netwrap_topo::{Candidates, Family, Network, TerminalId, Topology, Visitor, bfs_from};
 
 /// Channels of one class and one width, and what they carry per unit request rate.
@@ -150,9 +150,9 @@ impl Visitor for Walk {
             }
         }
         let mean_hops = total as f64 / (sources as f64 * n as f64);
-        let (loads, load_method) = match channel_loads(net, f, self.class_symmetric)? {
-            Some((distinct, how)) => (Some(groups(net, &distinct, &self_use)), how),
-            None => (None, "not computed: too many terminals for every pair and no symmetry to use".into()),
+        let (loads, load_method) = match bounded_channel_loads(net, f, self.class_symmetric)? {
+            Ok((distinct, how)) => (Some(groups(net, &distinct, &self_use)), how),
+            Err(why) => (None, why),
         };
         Ok(RouteFacts { mean_hops, longest, loads, load_method })
     }
