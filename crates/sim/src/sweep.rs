@@ -455,6 +455,13 @@ impl Sweep {
 
     /// Every point, validated up front (so a bad value fails before anything runs).
     pub fn points(&self) -> Result<Vec<Point>, SimError> {
+        self.points_where(|_| true)
+    }
+
+    /// Every point validated up front, but only those whose index `keep` accepts kept (a
+    /// shard's): a point costs about 500 bytes, so the 10^7 points of the largest sweep would
+    /// hold 5 GB in every shard of a job array.
+    pub fn points_where(&self, keep: impl Fn(u64) -> bool) -> Result<Vec<Point>, SimError> {
         const MAX_POINTS: u64 = 10_000_000;
         if self.len() > MAX_POINTS {
             return Err(invalid(format!(
@@ -462,7 +469,14 @@ impl Sweep {
                 self.len()
             )));
         }
-        (0..self.len()).map(|i| self.point(i)).collect()
+        let mut kept = Vec::new();
+        for i in 0..self.len() {
+            let p = self.point(i)?;
+            if keep(i) {
+                kept.push(p);
+            }
+        }
+        Ok(kept)
     }
 }
 
@@ -617,6 +631,16 @@ replications = 2
         assert!(e.contains("floating point `1e300`, expected u64") && e.len() < 300, "{e}");
         assert_eq!(shorten_floats("a floating point `5.0` b `x`"), "a floating point `5` b `x`");
         assert_eq!(shorten_floats("floating point `oops"), "floating point `oops");
+    }
+
+    /// A shard keeps only its points, but every point is still validated.
+    #[test]
+    fn points_where_keeps_a_share_and_validates_all() {
+        let s = Sweep::from_toml(FILE).unwrap();
+        let odd: Vec<u64> = s.points_where(|i| i % 2 == 1).unwrap().iter().map(|p| p.index).collect();
+        assert_eq!(odd, [1, 3, 5, 7, 9, 11]);
+        let bad = Sweep::from_toml("[sweep]\n\"workload.rate\" = [0.1, 2.0]\n").unwrap();
+        assert!(bad.points_where(|i| i == 0).unwrap_err().to_string().contains("sweep point 1"));
     }
 
     #[test]
