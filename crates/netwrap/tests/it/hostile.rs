@@ -21,18 +21,19 @@ use std::time::Duration;
 
 /// The limits of every child here.
 ///
-/// Memory: 2 GiB of address space. The heaviest accepted case in these tables peaks at about
-/// 140 MB resident (`topo two-level Butterfly.16.8 --nodes 16777216 --modules 2`, measured with
-/// `/usr/bin/time -f %M`), and netwrap's address space stays close to its resident memory (a
-/// simulation of the 8x8 torus completes under a 50 MiB address-space limit), so 2 GiB is ten
-/// times what any case needs — while a runaway allocation (the 16 GiB radix list that
-/// `--n 4294967295` used to ask for) fails against it at once, and the abort is reported,
-/// instead of swapping the machine.
+/// Memory: 2 GiB of address space. The heaviest accepted case in these tables,
+/// `cost --modules 65536 …` (the largest packaging graph), peaks at 530 MB resident, the next,
+/// `topo two-level Butterfly.16.8 --nodes 16777216 --modules 2`, at 140 MB, the simulations at
+/// 40 MB or less (measured with `/usr/bin/time -f %M`); netwrap's address space stays close to
+/// its resident memory (a simulation of the 8x8 torus completes under a 50 MiB address-space
+/// limit). So 2 GiB is four times what any case needs, while a runaway allocation (the 16 GiB
+/// radix list that `--n 4294967295` used to ask for) fails against it at once, and the abort
+/// is reported, instead of swapping the machine.
 ///
-/// Time: 20 s. Alone, every case ends within about a second (each table's slowest is printed
-/// with `--nocapture`: a network of 2^24 terminals built, a 70,000-node Midimew set up); two
-/// tests run at once on a two-core CI machine, so 20 s leaves ample room, and a hang still
-/// fails in 20 s.
+/// Time: 20 s. Alone, every case ends within about a second (the slowest: that `cost`, 1.2 s; a
+/// network of 2^24 terminals built, 0.5 s; a 70,000-node Midimew set up, 0.7 s — each table
+/// prints its slowest with `--nocapture`); two tests run at once on a two-core CI machine, so
+/// 20 s leaves ample room, and a hang still fails in 20 s.
 pub const LIMITS: Limits = Limits { address_space: 2 << 30, time: Duration::from_secs(20) };
 
 /// The values every numeric option is tried with: not numbers, infinities, the extremes of
