@@ -138,3 +138,33 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         Command::Cost(a) => cmd::cost::run(a),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn join(args: &[&str]) -> Vec<String> {
+        let args = args.iter().map(std::ffi::OsString::from).collect();
+        join_negative_values(args).into_iter().map(|a| a.into_string().unwrap()).collect()
+    }
+
+    #[test]
+    fn negative_values_are_joined_to_their_option_and_nothing_else_is() {
+        assert_eq!(join(&["netwrap", "sim", "--rate", "-inf"]), ["netwrap", "sim", "--rate=-inf"]);
+        assert_eq!(join(&["netwrap", "sim", "--rates", "-1,0.5"]), ["netwrap", "sim", "--rates=-1,0.5"]);
+        assert_eq!(
+            join(&["netwrap", "sim", "--k", "-1", "--n", "2"]),
+            ["netwrap", "sim", "--k=-1", "--n", "2"]
+        );
+        for unchanged in [
+            &["netwrap", "sim", "--csv", "-", "--json"][..],
+            &["netwrap", "sim", "--rate", "0.1"],
+            &["netwrap", "sim", "--rate=-1"],
+            &["netwrap", "merge", "-o", "-1"],
+            &["netwrap", "run", "x.toml", "--", "--rate", "-1"],
+            &["netwrap", "sim", "--k"],
+        ] {
+            assert_eq!(join(unchanged), unchanged);
+        }
+    }
+}
