@@ -120,6 +120,9 @@ pub fn search(q: &DesignQuery) -> Result<Vec<Candidate>, ModelError> {
     }
     let wiring = if q.bidirectional { Wiring::BidirectionalTorus } else { Wiring::UnidirectionalTorus };
     let mut out = Vec::new();
+    // Why the last candidate the model could not predict was dropped (e.g. a locality below
+    // 1/N): the error to give when every candidate was.
+    let mut unpredictable = None;
     let mut n = 1u32;
     loop {
         let k = whole_radix(q.nodes, n);
@@ -128,7 +131,7 @@ pub fn search(q: &DesignQuery) -> Result<Vec<Candidate>, ModelError> {
         let nodes = k.checked_pow(n).filter(|&v| v <= kary_ncube::MAX_NODES);
         if let (Ok(k), Some(nodes)) = (u32::try_from(k), nodes)
             && !(q.exact_nodes && nodes != q.nodes)
-            && let Some(c) = candidate(q, n, k, nodes, wiring)?
+            && let Some(c) = candidate(q, n, k, nodes, wiring, &mut unpredictable)?
         {
             out.push(c);
         }
@@ -136,6 +139,14 @@ pub fn search(q: &DesignQuery) -> Result<Vec<Candidate>, ModelError> {
             break;
         }
         n += 1;
+    }
+    if out.is_empty()
+        && let Some(why) = unpredictable
+    {
+        return Err(ModelError::Invalid(format!(
+            "the model cannot predict any k-ary n-cube with N = {}: {why}",
+            q.nodes
+        )));
     }
     if out.is_empty() {
         return Err(ModelError::Invalid(format!(
@@ -173,6 +184,7 @@ fn candidate(
     k: u32,
     nodes: u64,
     wiring: Wiring,
+    unpredictable: &mut Option<ModelError>,
 ) -> Result<Option<Candidate>, ModelError> {
     let width =
         agarwal::channel_width(q.constraint, nodes as f64, k as f64, n, q.bidirectional, true)?.floor();
@@ -183,7 +195,11 @@ fn candidate(
     let params = KaryNCube { locality: q.locality, wiring, ..KaryNCube::new(k, n, q.rate, flits) };
     let prediction = match kary_ncube::predict(&params) {
         Ok(p) => p,
-        Err(_) => return Ok(None), // e.g. a locality subcube smaller than one node
+        // e.g. a locality subcube smaller than one node
+        Err(e) => {
+            *unpredictable = Some(e);
+            return Ok(None);
+        }
     };
     let form = prediction.contention_form;
     let clock_period = q.delays.map(|d| d.clock_period(k as f64, n));
@@ -223,6 +239,16 @@ mod tests {
             exact_nodes: false,
             rank_by: RankBy::Latency,
         }
+    }
+
+    /// Regression: a locality below 1/N made every candidate unpredictable, and the search
+    /// blamed the width constraint ("no k-ary n-cube satisfies the constraint of 384 pins").
+    #[test]
+    fn a_locality_no_candidate_can_take_is_named() {
+        let q = DesignQuery { locality: 1e-300, ..ex7() };
+        let e = search(&q).unwrap_err().to_string();
+        assert!(e.contains("cannot predict any k-ary n-cube with N = 64") && e.contains("locality"), "{e}");
+        assert!(!e.contains("pins"), "{e}");
     }
 
     #[test]

@@ -62,16 +62,66 @@ fn topology_as_family(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsStri
     args
 }
 
+/// `--option -value` is `--option=-value` when the value reads as a number (or a
+/// comma-separated list of numbers): clap reads `--rate -inf`, `--tolerance -1` or
+/// `--rates -1,0.5` as unknown short flags otherwise ("unexpected argument '-i'"), whereas
+/// joined, the value reaches the option's parser, which says what the option takes.
+fn join_negative_values(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let numeric = |s: &str| s.starts_with('-') && s.split(',').all(|x| x.trim().parse::<f64>().is_ok());
+    let mut out: Vec<std::ffi::OsString> = Vec::with_capacity(args.len());
+    let mut rest = args.into_iter();
+    while let Some(a) = rest.next() {
+        if a == "--" {
+            out.push(a);
+            out.extend(rest);
+            break;
+        }
+        let option = a.to_str().is_some_and(|s| s.starts_with("--") && s.len() > 2 && !s.contains('='));
+        out.push(a);
+        if option {
+            let next = rest.next();
+            match next {
+                Some(v) if v.to_str().is_some_and(numeric) => {
+                    let last = out.last_mut().expect("pushed above");
+                    last.push("=");
+                    last.push(&v);
+                }
+                Some(v) => out.push(v),
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+/// `--topology` must name a family: alone (last, or before another option) it would be
+/// dropped and the default torus run instead.
+fn check_topology(args: &[std::ffi::OsString]) -> anyhow::Result<()> {
+    if args.get(1).is_some_and(|a| a == "sim")
+        && let Some(i) = args.iter().position(|a| a == "--topology")
+        && args.get(i + 1).is_none_or(|f| f.to_str().is_none_or(|f| f.starts_with('-')))
+    {
+        anyhow::bail!(
+            "--topology needs a family, e.g. `netwrap sim --topology fat-tree` (the families: `netwrap sim --help`)"
+        );
+    }
+    Ok(())
+}
+
 /// Parses `args` (program name first) and runs the chosen subcommand.
 pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    let cli = match Cli::try_parse_from(topology_as_family(args)) {
+    check_topology(&args)?;
+    let cli = match Cli::try_parse_from(topology_as_family(join_negative_values(args))) {
         Ok(cli) => cli,
+        // Help and version go to standard output: a failed write there is a failed write
+        // (status 1, or a quiet 0 for a closed pipe), not invalid input.
         Err(e) if !e.use_stderr() => {
-            e.print()?;
+            e.print().map_err(|err| crate::output::write_failed("standard output", err))?;
             return Ok(());
         }
         Err(e) => {
-            e.print()?;
+            // A closed standard error is no reason to fail differently.
+            let _ = e.print();
             std::process::exit(2);
         }
     };
@@ -86,5 +136,35 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         Command::Design(a) => cmd::design::run(a),
         Command::Topo(a) => cmd::topo::run(a),
         Command::Cost(a) => cmd::cost::run(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn join(args: &[&str]) -> Vec<String> {
+        let args = args.iter().map(std::ffi::OsString::from).collect();
+        join_negative_values(args).into_iter().map(|a| a.into_string().unwrap()).collect()
+    }
+
+    #[test]
+    fn negative_values_are_joined_to_their_option_and_nothing_else_is() {
+        assert_eq!(join(&["netwrap", "sim", "--rate", "-inf"]), ["netwrap", "sim", "--rate=-inf"]);
+        assert_eq!(join(&["netwrap", "sim", "--rates", "-1,0.5"]), ["netwrap", "sim", "--rates=-1,0.5"]);
+        assert_eq!(
+            join(&["netwrap", "sim", "--k", "-1", "--n", "2"]),
+            ["netwrap", "sim", "--k=-1", "--n", "2"]
+        );
+        for unchanged in [
+            &["netwrap", "sim", "--csv", "-", "--json"][..],
+            &["netwrap", "sim", "--rate", "0.1"],
+            &["netwrap", "sim", "--rate=-1"],
+            &["netwrap", "merge", "-o", "-1"],
+            &["netwrap", "run", "x.toml", "--", "--rate", "-1"],
+            &["netwrap", "sim", "--k"],
+        ] {
+            assert_eq!(join(unchanged), unchanged);
+        }
     }
 }

@@ -1,9 +1,10 @@
 //! Value parsers for numeric options.
 //!
 //! Every numeric option takes any token — negative numbers, `nan`, `inf` included (the
-//! options set `allow_hyphen_values`, so `--rate -1` reaches the parser instead of clap's
-//! "unexpected argument") — and refuses what it cannot take with a message that says, in
-//! words, what it takes. Clap names the option and exits with status 2:
+//! options set `allow_negative_numbers` or `allow_hyphen_values`, and the command line joins
+//! `--option -inf` into `--option=-inf`, so a negative value reaches the parser instead of
+//! clap's "unexpected argument") — and refuses what it cannot take with a message that says,
+//! in words, what it takes. Clap names the option and exits with status 2:
 //! `invalid value '-1' for '--rate <RATE>': must be a probability in [0, 1]`.
 
 /// A real number, or a message naming what was expected.
@@ -68,6 +69,12 @@ pub fn count<const MIN: u64>(s: &str) -> Result<u64, String> {
 pub fn small_count<const MIN: u64>(s: &str) -> Result<u32, String> {
     let v = count::<MIN>(s)?;
     u32::try_from(v).map_err(|_| format!("must be a whole number from {MIN} to {}", u32::MAX))
+}
+
+/// A whole number of at least 0 that fits a `usize` (a count of candidates or rows).
+pub fn whole(s: &str) -> Result<usize, String> {
+    let v = count::<0>(s)?;
+    usize::try_from(v).map_err(|_| format!("must be a whole number from 0 to {}", usize::MAX))
 }
 
 #[cfg(test)]

@@ -101,13 +101,26 @@ impl Experiment {
         let classes = net.classes();
         let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), w.rate, w.size));
         let offered_max = loads.as_ref().map(|l| l.0);
-        let saturated = offered_max.is_some_and(saturates);
+        // Without the loads, the mean over every channel still bounds the busiest one from
+        // below: a message of h hops holds h channels for at least ⌈B / widest⌉ cycles each.
+        let offered_mean = match (&loads, net.channels().iter().map(|c| c.width as u64).max()) {
+            (None, Some(widest)) => {
+                let hold = (w.size as u64).div_ceil(widest) as f64;
+                let channels = net.channels().len() as f64;
+                Some(w.rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)
+            }
+            _ => None,
+        };
+        // A mean over every channel of one or more is as saturated as a busiest channel of one
+        // or more; a mean below one says nothing about the busiest channel.
+        let known_load = offered_max.or(offered_mean.filter(|&m| saturates(m)));
+        let saturated = known_load.is_some_and(saturates);
         let limit = in_flight_limit(net.terminals());
         // Cycles until the backlog of a saturated run could reach the in-flight limit, were
         // nothing delivered: its warm-up takes at most a third of them, its window the rest.
         let budget = (limit as f64 / (w.rate * net.terminals() as f64)).min(1e15) as u64;
         let warmup = point.run.warmup.unwrap_or_else(|| {
-            let w = default_warmup(self.facts.longest, w.size, offered_max, point.run.max_cycles);
+            let w = default_warmup(self.facts.longest, w.size, known_load, point.run.max_cycles);
             if saturated { w.min(budget / 3) } else { w }
         });
         point.run.warmup = Some(warmup);
@@ -127,6 +140,7 @@ impl Experiment {
         let outcome = execute(&self.topology, &self.pattern, &run, r.engine);
         let ctx = Context {
             offered_max,
+            offered_mean,
             terminals: net.terminals(),
             rate: w.rate,
             unloaded_worst,

@@ -90,6 +90,9 @@ pub struct Report {
 pub struct Context {
     /// Offered busy fraction of the busiest channel, when the loads are known.
     pub offered_max: Option<f64>,
+    /// When they are not: the mean offered busy fraction over every channel, a lower bound on
+    /// the busiest channel's.
+    pub offered_mean: Option<f64>,
     /// Terminals.
     pub terminals: u32,
     /// Request rate.
@@ -115,7 +118,18 @@ fn round_up(x: f64) -> f64 {
 fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict, Option<String>) {
     let m = &o.measured;
     let behind = throughput < 0.95 * offered && m.latency_grows();
-    if let Some(load) = ctx.offered_max.filter(|&l| crate::routes::saturates(l)) {
+    let overloaded = ctx
+        .offered_max
+        .filter(|&l| crate::routes::saturates(l))
+        .map(|load| format!("offered load on the busiest channel is {load:.4} flits/cycle (>= 1)"))
+        .or_else(|| {
+            ctx.offered_mean.filter(|&l| crate::routes::saturates(l)).map(|mean| {
+                format!(
+                    "the mean offered load over every channel is {mean:.4} flits/cycle (>= 1), so the busiest channel's is at least that"
+                )
+            })
+        });
+    if let Some(overload) = overloaded {
         let unmeasured = if o.end <= o.warmup {
             format!(
                 "; the run stopped during its {}-cycle warm-up ({}), so no throughput was measured: shorten --warmup",
@@ -125,12 +139,7 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
         } else {
             String::new()
         };
-        return (
-            Verdict::Saturated,
-            Some(format!(
-                "offered load on the busiest channel is {load:.4} flits/cycle (>= 1): queues grow without bound{unmeasured}"
-            )),
-        );
+        return (Verdict::Saturated, Some(format!("{overload}: queues grow without bound{unmeasured}")));
     }
     let dynamic = |what: &str| {
         format!(
@@ -164,16 +173,29 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
             let drain = (4.0 * m.mean_latency()).max(10.0 * ctx.unloaded_worst as f64);
             let need = round_up(1.2 * (o.warmup as f64 + creating + drain));
             let not_created = m.target - m.created;
+            // No cycle limit reaches 2^64 cycles (nor infinity, at a rate of 5e-324): only a
+            // higher rate can help then.
+            let advice = if need < u64::MAX as f64 {
+                format!(
+                    "the run needs about {} cycles: raise --max-cycles (the homework's steps) or lower --messages (pkts)",
+                    num(need)
+                )
+            } else {
+                format!(
+                    "the run needs {} cycles, more than any cycle limit (at most {}): raise --rate (the homework's req-rt)",
+                    if need.is_finite() { format!("about {}", num(need)) } else { "more than 1e308".into() },
+                    u64::MAX
+                )
+            };
             (
                 Verdict::LimitReached,
                 Some(format!(
-                    "the cycle limit ({} cycles) was reached with {} of {} measured messages delivered{} and {} messages in flight; below saturation, the run needs about {} cycles: raise --max-cycles (the homework's steps) or lower --messages (pkts)",
+                    "the cycle limit ({} cycles) was reached with {} of {} measured messages delivered{} and {} messages in flight; below saturation, {advice}",
                     ctx.max_cycles,
                     m.delivered,
                     m.target,
                     if not_created > 0 { format!(" ({not_created} not yet created)") } else { String::new() },
                     o.in_flight,
-                    num(need)
                 )),
             )
         }

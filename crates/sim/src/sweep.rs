@@ -89,8 +89,32 @@ pub struct Point {
     pub spec: SimSpec,
 }
 
-/// Adds a "did you mean" to serde's "unknown field/variant `x`, expected one of `a`, `b`".
+/// serde shows a float it cannot take in full (`1e300` as an integer of 301 digits): every
+/// "floating point `…`" in `message` is shortened to the number as netwrap writes it.
+fn shorten_floats(message: &str) -> String {
+    const MARK: &str = "floating point `";
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find(MARK) {
+        let start = i + MARK.len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let Some(end) = rest.find('`') else { break };
+        match rest[..end].parse::<f64>() {
+            Ok(x) => out.push_str(&crate::spec::num(x)),
+            Err(_) => out.push_str(&rest[..end]),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Adds a "did you mean" to serde's "unknown field/variant `x`, expected one of `a`, `b`"
+/// (and shortens the huge floats serde spells out in full).
 pub fn suggest(message: &str) -> String {
+    let shortened = shorten_floats(message);
+    let message = shortened.as_str();
     let Some(start) =
         ["unknown field `", "unknown variant `"].iter().find_map(|p| message.find(p).map(|i| i + p.len()))
     else {
@@ -216,6 +240,28 @@ fn read_sweep(table: &Map<String, Value>) -> Result<Axes, SimError> {
     Ok((product, zips, replications))
 }
 
+/// The first nan or infinity in a TOML sweep table (its dotted path and value): JSON, which
+/// the points are built through, has neither.
+fn non_finite_value(prefix: &str, table: &toml::Table) -> Option<(String, f64)> {
+    fn scan(path: &str, v: &toml::Value) -> Option<(String, f64)> {
+        match v {
+            toml::Value::Float(x) if !x.is_finite() => Some((path.to_string(), *x)),
+            toml::Value::Array(items) => items.iter().find_map(|i| scan(path, i)),
+            toml::Value::Table(t) => non_finite_value(path, t),
+            _ => None,
+        }
+    }
+    table.iter().find_map(|(k, v)| {
+        // `[[sweep.zip]]` groups are tables of axes whose paths do not include "zip".
+        let path = match (prefix, k.as_str()) {
+            ("", "zip") => String::new(),
+            ("", _) => k.clone(),
+            _ => format!("{prefix}.{k}"),
+        };
+        scan(&path, v)
+    })
+}
+
 /// Sets the field at dotted `path` in a JSON object tree, creating tables on the way.
 fn set_path(root: &mut Value, path: &str, value: Value) {
     let mut at = root;
@@ -250,6 +296,21 @@ impl Sweep {
     }
 
     fn from_file(file: ExperimentFile, text: Option<String>) -> Result<Self, SimError> {
+        // TOML holds nan and inf, which JSON cannot: points are built through JSON, where they
+        // would become null ("invalid type: null"). Refuse them here, with the value's own
+        // message and line.
+        let w = &file.workload;
+        if !w.rate.is_finite() || w.locality.is_some_and(|l| !l.is_finite()) {
+            let probe = SimSpec { workload: w.clone(), ..SimSpec::default() };
+            let msg = probe.resolve().err().map(|e| e.to_string()).unwrap_or_default();
+            let key = msg.split(" = ").next().unwrap_or_default();
+            let line = text
+                .as_deref()
+                .and_then(|t| line_of(t, key))
+                .map(|l| format!(" (line {l})"))
+                .unwrap_or_default();
+            return Err(invalid(format!("{msg}{line}")));
+        }
         let base = SimSpec {
             topology: file.topology,
             routing: file.routing,
@@ -269,6 +330,18 @@ impl Sweep {
     /// get a "did you mean".
     pub fn from_toml(text: &str) -> Result<Self, SimError> {
         let file: ExperimentFile = toml::from_str(text).map_err(|e| invalid(suggest(&e.to_string())))?;
+        if file.sweep.is_some()
+            && let Ok(table) = toml::from_str::<toml::Table>(text)
+            && let Some(toml::Value::Table(axes)) = table.get("sweep")
+            && let Some((path, x)) = non_finite_value("", axes)
+        {
+            // The axis reached `sweep` as JSON, where nan and inf are null.
+            return Err(invalid(format!(
+                "sweep axis {path} has the value {}: every value a spec takes is a finite number{}",
+                crate::spec::num(x),
+                line_of(text, &path).map(|l| format!(" (line {l})")).unwrap_or_default()
+            )));
+        }
         Self::from_file(file, Some(text.to_string()))
     }
 
@@ -382,6 +455,13 @@ impl Sweep {
 
     /// Every point, validated up front (so a bad value fails before anything runs).
     pub fn points(&self) -> Result<Vec<Point>, SimError> {
+        self.points_where(|_| true)
+    }
+
+    /// Every point validated up front, but only those whose index `keep` accepts kept (a
+    /// shard's): a point costs about 500 bytes, so the 10^7 points of the largest sweep would
+    /// hold 5 GB in every shard of a job array.
+    pub fn points_where(&self, keep: impl Fn(u64) -> bool) -> Result<Vec<Point>, SimError> {
         const MAX_POINTS: u64 = 10_000_000;
         if self.len() > MAX_POINTS {
             return Err(invalid(format!(
@@ -389,7 +469,14 @@ impl Sweep {
                 self.len()
             )));
         }
-        (0..self.len()).map(|i| self.point(i)).collect()
+        let mut kept = Vec::new();
+        for i in 0..self.len() {
+            let p = self.point(i)?;
+            if keep(i) {
+                kept.push(p);
+            }
+        }
+        Ok(kept)
     }
 }
 
@@ -517,6 +604,44 @@ replications = 2
 "topology.k" = [4, 5]
 "run.messages" = [100, 200]
 "#;
+
+    /// Regression: TOML's nan and inf became JSON's null on the way to a point ("sweep point
+    /// 0 (): invalid type: null, expected f64"); they are refused with the key, the value and
+    /// its line.
+    #[test]
+    fn nan_and_infinity_in_toml_name_their_key_and_line() {
+        let e = Sweep::from_toml("[workload]\nsize = 2\nrate = nan\n").unwrap_err().to_string();
+        assert!(
+            e.starts_with("workload.rate = NaN: the request rate must be") && e.ends_with("(line 3)"),
+            "{e}"
+        );
+        let e = Sweep::from_toml("[workload]\nlocality = -inf\n").unwrap_err().to_string();
+        assert!(e.starts_with("workload.locality = -inf") && e.ends_with("(line 2)"), "{e}");
+        let e = Sweep::from_toml("[sweep]\n\"workload.rate\" = [0.1, inf]\n").unwrap_err().to_string();
+        assert!(e.contains("sweep axis workload.rate has the value inf") && e.ends_with("(line 2)"), "{e}");
+        let zip = "[[sweep.zip]]\n\"workload.rate\" = [nan, 0.1]\n\"workload.size\" = [1, 2]\n";
+        let e = Sweep::from_toml(zip).unwrap_err().to_string();
+        assert!(e.contains("sweep axis workload.rate has the value NaN"), "{e}");
+    }
+
+    /// serde spells a float it cannot take in full: 1e300 as 301 digits.
+    #[test]
+    fn huge_floats_in_type_errors_stay_short() {
+        let e = Sweep::from_toml("[run]\nmessages = 1e300\n").unwrap_err().to_string();
+        assert!(e.contains("floating point `1e300`, expected u64") && e.len() < 300, "{e}");
+        assert_eq!(shorten_floats("a floating point `5.0` b `x`"), "a floating point `5` b `x`");
+        assert_eq!(shorten_floats("floating point `oops"), "floating point `oops");
+    }
+
+    /// A shard keeps only its points, but every point is still validated.
+    #[test]
+    fn points_where_keeps_a_share_and_validates_all() {
+        let s = Sweep::from_toml(FILE).unwrap();
+        let odd: Vec<u64> = s.points_where(|i| i % 2 == 1).unwrap().iter().map(|p| p.index).collect();
+        assert_eq!(odd, [1, 3, 5, 7, 9, 11]);
+        let bad = Sweep::from_toml("[sweep]\n\"workload.rate\" = [0.1, 2.0]\n").unwrap();
+        assert!(bad.points_where(|i| i == 0).unwrap_err().to_string().contains("sweep point 1"));
+    }
 
     #[test]
     fn points_expand_in_order() {

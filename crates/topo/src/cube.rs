@@ -105,9 +105,9 @@ impl KaryNCube {
                 nodes.checked_mul(if spec.bidirectional { 2 * n as u64 } else { n as u64 })
             } else {
                 // Each line of k routers along dimension i has 2(k − 1) directed channels.
-                spec.radices
-                    .iter()
-                    .try_fold(0u64, |acc, &k| acc.checked_add(nodes / k as u64 * 2 * (k as u64 - 1)))
+                spec.radices.iter().try_fold(0u64, |acc, &k| {
+                    (nodes / k as u64).checked_mul(2 * (k as u64 - 1)).and_then(|c| acc.checked_add(c))
+                })
             }
         });
         Planned { terminals: nodes, routers: nodes, channels }.check(|| format!("the {name}"))?;
@@ -308,6 +308,15 @@ mod tests {
             at = cube.network().channel(ch).dst;
             assert!(path.len() <= 1000, "route does not terminate");
         }
+    }
+
+    /// Regression: a mesh of radix 2^32 − 1 overflowed counting its channels (a panic with
+    /// overflow checks, a wrapped count without) before being refused as too large.
+    #[test]
+    fn a_mesh_too_large_to_count_is_refused() {
+        let spec = CubeSpec { radices: vec![u32::MAX, u32::MAX], wrap: false, bidirectional: true };
+        let e = KaryNCube::new(spec, DimensionOrder::HighestFirst).err().unwrap().to_string();
+        assert!(e.contains("network too large") && e.contains("18446744065119617025 terminals"), "{e}");
     }
 
     #[test]

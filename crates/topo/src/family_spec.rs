@@ -12,6 +12,7 @@ use crate::TopoError;
 use crate::circulant::CirculantRouting;
 use crate::cube::DimensionOrder;
 use crate::indirect::StageWiring;
+use crate::network::Planned;
 use crate::spec::Shape;
 use crate::twolevel::ModuleSplit;
 use serde::{Deserialize, Serialize};
@@ -416,17 +417,45 @@ impl TopologySpec {
         let (spec, _) = self.resolve()?;
         let routing = spec.resolve_routing(routing)?;
         let order = routing.order.unwrap_or_default();
-        let cube = |k: &Option<u32>, n: &Option<u32>, radices: &Option<Vec<u32>>| match radices {
-            Some(r) => r.clone(),
-            None => vec![k.unwrap_or(8); n.unwrap_or(2) as usize],
+        let cube = |k: &Option<u32>,
+                    n: &Option<u32>,
+                    radices: &Option<Vec<u32>>,
+                    wrap: bool,
+                    bidirectional: bool| {
+            match radices {
+                Some(r) => Ok(r.clone()),
+                None => {
+                    let (k, n) = (k.unwrap_or(8), n.unwrap_or(2));
+                    // Every radix is at least 2 (resolve checked), so more than 64 dimensions
+                    // is more than 2^64 terminals: refuse it before allocating n radices (n
+                    // may be 2^32 − 1, 16 GiB of them).
+                    if n > 64 {
+                        let nothing = Planned { terminals: None, routers: None, channels: None };
+                        nothing.check(|| {
+                            format!(
+                                "the {k}-ary {n}-cube ({}, {})",
+                                if wrap { "torus" } else { "mesh" },
+                                if bidirectional { "bidirectional" } else { "unidirectional" }
+                            )
+                        })?;
+                    }
+                    Ok::<_, TopoError>(vec![k; n as usize])
+                }
+            }
         };
         let shape = match &spec {
-            TopologySpec::Torus { k, n, radices, bidirectional, .. } => {
-                Shape::Cube { radices: cube(k, n, radices), wrap: true, bidirectional: *bidirectional, order }
-            }
-            TopologySpec::Mesh { k, n, radices, .. } => {
-                Shape::Cube { radices: cube(k, n, radices), wrap: false, bidirectional: true, order }
-            }
+            TopologySpec::Torus { k, n, radices, bidirectional, .. } => Shape::Cube {
+                radices: cube(k, n, radices, true, *bidirectional)?,
+                wrap: true,
+                bidirectional: *bidirectional,
+                order,
+            },
+            TopologySpec::Mesh { k, n, radices, .. } => Shape::Cube {
+                radices: cube(k, n, radices, false, true)?,
+                wrap: false,
+                bidirectional: true,
+                order,
+            },
             TopologySpec::Ring { k, bidirectional } => Shape::Cube {
                 radices: vec![k.unwrap_or(8)],
                 wrap: true,
@@ -606,5 +635,23 @@ mod tests {
         assert_eq!(m.shape(&table).unwrap(), Shape::Midimew { nodes: 50, routing: CirculantRouting::Table });
         let b = json(r#"{"family": "two-level", "name": "2hop.32.64-32"}"#);
         assert!(matches!(b.shape(&RoutingSpec::default()).unwrap(), Shape::ModularButterfly { .. }));
+    }
+
+    /// Regression: `--k 2 --n 4294967295` allocated n radices (16 GiB) before the size check
+    /// and aborted; more than 64 dimensions of radix >= 2 is refused as too large, at once.
+    #[test]
+    fn a_cube_of_billions_of_dimensions_is_refused_before_allocating() {
+        for s in [r#"{"family": "torus", "k": 2, "n": 4294967295}"#, r#"{"family": "mesh", "k": 3, "n": 65}"#]
+        {
+            let e = json(s).shape(&RoutingSpec::default()).unwrap_err().to_string();
+            assert!(e.contains("network too large") && e.contains("more than 2^64 terminals"), "{e}");
+        }
+        let e = json(r#"{"family": "torus", "k": 2, "n": 4294967295, "bidirectional": true}"#)
+            .shape(&RoutingSpec::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the 2-ary 4294967295-cube (torus, bidirectional)"), "{e}");
+        let at_64 = json(r#"{"family": "torus", "k": 2, "n": 64}"#);
+        assert!(matches!(at_64.shape(&RoutingSpec::default()).unwrap(), Shape::Cube { .. }));
     }
 }

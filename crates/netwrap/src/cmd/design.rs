@@ -2,6 +2,7 @@
 
 use crate::cmd::model::physical::DelayArgs;
 use crate::output::{VERSION, opt, print_json};
+use crate::values::{count, number, positive, whole};
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use netwrap_model::agarwal::WidthConstraint;
@@ -23,25 +24,25 @@ pub enum RankArg {
 #[derive(Debug, Args)]
 pub struct DesignArgs {
     /// Processors N.
-    #[arg(long)]
+    #[arg(long, value_parser = count::<0>, allow_negative_numbers = true)]
     pub nodes: u64,
     /// Request rate m: messages per node per cycle.
-    #[arg(long)]
+    #[arg(long, value_parser = number, allow_negative_numbers = true)]
     pub rate: f64,
     /// Message length L in bits.
-    #[arg(long)]
+    #[arg(long, value_parser = number, allow_negative_numbers = true)]
     pub bits: f64,
     /// Locality fraction l.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = number, allow_negative_numbers = true)]
     pub locality: f64,
     /// Signal pins per switch (the constraint of the homework's Ex 7).
-    #[arg(long, conflicts_with_all = ["bisection", "width"], required_unless_present_any = ["bisection", "width"])]
+    #[arg(long, conflicts_with_all = ["bisection", "width"], required_unless_present_any = ["bisection", "width"], value_parser = positive, allow_negative_numbers = true)]
     pub pins: Option<f64>,
     /// Wires across the bisection.
-    #[arg(long, conflicts_with = "width")]
+    #[arg(long, conflicts_with = "width", value_parser = positive, allow_negative_numbers = true)]
     pub bisection: Option<f64>,
     /// A fixed channel width in bits.
-    #[arg(long)]
+    #[arg(long, value_parser = positive, allow_negative_numbers = true)]
     pub width: Option<f64>,
     /// Switch and wire delays; with them candidates rank by eq. 12's latency.
     #[command(flatten)]
@@ -59,17 +60,17 @@ pub struct DesignArgs {
     #[arg(long, value_enum, default_value = "latency")]
     pub rank: RankArg,
     /// Show only the best K candidates.
-    #[arg(long)]
+    #[arg(long, value_parser = whole, allow_negative_numbers = true)]
     pub top: Option<usize>,
     /// Confirm the best K candidates with the simulator (whole flits ⌈L/W⌉, the same
     /// locality and wiring), printing simulated latency beside the model's.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = whole, allow_negative_numbers = true)]
     pub simulate: Option<usize>,
     /// With --simulate: measured messages per simulation.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = count::<1>, allow_negative_numbers = true)]
     pub messages: u64,
     /// With --simulate: seed of the simulations.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = count::<0>, allow_negative_numbers = true)]
     pub seed: u64,
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -187,9 +188,11 @@ pub fn query(a: &DesignArgs) -> anyhow::Result<DesignQuery> {
         (_, _, Some(bits)) => WidthConstraint::Width { bits },
         _ => bail!("give a constraint: --pins, --bisection or --width"),
     };
-    for v in [a.pins, a.bisection, a.width].into_iter().flatten() {
-        if !(v.is_finite() && v > 0.0) {
-            bail!("the constraint {v} is invalid: it must be a positive number");
+    for (name, v) in [("--pins", a.pins), ("--bisection", a.bisection), ("--width", a.width)] {
+        if let Some(v) = v
+            && !(v.is_finite() && v > 0.0)
+        {
+            bail!("{name} {} is invalid: the constraint must be a positive number", crate::output::num(v));
         }
     }
     let delays = a.delay.delays()?;

@@ -8,15 +8,22 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-/// Fails early, before simulating, when `path` cannot be written: a path that cannot be opened
-/// is a bad argument (status 2); a write that fails later is a failed write (status 1).
+/// Fails early, before simulating, when `path` cannot be written. A file that cannot be
+/// created is output that could not be written (status 1, naming the file), as for `--csv`
+/// and `--jsonl`, whether it fails now or on a later write.
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .map_err(|e| anyhow::anyhow!("cannot write the detailed statistics file {}: {e}", path.display()))?;
+        .map_err(|e| write_failed(format!("the detailed statistics file {}", quoted(path)), e))?;
     Ok(())
+}
+
+/// A path as a message shows it: quoted when empty or padded, so that it cannot vanish.
+fn quoted(path: &Path) -> String {
+    let text = path.display().to_string();
+    if text.is_empty() || text.trim() != text { format!("{text:?}") } else { text }
 }
 
 /// True for the null device, where the homework sends details it does not want.
@@ -29,7 +36,7 @@ pub fn write(path: &Path, runs: &[&SimResult]) -> anyhow::Result<()> {
     if is_null(path) {
         return Ok(());
     }
-    let what = || format!("the detailed statistics file {}", path.display());
+    let what = || format!("the detailed statistics file {}", quoted(path));
     let f = File::create(path).map_err(|e| write_failed(what(), e))?;
     let mut w = BufWriter::new(f);
     let mut all = || -> std::io::Result<()> {

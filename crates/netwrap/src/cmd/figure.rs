@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 pub struct FigureArgs {
     /// Figure id (6, 7a, 7b, 8a, 8b, 9, 10a, 10b, 11a–11d, 12, 13, 14a, 14b, 15, 16), a
     /// figure number for all its panels (e.g. 11), or `all`.
+    #[arg(allow_negative_numbers = true)]
     pub id: String,
     /// Output directory for the files figID.csv and figID.svg, e.g. fig7a.csv (created if missing).
     #[arg(long, default_value = "figures")]

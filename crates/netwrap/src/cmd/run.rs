@@ -28,7 +28,7 @@ pub struct RunArgs {
     pub resume: bool,
     /// Run a deterministic share of the points: those whose index is i modulo N (for job
     /// arrays); `netwrap merge` joins the shards' files.
-    #[arg(long, value_parser = parse_shard)]
+    #[arg(long, value_parser = parse_shard, allow_hyphen_values = true)]
     pub shard: Option<Shard>,
     /// Print JSON instead of text.
     #[arg(long)]

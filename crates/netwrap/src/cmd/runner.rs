@@ -212,11 +212,8 @@ impl Sink {
 /// Runs `sweep` as `o` says, printing and writing its results; a single point's verdict
 /// becomes the exit status (3 saturated, 5 limit reached); a sweep marks its points and succeeds.
 pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
-    let all = sweep.points()?;
-    let points: Vec<Point> = match o.shard {
-        Some(s) => all.into_iter().filter(|p| p.index % s.count == s.index).collect(),
-        None => all,
-    };
+    // Every point is validated, but a shard keeps only its own.
+    let points: Vec<Point> = sweep.points_where(|i| o.shard.is_none_or(|s| i % s.count == s.index))?;
     if let Some(path) = &o.det_file {
         details::check_writable(path)?;
     }
@@ -293,6 +290,9 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     }
     out.finish()?;
     if let Some((index, e)) = failed.first() {
+        if single {
+            bail!("{e}");
+        }
         bail!(
             "point {index} of the sweep failed: {e}{}",
             if failed.len() > 1 { format!(" (and {} more)", failed.len() - 1) } else { String::new() }
