@@ -71,6 +71,11 @@ impl<T: Copy + Ord> Calendar<T> {
     pub fn is_empty(&self) -> bool {
         self.far.is_empty() && self.ring.iter().all(Vec::is_empty)
     }
+
+    /// Events filed and not yet taken.
+    pub fn len(&self) -> usize {
+        self.far.len() + self.ring.iter().map(Vec::len).sum::<usize>()
+    }
 }
 
 impl<T: Copy + Ord> Default for Calendar<T> {

@@ -11,6 +11,27 @@ use crate::spec::{EngineKind, PatternKind, SimSpec};
 use crate::traffic::{CubeLocality, LocalitySubcube, Pattern, subcube};
 use netwrap_topo::{Family, Network, Routing, Topology, Visitor};
 
+/// What a run will do, decided before its first cycle ([`Experiment::plan`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The point's resolved spec, its warm-up filled in.
+    pub spec: SimSpec,
+    /// When the run stops early.
+    pub stop: StopRule,
+    /// Offered busy fraction of the busiest channel and per class, when the loads are known.
+    pub loads: Option<(f64, Vec<f64>)>,
+    /// Mean offered busy fraction over every channel, when the loads are not known.
+    pub offered_mean: Option<f64>,
+    /// Longest route plus message length.
+    pub unloaded_worst: u64,
+    /// A saturated run's window, when its budgets shortened it.
+    pub short_window: Option<u64>,
+    /// Cycles the run is expected to simulate (an estimate).
+    pub cycles: f64,
+    /// Hop events it is expected to simulate: what its time is proportional to (an estimate).
+    pub hop_events: f64,
+}
+
 /// A built spec: everything a run needs that does not depend on the rate, size or run control.
 pub struct Experiment {
     spec: SimSpec,
@@ -36,6 +57,10 @@ pub fn default_warmup(longest: u64, size: u32, offered_max: Option<f64>, max_cyc
     };
     ((base * stretch).min(1e12) as u64).clamp(min, 100_000).min(max_cycles / 10)
 }
+
+/// Hop events a saturated run spends on measuring its accepted throughput, at most (about
+/// ten seconds of simulation): its verdict is known before its first cycle.
+pub const SATURATED_WORK: f64 = 5e8;
 
 /// The most messages a run keeps in flight: 16 per terminal, between 2^18 and 2^23 (at
 /// about 64 bytes each, 16 MiB to half a gigabyte).
@@ -86,16 +111,15 @@ impl Experiment {
         self.run_with(point, Record::default())
     }
 
-    /// [`Experiment::run`], keeping what `record` asks for in the outcome (per-message and
-    /// per-channel data: for tests and detailed output).
-    pub fn run_with(&self, point: &SimSpec, record: Record) -> Result<SimResult, SimError> {
+    /// What running `point` will do, decided before its first cycle: its resolved spec (the
+    /// warm-up filled in), the stop rule, the offered loads, and an estimate of its work.
+    pub fn plan(&self, point: &SimSpec) -> Result<Plan, SimError> {
         let (mut point, _) = point.resolve()?;
         if point.build_key() != self.spec.build_key() {
             return Err(SimError::Invalid(
                 "this point's topology, routing or destination pattern differs from the experiment's".into(),
             ));
         }
-        let point = &mut point;
         let net = self.topology.network();
         let w = &point.workload;
         let classes = net.classes();
@@ -116,9 +140,13 @@ impl Experiment {
         let known_load = offered_max.or(offered_mean.filter(|&m| saturates(m)));
         let saturated = known_load.is_some_and(saturates);
         let limit = in_flight_limit(net.terminals());
-        // Cycles until the backlog of a saturated run could reach the in-flight limit, were
-        // nothing delivered: its warm-up takes at most a third of them, its window the rest.
-        let budget = (limit as f64 / (w.rate * net.terminals() as f64)).min(1e15) as u64;
+        // A saturated run's answer is known before its first cycle; it only measures the
+        // accepted throughput, within two budgets: the cycles until its backlog could reach the
+        // in-flight limit were nothing delivered, and SATURATED_WORK hop events. Its warm-up
+        // takes at most a third of them, its window the rest.
+        let creations = w.rate * net.terminals() as f64;
+        let per_cycle = creations * (self.facts.mean_hops + 1.0);
+        let budget = (limit as f64 / creations).min(SATURATED_WORK / per_cycle).min(1e15) as u64;
         let warmup = point.run.warmup.unwrap_or_else(|| {
             let w = default_warmup(self.facts.longest, w.size, known_load, point.run.max_cycles);
             if saturated { w.min(budget / 3) } else { w }
@@ -126,15 +154,55 @@ impl Experiment {
         point.run.warmup = Some(warmup);
         let (w, r) = (&point.workload, &point.run);
         let unloaded_worst = self.facts.longest + w.size as u64;
-        let window = (20 * unloaded_worst).max(2_000).min((budget * 2 / 3).max(1));
+        let full_window = (20 * unloaded_worst).max(2_000);
+        let window = full_window.min((budget * 2 / 3).max(1));
+        let deadline = warmup.saturating_add((budget * 2 / 3).max(window));
+        let stop = StopRule {
+            saturated,
+            window,
+            deliveries: r.messages.min(10_000),
+            deadline,
+            in_flight_limit: limit,
+        };
+        // Cycles: the warm-up, the time to create the measured messages, a few latencies to
+        // drain them; a saturated run stops at its deadline; nothing runs past the limit.
+        let cycles = if saturated {
+            deadline as f64
+        } else {
+            warmup as f64 + r.messages as f64 / creations + 4.0 * unloaded_worst as f64
+        }
+        .min(r.max_cycles as f64);
+        Ok(Plan {
+            spec: point.clone(),
+            stop,
+            loads,
+            offered_mean,
+            unloaded_worst,
+            short_window: (saturated && window < full_window).then_some(window),
+            cycles,
+            hop_events: cycles * per_cycle,
+        })
+    }
+
+    /// [`Experiment::run`], keeping what `record` asks for in the outcome (per-message and
+    /// per-channel data: for tests and detailed output).
+    pub fn run_with(&self, point: &SimSpec, record: Record) -> Result<SimResult, SimError> {
+        let Plan { spec: mut point, stop, loads, offered_mean, unloaded_worst, short_window, .. } =
+            self.plan(point)?;
+        let point = &mut point;
+        let net = self.topology.network();
+        let classes = net.classes();
+        let offered_max = loads.as_ref().map(|l| l.0);
+        let (w, r) = (&point.workload, &point.run);
+        let limit = stop.in_flight_limit;
         let run = RunSpec {
             arrivals: Arrivals::Bernoulli(w.rate),
             size: w.size,
-            warmup,
+            warmup: r.warmup.unwrap_or(0),
             messages: r.messages,
             max_cycles: r.max_cycles,
             seed: r.seed,
-            stop: StopRule { saturated, window, deliveries: r.messages.min(10_000), in_flight_limit: limit },
+            stop,
             record,
         };
         let outcome = execute(&self.topology, &self.pattern, &run, r.engine);
@@ -146,6 +214,7 @@ impl Experiment {
             unloaded_worst,
             max_cycles: r.max_cycles,
             in_flight_limit: limit,
+            short_window,
         };
         let report = summarize(&outcome, classes, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
         let effective_locality = self.subcube.as_ref().map_or(1.0, |s| s.effective_locality);

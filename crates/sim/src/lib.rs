@@ -32,7 +32,9 @@ pub mod stats;
 pub mod sweep;
 pub mod traffic;
 
-pub use experiment::{Experiment, default_warmup, execute, execute_on, in_flight_limit, simulate};
+pub use experiment::{
+    Experiment, Plan, SATURATED_WORK, default_warmup, execute, execute_on, in_flight_limit, simulate,
+};
 pub use result::{ModelComparison, SimResult, VERSION};
 pub use spec::{
     EngineKind, ModelSpec, PatternKind, RouterKind, RouterSpec, RunControl, SimSpec, WorkloadSpec,

@@ -103,6 +103,9 @@ pub struct Context {
     pub max_cycles: u64,
     /// The in-flight limit.
     pub in_flight_limit: u64,
+    /// A saturated run's measurement window, when its budgets made it shorter than twenty
+    /// unloaded latencies (at least 2,000 cycles).
+    pub short_window: Option<u64>,
 }
 
 /// A round number at least `x`: two significant figures, rounded up.
@@ -135,6 +138,13 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
                 "; the run stopped during its {}-cycle warm-up ({}), so no throughput was measured: shorten --warmup",
                 o.warmup,
                 o.stop.describe()
+            )
+        } else if ctx.short_window.is_some()
+            || o.measured.target.min(10_000) > o.delivered.iter().map(|&d| d as u64).sum()
+        {
+            format!(
+                "; the accepted throughput was measured over only {} cycles (the run's work or in-flight budget), a rough figure",
+                o.end - o.warmup
             )
         } else {
             String::new()
@@ -212,9 +222,11 @@ pub fn summarize(o: &Outcome, class_names: &[String], expected: Option<&[f64]>, 
     let busy_total: u64 = o.class_busy.iter().sum();
     let channels_total: u64 = o.class_channels.iter().sum();
     let utilization = busy_total as f64 / (channels_total.max(1) as f64 * window);
+    // A class without channels (a crossbar's) has nothing to report.
     let utilization_by_class = class_names
         .iter()
         .enumerate()
+        .filter(|&(i, _)| o.class_channels[i] > 0)
         .map(|(i, name)| ClassUtilization {
             class: name.clone(),
             utilization: o.class_busy[i] as f64 / (o.class_channels[i].max(1) as f64 * window),

@@ -25,7 +25,7 @@
 
 use crate::rng::mix;
 use crate::spec::{ModelSpec, RouterSpec, RunControl, SimSpec, WorkloadSpec};
-use crate::{Experiment, SimError, SimResult};
+use crate::{Experiment, Plan, SimError, SimResult};
 use netwrap_topo::{RoutingSpec, TopologySpec};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -556,11 +556,12 @@ pub fn metrics(r: &SimResult) -> Vec<Value> {
 }
 
 /// Runs `points` in parallel, building each distinct network once and sharing it between the
-/// points that need it; `done` is called as each point finishes (from worker threads, in any
-/// order). Results come back in the points' order: they depend only on each point's spec, never
+/// points that need it; `started` is called with each point's plan before it runs, `done` as
+/// each finishes (from worker threads, in any order). Results come back in the points' order: they depend only on each point's spec, never
 /// on the number of threads.
 pub fn run_points(
     points: &[Point],
+    started: impl Fn(&Point, &Plan) + Sync,
     done: impl Fn(&Point, &Result<SimResult, SimError>) + Sync,
 ) -> Vec<Result<SimResult, SimError>> {
     type Built = Arc<Result<Experiment, SimError>>;
@@ -575,7 +576,10 @@ pub fn run_points(
         .map(|p| {
             let built = experiment(&p.spec);
             let result = match built.as_ref() {
-                Ok(e) => e.run(&p.spec),
+                Ok(e) => e.plan(&p.spec).and_then(|plan| {
+                    started(p, &plan);
+                    e.run(&p.spec)
+                }),
                 Err(e) => Err(e.clone()),
             };
             done(p, &result);

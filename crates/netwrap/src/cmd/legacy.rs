@@ -92,6 +92,7 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
     for note in experiment.notes() {
         crate::output::note(note);
     }
+    runner::warn_if_long(None, &experiment.plan(&spec).context("invalid parameters")?);
     let r = experiment.run(&spec).context("invalid parameters")?;
     details::write(&det, &[&r])?;
     let rep = &r.report;

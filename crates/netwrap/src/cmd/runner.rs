@@ -231,17 +231,22 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         .collect();
     let sinks = Mutex::new(sinks);
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let results = run_points(&todo, |p, r| {
-        let Ok(r) = r else { return };
-        let mut sinks = sinks.lock().expect("output lock");
-        for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.index)) {
-            let line = if s.csv { csv_line(&csv_row(p, r)) } else { json_line(sweep, p, r) };
-            if let Err(e) = s.append(&line) {
-                let what = s.path.display().to_string();
-                write_error.lock().expect("error lock").get_or_insert(write_failed(what, e).into());
+    let several = todo.len() > 1;
+    let results = run_points(
+        &todo,
+        |p, plan| warn_if_long(several.then_some(p.index), plan),
+        |p, r| {
+            let Ok(r) = r else { return };
+            let mut sinks = sinks.lock().expect("output lock");
+            for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.index)) {
+                let line = if s.csv { csv_line(&csv_row(p, r)) } else { json_line(sweep, p, r) };
+                if let Err(e) = s.append(&line) {
+                    let what = s.path.display().to_string();
+                    write_error.lock().expect("error lock").get_or_insert(write_failed(what, e).into());
+                }
             }
-        }
-    });
+        },
+    );
     if let Some(e) = write_error.into_inner().expect("error lock") {
         return Err(e);
     }
@@ -302,6 +307,27 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         return verdict(r);
     }
     Ok(())
+}
+
+/// Hop events above which a run is announced as long before it starts (minutes at the
+/// simulator's tens of millions of hop events a second).
+const LONG_RUN: f64 = 1e10;
+
+/// Says on standard error, before it starts, that a run will take long, and what bounds it;
+/// `point` names the point of a sweep.
+pub fn warn_if_long(point: Option<u64>, plan: &netwrap_sim::Plan) {
+    if plan.hop_events < LONG_RUN {
+        return;
+    }
+    let minutes = |rate: f64| plan.hop_events / rate / 60.0;
+    output::note(format!(
+        "{}a long run: about {:.1e} hop events over {} cycles, {}–{} minutes at 20–100 million hop events a second; --max-cycles bounds it (and --warmup, --messages shorten it)",
+        point.map(|i| format!("point {i}: ")).unwrap_or_default(),
+        plan.hop_events,
+        num(plan.cycles.round()),
+        num(minutes(1e8).ceil()),
+        num(minutes(2e7).ceil())
+    ));
 }
 
 /// A single run's verdict as the exit status.

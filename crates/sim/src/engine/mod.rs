@@ -62,6 +62,9 @@ pub struct StopRule {
     pub window: u64,
     /// With `saturated`: deliveries in the measurement window, at least.
     pub deliveries: u64,
+    /// With `saturated`: the cycle at which the run stops whatever it has measured (its work
+    /// budget).
+    pub deadline: u64,
     /// Stop when more messages than this are in flight (created, not yet delivered).
     pub in_flight_limit: u64,
 }
@@ -69,7 +72,7 @@ pub struct StopRule {
 impl StopRule {
     /// Run until the measured messages are delivered or the cycle limit, whatever the backlog.
     pub fn drain() -> Self {
-        StopRule { saturated: false, window: 0, deliveries: 0, in_flight_limit: u64::MAX }
+        StopRule { saturated: false, window: 0, deliveries: 0, deadline: u64::MAX, in_flight_limit: u64::MAX }
     }
 }
 
@@ -390,9 +393,9 @@ impl Collector {
         if self.rule.saturated {
             // A saturated network's run ends when its window has measured the accepted
             // throughput, however early its measured messages drained.
-            if now >= self.warmup.saturating_add(self.rule.window)
-                && self.window_deliveries >= self.rule.deliveries
-            {
+            let measured = now >= self.warmup.saturating_add(self.rule.window)
+                && self.window_deliveries >= self.rule.deliveries;
+            if measured || now >= self.rule.deadline {
                 return Some(StopReason::SaturationMeasured);
             }
         } else if self.all_measured_delivered() && now + 1 >= self.last_delivery {
@@ -413,11 +416,9 @@ impl Collector {
     /// `None`) and the last cycle of its measurement window, [warm-up, end]: creations and
     /// channel cycles before `end`, deliveries up to it.
     pub fn end(&self, now: u64, reason: Option<StopReason>) -> (StopReason, u64) {
-        let stop = reason.unwrap_or(if self.all_measured_delivered() {
-            StopReason::Drained
-        } else {
-            StopReason::CycleLimit
-        });
+        // Without a reason the loop ran out of cycles: deliveries still ahead of the clock
+        // (a huge message's, say) fall after the limit, and do not count.
+        let stop = reason.unwrap_or(StopReason::CycleLimit);
         let end = match stop {
             StopReason::Drained => self.last_delivery.max(self.warmup + 1),
             // The loop ran out: cycles 0 .. now − 1 were simulated.
@@ -464,7 +465,8 @@ impl Collector {
             generated: self.generated,
             delivered: self.delivered,
             messages_total: self.messages_total,
-            in_flight: self.messages_total - self.delivered_total,
+            // Deliveries known but after the end are still in flight.
+            in_flight: self.messages_total - self.delivered_total + self.pending.len() as u64,
             flit_hops: self.flit_hops,
             stalls: self.stalls,
             messages: self.records,
