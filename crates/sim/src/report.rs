@@ -200,12 +200,14 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
             (
                 Verdict::LimitReached,
                 Some(format!(
-                    "the cycle limit ({} cycles) was reached with {} of {} measured messages delivered{} and {} messages in flight; below saturation, {advice}",
+                    "the cycle limit ({} cycle{}) was reached with {} of {} measured messages delivered{} and {} message{} in flight; below saturation, {advice}",
                     ctx.max_cycles,
+                    if ctx.max_cycles == 1 { "" } else { "s" },
                     m.delivered,
                     m.target,
                     if not_created > 0 { format!(" ({not_created} not yet created)") } else { String::new() },
                     o.in_flight,
+                    if o.in_flight == 1 { "" } else { "s" },
                 )),
             )
         }

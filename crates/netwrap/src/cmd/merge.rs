@@ -32,7 +32,13 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
         let mut lines = text.lines();
         if csv {
-            let h = lines.next().unwrap_or_default().to_string();
+            // `netwrap run` writes the header first, even for a shard without points.
+            let Some(h) = lines.next().filter(|h| !h.is_empty()).map(str::to_string) else {
+                bail!(
+                    "{} is empty: a sweep's CSV starts with its header (not written by `netwrap run --csv`?)",
+                    f.display()
+                );
+            };
             match &header {
                 None => header = Some(h),
                 Some(first) if *first != h => {

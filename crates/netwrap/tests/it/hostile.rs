@@ -180,7 +180,7 @@ fn sim_answers_every_input_honestly() {
         case(5, Err, "0 of 10 measured messages delivered", &["sim", "--rate", "1e-17", "--messages", "10", "--max-cycles", "1500"]),
         case(5, Err, "about 1.9e16 cycles", &["sim", "--rate", "1e-17", "--messages", "10", "--max-cycles", "1500"]),
         case(5, Err, LIMIT, &["sim", "--rate", "1e-9", "--messages", "1000"]),
-        case(5, Err, "the cycle limit (1 cycles)", &["sim", "--max-cycles", "1"]),
+        case(5, Err, "the cycle limit (1 cycle) was reached", &["sim", "--max-cycles", "1"]),
         case(5, Out, "cycles simulated                                   1\n", &["sim", "--max-cycles", "1"]),
         // Saturated runs end fast and small (see `saturated_runs_of_the_papers_sizes_are_bounded`).
         case(3, Err, SATURATED, &["sim", "--rate", "0.5"]),
@@ -640,6 +640,7 @@ fn merge_refuses_files_that_are_not_shards_of_one_run() {
         merge(2, Err, "point 0 is missing", &["e.jsonl"]),
         merge(2, Err, "a line without a point index", &["f.jsonl"]),
         merge(2, Err, "cannot read", &["missing.csv"]),
+        merge(2, Err, "empty.csv is empty: a sweep's CSV starts with its header", &["a.csv", "empty.csv"]),
         merge(1, Err, "cannot write /dev/full", &["a.csv", "--out", "/dev/full"]),
         merge(1, Err, "cannot write /nonexistent/x.csv", &["a.csv", "-o", "/nonexistent/x.csv"]),
         case(2, Err, "all .csv or all .jsonl", &["merge", "foo.txt"]),
