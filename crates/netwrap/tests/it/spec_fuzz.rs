@@ -61,11 +61,39 @@ const HOSTILE: [&str; 24] = [
 
 /// Extreme values that some fields take: a run at a rate of 1e-300, a message of 2^32 − 1
 /// flits, the last seed, a cycle limit of 2^64 − 1. Drawn as often as [`HOSTILE`]'s, so that
-/// a good share of the cases run. A radix or size of 16 keeps every family within 65,536
-/// terminals (a 16-ary butterfly of 4 stages); 64 would make a 64-ary 3-dimensional mesh of
-/// 262,144 nodes, a legitimately long run (30 s on this kind of machine), not a hostile one.
+/// a good share of the cases run.
 const EXTREME_BUT_VALID: [&str; 10] =
-    ["1", "2", "1e-300", "1e-17", "0.999", "4294967294", "4294967295", "18446744073709551615", "0.5", "16"];
+    ["1", "2", "1e-300", "1e-17", "0.999", "4294967294", "4294967295", "18446744073709551615", "0.5", "64"];
+
+/// Terminals above which a valid network is a legitimately long run, not a hostile input: a
+/// replaced size that lands between this and netwrap's limit of 2^24 terminals (a 64-ary
+/// 3-dimensional mesh, 262,144 nodes: 30 s; CCC(16), 1,048,576 nodes) is not drawn. Sizes past
+/// the limit are drawn: they are refused before anything is built.
+const LONG_RUN_TERMINALS: f64 = 65_536.0;
+
+/// The terminals a spec's network has, when its topology's numbers are all whole and its
+/// family's count is a formula (an estimate for `nodes`, which may round up to whole
+/// dimensions); `None` when it cannot tell (the spec is then refused, or small).
+fn terminals(text: &str) -> Option<f64> {
+    let spec: Value = serde_json::from_str(text).ok()?;
+    let t = spec.get("topology")?;
+    let whole = |key: &str| t.get(key).and_then(Value::as_u64).map(|v| v as f64);
+    let all = |key: &str| -> Option<f64> {
+        t.get(key)?.as_array()?.iter().map(|v| v.as_u64().map(|x| x as f64)).product::<Option<f64>>()
+    };
+    if t.get("nodes").is_some() {
+        return whole("nodes");
+    }
+    match t.get("family")?.as_str()? {
+        "torus" | "mesh" => all("radices").or_else(|| Some(whole("k")?.powf(whole("n").unwrap_or(1.0)))),
+        "ring" => whole("k"),
+        "hypercube" => Some(2f64.powf(whole("n")?)),
+        "ccc" => Some(whole("n")? * 2f64.powf(whole("n")?)),
+        "butterfly" | "omega" => Some(whole("k")?.powf(whole("stages")?)),
+        "nhop" => all("factors"),
+        _ => None,
+    }
+}
 
 /// A replacement literal: hostile or extreme-but-valid, evenly.
 fn literal() -> impl Strategy<Value = &'static str> {
@@ -144,8 +172,8 @@ fn hostile_spec() -> impl Strategy<Value = Hostile> {
         prop::option::weighted(0.3, (any::<prop::sample::Index>(), literal())),
         literal(),
     );
-    (base, picks).prop_map(
-        |((fam, rate, size, messages, max_cycles, warmup, seed), (first, length, value))| {
+    (base, picks)
+        .prop_map(|((fam, rate, size, messages, max_cycles, warmup, seed), (first, length, value))| {
             let (topology, topology_paths) = fam;
             let mut run = json!({"messages": messages, "max-cycles": max_cycles, "seed": seed});
             if let Some(w) = warmup {
@@ -167,8 +195,10 @@ fn hostile_spec() -> impl Strategy<Value = Hostile> {
                 text = text.replace(&format!("\"@{n}@\""), literal);
             }
             Hostile { text, replaced }
-        },
-    )
+        })
+        .prop_filter("a valid network of more than 65,536 terminals: a long run, not a hostile input", |h| {
+            terminals(&h.text).is_none_or(|n| n <= LONG_RUN_TERMINALS || n > (1u64 << 24) as f64)
+        })
 }
 
 /// Puts the placeholder string `"@n@"` at `path` (dotted; a number indexes an array), which
@@ -221,4 +251,18 @@ proptest! {
             prop_assert!(report["verdict"] == verdict, "verdict {} for status {status}: {}", report["verdict"], why());
         }
     }
+}
+
+/// The size filter counts what the families build (verification: the families' formulas).
+#[test]
+fn the_size_filter_counts_terminals_by_each_familys_formula() {
+    let count = |t: &str| terminals(&format!("{{\"topology\": {t}}}"));
+    assert_eq!(count(r#"{"family": "mesh", "k": 64, "n": 3}"#), Some(262_144.0));
+    assert_eq!(count(r#"{"family": "ccc", "n": 16}"#), Some(1_048_576.0));
+    assert_eq!(count(r#"{"family": "torus", "radices": [64, 8]}"#), Some(512.0));
+    assert_eq!(count(r#"{"family": "butterfly", "k": 4, "stages": 3}"#), Some(64.0));
+    assert_eq!(count(r#"{"family": "hypercube", "n": 10}"#), Some(1024.0));
+    assert_eq!(count(r#"{"family": "midimew", "nodes": 64}"#), Some(64.0));
+    assert_eq!(count(r#"{"family": "torus", "k": NaN, "n": 2}"#), None);
+    assert_eq!(count(r#"{"family": "torus", "k": -1, "n": 2}"#), None);
 }
