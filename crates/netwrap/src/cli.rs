@@ -38,6 +38,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Regenerate Agarwal 1991's model figures 6–16 as CSV and SVG.
     Figure(cmd::figure::FigureArgs),
+    /// Draw a CSV of results as SVG or PNG: latency against load, the model dashed over it.
+    Plot(cmd::plot::PlotArgs),
     /// Search the k-ary n-cubes that meet a width constraint, ranked by predicted latency.
     Design(cmd::design::DesignArgs),
     /// Build a topology and print its exact metrics.
@@ -133,6 +135,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         Command::Model(m) => cmd::model::run(m),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Figure(a) => cmd::figure::run(a),
+        Command::Plot(a) => cmd::plot::run(a),
         Command::Design(a) => cmd::design::run(a),
         Command::Topo(a) => cmd::topo::run(a),
         Command::Cost(a) => cmd::cost::run(a),

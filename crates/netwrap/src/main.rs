@@ -5,6 +5,7 @@
 //! argument is a number, and subcommands (`netwrap sim …`, `netwrap model …`, …).
 
 mod args;
+mod chart;
 mod cli;
 mod cmd;
 mod output;

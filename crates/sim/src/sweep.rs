@@ -124,14 +124,21 @@ pub fn suggest(message: &str) -> String {
     let wrong = &message[start..start + len];
     let rest = &message[start + len..];
     let candidates = rest.split('`').skip(2).step_by(2);
-    let best = candidates
-        .map(|c| (strsim::jaro_winkler(wrong, c), c))
-        .filter(|(score, _)| *score >= 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match best {
-        Some((_, c)) => format!("{}\n  did you mean `{c}`?", message.trim_end()),
+    match closest(wrong, candidates) {
+        Some(c) => format!("{}\n  did you mean `{c}`?", message.trim_end()),
         None => message.to_string(),
     }
+}
+
+/// The candidate closest to a misspelt name, if any is close (Jaro–Winkler similarity of at
+/// least 0.7): the "did you mean" of every unknown name.
+pub fn closest<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(wrong, c), c))
+        .filter(|(score, _)| *score >= 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
 }
 
 /// The 1-based line of `path` (`section.key`, or a sweep axis) in a TOML text, if found.

@@ -1,12 +1,10 @@
 //! `netwrap figure`: Agarwal 1991's model figures 6–16 as tidy CSV and SVG plots.
 
+use crate::chart::{self, Chart, Series, Style};
 use crate::output::{self, write_failed};
 use anyhow::bail;
 use clap::Args;
 use netwrap_model::figures::{self, FIGURE_IDS, Figure};
-use plotters::coord::Shift;
-use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
-use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -78,62 +76,31 @@ pub fn write_csv(fig: &Figure, path: &Path) -> anyhow::Result<()> {
 }
 
 /// The plot: log-y for base-latency figures as in the paper; the y range of rate sweeps is
-/// capped at six times the lowest unloaded latency so the knees stay visible. Drawn in
-/// memory, then written, so a failed write names the file (status 1).
+/// capped at six times the lowest unloaded latency so the knees stay visible.
 pub fn write_svg(fig: &Figure, path: &Path) -> anyhow::Result<()> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (760, 520)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let xs = fig.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-        let (x0, x1) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
-        let ys = || fig.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
-        let (y0, mut y1) = ys().fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
-        if !fig.log_y {
-            let floor =
-                fig.series.iter().filter_map(|s| s.points.first().map(|p| p.1)).fold(f64::MAX, f64::min);
-            y1 = y1.min(6.0 * floor);
-        }
-        let x0 = if fig.log_y { x0 } else { 0.0 };
-        if fig.log_y {
-            draw(fig, &root, x0..x1, (y0 * 0.8..y1 * 1.25).log_scale(), y1)?;
-        } else {
-            draw(fig, &root, x0..x1, 0.0..y1 * 1.05, y1)?;
-        }
-        root.present()?;
-    }
-    std::fs::write(path, svg).map_err(|e| write_failed(path.display().to_string(), e))?;
-    Ok(())
-}
-
-fn draw<Y>(
-    fig: &Figure,
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    x: std::ops::Range<f64>,
-    y: Y,
-    y_cap: f64,
-) -> anyhow::Result<()>
-where
-    Y: AsRangedCoord<Value = f64>,
-    Y::CoordDescType: ValueFormatter<f64>,
-{
-    let mut chart = ChartBuilder::on(root)
-        .caption(format!("Figure {}", fig.id), ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(x, y)?;
-    chart.configure_mesh().x_desc(fig.x_name).y_desc(fig.y_name).draw()?;
-    for (i, s) in fig.series.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        let points: Vec<(f64, f64)> = s.points.iter().copied().filter(|p| p.1 <= y_cap * 1.0001).collect();
-        chart
-            .draw_series(LineSeries::new(points, color.stroke_width(2)))?
-            .label(format!("{} = {}", fig.key_name, s.key))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-    }
-    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).draw()?;
-    Ok(())
+    let floor = fig.series.iter().filter_map(|s| s.points.first().map(|p| p.1)).fold(f64::MAX, f64::min);
+    let chart = Chart {
+        title: format!("Figure {}", fig.id),
+        x_label: fig.x_name.into(),
+        y_label: fig.y_name.into(),
+        log_x: false,
+        log_y: fig.log_y,
+        x_from_zero: !fig.log_y,
+        y_cap: (!fig.log_y).then_some(6.0 * floor),
+        series: fig
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Series {
+                label: format!("{} = {}", fig.key_name, s.key),
+                color: i,
+                style: Style::Line,
+                points: s.points.iter().map(|&(x, y)| (x, y, None)).collect(),
+                saturated: Vec::new(),
+            })
+            .collect(),
+    };
+    chart::write(&chart, path)
 }
 
 #[cfg(test)]

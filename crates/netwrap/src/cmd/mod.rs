@@ -8,6 +8,7 @@ pub mod figure;
 pub mod legacy;
 pub mod merge;
 pub mod model;
+pub mod plot;
 pub mod run;
 pub mod runner;
 pub mod saturation;

@@ -36,6 +36,12 @@ pub struct RunArgs {
     /// Write detailed statistics of every point to this file.
     #[arg(long)]
     pub det_file: Option<PathBuf>,
+    /// Draw latency against the first swept parameter, one curve per value of the others, the
+    /// model dashed when the file asks for it, redrawn as each point finishes: into FILE (.svg
+    /// or .png) (default: EXPERIMENT-latency.svg in the current directory). `netwrap plot` draws any column of
+    /// the CSV.
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    pub plot: Option<Option<PathBuf>>,
 }
 
 /// Reads an experiment file, by its extension (or its first character).
@@ -59,6 +65,12 @@ pub fn run(a: RunArgs) -> anyhow::Result<()> {
         resume: a.resume,
         json: a.json,
         det_file: a.det_file,
+        plot: a.plot.map(|p| {
+            p.unwrap_or_else(|| {
+                let stem = a.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                PathBuf::from(format!("{stem}-latency.svg"))
+            })
+        }),
     };
     runner::run(&sweep, &options)
 }

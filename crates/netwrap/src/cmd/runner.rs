@@ -56,6 +56,9 @@ pub struct RunOptions {
     pub json: bool,
     /// Write detailed statistics of every point here.
     pub det_file: Option<PathBuf>,
+    /// Draw latency against the first swept parameter here (SVG or PNG), redrawn as each
+    /// point finishes.
+    pub plot: Option<PathBuf>,
 }
 
 fn is_stdout(p: &Path) -> bool {
@@ -231,12 +234,40 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         .collect();
     let sinks = Mutex::new(sinks);
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    if let Some(path) = &o.plot {
+        if params.is_empty() {
+            bail!(
+                "--plot draws latency against a swept parameter, and this run sweeps none (give --rates, or sweep axes in the file)"
+            );
+        }
+        crate::chart::Format::of(path)?;
+    }
+    // The plot's rows so far, redrawn as each point finishes; a failure to draw is reported
+    // once, at the end.
+    let plotted: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
+    let redraw = |rows: &mut Vec<(u64, String)>| -> anyhow::Result<()> {
+        let Some(path) = &o.plot else { return Ok(()) };
+        rows.sort_by_key(|r| r.0);
+        let text: String =
+            std::iter::once(header.as_str()).chain(rows.iter().map(|r| r.1.as_str())).collect();
+        let table = crate::cmd::plot::Table::parse(&text)?;
+        crate::chart::write(
+            &table.chart(&crate::cmd::plot::Axes { y: "latency".into(), ..Default::default() })?,
+            path,
+        )
+    };
     let several = todo.len() > 1;
     let results = run_points(
         &todo,
         |p, plan| warn_if_long(several.then_some(p.index), plan),
         |p, r| {
             let Ok(r) = r else { return };
+            if o.plot.is_some() {
+                let mut rows = plotted.lock().expect("plot lock");
+                rows.push((p.index, csv_line(&csv_row(p, r))));
+                // Drawn again at the end, where a failure is reported.
+                let _ = redraw(&mut rows);
+            }
             let mut sinks = sinks.lock().expect("output lock");
             for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.index)) {
                 let line = if s.csv { csv_line(&csv_row(p, r)) } else { json_line(sweep, p, r) };
@@ -249,6 +280,11 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     );
     if let Some(e) = write_error.into_inner().expect("error lock") {
         return Err(e);
+    }
+    if let Some(path) = &o.plot {
+        redraw(&mut plotted.into_inner().expect("plot lock"))
+            .with_context(|| format!("--plot {}", path.display()))?;
+        output::note(format!("plot: {}", path.display()));
     }
     for s in sinks.into_inner().expect("output lock") {
         s.sort()?;

@@ -63,6 +63,10 @@ pub struct SimArgs {
     /// distributions, per-node counts) to this file.
     #[arg(long, global = true, help_heading = "Output")]
     pub det_file: Option<PathBuf>,
+    /// With --rates: draw latency against the rate (the model dashed with --model) into FILE,
+    /// .svg or .png (default: sim-latency.svg).
+    #[arg(long, global = true, help_heading = "Output", value_name = "FILE", num_args = 0..=1, default_missing_value = "sim-latency.svg", requires = "rates")]
+    pub plot: Option<PathBuf>,
 }
 
 impl SimArgs {
@@ -123,6 +127,7 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         )?,
         None => Sweep::single(spec),
     };
-    let options = RunOptions { csv: a.csv, json: a.json, det_file: a.det_file, ..RunOptions::default() };
+    let options =
+        RunOptions { csv: a.csv, json: a.json, det_file: a.det_file, plot: a.plot, ..RunOptions::default() };
     runner::run(&sweep, &options)
 }

@@ -1292,6 +1292,63 @@ fn figure_bench_and_the_top_level_answer_every_input_honestly() {
     check("figure, bench, top level", &cases, &numeric);
 }
 
+/// `netwrap plot` and `--plot`: files that are not CSVs, columns that are not there, axes that
+/// cannot be drawn, files that cannot be written.
+#[test]
+fn plot_answers_every_input_honestly() {
+    let dir = fixtures(
+        "hostile-plot",
+        &[
+            ("ok.csv", b"point,replication,workload.rate,verdict,saturated,latency,latency_ci95\n0,0,0.01,ok,false,10,0.5\n1,0,0.02,ok,false,12,0.6\n"),
+            ("zero.csv", b"point,replication,workload.rate,verdict,latency\n0,0,0,ok,10\n"),
+            ("text.csv", b"point,replication,workload.rate,verdict,latency\n0,0,0.01,ok,fast\n"),
+            ("ragged.csv", b"point,replication,workload.rate,verdict,latency\n0,0,0.01\n"),
+            ("nan.csv", b"point,replication,workload.rate,verdict,latency\n0,0,NaN,ok,10\n"),
+            ("empty.csv", b""),
+            ("allsat.csv", b"point,replication,workload.rate,verdict,saturated,latency\n0,0,0.5,saturated,true,\n"),
+            ("sweep.toml", b"[run]\nmessages = 100\n[sweep]\n\"workload.rate\" = [0.01, 0.02]\n"),
+            ("single.toml", b"[run]\nmessages = 100\n"),
+        ],
+    );
+    let f = |name: &str| dir.join(name).display().to_string();
+    let plot = |status: i32, on: On, says: &str, args: &[&str]| {
+        let mut all = vec!["plot".to_string()];
+        all.extend(
+            args.iter()
+                .map(|a| if a.ends_with(".csv") && !a.starts_with('/') { f(a) } else { a.to_string() }),
+        );
+        Case { args: all, status, on, says: says.into(), names: None }
+    };
+    let svg = f("out.svg");
+    let png = f("out.png");
+    #[rustfmt::skip]
+    let cases = [
+        plot(0, Out, "out.svg", &["ok.csv", "--out", &svg]),
+        plot(0, Out, "out.png", &["ok.csv", "--out", &png, "--log-x", "--log-y"]),
+        plot(0, Out, "out.svg", &["allsat.csv", "--out", &svg]),
+        plot(2, Err, "a plot is written as .svg or .png", &["ok.csv", "--out", "x.jpg"]),
+        plot(2, Err, "a plot is written as .svg or .png", &["ok.csv", "--out", "noextension"]),
+        plot(1, Err, "cannot write /dev/full/x.svg", &["ok.csv", "--out", "/dev/full/x.svg"]),
+        plot(2, Err, "--y: no column \"latncy\" (did you mean latency?)", &["ok.csv", "--y", "latncy", "--out", &svg]),
+        plot(2, Err, "--x: no column \"rate\"", &["ok.csv", "--x", "rate", "--out", &svg]),
+        plot(2, Err, "--series: no column \"size\"", &["ok.csv", "--series", "size", "--out", &svg]),
+        plot(2, Err, "a logarithmic x axis needs positive values; the lowest is 0", &["zero.csv", "--log-x", "--out", &svg]),
+        plot(2, Err, "line 2: latency = \"fast\" is not a number", &["text.csv", "--out", &svg]),
+        plot(2, Err, "line 2", &["ragged.csv", "--out", &svg]),
+        plot(2, Err, "workload.rate = \"NaN\" is not a number", &["nan.csv", "--out", &svg]),
+        plot(2, Err, "empty: a CSV to plot starts with a header line", &["empty.csv", "--out", &svg]),
+        plot(2, Err, "cannot read", &["missing.csv", "--out", &svg]),
+        plot(2, Err, "--out FILE.svg|FILE.png is needed when the CSV comes from standard input", &["-"]),
+        plot(2, Err, "required arguments were not provided", &[]),
+        case(0, Err, "plot: ", &["run", &f("sweep.toml"), "--plot", &svg]),
+        case(2, Err, "--plot draws latency against a swept parameter, and this run sweeps none", &["run", &f("single.toml"), "--plot", &svg]),
+        case(2, Err, "a plot is written as .svg or .png", &["run", &f("sweep.toml"), "--plot", "x.gif"]),
+        case(1, Err, "cannot write /dev/full/x.svg", &["run", &f("sweep.toml"), "--plot", "/dev/full/x.svg"]),
+        case(2, Err, "the following required arguments were not provided:\n  --rates", &["sim", "--plot", &svg]),
+    ];
+    check("plot", &cases, &[]);
+}
+
 /// Every printer, one command line each: every command's text and JSON (and CSV, JSON lines)
 /// output, the sweep table, the homework's form, a saturated run and a limit reached (whose
 /// report is printed before their status).
@@ -1322,6 +1379,7 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["saturation", "OK"],
         vec!["saturation", "OK", "--json"],
         vec!["merge", "CSV"],
+        vec!["plot", "CSV", "--x", "foo", "--y", "foo", "--out", "PLOT"],
         vec!["topo", "torus"],
         vec!["topo", "midimew", "--mapping", "--json"],
         vec!["cost"],
@@ -1365,6 +1423,7 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
                     "SWEEP" => f("sweep.toml"),
                     "CSV" => f("a.csv"),
                     "FIGURES" => figures.clone(),
+                    "PLOT" => f("plot.svg"),
                     other => other.to_string(),
                 })
                 .collect()

@@ -9,6 +9,7 @@ mod goldens;
 mod hostile;
 mod models;
 mod pipeline;
+mod plot;
 #[cfg(target_os = "linux")]
 mod spec_fuzz;
 mod topo;

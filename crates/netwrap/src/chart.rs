@@ -1,0 +1,297 @@
+//! Charts: the one place netwrap draws. `figure` and `plot` (and `run --plot`) describe what
+//! to draw as a [`Chart`] and call [`write()`], which renders SVG or PNG through plotters. Text
+//! is set in the bundled DejaVu Sans, so a PNG needs no system fonts or libraries.
+
+use crate::output::write_failed;
+use anyhow::{Context, bail};
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::prelude::*;
+use std::path::Path;
+
+/// DejaVu Sans (Bitstream Vera licence: `assets/DejaVuSans-LICENSE.txt`).
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+
+/// (x, y, 95% confidence half-width).
+pub type Point = (f64, f64, Option<f64>);
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// A solid line (a model's figure).
+    Line,
+    /// Markers joined by a solid line, with confidence-interval bars (a simulation).
+    Points,
+    /// A dashed line (a model drawn over a simulation).
+    Dashed,
+}
+
+/// One curve.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// Its legend entry.
+    pub label: String,
+    /// Colour index: a simulation and its model share one.
+    pub color: usize,
+    /// How it is drawn.
+    pub style: Style,
+    /// The points, in x order.
+    pub points: Vec<Point>,
+    /// x values at which the run was saturated: no latency to draw, marked at the top edge.
+    pub saturated: Vec<f64>,
+}
+
+/// What to draw.
+#[derive(Clone, Debug)]
+pub struct Chart {
+    /// Caption.
+    pub title: String,
+    /// x axis label, with its unit.
+    pub x_label: String,
+    /// y axis label, with its unit.
+    pub y_label: String,
+    /// Logarithmic x axis.
+    pub log_x: bool,
+    /// Logarithmic y axis.
+    pub log_y: bool,
+    /// Start a linear x axis at 0 (rates and loads), not at the lowest x.
+    pub x_from_zero: bool,
+    /// Highest y shown, when the largest values would flatten the rest (a latency curve's
+    /// last points near saturation); points above it are left out.
+    pub y_cap: Option<f64>,
+    /// The curves.
+    pub series: Vec<Series>,
+}
+
+/// The formats netwrap writes, chosen by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Scalable vector graphics.
+    Svg,
+    /// Portable network graphics.
+    Png,
+}
+
+impl Format {
+    /// The format a path's extension names.
+    pub fn of(path: &Path) -> anyhow::Result<Format> {
+        match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("svg") => Ok(Format::Svg),
+            Some("png") => Ok(Format::Png),
+            _ => bail!("{}: a plot is written as .svg or .png (the extension chooses)", path.display()),
+        }
+    }
+}
+
+/// Size in pixels.
+const SIZE: (u32, u32) = (800, 560);
+
+/// Draws `chart` into `path` (its extension chooses the format). A failed write names the
+/// file (status 1); an empty chart or a log axis over values that are not positive is an
+/// error (status 2).
+pub fn write(chart: &Chart, path: &Path) -> anyhow::Result<()> {
+    let format = Format::of(path)?;
+    let bounds = Bounds::of(chart)?;
+    register_font();
+    match format {
+        Format::Svg => {
+            let mut svg = String::new();
+            draw(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), chart, &bounds)?;
+            std::fs::write(path, svg).map_err(|e| write_failed(path.display().to_string(), e))?;
+        }
+        Format::Png => {
+            let mut rgb = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
+            draw(BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area(), chart, &bounds)?;
+            let image =
+                image::RgbImage::from_raw(SIZE.0, SIZE.1, rgb).context("a PNG buffer of the wrong size")?;
+            let mut bytes = Vec::new();
+            image
+                .write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
+                .context("encoding the PNG")?;
+            std::fs::write(path, bytes).map_err(|e| write_failed(path.display().to_string(), e))?;
+        }
+    }
+    Ok(())
+}
+
+fn register_font() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // The bundled font parses; were it not to, text would be missing, not the chart.
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
+
+/// The axes' ranges.
+struct Bounds {
+    x: (f64, f64),
+    y: (f64, f64),
+}
+
+impl Bounds {
+    fn of(chart: &Chart) -> anyhow::Result<Bounds> {
+        let shown = |p: &&Point| chart.y_cap.is_none_or(|cap| p.1 <= cap * 1.0001);
+        let points: Vec<&Point> = chart.series.iter().flat_map(|s| s.points.iter()).filter(shown).collect();
+        let saturated = chart.series.iter().flat_map(|s| s.saturated.iter().copied());
+        let xs = points.iter().map(|p| p.0).chain(saturated);
+        let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+        if !x0.is_finite() {
+            bail!("nothing to plot: no point has both an x and a y value");
+        }
+        let lo = |p: &&&Point| p.1 - p.2.unwrap_or(0.0);
+        let hi = |p: &&&Point| p.1 + p.2.unwrap_or(0.0);
+        let y0 = points.iter().map(|p| lo(&p)).fold(f64::INFINITY, f64::min);
+        let y1 = points.iter().map(|p| hi(&p)).fold(f64::NEG_INFINITY, f64::max);
+        let (y0, y1) = if y0.is_finite() { (y0, y1) } else { (0.0, 1.0) };
+        for (log, name, low) in [
+            (chart.log_x, "x", x0),
+            (chart.log_y, "y", points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min)),
+        ] {
+            if log && low <= 0.0 {
+                bail!("a logarithmic {name} axis needs positive values; the lowest is {low}");
+            }
+        }
+        let pad = |a: f64, b: f64| if b > a { (b - a) * 0.04 } else { a.abs().max(1.0) * 0.5 };
+        let x = if chart.log_x {
+            (x0 / 1.1, x1 * 1.1)
+        } else if chart.x_from_zero && x0 >= 0.0 {
+            (0.0, x1 + pad(0.0, x1))
+        } else {
+            (x0 - pad(x0, x1), x1 + pad(x0, x1))
+        };
+        let y = if chart.log_y {
+            (
+                points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min).min(y0.max(f64::MIN_POSITIVE)) * 0.8,
+                y1 * 1.25,
+            )
+        } else {
+            (
+                (y0 - pad(y0, y1)).min(0.0).max(if y0 >= 0.0 { 0.0 } else { f64::NEG_INFINITY }),
+                y1 + pad(y0, y1),
+            )
+        };
+        Ok(Bounds { x, y })
+    }
+}
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart, b: &Bounds) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(plot_error)?;
+    let (x, y) = (b.x.0..b.x.1, b.y.0..b.y.1);
+    match (chart.log_x, chart.log_y) {
+        (false, false) => draw_in(&root, chart, x, y)?,
+        (true, false) => draw_in(&root, chart, x.log_scale(), y)?,
+        (false, true) => draw_in(&root, chart, x, y.log_scale())?,
+        (true, true) => draw_in(&root, chart, x.log_scale(), y.log_scale())?,
+    }
+    root.present().map_err(plot_error)?;
+    Ok(())
+}
+
+/// A tick label: at most five significant digits, no trailing zeros (`35000`, `0.015`, `1e-6`).
+fn tick(v: &f64) -> String {
+    let a = v.abs();
+    if *v == 0.0 {
+        "0".into()
+    } else if !(1e-4..1e6).contains(&a) {
+        format!("{v:.1e}")
+    } else {
+        let digits = (4 - a.log10().floor() as i32).clamp(0, 8) as usize;
+        let s = format!("{v:.digits$}");
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    }
+}
+
+fn plot_error<E: std::error::Error + Send + Sync + 'static>(e: DrawingAreaErrorKind<E>) -> anyhow::Error {
+    anyhow::anyhow!("drawing the plot: {e}")
+}
+
+fn draw_in<DB, X, Y>(root: &DrawingArea<DB, Shift>, chart: &Chart, x: X, y: Y) -> anyhow::Result<()>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let mut c = ChartBuilder::on(root)
+        .caption(&chart.title, ("sans-serif", 20))
+        .margin(14)
+        .x_label_area_size(44)
+        .y_label_area_size(78)
+        .build_cartesian_2d(x, y)
+        .map_err(plot_error)?;
+    c.configure_mesh()
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .label_style(("sans-serif", 13))
+        .light_line_style(BLACK.mix(0.04))
+        .bold_line_style(BLACK.mix(0.15))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()
+        .map_err(plot_error)?;
+    let y_top = c.y_range().end;
+    let shown = |p: &Point| chart.y_cap.is_none_or(|cap| p.1 <= cap * 1.0001);
+    for s in &chart.series {
+        let color = Palette99::pick(s.color).to_rgba();
+        let line: Vec<(f64, f64)> = s.points.iter().filter(|p| shown(p)).map(|p| (p.0, p.1)).collect();
+        let legend =
+            move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2));
+        match s.style {
+            Style::Line => {
+                c.draw_series(LineSeries::new(line, color.stroke_width(2)))
+                    .map_err(plot_error)?
+                    .label(&s.label)
+                    .legend(legend);
+            }
+            Style::Dashed => {
+                // One legend entry says what dashes mean; the colour names the curve.
+                c.draw_series(DashedLineSeries::new(line, 8, 5, color.stroke_width(2)))
+                    .map_err(plot_error)?;
+            }
+            Style::Points => {
+                c.draw_series(LineSeries::new(line.clone(), color.stroke_width(1))).map_err(plot_error)?;
+                let bars = s.points.iter().filter(|p| shown(p)).filter_map(|&(x, y, ci)| {
+                    ci.map(|h| ErrorBar::new_vertical(x, y - h, y, y + h, color.stroke_width(1), 8))
+                });
+                c.draw_series(bars).map_err(plot_error)?;
+                c.draw_series(line.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                    .map_err(plot_error)?
+                    .label(&s.label)
+                    .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+            }
+        }
+        if !s.saturated.is_empty() {
+            let marks = s.saturated.iter().map(|&x| Cross::new((x, y_top), 6, color.stroke_width(2)));
+            c.draw_series(marks).map_err(plot_error)?;
+        }
+    }
+    let grey = BLACK.mix(0.7);
+    if chart.series.iter().any(|s| s.style == Style::Dashed) {
+        let dashes = DashedLineSeries::new(std::iter::empty::<(f64, f64)>(), 8, 5, grey.stroke_width(2));
+        c.draw_series(dashes)
+            .map_err(plot_error)?
+            .label("dashed: the model")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 8, y)], grey.stroke_width(2)));
+    }
+    if chart.series.iter().any(|s| !s.saturated.is_empty()) {
+        let none = std::iter::empty::<Cross<(f64, f64), i32>>();
+        c.draw_series(none)
+            .map_err(plot_error)?
+            .label("saturated (top edge)")
+            .legend(move |(x, y)| Cross::new((x + 10, y), 5, grey.stroke_width(2)));
+    }
+    c.configure_series_labels()
+        .label_font(("sans-serif", 13))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(plot_error)?;
+    Ok(())
+}
