@@ -13,6 +13,7 @@ mod pipeline;
 mod spec_fuzz;
 mod topo;
 mod validation;
+mod vc;
 
 use assert_cmd::Command;
 use serde_json::Value;
