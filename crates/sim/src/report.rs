@@ -87,6 +87,17 @@ pub struct Report {
     pub utilization_by_class: Vec<ClassUtilization>,
     /// Hop counts of the delivered measured messages (index = hops).
     pub hop_histogram: Vec<u64>,
+    /// Mean latency of the measured messages' packets delivered, from their message's creation
+    /// (virtual-channel router).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet_latency: Option<f64>,
+    /// Mean network part of `packet_latency`: from the cycle the packet's header left its source
+    /// router.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet_network_latency: Option<f64>,
+    /// Packets of the measured messages delivered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packets_delivered: Option<u64>,
     /// With the verdict `deadlock`: the cycle of waits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadlock: Option<crate::engine::Deadlock>,
@@ -298,6 +309,9 @@ pub fn summarize(o: &Outcome, class_names: &[String], expected: Option<&[f64]>, 
         utilization_by_class,
         hop_histogram,
         deadlock: o.deadlock.clone(),
+        packet_latency: o.packets.map(|p| p.latency_sum as f64 / p.delivered.max(1) as f64),
+        packet_network_latency: o.packets.map(|p| p.network_sum as f64 / p.delivered.max(1) as f64),
+        packets_delivered: o.packets.map(|p| p.delivered),
     }
 }
 

@@ -247,3 +247,37 @@ fn finite_buffers_saturate_below_the_channel_capacity_and_say_so() {
     assert_eq!(r.report.verdict, Verdict::Saturated, "{:?}", r.report.verdict_reason);
     assert!(r.report.throughput < 0.95 * r.report.offered);
 }
+
+/// Verification: packet latencies, unloaded. Packet k of a message (k = 0 … n − 1, P flits
+/// each) enters the injection buffer kP cycles after its message's creation and then, alone,
+/// takes the single-packet time (h + 1)r + hl + P (wormhole); its header leaves the source
+/// router r cycles after entering, so its network part is hr + hl + P. Summed over every ordered
+/// pair of a 4x4 bidirectional torus.
+#[test]
+fn unloaded_packet_latencies_are_the_formula() {
+    let topo = build(r#"{"family": "torus", "k": 4, "bidirectional": true}"#);
+    let net = topo.network();
+    let dist = distances(net);
+    let (r, l, pk, n) = (2u64, 3u64, 4u32, 3u64);
+    let p = VcParams {
+        vcs: 2,
+        buffer: 32,
+        router_delay: r as u32,
+        link_latency: l as u32,
+        packet: pk,
+        switching: Switching::Wormhole,
+        arbitration: Arbitration::OldestFirst,
+    };
+    let (o, pairs) = every_pair(&topo, pk * n as u32, p, 500);
+    let stats = o.packets.unwrap();
+    assert_eq!(stats.delivered, n * pairs.len() as u64);
+    let (mut lat, mut netw) = (0, 0);
+    for &(s, d) in &pairs {
+        let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
+        for k in 0..n {
+            lat += k * pk as u64 + (h + 1) * r + h * l + pk as u64;
+            netw += h * r + h * l + pk as u64;
+        }
+    }
+    assert_eq!((stats.latency_sum, stats.network_sum), (lat, netw));
+}

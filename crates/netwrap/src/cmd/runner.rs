@@ -518,6 +518,12 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     }
     line(out, "source queueing", format!("{:.3}", rep.source_queueing))?;
     line(out, "network latency", format!("{:.3}", rep.network_latency))?;
+    if let (Some(p), Some(n), Some(d)) =
+        (rep.packet_latency, rep.packet_network_latency, rep.packets_delivered)
+    {
+        line(out, "packet latency (network)", format!("{p:.3} ({n:.3})"))?;
+        line(out, "packets delivered", format!("{d}"))?;
+    }
     if let Some(p) = &rep.latency_percentiles {
         line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
     }

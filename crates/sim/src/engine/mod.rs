@@ -182,6 +182,21 @@ pub struct Outcome {
     pub messages: Option<Vec<MessageRecord>>,
     /// The cycle of waits found when the run stopped on a deadlock.
     pub deadlock: Option<Deadlock>,
+    /// Packets of the measured messages, when messages are sent as packets (virtual-channel
+    /// router).
+    pub packets: Option<PacketStats>,
+}
+
+/// The packets of the measured messages that were delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PacketStats {
+    /// Packets delivered.
+    pub delivered: u64,
+    /// Sum of their latencies: delivery cycle minus their message's creation cycle.
+    pub latency_sum: u64,
+    /// Sum of their network latencies: delivery cycle minus the cycle their header left the
+    /// source router.
+    pub network_sum: u64,
 }
 
 /// A deadlock found at run time: a cycle of input virtual channels, each holding a packet that
@@ -514,6 +529,7 @@ impl Collector {
             stalls: self.stalls,
             messages: self.records,
             deadlock: None,
+            packets: None,
         }
     }
 }

@@ -50,7 +50,10 @@
 //! cycles, so they are in time order). Only routers holding flits and terminals holding packets
 //! are visited; a cycle in which none is and nothing is on a wire is skipped.
 
-use super::{Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, RunSpec, Sources, StopReason, choose};
+use super::{
+    Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec, Sources, StopReason,
+    UNMEASURED, choose,
+};
 use crate::calendar::Calendar;
 use crate::spec::{Arbitration, Switching, VcParams};
 use crate::traffic::Pattern;
@@ -74,6 +77,8 @@ struct Flit {
 #[derive(Clone, Copy)]
 struct Packet {
     created: u64,
+    /// Cycle its header left the source router.
+    left: u64,
     src: TerminalId,
     msg: u32,
     len: u32,
@@ -157,6 +162,7 @@ pub fn run<R: Routing>(
     // The input VC whose packet holds each output VC (read only to explain a deadlock).
     let mut holder = vec![NONE; (nc * v) as usize];
     let mut buffered = 0u64;
+    let mut pstats = PacketStats::default();
     let mut last_move = 0u64;
     // After r + 2l + 1 cycles without a move every flit on a wire has landed, every credit has
     // returned and every buffered flit is ready: nothing can change any more but new packets
@@ -257,7 +263,7 @@ pub fn run<R: Routing>(
             };
             for i in 0..n {
                 let len = if i + 1 < n { p.packet } else { size - (n - 1) * p.packet };
-                let pk = Packet { created: now, src, msg: m, len, dst, salt, hops: 0 };
+                let pk = Packet { created: now, left: now, src, msg: m, len, dst, salt, hops: 0 };
                 let id = match free_pkts.pop() {
                     Some(id) => {
                         packets[id as usize] = pk;
@@ -421,6 +427,7 @@ pub fn run<R: Routing>(
                 if port < nc {
                     credits.push_back((now + l, ivc));
                 } else if q.sent == 0 {
+                    packets[pkt as usize].left = now;
                     // A header leaves its source router: the message's first one ends its source
                     // queueing, as the first hop's start does on the ideal switch. (`at` is the
                     // ideal engines' router; here it marks that this has happened.)
@@ -437,6 +444,11 @@ pub fn run<R: Routing>(
                         eject_owner[t] = NONE;
                         let pk = packets[pkt as usize];
                         free_pkts.push(pkt);
+                        if msgs[pk.msg as usize].seq != UNMEASURED {
+                            pstats.delivered += 1;
+                            pstats.latency_sum += now + 1 - pk.created;
+                            pstats.network_sum += now + 1 - pk.left;
+                        }
                         let left = &mut packets_left[pk.msg as usize];
                         *left -= 1;
                         if *left == 0 {
@@ -551,5 +563,6 @@ pub fn run<R: Routing>(
     });
     let mut outcome = collector.finish(net, now, reason, busy.into_iter());
     outcome.deadlock = deadlock;
+    outcome.packets = Some(pstats);
     outcome
 }
