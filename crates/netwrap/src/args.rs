@@ -5,7 +5,9 @@
 use crate::cmd::model::ContentionArg;
 use crate::values::{count, fraction, rate, small_count};
 use clap::{Args, Subcommand, ValueEnum};
-use netwrap_sim::{Arbitration, EngineKind, ModelSpec, PatternKind, RouterKind, SimSpec, Switching};
+use netwrap_sim::{
+    Arbitration, Avoidance, EngineKind, ModelSpec, PatternKind, RouterKind, SimSpec, Switching,
+};
 use netwrap_topo::{DimensionOrder, RoutingAlgorithm, RoutingSpec, TopologySpec};
 
 /// Dimension order, as a command-line value.
@@ -265,6 +267,16 @@ pub enum SwitchingArg {
     Saf,
 }
 
+/// Deadlock avoidance of the virtual-channel router, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeadlockArg {
+    /// None: a deadlock is detected at run time and reported (exit status 4).
+    None,
+    /// Two VC classes on each ring of a torus, switching at the wrap-around channel (Dally &
+    /// Seitz); needs --vcs >= 2.
+    Dateline,
+}
+
 /// Arbitration of the virtual-channel router, as a command-line value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ArbitrationArg {
@@ -324,6 +336,9 @@ pub struct SpecArgs {
     /// (default: round-robin).
     #[arg(long, value_enum, global = true, help_heading = "Router")]
     pub arbitration: Option<ArbitrationArg>,
+    /// With --router vc: deadlock avoidance [spec: router.deadlock] (default: none).
+    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    pub deadlock: Option<DeadlockArg>,
     /// Request rate m: messages each terminal creates per cycle, in (0, 1] [spec:
     /// workload.rate] (default 0.04).
     #[arg(long, value_parser = rate, allow_negative_numbers = true, global = true, help_heading = "Workload")]
@@ -386,6 +401,12 @@ impl SpecArgs {
                 SwitchingArg::Wormhole => Switching::Wormhole,
                 SwitchingArg::Vct => Switching::Vct,
                 SwitchingArg::Saf => Switching::Saf,
+            });
+        }
+        if let Some(d) = self.deadlock {
+            rt.deadlock = Some(match d {
+                DeadlockArg::None => Avoidance::None,
+                DeadlockArg::Dateline => Avoidance::Dateline,
             });
         }
         if let Some(a) = self.arbitration {

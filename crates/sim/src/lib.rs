@@ -38,8 +38,8 @@ pub use experiment::{
 };
 pub use result::{ModelComparison, SimResult, VERSION};
 pub use spec::{
-    Arbitration, EngineKind, ModelSpec, PatternKind, RouterKind, RouterSpec, RunControl, SimSpec, Switching,
-    VcParams, WorkloadSpec,
+    Arbitration, Avoidance, EngineKind, ModelSpec, PatternKind, RouterKind, RouterSpec, RunControl, SimSpec,
+    Switching, VcParams, WorkloadSpec,
 };
 use thiserror::Error;
 

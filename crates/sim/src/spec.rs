@@ -67,6 +67,22 @@ pub struct RouterSpec {
     /// default round-robin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arbitration: Option<Arbitration>,
+    /// Deadlock avoidance (`--deadlock`; default none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadlock: Option<Avoidance>,
+}
+
+/// How the virtual-channel router avoids deadlock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Avoidance {
+    /// None: a cyclic routing may deadlock, and the run-time detector reports it.
+    #[default]
+    None,
+    /// Two VC classes on every ring of a torus (Dally & Seitz): a packet travels in the lower
+    /// half of the VCs until it crosses its ring's wrap-around channel, and in the upper half
+    /// from that channel until it leaves the ring.
+    Dateline,
 }
 
 /// The router models.
@@ -125,6 +141,8 @@ pub struct VcParams {
     pub switching: Switching,
     /// Arbitration.
     pub arbitration: Arbitration,
+    /// Deadlock avoidance.
+    pub deadlock: Avoidance,
 }
 
 impl VcParams {
@@ -137,6 +155,7 @@ impl VcParams {
         packet: 16,
         switching: Switching::Wormhole,
         arbitration: Arbitration::RoundRobin,
+        deadlock: Avoidance::None,
     };
 }
 
@@ -157,12 +176,13 @@ impl RouterSpec {
                 packet: self.packet.unwrap_or(d.packet),
                 switching: self.switching.unwrap_or(d.switching),
                 arbitration: self.arbitration.unwrap_or(d.arbitration),
+                deadlock: self.deadlock.unwrap_or(d.deadlock),
             }
         })
     }
 
     /// Checks the router section and fills the `vc` defaults.
-    fn resolve(&self, engine: EngineKind) -> Result<RouterSpec, SimError> {
+    fn resolve(&self, engine: EngineKind, topology: &TopologySpec) -> Result<RouterSpec, SimError> {
         let given = [
             ("vcs", "--vcs", self.vcs.is_some()),
             ("buffer", "--buffer", self.buffer.is_some()),
@@ -171,6 +191,7 @@ impl RouterSpec {
             ("packet", "--packet", self.packet.is_some()),
             ("switching", "--switching", self.switching.is_some()),
             ("arbitration", "--arbitration", self.arbitration.is_some()),
+            ("deadlock", "--deadlock", self.deadlock.is_some()),
         ];
         let Some(p) = self.vc_params() else {
             if let Some((key, flag, _)) = given.iter().find(|g| g.2) {
@@ -211,6 +232,20 @@ impl RouterSpec {
                 if p.switching == Switching::Vct { "vct" } else { "saf" }
             )));
         }
+        if p.deadlock == Avoidance::Dateline {
+            if !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. }) {
+                return Err(invalid(format!(
+                    "router.deadlock = dateline puts a dateline on each ring of a torus: a {} has no rings with wrap-around channels (--deadlock)",
+                    topology.family()
+                )));
+            }
+            if p.vcs < 2 {
+                return Err(invalid(format!(
+                    "router.deadlock = dateline needs two classes of virtual channels, router.vcs >= 2, not {} (--deadlock, --vcs)",
+                    p.vcs
+                )));
+            }
+        }
         Ok(RouterSpec {
             kind: RouterKind::Vc,
             vcs: Some(p.vcs),
@@ -220,6 +255,7 @@ impl RouterSpec {
             packet: Some(p.packet),
             switching: Some(p.switching),
             arbitration: Some(p.arbitration),
+            deadlock: Some(p.deadlock),
         })
     }
 }
@@ -396,10 +432,11 @@ impl SimSpec {
                 topology.family()
             )));
         }
+        let router = self.router.resolve(r.engine, &topology)?;
         let spec = SimSpec {
             topology,
             routing,
-            router: self.router.resolve(r.engine)?,
+            router,
             workload: WorkloadSpec { pattern, locality, ..w.clone() },
             run: r.clone(),
             model: self.model.clone(),

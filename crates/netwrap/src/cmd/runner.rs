@@ -419,7 +419,7 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
     if let Some(p) = c.router.vc_params() {
         writeln!(
             out,
-            "router: virtual-channel, {} VCs x {} flits per input port, router delay {}, link latency {} (credits alike), packets of at most {} flits, {}, {} arbitration",
+            "router: virtual-channel, {} VCs x {} flits per input port, router delay {}, link latency {} (credits alike), packets of at most {} flits, {}, {} arbitration{}",
             p.vcs,
             p.buffer,
             p.router_delay,
@@ -433,6 +433,10 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
             match p.arbitration {
                 netwrap_sim::Arbitration::RoundRobin => "round-robin",
                 netwrap_sim::Arbitration::OldestFirst => "oldest-first",
+            },
+            match p.deadlock {
+                netwrap_sim::Avoidance::None => "",
+                netwrap_sim::Avoidance::Dateline => ", dateline",
             }
         )?;
     }

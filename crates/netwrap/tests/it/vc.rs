@@ -46,6 +46,7 @@ fn every_router_key_round_trips_through_its_config() {
             "16",
         ],
         vec!["--router", "vc", "fat-tree", "--nodes", "64"],
+        vec!["--router", "vc", "--deadlock", "dateline", "torus", "--k", "4", "--bidirectional"],
     ];
     for (i, case) in cases.iter().enumerate() {
         let mut args = vec!["sim", "--rate", "0.01", "--messages", "600", "--json"];
@@ -118,6 +119,9 @@ fn options_that_do_not_apply_are_refused() {
             "unit-width channels",
         ),
         (vec!["--router", "vc", "--vcs", "65536", "--buffer", "65536"], "lower --vcs or --buffer"),
+        (vec!["--router", "vc", "--deadlock", "dateline", "--vcs", "1"], "router.vcs >= 2, not 1"),
+        (vec!["--router", "vc", "--deadlock", "dateline", "mesh", "--k", "4"], "a mesh has no rings"),
+        (vec!["--deadlock", "dateline"], "router.deadlock (--deadlock) belongs"),
     ] {
         let mut a = vec!["sim", "--messages", "100"];
         a.extend(args.iter());

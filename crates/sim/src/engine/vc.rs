@@ -28,6 +28,11 @@
 //!      Guan's assumption 4); a packet is delivered the cycle after its tail is ejected, and a
 //!      message with its last packet.
 //! - Channels wider than one flit are refused when the experiment is built.
+//! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
+//!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
+//!   from there until it leaves the ring (Dally & Seitz's two classes per ring).
+//! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
+//!   network, the run stops and reports a cycle of waits (see [`super::Deadlock`]).
 //!
 //! # Unloaded latency
 //! One message of B flits whose packets cross h channels (h + 1 routers, the source's and the
@@ -55,7 +60,7 @@ use super::{
     UNMEASURED, choose,
 };
 use crate::calendar::Calendar;
-use crate::spec::{Arbitration, Switching, VcParams};
+use crate::spec::{Arbitration, Avoidance, Switching, VcParams};
 use crate::traffic::Pattern;
 use netwrap_topo::{Candidates, Network, Routing, TerminalId};
 use std::collections::VecDeque;
@@ -155,6 +160,23 @@ pub fn run<R: Routing>(
             fill[rt as usize] += 1;
         }
     }
+    // Dateline (tori only, checked when the spec is resolved): each channel's ring (dimension)
+    // and whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or
+    // `dim i +` and `dim i -` when bidirectional; moving + raises the router id by the
+    // dimension's stride except on the wrap-around channel, moving − lowers it except there.
+    let dateline: Vec<(u32, bool)> = if p.deadlock == Avoidance::Dateline {
+        net.edges()
+            .map(|(src, c)| {
+                let name = &net.classes()[c.class as usize];
+                let dim = name.split_whitespace().nth(1).and_then(|d| d.parse().ok()).unwrap_or(0);
+                let minus = name.ends_with('-');
+                (dim, if minus { c.dst > src } else { c.dst < src })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let half = v / 2;
     let nvc = (ports * v) as usize;
     let mut flits = vec![Flit { ready: 0, pkt: NONE }; nvc * f as usize];
     let mut ivcs = vec![InVc { head: 0, len: 0, sent: 0, out: NONE }; nvc];
@@ -374,8 +396,19 @@ pub fn run<R: Routing>(
                     continue;
                 }
                 let need = if whole { pk.len } else { 1 };
+                // The VCs this packet may take on channel `c`: all, or with a dateline the
+                // upper class from its ring's wrap-around channel on, the lower class before.
+                let port = ivc / v;
+                let vcs_of = |c: u32| -> std::ops::Range<u32> {
+                    if dateline.is_empty() {
+                        return 0..v;
+                    }
+                    let (dim, wrap) = dateline[c as usize];
+                    let upper = wrap || (port < nc && dateline[port as usize].0 == dim && ivc % v >= half);
+                    if upper { half..v } else { 0..half }
+                };
                 let free_vc = |c: u32| -> u32 {
-                    (0..v)
+                    vcs_of(c)
                         .map(|k| c * v + k)
                         .find(|&o| !ovcs[o as usize].held && ovcs[o as usize].credits >= need)
                         .unwrap_or(NONE)
