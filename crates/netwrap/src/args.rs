@@ -275,6 +275,9 @@ pub enum DeadlockArg {
     /// Two VC classes on each ring of a torus, switching at the wrap-around channel (Dally &
     /// Seitz); needs --vcs >= 2.
     Dateline,
+    /// Bubble flow control on each ring of a torus (Puente et al. §3): entering a ring needs
+    /// room for two packets; needs --switching vct and --buffer >= 2 x --packet.
+    Bubble,
 }
 
 /// Arbitration of the virtual-channel router, as a command-line value.
@@ -407,6 +410,7 @@ impl SpecArgs {
             rt.deadlock = Some(match d {
                 DeadlockArg::None => Avoidance::None,
                 DeadlockArg::Dateline => Avoidance::Dateline,
+                DeadlockArg::Bubble => Avoidance::Bubble,
             });
         }
         if let Some(a) = self.arbitration {

@@ -83,6 +83,10 @@ pub enum Avoidance {
     /// half of the VCs until it crosses its ring's wrap-around channel, and in the upper half
     /// from that channel until it leaves the ring.
     Dateline,
+    /// Bubble flow control (Puente et al. §3, Fig. 3), with virtual cut-through: a packet may
+    /// enter a ring of a torus (at injection or on a change of dimension) only if the VC it
+    /// takes has room for two whole packets; moving along the ring needs room for one.
+    Bubble,
 }
 
 /// The router models.
@@ -232,19 +236,34 @@ impl RouterSpec {
                 if p.switching == Switching::Vct { "vct" } else { "saf" }
             )));
         }
-        if p.deadlock == Avoidance::Dateline {
-            if !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. }) {
+        if p.deadlock != Avoidance::None
+            && !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. })
+        {
+            return Err(invalid(format!(
+                "router.deadlock = {} is built for the rings of tori (torus, ring): a {}'s cycles are not protected by it yet (--deadlock)",
+                if p.deadlock == Avoidance::Dateline { "dateline" } else { "bubble" },
+                topology.family()
+            )));
+        }
+        if p.deadlock == Avoidance::Bubble {
+            if p.switching != Switching::Vct {
+                return Err(invalid(
+                    "router.deadlock = bubble needs router.switching = vct: the bubble condition counts free space in whole packets, which wormhole buffers (a packet spread over several routers) and store-and-forward do not keep (--deadlock, --switching)".into(),
+                ));
+            }
+            if p.buffer < 2 * p.packet {
                 return Err(invalid(format!(
-                    "router.deadlock = dateline puts a dateline on each ring of a torus: a {} has no rings with wrap-around channels (--deadlock)",
-                    topology.family()
+                    "router.deadlock = bubble needs router.buffer >= 2 x router.packet = {}, not {}: a packet enters a ring only with room for two (--deadlock, --buffer, --packet)",
+                    2 * p.packet,
+                    p.buffer
                 )));
             }
-            if p.vcs < 2 {
-                return Err(invalid(format!(
-                    "router.deadlock = dateline needs two classes of virtual channels, router.vcs >= 2, not {} (--deadlock, --vcs)",
-                    p.vcs
-                )));
-            }
+        }
+        if p.deadlock == Avoidance::Dateline && p.vcs < 2 {
+            return Err(invalid(format!(
+                "router.deadlock = dateline needs two classes of virtual channels, router.vcs >= 2, not {} (--deadlock, --vcs)",
+                p.vcs
+            )));
         }
         Ok(RouterSpec {
             kind: RouterKind::Vc,

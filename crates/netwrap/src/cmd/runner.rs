@@ -437,6 +437,7 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
             match p.deadlock {
                 netwrap_sim::Avoidance::None => "",
                 netwrap_sim::Avoidance::Dateline => ", dateline",
+                netwrap_sim::Avoidance::Bubble => ", bubble flow control",
             }
         )?;
     }

@@ -47,6 +47,26 @@ fn every_router_key_round_trips_through_its_config() {
         ],
         vec!["--router", "vc", "fat-tree", "--nodes", "64"],
         vec!["--router", "vc", "--deadlock", "dateline", "torus", "--k", "4", "--bidirectional"],
+        vec![
+            "--router",
+            "vc",
+            "--deadlock",
+            "bubble",
+            "--switching",
+            "vct",
+            "--vcs",
+            "1",
+            "--packet",
+            "4",
+            "--buffer",
+            "16",
+            "--size",
+            "4",
+            "torus",
+            "--k",
+            "8",
+            "--bidirectional",
+        ],
     ];
     for (i, case) in cases.iter().enumerate() {
         let mut args = vec!["sim", "--rate", "0.01", "--messages", "600", "--json"];
@@ -120,8 +140,31 @@ fn options_that_do_not_apply_are_refused() {
         ),
         (vec!["--router", "vc", "--vcs", "65536", "--buffer", "65536"], "lower --vcs or --buffer"),
         (vec!["--router", "vc", "--deadlock", "dateline", "--vcs", "1"], "router.vcs >= 2, not 1"),
-        (vec!["--router", "vc", "--deadlock", "dateline", "mesh", "--k", "4"], "a mesh has no rings"),
+        (
+            vec!["--router", "vc", "--deadlock", "dateline", "mesh", "--k", "4"],
+            "a mesh's cycles are not protected",
+        ),
         (vec!["--deadlock", "dateline"], "router.deadlock (--deadlock) belongs"),
+        (vec!["--router", "vc", "--deadlock", "bubble"], "needs router.switching = vct"),
+        (
+            vec![
+                "--router",
+                "vc",
+                "--deadlock",
+                "bubble",
+                "--switching",
+                "vct",
+                "--packet",
+                "16",
+                "--buffer",
+                "16",
+            ],
+            "router.buffer >= 2 x router.packet = 32, not 16",
+        ),
+        (
+            vec!["--router", "vc", "--deadlock", "bubble", "--switching", "vct", "midimew", "--nodes", "16"],
+            "a midimew's cycles are not protected by it yet",
+        ),
     ] {
         let mut a = vec!["sim", "--messages", "100"];
         a.extend(args.iter());

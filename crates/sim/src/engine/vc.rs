@@ -31,6 +31,9 @@
 //! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
 //!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
 //!   from there until it leaves the ring (Dally & Seitz's two classes per ring).
+//! - With Bubble flow control (`--deadlock bubble`, tori, `vct` only; Puente et al. §3) a packet
+//!   entering a ring — from its injection channel or from another dimension — takes a VC only
+//!   with room for two whole packets; along the ring one suffices.
 //! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
 //!   network, the run stops and reports a cycle of waits (see [`super::Deadlock`]).
 //!
@@ -164,7 +167,7 @@ pub fn run<R: Routing>(
     // and whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or
     // `dim i +` and `dim i -` when bidirectional; moving + raises the router id by the
     // dimension's stride except on the wrap-around channel, moving − lowers it except there.
-    let dateline: Vec<(u32, bool)> = if p.deadlock == Avoidance::Dateline {
+    let dateline: Vec<(u32, bool)> = if p.deadlock != Avoidance::None {
         net.edges()
             .map(|(src, c)| {
                 let name = &net.classes()[c.class as usize];
@@ -176,7 +179,8 @@ pub fn run<R: Routing>(
     } else {
         Vec::new()
     };
-    let half = v / 2;
+    let bubble = p.deadlock == Avoidance::Bubble;
+    let half = if bubble { 0 } else { v / 2 };
     let nvc = (ports * v) as usize;
     let mut flits = vec![Flit { ready: 0, pkt: NONE }; nvc * f as usize];
     let mut ivcs = vec![InVc { head: 0, len: 0, sent: 0, out: NONE }; nvc];
@@ -395,12 +399,19 @@ pub fn run<R: Routing>(
                     }
                     continue;
                 }
-                let need = if whole { pk.len } else { 1 };
+                let port = ivc / v;
+                let mut need = if whole { pk.len } else { 1 };
+                // Bubble: entering a ring (from injection or another dimension) needs room for
+                // two packets. Every candidate of dimension-order routing is of one dimension.
+                if bubble
+                    && (port >= nc || dateline[port as usize].0 != dateline[cands.as_slice()[0] as usize].0)
+                {
+                    need = 2 * pk.len;
+                }
                 // The VCs this packet may take on channel `c`: all, or with a dateline the
                 // upper class from its ring's wrap-around channel on, the lower class before.
-                let port = ivc / v;
                 let vcs_of = |c: u32| -> std::ops::Range<u32> {
-                    if dateline.is_empty() {
+                    if dateline.is_empty() || bubble {
                         return 0..v;
                     }
                     let (dim, wrap) = dateline[c as usize];
