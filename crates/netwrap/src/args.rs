@@ -5,7 +5,9 @@
 use crate::cmd::model::ContentionArg;
 use crate::values::{count, fraction, rate, small_count};
 use clap::{Args, Subcommand, ValueEnum};
-use netwrap_sim::{EngineKind, ModelSpec, PatternKind, RouterKind, SimSpec};
+use netwrap_sim::{
+    Arbitration, Avoidance, EngineKind, ModelSpec, PatternKind, RouterKind, SimSpec, Switching,
+};
 use netwrap_topo::{DimensionOrder, RoutingAlgorithm, RoutingSpec, TopologySpec};
 
 /// Dimension order, as a command-line value.
@@ -250,6 +252,41 @@ impl FamilyCmd {
 pub enum Router {
     /// The ideal switch: unbounded output queues, one cycle per hop, pipelined.
     Ideal,
+    /// Input-buffered virtual-channel router: finite buffers, credits, packets, switching.
+    Vc,
+}
+
+/// Switching of the virtual-channel router, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SwitchingArg {
+    /// A VC is taken with room for one flit; a blocked packet holds its channels.
+    Wormhole,
+    /// Virtual cut-through: a VC is taken only with room for the whole packet.
+    Vct,
+    /// Store-and-forward: as vct, and a packet leaves a router only once all of it is there.
+    Saf,
+}
+
+/// Deadlock avoidance of the virtual-channel router, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeadlockArg {
+    /// None: a deadlock is detected at run time and reported (exit status 4).
+    None,
+    /// Two VC classes on each ring of a torus, switching at the wrap-around channel (Dally &
+    /// Seitz); needs --vcs >= 2.
+    Dateline,
+    /// Bubble flow control on each ring of a torus (Puente et al. §3): entering a ring needs
+    /// room for two packets; needs --switching vct and --buffer >= 2 x --packet.
+    Bubble,
+}
+
+/// Arbitration of the virtual-channel router, as a command-line value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArbitrationArg {
+    /// A priority rotating over the router's input VCs every cycle.
+    RoundRobin,
+    /// The oldest packet first, ties by the packets' seeded salts.
+    OldestFirst,
 }
 
 /// Destination pattern, as a command-line value.
@@ -277,6 +314,34 @@ pub struct SpecArgs {
     /// Router model [spec: router.kind] (default: ideal).
     #[arg(long, value_enum, global = true, help_heading = "Router")]
     pub router: Option<Router>,
+    /// With --router vc: virtual channels per input port [spec: router.vcs] (default 2).
+    #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router")]
+    pub vcs: Option<u32>,
+    /// With --router vc: flits per virtual-channel buffer [spec: router.buffer] (default 16).
+    #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router")]
+    pub buffer: Option<u32>,
+    /// With --router vc: router delay r in cycles, the pipeline each flit crosses in a router
+    /// [spec: router.router-delay] (default 0: r + l = 1, the ideal switch's hop).
+    #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router")]
+    pub router_delay: Option<u32>,
+    /// With --router vc: link latency l in cycles (Agarwal 1991's wire delay), also the credit
+    /// delay [spec: router.link-latency] (default 1).
+    #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router")]
+    pub link_latency: Option<u32>,
+    /// With --router vc: most flits per packet P; a message of B flits is ⌈B/P⌉ packets
+    /// [spec: router.packet] (default 16).
+    #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router")]
+    pub packet: Option<u32>,
+    /// With --router vc: switching [spec: router.switching] (default: wormhole).
+    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    pub switching: Option<SwitchingArg>,
+    /// With --router vc: arbitration for VCs and switch ports [spec: router.arbitration]
+    /// (default: round-robin).
+    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    pub arbitration: Option<ArbitrationArg>,
+    /// With --router vc: deadlock avoidance [spec: router.deadlock] (default: none).
+    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    pub deadlock: Option<DeadlockArg>,
     /// Request rate m: messages each terminal creates per cycle, in (0, 1] [spec:
     /// workload.rate] (default 0.04).
     #[arg(long, value_parser = rate, allow_negative_numbers = true, global = true, help_heading = "Workload")]
@@ -322,8 +387,37 @@ pub struct SpecArgs {
 impl SpecArgs {
     /// Applies the options given onto `spec`.
     pub fn apply(&self, spec: &mut SimSpec) {
-        if let Some(Router::Ideal) = self.router {
-            spec.router.kind = RouterKind::Ideal;
+        let rt = &mut spec.router;
+        if let Some(k) = self.router {
+            rt.kind = match k {
+                Router::Ideal => RouterKind::Ideal,
+                Router::Vc => RouterKind::Vc,
+            };
+        }
+        rt.vcs = self.vcs.or(rt.vcs);
+        rt.buffer = self.buffer.or(rt.buffer);
+        rt.router_delay = self.router_delay.or(rt.router_delay);
+        rt.link_latency = self.link_latency.or(rt.link_latency);
+        rt.packet = self.packet.or(rt.packet);
+        if let Some(s) = self.switching {
+            rt.switching = Some(match s {
+                SwitchingArg::Wormhole => Switching::Wormhole,
+                SwitchingArg::Vct => Switching::Vct,
+                SwitchingArg::Saf => Switching::Saf,
+            });
+        }
+        if let Some(d) = self.deadlock {
+            rt.deadlock = Some(match d {
+                DeadlockArg::None => Avoidance::None,
+                DeadlockArg::Dateline => Avoidance::Dateline,
+                DeadlockArg::Bubble => Avoidance::Bubble,
+            });
+        }
+        if let Some(a) = self.arbitration {
+            rt.arbitration = Some(match a {
+                ArbitrationArg::RoundRobin => Arbitration::RoundRobin,
+                ArbitrationArg::OldestFirst => Arbitration::OldestFirst,
+            });
         }
         let w = &mut spec.workload;
         if let Some(r) = self.rate {

@@ -19,6 +19,8 @@ pub mod status {
     pub const INVALID: u8 = 2;
     /// The network is saturated: the report was printed, but it has no steady-state latency.
     pub const SATURATED: u8 = 3;
+    /// The network deadlocked (virtual-channel router): the report shows the cycle of waits.
+    pub const DEADLOCK: u8 = 4;
     /// The run reached its cycle (or in-flight message) limit before its measured messages were
     /// delivered, below saturation: the report says what to raise.
     pub const LIMIT_REACHED: u8 = 5;
@@ -50,6 +52,11 @@ pub fn saturated(message: impl Into<String>) -> anyhow::Error {
 /// A [`Verdict`] with status [`status::LIMIT_REACHED`].
 pub fn limit_reached(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(Verdict { status: status::LIMIT_REACHED, message: message.into() })
+}
+
+/// A [`Verdict`] with status [`status::DEADLOCK`].
+pub fn deadlocked(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Verdict { status: status::DEADLOCK, message: message.into() })
 }
 
 /// Writing some output failed; carried inside the `io::Error` so `main` can tell a failed

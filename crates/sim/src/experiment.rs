@@ -7,7 +7,7 @@ use crate::engine::{self, Arrivals, Outcome, Record, RunSpec, StopRule};
 use crate::report::{Context, summarize};
 use crate::result::{NetworkInfo, SimResult, VERSION, compare, model_unavailable};
 use crate::routes::{RouteFacts, facts, offered, saturates};
-use crate::spec::{EngineKind, PatternKind, SimSpec};
+use crate::spec::{EngineKind, PatternKind, SimSpec, VcParams};
 use crate::traffic::{CubeLocality, LocalitySubcube, Pattern, subcube};
 use netwrap_topo::{Family, Network, Routing, Topology, Visitor};
 
@@ -121,6 +121,19 @@ impl Experiment {
             ));
         }
         let net = self.topology.network();
+        if let Some(p) = point.router.vc_params() {
+            let widest = net.channels().iter().map(|c| c.width as u32).max().unwrap_or(1);
+            if widest > 1 || net.terminal_width() > 1 {
+                return Err(SimError::Invalid(format!(
+                    "router.kind = vc: the {} has channels {} flits wide, and the virtual-channel router models unit-width channels (one flit per cycle per port); use --router ideal, which models wider channels",
+                    net.name(),
+                    widest.max(net.terminal_width())
+                )));
+            }
+            if let Some(why) = engine::vc::too_large(net, &p) {
+                return Err(SimError::Invalid(why));
+            }
+        }
         let w = &point.workload;
         let classes = net.classes();
         let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), w.rate, w.size));
@@ -205,7 +218,11 @@ impl Experiment {
             stop,
             record,
         };
-        let outcome = execute(&self.topology, &self.pattern, &run, r.engine);
+        let model = match point.router.vc_params() {
+            Some(p) => RouterModel::Vc(p),
+            None => RouterModel::Ideal(r.engine),
+        };
+        let outcome = execute(&self.topology, &self.pattern, &run, model);
         let ctx = Context {
             offered_max,
             offered_mean,
@@ -215,6 +232,7 @@ impl Experiment {
             max_cycles: r.max_cycles,
             in_flight_limit: limit,
             short_window,
+            finite_buffers: point.router.vc_params().is_some(),
         };
         let report = summarize(&outcome, classes, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
         let effective_locality = self.subcube.as_ref().map_or(1.0, |s| s.effective_locality);
@@ -249,33 +267,56 @@ pub fn simulate(spec: &SimSpec) -> Result<SimResult, SimError> {
     Experiment::new(spec)?.run(spec)
 }
 
+/// Which router model runs a network, with its engine's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RouterModel {
+    /// The ideal switch, on the fast or the reference engine.
+    Ideal(EngineKind),
+    /// The virtual-channel router.
+    Vc(VcParams),
+}
+
+impl From<EngineKind> for RouterModel {
+    fn from(e: EngineKind) -> Self {
+        RouterModel::Ideal(e)
+    }
+}
+
 /// Runs one engine on a built topology under `pattern`: the single place the engine is chosen
 /// and the routing type made concrete.
-pub fn execute(topology: &Topology, pattern: &Pattern, spec: &RunSpec, engine: EngineKind) -> Outcome {
+pub fn execute(
+    topology: &Topology,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    model: impl Into<RouterModel>,
+) -> Outcome {
     struct Run<'a> {
         pattern: &'a Pattern,
         spec: &'a RunSpec,
-        engine: EngineKind,
+        model: RouterModel,
     }
     impl Visitor for Run<'_> {
         type Output = Outcome;
         fn visit<F: Family>(self, f: &F) -> Outcome {
-            execute_on(f.network(), f, self.pattern, self.spec, self.engine)
+            execute_on(f.network(), f, self.pattern, self.spec, self.model)
         }
     }
-    topology.visit(Run { pattern, spec, engine })
+    topology.visit(Run { pattern, spec, model: model.into() })
 }
 
-/// Runs one engine on any network and routing (exact tests use hand-made networks).
+/// Runs one engine on any network and routing (exact tests use hand-made networks). The
+/// virtual-channel router needs unit-width channels and buffers that fit
+/// [`engine::vc::too_large`] ([`Experiment::new`] checks both).
 pub fn execute_on<R: Routing>(
     net: &Network,
     routing: &R,
     pattern: &Pattern,
     spec: &RunSpec,
-    engine: EngineKind,
+    model: impl Into<RouterModel>,
 ) -> Outcome {
-    match engine {
-        EngineKind::Fast => engine::ideal::run(net, routing, pattern, spec),
-        EngineKind::Reference => engine::reference::run(net, routing, pattern, spec),
+    match model.into() {
+        RouterModel::Ideal(EngineKind::Fast) => engine::ideal::run(net, routing, pattern, spec),
+        RouterModel::Ideal(EngineKind::Reference) => engine::reference::run(net, routing, pattern, spec),
+        RouterModel::Vc(p) => engine::vc::run(net, routing, pattern, spec, &p),
     }
 }

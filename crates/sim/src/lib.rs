@@ -33,11 +33,13 @@ pub mod sweep;
 pub mod traffic;
 
 pub use experiment::{
-    Experiment, Plan, SATURATED_WORK, default_warmup, execute, execute_on, in_flight_limit, simulate,
+    Experiment, Plan, RouterModel, SATURATED_WORK, default_warmup, execute, execute_on, in_flight_limit,
+    simulate,
 };
 pub use result::{ModelComparison, SimResult, VERSION};
 pub use spec::{
-    EngineKind, ModelSpec, PatternKind, RouterKind, RouterSpec, RunControl, SimSpec, WorkloadSpec,
+    Arbitration, Avoidance, EngineKind, ModelSpec, PatternKind, RouterKind, RouterSpec, RunControl, SimSpec,
+    Switching, VcParams, WorkloadSpec,
 };
 use thiserror::Error;
 

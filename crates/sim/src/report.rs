@@ -21,6 +21,9 @@ pub enum Verdict {
     /// The cycle limit (or the in-flight message limit) ended the run before its measured
     /// messages were delivered, below saturation: the reason says what to raise.
     LimitReached,
+    /// No flit moved for a while with packets in the network (virtual-channel router): the
+    /// report's `deadlock` holds the cycle of waits.
+    Deadlock,
 }
 
 /// Utilisation of one channel class.
@@ -84,6 +87,20 @@ pub struct Report {
     pub utilization_by_class: Vec<ClassUtilization>,
     /// Hop counts of the delivered measured messages (index = hops).
     pub hop_histogram: Vec<u64>,
+    /// Mean latency of the measured messages' packets delivered, from their message's creation
+    /// (virtual-channel router).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet_latency: Option<f64>,
+    /// Mean network part of `packet_latency`: from the cycle the packet's header left its source
+    /// router.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet_network_latency: Option<f64>,
+    /// Packets of the measured messages delivered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packets_delivered: Option<u64>,
+    /// With the verdict `deadlock`: the cycle of waits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadlock: Option<crate::engine::Deadlock>,
 }
 
 /// What the verdict needs to know besides the outcome.
@@ -106,6 +123,9 @@ pub struct Context {
     /// A saturated run's measurement window, when its budgets made it shorter than twenty
     /// unloaded latencies (at least 2,000 cycles).
     pub short_window: Option<u64>,
+    /// Routers with finite buffers (the virtual-channel router), which may saturate below an
+    /// offered load of one flit per cycle on the busiest channel.
+    pub finite_buffers: bool,
 }
 
 /// A round number at least `x`: two significant figures, rounded up.
@@ -120,7 +140,22 @@ fn round_up(x: f64) -> f64 {
 /// The verdict and its reason.
 fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict, Option<String>) {
     let m = &o.measured;
+    if let Some(d) = &o.deadlock {
+        return (
+            Verdict::Deadlock,
+            Some(format!(
+                "no flit moved for {} cycles with {} flits in the network (cycle {}): a cycle of {} virtual channels each waits for the next; choose deadlock-free routing or more virtual channels",
+                d.quiet_cycles,
+                d.flits_in_network,
+                d.detected_at,
+                d.cycle.len()
+            )),
+        );
+    }
     let behind = throughput < 0.95 * offered && m.latency_grows();
+    // Without the exact loads, or with finite buffers (which saturate below a busiest-channel
+    // load of one), the run's own measurements decide whether the network fell behind.
+    let dynamic_verdict = ctx.offered_max.is_none() || ctx.finite_buffers;
     let overloaded = ctx
         .offered_max
         .filter(|&l| crate::routes::saturates(l))
@@ -157,11 +192,12 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
         )
     };
     match o.stop {
-        StopReason::Drained if ctx.offered_max.is_none() && behind => {
+        StopReason::Deadlock => (Verdict::Deadlock, Some("no flit moved with packets in the network".into())),
+        StopReason::Drained if dynamic_verdict && behind => {
             (Verdict::Saturated, Some(dynamic("the network falls behind")))
         }
         StopReason::Drained | StopReason::SaturationMeasured => (Verdict::Ok, None),
-        StopReason::InFlightLimit if ctx.offered_max.is_none() && throughput < 0.95 * offered => (
+        StopReason::InFlightLimit if dynamic_verdict && throughput < 0.95 * offered => (
             Verdict::Saturated,
             Some(format!(
                 "more than {} messages in flight and accepted throughput {throughput:.5} below the offered {offered:.5}",
@@ -175,7 +211,7 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
                 ctx.in_flight_limit, o.end, m.delivered, m.target
             )),
         ),
-        StopReason::CycleLimit if ctx.offered_max.is_none() && behind => {
+        StopReason::CycleLimit if dynamic_verdict && behind => {
             (Verdict::Saturated, Some(dynamic("the cycle limit was reached")))
         }
         StopReason::CycleLimit => {
@@ -274,6 +310,10 @@ pub fn summarize(o: &Outcome, class_names: &[String], expected: Option<&[f64]>, 
         mean_hops_ci95,
         utilization_by_class,
         hop_histogram,
+        deadlock: o.deadlock.clone(),
+        packet_latency: o.packets.map(|p| p.latency_sum as f64 / p.delivered.max(1) as f64),
+        packet_network_latency: o.packets.map(|p| p.network_sum as f64 / p.delivered.max(1) as f64),
+        packets_delivered: o.packets.map(|p| p.delivered),
     }
 }
 

@@ -35,13 +35,58 @@ pub struct SimSpec {
     pub model: Option<ModelSpec>,
 }
 
-/// The router model: the `router` section.
+/// The router model: the `router` section. Every key but `kind` belongs to the
+/// virtual-channel router (`kind = "vc"`) and is an error with the ideal switch; resolving a
+/// `vc` spec fills every absent key with its default, so a result's `config` is complete.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct RouterSpec {
     /// Which router (`--router`).
     #[serde(default)]
     pub kind: RouterKind,
+    /// Virtual channels per input port, V (`--vcs`; default 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vcs: Option<u32>,
+    /// Buffer per virtual channel in flits, F (`--buffer`; default 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<u32>,
+    /// Router delay r in cycles, the pipeline every flit crosses in a router
+    /// (`--router-delay`; default 0, so that r + l = 1 is the ideal switch's hop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub router_delay: Option<u32>,
+    /// Link latency l in cycles, Agarwal 1991's wire delay (`--link-latency`; default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_latency: Option<u32>,
+    /// Most flits per packet, P: a message is sent as ⌈B / P⌉ packets (`--packet`; default 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet: Option<u32>,
+    /// Switching (`--switching`; default wormhole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switching: Option<Switching>,
+    /// Arbitration among requests for a virtual channel or a switch port (`--arbitration`;
+    /// default round-robin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arbitration: Option<Arbitration>,
+    /// Deadlock avoidance (`--deadlock`; default none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadlock: Option<Avoidance>,
+}
+
+/// How the virtual-channel router avoids deadlock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Avoidance {
+    /// None: a cyclic routing may deadlock, and the run-time detector reports it.
+    #[default]
+    None,
+    /// Two VC classes on every ring of a torus (Dally & Seitz): a packet travels in the lower
+    /// half of the VCs until it crosses its ring's wrap-around channel, and in the upper half
+    /// from that channel until it leaves the ring.
+    Dateline,
+    /// Bubble flow control (Puente et al. §3, Fig. 3), with virtual cut-through: a packet may
+    /// enter a ring of a torus (at injection or on a change of dimension) only if the VC it
+    /// takes has room for two whole packets; moving along the ring needs room for one.
+    Bubble,
 }
 
 /// The router models.
@@ -52,6 +97,186 @@ pub enum RouterKind {
     /// per hop (switch plus wire), pipelined.
     #[default]
     Ideal,
+    /// An input-buffered virtual-channel router with credit-based flow control (Puente et
+    /// al.'s router, as BookSim2 and CAMINOS model one): see [`crate::engine::vc`].
+    Vc,
+}
+
+/// How a packet advances through the virtual-channel router.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Switching {
+    /// A virtual channel is taken with room for one flit; a blocked packet holds the channels
+    /// behind it back to its source.
+    #[default]
+    Wormhole,
+    /// Virtual cut-through: a virtual channel is taken only with room for the whole packet.
+    Vct,
+    /// Store-and-forward: as `vct`, and a packet leaves a router only once all its flits are
+    /// there.
+    Saf,
+}
+
+/// Which request wins a virtual channel or a switch port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arbitration {
+    /// A rotating priority over a router's input virtual channels, advanced every cycle.
+    #[default]
+    RoundRobin,
+    /// The oldest packet first (by creation cycle), ties by the packets' seeded salts.
+    OldestFirst,
+}
+
+/// The virtual-channel router's parameters, resolved (see [`RouterSpec`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct VcParams {
+    /// Virtual channels per input port.
+    pub vcs: u32,
+    /// Flits per virtual-channel buffer.
+    pub buffer: u32,
+    /// Router delay in cycles.
+    pub router_delay: u32,
+    /// Link latency in cycles (at least 1).
+    pub link_latency: u32,
+    /// Most flits per packet.
+    pub packet: u32,
+    /// Switching.
+    pub switching: Switching,
+    /// Arbitration.
+    pub arbitration: Arbitration,
+    /// Deadlock avoidance.
+    pub deadlock: Avoidance,
+}
+
+impl VcParams {
+    /// The defaults, documented on [`RouterSpec`]'s fields.
+    pub const DEFAULT: VcParams = VcParams {
+        vcs: 2,
+        buffer: 16,
+        router_delay: 0,
+        link_latency: 1,
+        packet: 16,
+        switching: Switching::Wormhole,
+        arbitration: Arbitration::RoundRobin,
+        deadlock: Avoidance::None,
+    };
+}
+
+/// Most virtual channels per port, flits per buffer, packet flits and delays: generous for any
+/// router built, and small enough that per-port state stays small and sums cannot overflow.
+pub const MAX_VC_PARAM: u32 = 1 << 16;
+
+impl RouterSpec {
+    /// The virtual-channel parameters of a resolved `vc` spec (`None` for the ideal switch).
+    pub fn vc_params(&self) -> Option<VcParams> {
+        (self.kind == RouterKind::Vc).then(|| {
+            let d = VcParams::DEFAULT;
+            VcParams {
+                vcs: self.vcs.unwrap_or(d.vcs),
+                buffer: self.buffer.unwrap_or(d.buffer),
+                router_delay: self.router_delay.unwrap_or(d.router_delay),
+                link_latency: self.link_latency.unwrap_or(d.link_latency),
+                packet: self.packet.unwrap_or(d.packet),
+                switching: self.switching.unwrap_or(d.switching),
+                arbitration: self.arbitration.unwrap_or(d.arbitration),
+                deadlock: self.deadlock.unwrap_or(d.deadlock),
+            }
+        })
+    }
+
+    /// Checks the router section and fills the `vc` defaults.
+    fn resolve(&self, engine: EngineKind, topology: &TopologySpec) -> Result<RouterSpec, SimError> {
+        let given = [
+            ("vcs", "--vcs", self.vcs.is_some()),
+            ("buffer", "--buffer", self.buffer.is_some()),
+            ("router-delay", "--router-delay", self.router_delay.is_some()),
+            ("link-latency", "--link-latency", self.link_latency.is_some()),
+            ("packet", "--packet", self.packet.is_some()),
+            ("switching", "--switching", self.switching.is_some()),
+            ("arbitration", "--arbitration", self.arbitration.is_some()),
+            ("deadlock", "--deadlock", self.deadlock.is_some()),
+        ];
+        let Some(p) = self.vc_params() else {
+            if let Some((key, flag, _)) = given.iter().find(|g| g.2) {
+                return Err(invalid(format!(
+                    "router.{key} ({flag}) belongs to the virtual-channel router (--router vc): the ideal switch has unbounded output queues, one-cycle hops and whole messages"
+                )));
+            }
+            return Ok(self.clone());
+        };
+        if engine != EngineKind::Fast {
+            return Err(invalid(
+                "run.engine = reference chooses the ideal switch's flit-by-flit engine: the virtual-channel router has one engine (--engine, --router vc)".into(),
+            ));
+        }
+        for (key, flag, value, min) in [
+            ("vcs", "--vcs", p.vcs, 1),
+            ("buffer", "--buffer", p.buffer, 1),
+            ("router-delay", "--router-delay", p.router_delay, 0),
+            ("link-latency", "--link-latency", p.link_latency, 1),
+            ("packet", "--packet", p.packet, 1),
+        ] {
+            if value < min || value > MAX_VC_PARAM {
+                let why = if key == "link-latency" {
+                    " (a flit sent in a cycle reaches the next router in a later one)"
+                } else {
+                    ""
+                };
+                return Err(invalid(format!(
+                    "router.{key} = {value}: must be from {min} to {MAX_VC_PARAM}{why} ({flag})"
+                )));
+            }
+        }
+        if p.switching != Switching::Wormhole && p.buffer < p.packet {
+            return Err(invalid(format!(
+                "router.buffer = {} is below router.packet = {}: {} switching takes a virtual channel only with room for a whole packet, so no packet could ever move (--buffer, --packet, --switching)",
+                p.buffer,
+                p.packet,
+                if p.switching == Switching::Vct { "vct" } else { "saf" }
+            )));
+        }
+        if p.deadlock != Avoidance::None
+            && !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. })
+        {
+            return Err(invalid(format!(
+                "router.deadlock = {} is built for the rings of tori (torus, ring): a {}'s cycles are not protected by it yet (--deadlock)",
+                if p.deadlock == Avoidance::Dateline { "dateline" } else { "bubble" },
+                topology.family()
+            )));
+        }
+        if p.deadlock == Avoidance::Bubble {
+            if p.switching != Switching::Vct {
+                return Err(invalid(
+                    "router.deadlock = bubble needs router.switching = vct: the bubble condition counts free space in whole packets, which wormhole buffers (a packet spread over several routers) and store-and-forward do not keep (--deadlock, --switching)".into(),
+                ));
+            }
+            if p.buffer < 2 * p.packet {
+                return Err(invalid(format!(
+                    "router.deadlock = bubble needs router.buffer >= 2 x router.packet = {}, not {}: a packet enters a ring only with room for two (--deadlock, --buffer, --packet)",
+                    2 * p.packet,
+                    p.buffer
+                )));
+            }
+        }
+        if p.deadlock == Avoidance::Dateline && p.vcs < 2 {
+            return Err(invalid(format!(
+                "router.deadlock = dateline needs two classes of virtual channels, router.vcs >= 2, not {} (--deadlock, --vcs)",
+                p.vcs
+            )));
+        }
+        Ok(RouterSpec {
+            kind: RouterKind::Vc,
+            vcs: Some(p.vcs),
+            buffer: Some(p.buffer),
+            router_delay: Some(p.router_delay),
+            link_latency: Some(p.link_latency),
+            packet: Some(p.packet),
+            switching: Some(p.switching),
+            arbitration: Some(p.arbitration),
+            deadlock: Some(p.deadlock),
+        })
+    }
 }
 
 /// Where messages go: the `pattern` of the workload.
@@ -226,10 +451,11 @@ impl SimSpec {
                 topology.family()
             )));
         }
+        let router = self.router.resolve(r.engine, &topology)?;
         let spec = SimSpec {
             topology,
             routing,
-            router: self.router.clone(),
+            router,
             workload: WorkloadSpec { pattern, locality, ..w.clone() },
             run: r.clone(),
             model: self.model.clone(),

@@ -43,6 +43,9 @@ fn spec(json: &str, messages: u64) -> SimSpec {
     s
 }
 
+/// The virtual-channel router of the benchmarks: the issue's CAMINOS-like cut-through router.
+const VC: &str = r#"{"kind": "vc", "vcs": 4, "buffer": 16, "packet": 4, "switching": "vct"}"#;
+
 fn configs(scale: f64) -> Vec<Config> {
     let msgs = |m: f64| ((m * scale) as u64).max(100);
     let butterfly =
@@ -60,6 +63,28 @@ fn configs(scale: f64) -> Vec<Config> {
             spec: spec(
                 r#"{"topology": {"family": "torus", "bidirectional": true}, "workload": {"rate": 0.0675, "size": 4}}"#,
                 msgs(2_000_000.0),
+            ),
+            sweep: None,
+        },
+        Config {
+            name: "vc-torus8x8-bi",
+            what: "the same on --router vc: VCT, 4 VCs x 16 flits, P = 4, r = 0, l = 1 (half its saturation, m = 0.136)",
+            spec: spec(
+                &format!(
+                    r#"{{"topology": {{"family": "torus", "bidirectional": true}}, "router": {VC}, "workload": {{"rate": 0.0675, "size": 4}}}}"#
+                ),
+                msgs(500_000.0),
+            ),
+            sweep: None,
+        },
+        Config {
+            name: "vc-torus16x16-bi",
+            what: "16x16 bidirectional torus on --router vc, the same router, m = 0.034, B = 4",
+            spec: spec(
+                &format!(
+                    r#"{{"topology": {{"family": "torus", "k": 16, "bidirectional": true}}, "router": {VC}, "workload": {{"rate": 0.034, "size": 4}}}}"#
+                ),
+                msgs(500_000.0),
             ),
             sweep: None,
         },

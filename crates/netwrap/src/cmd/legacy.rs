@@ -139,6 +139,10 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
             )?;
             writeln!(out, "limit reached: {reason}")?;
         }
+        Verdict::Deadlock => {
+            writeln!(out, "average latency (T):          none: the network deadlocked")?;
+            writeln!(out, "deadlock: {reason}")?;
+        }
     }
     writeln!(out, "average hops:                 {:.3}", rep.mean_hops)?;
     out.finish()?;

@@ -8,7 +8,7 @@
 //! sharding (`netwrap merge` joins shards into exactly what one unsharded run writes).
 
 use crate::cmd::details;
-use crate::output::{self, VERSION, limit_reached, num, opt, saturated, write_failed};
+use crate::output::{self, VERSION, deadlocked, limit_reached, num, opt, saturated, write_failed};
 use anyhow::{Context, bail};
 use netwrap_sim::report::Verdict;
 use netwrap_sim::sweep::{METRICS, Point, Sweep, metrics, run_points};
@@ -373,6 +373,7 @@ pub fn verdict(r: &SimResult) -> anyhow::Result<()> {
         Verdict::Ok => Ok(()),
         Verdict::Saturated => Err(saturated(format!("the network is saturated: {reason}"))),
         Verdict::LimitReached => Err(limit_reached(format!("limit reached: {reason}"))),
+        Verdict::Deadlock => Err(deadlocked(format!("deadlock: {reason}"))),
     }
 }
 
@@ -391,6 +392,7 @@ fn latency_text(r: &netwrap_sim::report::Report, wide: bool) -> String {
         (Some(l), None, false) => format!("{l:.2}"),
         (None, _, _) => match r.verdict {
             Verdict::Saturated => "saturated".into(),
+            Verdict::Deadlock => "deadlock".into(),
             _ => "—".into(),
         },
     }
@@ -443,12 +445,38 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
         "run: {warmup}, {} measured messages, {} engine; routing: {}; offered loads: {}",
         c.run.messages,
         match c.run.engine {
+            _ if c.router.kind == netwrap_sim::RouterKind::Vc => "virtual-channel",
             netwrap_sim::EngineKind::Fast => "fast",
             netwrap_sim::EngineKind::Reference => "flit-by-flit reference",
         },
         routing_text(r),
         r.load_method
     )?;
+    if let Some(p) = c.router.vc_params() {
+        writeln!(
+            out,
+            "router: virtual-channel, {} VCs x {} flits per input port, router delay {}, link latency {} (credits alike), packets of at most {} flits, {}, {} arbitration{}",
+            p.vcs,
+            p.buffer,
+            p.router_delay,
+            p.link_latency,
+            p.packet,
+            match p.switching {
+                netwrap_sim::Switching::Wormhole => "wormhole",
+                netwrap_sim::Switching::Vct => "virtual cut-through",
+                netwrap_sim::Switching::Saf => "store-and-forward",
+            },
+            match p.arbitration {
+                netwrap_sim::Arbitration::RoundRobin => "round-robin",
+                netwrap_sim::Arbitration::OldestFirst => "oldest-first",
+            },
+            match p.deadlock {
+                netwrap_sim::Avoidance::None => "",
+                netwrap_sim::Avoidance::Dateline => ", dateline",
+                netwrap_sim::Avoidance::Bubble => ", bubble flow control",
+            }
+        )?;
+    }
     if let Some(m) = &r.model {
         writeln!(out, "model: {}", m.source)?;
     }
@@ -531,6 +559,12 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     }
     line(out, "source queueing", format!("{:.3}", rep.source_queueing))?;
     line(out, "network latency", format!("{:.3}", rep.network_latency))?;
+    if let (Some(p), Some(n), Some(d)) =
+        (rep.packet_latency, rep.packet_network_latency, rep.packets_delivered)
+    {
+        line(out, "packet latency (network)", format!("{p:.3} ({n:.3})"))?;
+        line(out, "packets delivered", format!("{d}"))?;
+    }
     if let Some(p) = &rep.latency_percentiles {
         line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
     }
@@ -575,6 +609,29 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
                 )?;
             }
         }
+        Verdict::Deadlock => {
+            writeln!(out)?;
+            writeln!(out, "DEADLOCK: {}.", rep.verdict_reason.as_deref().unwrap_or(""))?;
+            if let Some(d) = &rep.deadlock {
+                writeln!(
+                    out,
+                    "Cycle of waits (each input virtual channel's packet waits for room in the next, or for the output virtual channel the next one's packet holds):"
+                )?;
+                for w in &d.cycle {
+                    let input = match (w.channel, &w.class, w.terminal) {
+                        (Some(c), Some(class), _) => format!("channel {c} ({class})"),
+                        (Some(c), None, _) => format!("channel {c}"),
+                        (None, _, Some(t)) => format!("injection from terminal {t}"),
+                        (None, _, None) => "injection".into(),
+                    };
+                    writeln!(
+                        out,
+                        "  router {:>6}  input {input:<24} VC {}  packet {} -> {}",
+                        w.router, w.vc, w.source, w.destination
+                    )?;
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -614,6 +671,7 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
             Verdict::Ok => "ok",
             Verdict::Saturated => "saturated",
             Verdict::LimitReached => "limit reached",
+            Verdict::Deadlock => "deadlock",
         };
         line += &format!(
             "{:>8.4} {:>16} {:>8.3} {:>10.5} {:>14}",

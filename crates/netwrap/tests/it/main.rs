@@ -14,6 +14,7 @@ mod plot;
 mod spec_fuzz;
 mod topo;
 mod validation;
+mod vc;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -33,6 +33,7 @@
 
 pub mod ideal;
 pub mod reference;
+pub mod vc;
 
 use crate::calendar::Calendar;
 use crate::rng::{Purpose, Stream, geometric_gap, mix};
@@ -118,6 +119,9 @@ pub enum StopReason {
     InFlightLimit,
     /// The cycle limit was reached first.
     CycleLimit,
+    /// No flit moved for a while with packets in the network: a deadlock (virtual-channel
+    /// router only; [`Outcome::deadlock`] holds the cycle of waits).
+    Deadlock,
 }
 
 impl StopReason {
@@ -128,6 +132,7 @@ impl StopReason {
             StopReason::SaturationMeasured => "accepted throughput of the saturated network measured",
             StopReason::InFlightLimit => "more messages in flight than a run keeps",
             StopReason::CycleLimit => "the cycle limit",
+            StopReason::Deadlock => "a deadlock",
         }
     }
 }
@@ -175,6 +180,59 @@ pub struct Outcome {
     pub stalls: u64,
     /// Every measured message, when recorded.
     pub messages: Option<Vec<MessageRecord>>,
+    /// The cycle of waits found when the run stopped on a deadlock.
+    pub deadlock: Option<Deadlock>,
+    /// Packets of the measured messages, when messages are sent as packets (virtual-channel
+    /// router).
+    pub packets: Option<PacketStats>,
+}
+
+/// The packets of the measured messages that were delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PacketStats {
+    /// Packets delivered.
+    pub delivered: u64,
+    /// Sum of their latencies: delivery cycle minus their message's creation cycle.
+    pub latency_sum: u64,
+    /// Sum of their network latencies: delivery cycle minus the cycle their header left the
+    /// source router.
+    pub network_sum: u64,
+}
+
+/// A deadlock found at run time: a cycle of input virtual channels, each holding a packet that
+/// waits for the next one's room (or for an output VC the next one's packet holds).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Deadlock {
+    /// Cycle at which it was declared.
+    pub detected_at: u64,
+    /// Cycles without any flit moving before it was declared.
+    pub quiet_cycles: u64,
+    /// Flits in the network then (buffered or on a wire).
+    pub flits_in_network: u64,
+    /// The cycle of waits: each entry waits for the next, the last for the first.
+    pub cycle: Vec<DeadlockWait>,
+}
+
+/// One input virtual channel of a deadlock cycle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct DeadlockWait {
+    /// The router holding the packet.
+    pub router: u32,
+    /// The input channel (absent: the injection channel of `terminal`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub channel: Option<u32>,
+    /// The input channel's class, e.g. `dim 0 +`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub class: Option<String>,
+    /// The injecting terminal, for an injection channel.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub terminal: Option<u32>,
+    /// The virtual channel.
+    pub vc: u32,
+    /// The blocked packet's destination terminal.
+    pub destination: u32,
+    /// The packet's message's source terminal.
+    pub source: u32,
 }
 
 impl Outcome {
@@ -424,7 +482,7 @@ impl Collector {
             // The loop ran out: cycles 0 .. now − 1 were simulated.
             StopReason::CycleLimit => now,
             // Stopped at the end of cycle `now`, which was simulated.
-            StopReason::SaturationMeasured | StopReason::InFlightLimit => now + 1,
+            StopReason::SaturationMeasured | StopReason::InFlightLimit | StopReason::Deadlock => now + 1,
         };
         (stop, end)
     }
@@ -470,6 +528,8 @@ impl Collector {
             flit_hops: self.flit_hops,
             stalls: self.stalls,
             messages: self.records,
+            deadlock: None,
+            packets: None,
         }
     }
 }

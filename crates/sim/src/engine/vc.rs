@@ -1,0 +1,612 @@
+//! The input-buffered virtual-channel router (`--router vc`), flit by flit.
+//!
+//! # Model
+//! - Every router input port — one per incoming channel, one per attached terminal's injection
+//!   channel — has V virtual channels (VCs), each a FIFO buffer of F flits. Output ports are
+//!   the outgoing channels and one ejection port per attached terminal.
+//! - Terminals: a message of B flits is split into ⌈B / P⌉ packets (all of P flits but the last)
+//!   that join the terminal's unbounded source queue when the message is created. The source
+//!   writes one flit per cycle into its injection channel's VC buffer, taking a VC for a packet
+//!   as routers do (below); a flit written at cycle t is in the router's buffer at t.
+//! - Every flit that enters a buffer at cycle t is ready to leave at t + r (the router delay,
+//!   a pipeline of r stages; Puente et al. Fig. 5 has four). Each cycle each router runs, in
+//!   its arbitration order (round-robin: a priority rotating over its input VCs every cycle;
+//!   oldest-first: by packet creation cycle, then the packet's seeded salt):
+//!   1. VC allocation: a VC whose front flit is a ready header routes it (the network's
+//!      [`Routing`]; among several allowed channels a free one, chosen as the ideal switch
+//!      does) and takes a VC of the chosen output that no other packet holds and whose credits
+//!      show room for one flit (`wormhole`) or the whole packet (`vct`, `saf`). With `saf` the
+//!      header asks only once every flit of its packet is in the buffer and ready. A header at
+//!      its destination takes the terminal's ejection port instead, one packet at a time.
+//!   2. Switch allocation: each input port sends at most one flit and each output port takes at
+//!      most one flit per cycle (unit-width channels), from VCs holding an output VC, whose
+//!      front flit is ready and whose output shows a credit.
+//!   3. Traversal: a flit sent at cycle s is in the next router's buffer at s + l (the link
+//!      latency); the slot it frees is credited back to the sender at s + l (the credit
+//!      crosses the same wire back: the credit delay is l). The tail flit releases the output
+//!      VC it held. A flit sent to the ejection port is ejected (one per cycle, Greenberg &
+//!      Guan's assumption 4); a packet is delivered the cycle after its tail is ejected, and a
+//!      message with its last packet.
+//! - Channels wider than one flit are refused when the experiment is built.
+//! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
+//!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
+//!   from there until it leaves the ring (Dally & Seitz's two classes per ring).
+//! - With Bubble flow control (`--deadlock bubble`, tori, `vct` only; Puente et al. §3) a packet
+//!   entering a ring — from its injection channel or from another dimension — takes a VC only
+//!   with room for two whole packets; along the ring one suffices.
+//! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
+//!   network, the run stops and reports a cycle of waits (see [`super::Deadlock`]).
+//!
+//! # Unloaded latency
+//! One message of B flits whose packets cross h channels (h + 1 routers, the source's and the
+//! destination's included) and meet no other traffic, with buffers deep enough that credits
+//! never stall a stream (F ≥ 2l + r + 1 with `wormhole`; F ≥ B + 2l + r with `vct` and
+//! `saf`, so a VC always has room for the next packet):
+//! - `wormhole` and `vct`: the header is ready at the source router at t + r, leaves, is ready
+//!   at each next router r + l later, so it is ejected at t + (h + 1)r + hl; the flits follow
+//!   one per cycle without a gap, the packets of a message back to back, so the last flit is
+//!   ejected B − 1 cycles later and
+//!   **T = (h + 1)·r + h·l + B**, whatever P (the ideal switch's h + B at r = 0, l = 1).
+//! - `saf`, with B = n·P: a packet leaves a router only once its tail is there and ready, which
+//!   costs P − 1 + r at each of the h + 1 routers and l on each channel; the packets follow
+//!   P cycles apart (the injection channel's pace), so the last one starts (n − 1)P late:
+//!   **T = (n − 1)·P + (h + 1)·(P − 1 + r) + h·l + P**.
+//!
+//! # Cost
+//! Flits live in one arena of (ports × V × F) slots, packets and messages in slot vectors with
+//! free lists; flits on the wires and credits on their way back are FIFOs (every flit takes l
+//! cycles, so they are in time order). Only routers holding flits and terminals holding packets
+//! are visited; a cycle in which none is and nothing is on a wire is skipped.
+
+use super::{
+    Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec, Sources, StopReason,
+    UNMEASURED, choose,
+};
+use crate::calendar::Calendar;
+use crate::spec::{Arbitration, Avoidance, Switching, VcParams};
+use crate::traffic::Pattern;
+use netwrap_topo::{Candidates, Network, Routing, TerminalId};
+use std::collections::VecDeque;
+
+const NONE: u32 = u32::MAX;
+/// Marks an output that is a terminal's ejection port.
+const EJECT: u32 = 1 << 31;
+
+/// The most flit slots the buffers of one run may take (16 bytes each: 2 GiB).
+pub const MAX_FLIT_SLOTS: u64 = 1 << 27;
+
+#[derive(Clone, Copy)]
+struct Flit {
+    ready: u64,
+    pkt: u32,
+}
+
+/// A packet in flight.
+#[derive(Clone, Copy)]
+struct Packet {
+    created: u64,
+    /// Cycle its header left the source router.
+    left: u64,
+    src: TerminalId,
+    msg: u32,
+    len: u32,
+    dst: TerminalId,
+    salt: u32,
+    hops: u32,
+}
+
+/// An input VC: its FIFO (in the arena at `index · F`) and the output its front packet holds.
+#[derive(Clone, Copy)]
+struct InVc {
+    head: u32,
+    len: u32,
+    /// Flits of the front packet already sent.
+    sent: u32,
+    /// Output VC (or `EJECT | terminal`) held by the front packet; `NONE` before allocation.
+    out: u32,
+}
+
+/// An output VC as its sender sees it (indexed like the input VC it feeds).
+#[derive(Clone, Copy)]
+struct OutVc {
+    credits: u32,
+    held: bool,
+}
+
+/// Why the flits of one run would not fit in memory, if they would not.
+pub fn too_large(net: &Network, p: &VcParams) -> Option<String> {
+    let ports = net.channels().len() as u64 + net.terminals() as u64;
+    let slots = ports * p.vcs as u64 * p.buffer as u64;
+    (slots > MAX_FLIT_SLOTS).then(|| {
+        format!(
+            "the virtual-channel router's buffers would hold {slots} flits ({ports} input ports × router.vcs = {} × router.buffer = {}), more than {MAX_FLIT_SLOTS} (2 GiB): lower --vcs or --buffer",
+            p.vcs, p.buffer
+        )
+    })
+}
+
+/// Runs the virtual-channel router network (see the module docs). `net` must have unit-width
+/// channels and fit [`too_large`].
+pub fn run<R: Routing>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    p: &VcParams,
+) -> Outcome {
+    let terminals = net.terminals();
+    let channels = net.channels();
+    let nc = channels.len() as u32;
+    let v = p.vcs;
+    let f = p.buffer;
+    let r = p.router_delay as u64;
+    let l = p.link_latency as u64;
+    let whole = p.switching != Switching::Wormhole;
+    let saf = p.switching == Switching::Saf;
+    let ports = nc + terminals;
+    // Input ports of each router (CSR): its incoming channels, then its terminals' injection.
+    let routers = net.routers() as usize;
+    let port_router: Vec<u32> =
+        channels.iter().map(|c| c.dst).chain((0..terminals).map(|t| net.inject_router(t))).collect();
+    let mut starts = vec![0u32; routers + 1];
+    for &rt in &port_router {
+        starts[rt as usize + 1] += 1;
+    }
+    for i in 0..routers {
+        starts[i + 1] += starts[i];
+    }
+    let mut router_ports = vec![0u32; ports as usize];
+    {
+        let mut fill = starts.clone();
+        for (port, &rt) in port_router.iter().enumerate() {
+            router_ports[fill[rt as usize] as usize] = port as u32;
+            fill[rt as usize] += 1;
+        }
+    }
+    // Dateline (tori only, checked when the spec is resolved): each channel's ring (dimension)
+    // and whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or
+    // `dim i +` and `dim i -` when bidirectional; moving + raises the router id by the
+    // dimension's stride except on the wrap-around channel, moving − lowers it except there.
+    let dateline: Vec<(u32, bool)> = if p.deadlock != Avoidance::None {
+        net.edges()
+            .map(|(src, c)| {
+                let name = &net.classes()[c.class as usize];
+                let dim = name.split_whitespace().nth(1).and_then(|d| d.parse().ok()).unwrap_or(0);
+                let minus = name.ends_with('-');
+                (dim, if minus { c.dst > src } else { c.dst < src })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let bubble = p.deadlock == Avoidance::Bubble;
+    let half = if bubble { 0 } else { v / 2 };
+    let nvc = (ports * v) as usize;
+    let mut flits = vec![Flit { ready: 0, pkt: NONE }; nvc * f as usize];
+    let mut ivcs = vec![InVc { head: 0, len: 0, sent: 0, out: NONE }; nvc];
+    let mut ovcs = vec![OutVc { credits: f, held: false }; (nc * v) as usize];
+    // The input VC whose packet holds each output VC (read only to explain a deadlock).
+    let mut holder = vec![NONE; (nc * v) as usize];
+    let mut buffered = 0u64;
+    let mut pstats = PacketStats::default();
+    let mut last_move = 0u64;
+    // After r + 2l + 1 cycles without a move every flit on a wire has landed, every credit has
+    // returned and every buffered flit is ready: nothing can change any more but new packets
+    // entering free injection buffers, which would be moves. Wait well beyond that.
+    let quiet = 2 * (r + 2 * l) + 100;
+    let mut inj_held = vec![false; (terminals * v) as usize];
+    let mut eject_owner = vec![NONE; terminals as usize];
+    let mut eject_stamp = vec![NEVER; terminals as usize];
+    let mut out_stamp = vec![NEVER; nc as usize];
+    let mut in_stamp = vec![NEVER; ports as usize];
+    let mut busy = vec![0u64; nc as usize];
+    let mut router_flits = vec![0u32; routers];
+    let mut rr = vec![0u32; routers];
+    let mut router_active = vec![false; routers];
+    let mut active: Vec<u32> = Vec::new();
+    let mut term_active = vec![false; terminals as usize];
+    let mut active_terms: Vec<u32> = Vec::new();
+    let mut source_q: Vec<VecDeque<u32>> = vec![VecDeque::new(); terminals as usize];
+    let mut inj_vc = vec![NONE; terminals as usize];
+    let mut inj_sent = vec![0u32; terminals as usize];
+    let mut wires: VecDeque<(u64, u32, u32)> = VecDeque::new();
+    let mut credits: VecDeque<(u64, u32)> = VecDeque::new();
+    let mut packets: Vec<Packet> = Vec::new();
+    let mut free_pkts: Vec<u32> = Vec::new();
+    let mut msgs: Vec<Msg> = Vec::new();
+    let mut packets_left: Vec<u32> = Vec::new();
+    let mut free_msgs: Vec<u32> = Vec::new();
+    let mut collector = Collector::new(spec, net);
+    let (mut sources, first) = Sources::new(spec, terminals);
+    let mut births: Calendar<u32> = Calendar::new();
+    for (t, &at) in first.iter().enumerate() {
+        if at != NEVER {
+            births.push(at, t as u32);
+        }
+    }
+    let mut born = Vec::new();
+    let mut reqs: Vec<(u64, u64, u32)> = Vec::new();
+    let mut cands = Candidates::default();
+    let mut flit_hops = 0u64;
+    let mut now = 0u64;
+    let mut reason = None;
+    // The one place the message size is read.
+    let size = spec.size;
+
+    macro_rules! activate {
+        ($rt:expr) => {{
+            let rt = $rt as usize;
+            if !router_active[rt] {
+                router_active[rt] = true;
+                active.push(rt as u32);
+            }
+        }};
+    }
+
+    while now < spec.max_cycles {
+        // Flits reaching their buffers, and credits reaching their senders.
+        while let Some(&(t, ivc, pkt)) = wires.front() {
+            if t > now {
+                break;
+            }
+            wires.pop_front();
+            let q = &mut ivcs[ivc as usize];
+            let slot = ivc as usize * f as usize + ((q.head + q.len) % f) as usize;
+            q.len += 1;
+            flits[slot] = Flit { ready: now + r, pkt };
+            let rt = port_router[(ivc / v) as usize];
+            router_flits[rt as usize] += 1;
+            activate!(rt);
+        }
+        while let Some(&(t, ovc)) = credits.front() {
+            if t > now {
+                break;
+            }
+            credits.pop_front();
+            ovcs[ovc as usize].credits += 1;
+        }
+        // New messages join their source queues as packets.
+        births.take(now, &mut born);
+        born.sort_unstable();
+        for src in born.drain(..) {
+            let (dst, salt, next) = sources.create(src, now, pattern);
+            if next != NEVER {
+                births.push(next, src);
+            }
+            let msg = Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now));
+            let n = size.div_ceil(p.packet);
+            let m = match free_msgs.pop() {
+                Some(m) => {
+                    msgs[m as usize] = msg;
+                    packets_left[m as usize] = n;
+                    m
+                }
+                None => {
+                    msgs.push(msg);
+                    packets_left.push(n);
+                    (msgs.len() - 1) as u32
+                }
+            };
+            for i in 0..n {
+                let len = if i + 1 < n { p.packet } else { size - (n - 1) * p.packet };
+                let pk = Packet { created: now, left: now, src, msg: m, len, dst, salt, hops: 0 };
+                let id = match free_pkts.pop() {
+                    Some(id) => {
+                        packets[id as usize] = pk;
+                        id
+                    }
+                    None => {
+                        packets.push(pk);
+                        (packets.len() - 1) as u32
+                    }
+                };
+                source_q[src as usize].push_back(id);
+            }
+            if !term_active[src as usize] {
+                term_active[src as usize] = true;
+                active_terms.push(src);
+            }
+        }
+        // Each source writes one flit into its injection channel's buffer.
+        active_terms.retain(|&t| {
+            let ti = t as usize;
+            let port = nc + t;
+            if inj_vc[ti] == NONE {
+                let pk = &packets[source_q[ti][0] as usize];
+                let need = if whole { pk.len } else { 1 };
+                for k in 0..v {
+                    let ivc = port * v + k;
+                    if !inj_held[(t * v + k) as usize] && f - ivcs[ivc as usize].len >= need {
+                        inj_held[(t * v + k) as usize] = true;
+                        inj_vc[ti] = ivc;
+                        break;
+                    }
+                }
+            }
+            let ivc = inj_vc[ti];
+            if ivc != NONE && ivcs[ivc as usize].len < f {
+                let pkt = source_q[ti][0];
+                let q = &mut ivcs[ivc as usize];
+                let slot = ivc as usize * f as usize + ((q.head + q.len) % f) as usize;
+                q.len += 1;
+                flits[slot] = Flit { ready: now + r, pkt };
+                buffered += 1;
+                last_move = now;
+                let rt = port_router[port as usize];
+                router_flits[rt as usize] += 1;
+                activate!(rt);
+                inj_sent[ti] += 1;
+                let pk = &packets[pkt as usize];
+                if inj_sent[ti] == pk.len {
+                    inj_sent[ti] = 0;
+                    source_q[ti].pop_front();
+                    inj_held[(ivc - nc * v) as usize] = false;
+                    inj_vc[ti] = NONE;
+                }
+            }
+            let keep = !source_q[ti].is_empty();
+            term_active[ti] = keep;
+            keep
+        });
+        // Routers: VC allocation, switch allocation, traversal.
+        let mut i = 0;
+        while i < active.len() {
+            let rt = active[i] as usize;
+            let (p0, p1) = (starts[rt] as usize, starts[rt + 1] as usize);
+            let n = ((p1 - p0) as u32 * v) as u64;
+            let rot = rr[rt] as u64 % n.max(1);
+            rr[rt] = rr[rt].wrapping_add(1);
+            reqs.clear();
+            for (pi, &port) in router_ports[p0..p1].iter().enumerate() {
+                for k in 0..v {
+                    let ivc = port * v + k;
+                    let q = &ivcs[ivc as usize];
+                    if q.len == 0 {
+                        continue;
+                    }
+                    let fl = flits[ivc as usize * f as usize + q.head as usize];
+                    if fl.ready > now {
+                        continue;
+                    }
+                    let key = match p.arbitration {
+                        Arbitration::RoundRobin => ((pi as u64 * v as u64 + k as u64 + n - rot) % n, 0),
+                        Arbitration::OldestFirst => {
+                            let pk = &packets[fl.pkt as usize];
+                            (pk.created, ((pk.salt as u64) << 32) | ivc as u64)
+                        }
+                    };
+                    reqs.push((key.0, key.1, ivc));
+                }
+            }
+            reqs.sort_unstable();
+            // VC allocation.
+            for &(_, _, ivc) in &reqs {
+                let q = ivcs[ivc as usize];
+                if q.out != NONE {
+                    continue;
+                }
+                let base = ivc as usize * f as usize;
+                let pkt = flits[base + q.head as usize].pkt;
+                let pk = packets[pkt as usize];
+                if saf && (q.len < pk.len || flits[base + ((q.head + pk.len - 1) % f) as usize].ready > now) {
+                    continue;
+                }
+                routing.route(rt as u32, pk.dst, pk.salt, &mut cands);
+                if cands.is_empty() {
+                    if eject_owner[pk.dst as usize] == NONE {
+                        eject_owner[pk.dst as usize] = pkt;
+                        ivcs[ivc as usize].out = EJECT | pk.dst;
+                    }
+                    continue;
+                }
+                let port = ivc / v;
+                let mut need = if whole { pk.len } else { 1 };
+                // Bubble: entering a ring (from injection or another dimension) needs room for
+                // two packets. Every candidate of dimension-order routing is of one dimension.
+                if bubble
+                    && (port >= nc || dateline[port as usize].0 != dateline[cands.as_slice()[0] as usize].0)
+                {
+                    need = 2 * pk.len;
+                }
+                // The VCs this packet may take on channel `c`: all, or with a dateline the
+                // upper class from its ring's wrap-around channel on, the lower class before.
+                let vcs_of = |c: u32| -> std::ops::Range<u32> {
+                    if dateline.is_empty() || bubble {
+                        return 0..v;
+                    }
+                    let (dim, wrap) = dateline[c as usize];
+                    let upper = wrap || (port < nc && dateline[port as usize].0 == dim && ivc % v >= half);
+                    if upper { half..v } else { 0..half }
+                };
+                let free_vc = |c: u32| -> u32 {
+                    vcs_of(c)
+                        .map(|k| c * v + k)
+                        .find(|&o| !ovcs[o as usize].held && ovcs[o as usize].credits >= need)
+                        .unwrap_or(NONE)
+                };
+                let c = choose(cands.as_slice(), pk.salt, pk.hops, now, |c| {
+                    if free_vc(c) != NONE { now } else { now + 1 }
+                });
+                let o = free_vc(c);
+                if o != NONE {
+                    ovcs[o as usize].held = true;
+                    holder[o as usize] = ivc;
+                    ivcs[ivc as usize].out = o;
+                }
+            }
+            // Switch allocation and traversal.
+            for &(_, _, ivc) in &reqs {
+                let port = ivc / v;
+                let q = ivcs[ivc as usize];
+                if q.out == NONE || in_stamp[port as usize] == now {
+                    continue;
+                }
+                let eject = q.out & EJECT != 0 && q.out != NONE;
+                if eject {
+                    let t = (q.out & !EJECT) as usize;
+                    if eject_stamp[t] == now {
+                        continue;
+                    }
+                    eject_stamp[t] = now;
+                } else {
+                    let c = q.out / v;
+                    if out_stamp[c as usize] == now || ovcs[q.out as usize].credits == 0 {
+                        continue;
+                    }
+                    out_stamp[c as usize] = now;
+                }
+                in_stamp[port as usize] = now;
+                let pkt = flits[ivc as usize * f as usize + q.head as usize].pkt;
+                let qm = &mut ivcs[ivc as usize];
+                qm.head = (qm.head + 1) % f;
+                qm.len -= 1;
+                qm.sent += 1;
+                let tail = qm.sent == packets[pkt as usize].len;
+                if tail {
+                    qm.sent = 0;
+                    qm.out = NONE;
+                }
+                router_flits[rt] -= 1;
+                last_move = now;
+                if port < nc {
+                    credits.push_back((now + l, ivc));
+                } else if q.sent == 0 {
+                    packets[pkt as usize].left = now;
+                    // A header leaves its source router: the message's first one ends its source
+                    // queueing, as the first hop's start does on the ideal switch. (`at` is the
+                    // ideal engines' router; here it marks that this has happened.)
+                    let m = &mut msgs[packets[pkt as usize].msg as usize];
+                    if m.at != NONE {
+                        m.at = NONE;
+                        m.first_start = now;
+                    }
+                }
+                if eject {
+                    buffered -= 1;
+                    if tail {
+                        let t = (q.out & !EJECT) as usize;
+                        eject_owner[t] = NONE;
+                        let pk = packets[pkt as usize];
+                        free_pkts.push(pkt);
+                        if msgs[pk.msg as usize].seq != UNMEASURED {
+                            pstats.delivered += 1;
+                            pstats.latency_sum += now + 1 - pk.created;
+                            pstats.network_sum += now + 1 - pk.left;
+                        }
+                        let left = &mut packets_left[pk.msg as usize];
+                        *left -= 1;
+                        if *left == 0 {
+                            let m = &mut msgs[pk.msg as usize];
+                            m.hops = pk.hops;
+                            collector.delivered(m, now + 1);
+                            free_msgs.push(pk.msg);
+                        }
+                    }
+                } else {
+                    let o = q.out;
+                    let ov = &mut ovcs[o as usize];
+                    ov.credits -= 1;
+                    if tail {
+                        ov.held = false;
+                    }
+                    let c = (o / v) as usize;
+                    if now >= spec.warmup {
+                        busy[c] += 1;
+                    }
+                    flit_hops += 1;
+                    if q.sent == 0 {
+                        packets[pkt as usize].hops += 1;
+                    }
+                    wires.push_back((now + l, o, pkt));
+                }
+            }
+            if router_flits[rt] == 0 {
+                router_active[rt] = false;
+                active.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        collector.tick(now);
+        reason = collector.stop(now);
+        if reason.is_none() && buffered > 0 && now - last_move >= quiet {
+            reason = Some(StopReason::Deadlock);
+        }
+        if reason.is_some() {
+            break;
+        }
+        if active.is_empty() && active_terms.is_empty() {
+            // Nothing buffered: jump to the next arrival, creation or delivery.
+            let next = [wires.front().map(|w| w.0), births.next_after_now(), collector.next_delivery()]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(spec.max_cycles);
+            now = next.clamp(now + 1, spec.max_cycles.max(now + 1));
+        } else {
+            now += 1;
+        }
+    }
+    collector.transmitted(flit_hops);
+    let deadlock = (reason == Some(StopReason::Deadlock)).then(|| {
+        // Each blocked input VC waits for another: the downstream VC it has no credit for, or
+        // the input VC whose packet holds the output VC it needs. In a deadlock every buffered
+        // packet waits, so following the waits from any of them ends in a cycle.
+        let next = |ivc: u32, cands: &mut Candidates| -> u32 {
+            let q = ivcs[ivc as usize];
+            if q.len == 0 {
+                return NONE;
+            }
+            if q.out != NONE {
+                return if q.out & EJECT == 0 { q.out } else { NONE };
+            }
+            let pk = packets[flits[ivc as usize * f as usize + q.head as usize].pkt as usize];
+            routing.route(port_router[(ivc / v) as usize], pk.dst, pk.salt, cands);
+            let Some(&c) = cands.as_slice().first() else { return NONE };
+            let o = c * v;
+            if ovcs[o as usize].held { holder[o as usize] } else { o }
+        };
+        let mut seen = vec![NONE; nvc];
+        let mut cycle = Vec::new();
+        for start in 0..nvc as u32 {
+            if ivcs[start as usize].len == 0 || seen[start as usize] != NONE {
+                continue;
+            }
+            let mut path: Vec<u32> = Vec::new();
+            let mut at = start;
+            while at != NONE && seen[at as usize] == NONE {
+                seen[at as usize] = start;
+                path.push(at);
+                at = next(at, &mut cands);
+            }
+            if at != NONE && seen[at as usize] == start {
+                let from = path.iter().position(|&x| x == at).unwrap_or(0);
+                cycle = path[from..].to_vec();
+                break;
+            }
+        }
+        let cycle = cycle
+            .into_iter()
+            .map(|ivc| {
+                let port = ivc / v;
+                let q = ivcs[ivc as usize];
+                let pk = packets[flits[ivc as usize * f as usize + q.head as usize].pkt as usize];
+                let channel = (port < nc).then_some(port);
+                DeadlockWait {
+                    router: port_router[port as usize],
+                    channel,
+                    class: channel.map(|c| net.classes()[channels[c as usize].class as usize].clone()),
+                    terminal: (port >= nc).then_some(port - nc),
+                    vc: ivc % v,
+                    destination: pk.dst,
+                    source: pk.src,
+                }
+            })
+            .collect();
+        Deadlock { detected_at: now, quiet_cycles: now - last_move, flits_in_network: buffered, cycle }
+    });
+    let mut outcome = collector.finish(net, now, reason, busy.into_iter());
+    outcome.deadlock = deadlock;
+    outcome.packets = Some(pstats);
+    outcome
+}

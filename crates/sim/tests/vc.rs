@@ -1,0 +1,377 @@
+//! The virtual-channel router (`--router vc`): exact unloaded latencies, the ideal switch
+//! matched at low load, and reproducibility.
+
+use netwrap_sim::engine::{Arrivals, Outcome, Record, RunSpec, StopRule};
+use netwrap_sim::report::Verdict;
+use netwrap_sim::traffic::Pattern;
+use netwrap_sim::{
+    Arbitration, Avoidance, RouterKind, RouterModel, SimSpec, Switching, VcParams, execute, simulate,
+};
+use netwrap_topo::{Network, Topology};
+use std::collections::VecDeque;
+
+fn build(json: &str) -> Topology {
+    let s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
+    let (s, _) = s.resolve().unwrap();
+    s.topology.shape(&s.routing).unwrap().build().unwrap()
+}
+
+/// Router-to-router distances by breadth-first search over the channels: the hop count of a
+/// minimal route, computed without the simulator or the routing.
+fn distances(net: &Network) -> Vec<Vec<u64>> {
+    let n = net.routers() as usize;
+    let mut adj = vec![Vec::new(); n];
+    for (src, c) in net.edges() {
+        adj[src as usize].push(c.dst as usize);
+    }
+    (0..n)
+        .map(|s| {
+            let mut d = vec![u64::MAX; n];
+            d[s] = 0;
+            let mut q = VecDeque::from([s]);
+            while let Some(x) = q.pop_front() {
+                for &y in &adj[x] {
+                    if d[y] == u64::MAX {
+                        d[y] = d[x] + 1;
+                        q.push_back(y);
+                    }
+                }
+            }
+            d
+        })
+        .collect()
+}
+
+/// One message per ordered pair (self included), each alone in the network.
+fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Vec<(u32, u32)>) {
+    let n = topo.network().terminals();
+    let pairs: Vec<(u32, u32)> = (0..n).flat_map(|s| (0..n).map(move |d| (s, d))).collect();
+    let msgs: Vec<(u64, u32, u32)> =
+        pairs.iter().enumerate().map(|(i, &(s, d))| (i as u64 * gap, s, d)).collect();
+    let spec = RunSpec {
+        messages: msgs.len() as u64,
+        arrivals: Arrivals::Script(msgs),
+        size,
+        warmup: 0,
+        max_cycles: 100_000_000,
+        seed: 5,
+        stop: StopRule::drain(),
+        record: Record { messages: true, channels: false },
+    };
+    (execute(topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p)), pairs)
+}
+
+/// The module docs' unloaded latency.
+fn formula(p: &VcParams, h: u64, size: u32) -> u64 {
+    let (r, l, b, pk) = (p.router_delay as u64, p.link_latency as u64, size as u64, p.packet as u64);
+    match p.switching {
+        Switching::Wormhole | Switching::Vct => (h + 1) * r + h * l + b,
+        Switching::Saf => {
+            let n = b.div_ceil(pk);
+            (n - 1) * pk + (h + 1) * (pk - 1 + r) + h * l + pk
+        }
+    }
+}
+
+/// Verification: a message alone in the network takes exactly the module docs' formula — for
+/// every ordered pair of a 4x4 bidirectional torus and of the 16-node Midimew, each switching
+/// mode, router delays 0, 1 and 4, link latencies 1 and 3, and messages of one packet and of
+/// several (B a multiple of P for store-and-forward, whose formula assumes equal packets).
+/// The hop count comes from a breadth-first search of the graph (both routings are minimal).
+#[test]
+fn unloaded_latency_is_the_formula_for_every_pair() {
+    for json in
+        [r#"{"family": "torus", "k": 4, "bidirectional": true}"#, r#"{"family": "midimew", "nodes": 16}"#]
+    {
+        let topo = build(json);
+        let net = topo.network();
+        let dist = distances(net);
+        for switching in [Switching::Wormhole, Switching::Vct, Switching::Saf] {
+            for (r, l) in [(0, 1), (1, 1), (4, 1), (0, 3), (4, 3)] {
+                for (size, packet) in [(1, 1), (4, 16), (8, 4), (12, 4), (5, 2)] {
+                    if switching == Switching::Saf && size % packet != 0 {
+                        continue;
+                    }
+                    let p = VcParams {
+                        vcs: 2,
+                        buffer: size + 2 * l + r + 1,
+                        router_delay: r,
+                        link_latency: l,
+                        packet,
+                        switching,
+                        arbitration: Arbitration::RoundRobin,
+                        deadlock: Avoidance::None,
+                    };
+                    let (o, pairs) = every_pair(&topo, size, p, 500);
+                    let recs = o.messages.as_ref().unwrap();
+                    for (i, &(s, d)) in pairs.iter().enumerate() {
+                        let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
+                        assert_eq!(
+                            recs[i].latency,
+                            formula(&p, h, size),
+                            "{json} {switching:?} r={r} l={l} B={size} P={packet}: {s} -> {d}, {h} hops"
+                        );
+                        assert_eq!(recs[i].hops as u64, h);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn torus8(rate: f64, router: Option<(Switching, Arbitration)>) -> SimSpec {
+    let mut s = SimSpec {
+        topology: serde_json::from_str(r#"{"family": "torus", "k": 8, "bidirectional": true}"#).unwrap(),
+        ..SimSpec::default()
+    };
+    s.workload.rate = rate;
+    s.workload.size = 4;
+    s.run.messages = 20_000;
+    s.run.seed = 11;
+    if let Some((switching, arbitration)) = router {
+        s.router.kind = RouterKind::Vc;
+        s.router.buffer = Some(64);
+        s.router.switching = Some(switching);
+        s.router.arbitration = Some(arbitration);
+    }
+    s
+}
+
+/// Characterisation: at 1% of saturation (m·B = 0.01 flits per cycle on the busiest channel of
+/// the 8x8 bidirectional torus, which saturates at m·B = 1) the virtual-channel router with deep
+/// buffers and r = 0, l = 1 has the ideal switch's mean latency within the sum of the two
+/// runs' 95% confidence half-widths: both tend to the same unloaded latency h + B. At higher
+/// loads they part (one flit per cycle into and out of each terminal, one flit per cycle per
+/// input port, flits of several VCs interleaving): the docs show by how much.
+#[test]
+fn at_low_load_the_vc_router_has_the_ideal_switchs_latency() {
+    let ideal = simulate(&torus8(0.0025, None)).unwrap().report;
+    for router in [(Switching::Wormhole, Arbitration::RoundRobin), (Switching::Vct, Arbitration::OldestFirst)]
+    {
+        let vc = simulate(&torus8(0.0025, Some(router))).unwrap().report;
+        assert_eq!(vc.verdict, Verdict::Ok);
+        let (a, b) = (ideal.latency.unwrap(), vc.latency.unwrap());
+        let tol = ideal.latency_ci95.unwrap() + vc.latency_ci95.unwrap();
+        assert!((a - b).abs() <= tol, "{router:?}: ideal {a} vc {b} (tolerance {tol})");
+    }
+}
+
+/// Verification: the virtual-channel router delivers every message on every family that has
+/// unit-width channels (its routing's choices included: the fat-tree's random up-link, the
+/// Midimew's two minimal next hops), and every measured message crosses as many channels as on
+/// the ideal switch with the same seed (the same messages; every routing here is minimal, so
+/// the hop histograms are equal whichever allowed channel each message took).
+#[test]
+fn every_unit_width_family_delivers_everything() {
+    for json in [
+        r#"{"family": "mesh", "radices": [4, 3]}"#,
+        r#"{"family": "ring", "k": 9, "bidirectional": true}"#,
+        r#"{"family": "hypercube", "n": 4}"#,
+        r#"{"family": "midimew", "nodes": 32}"#,
+        r#"{"family": "butterfly", "k": 2, "stages": 4}"#,
+        r#"{"family": "fat-tree", "nodes": 64}"#,
+        r#"{"family": "ccc", "n": 3}"#,
+        r#"{"family": "crossbar", "nodes": 16}"#,
+    ] {
+        let mut s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
+        s.workload.rate = 0.01;
+        s.run.messages = 4000;
+        s.run.warmup = Some(1000);
+        let ideal = simulate(&s).unwrap();
+        s.router.kind = RouterKind::Vc;
+        let r = simulate(&s).unwrap();
+        assert_eq!(r.report.verdict, Verdict::Ok, "{json}");
+        assert_eq!(r.report.messages_delivered, 4000, "{json}");
+        assert_eq!(r.report.hop_histogram, ideal.report.hop_histogram, "{json}");
+    }
+}
+
+fn one_vc(topology: &str, rate: f64) -> SimSpec {
+    let mut s = SimSpec { topology: serde_json::from_str(topology).unwrap(), ..SimSpec::default() };
+    s.router.kind = RouterKind::Vc;
+    s.router.vcs = Some(1);
+    s.router.buffer = Some(4);
+    s.router.packet = Some(16);
+    s.workload.size = 16;
+    s.workload.rate = rate;
+    s.run.messages = 1000;
+    s
+}
+
+/// Verification: dimension-order routing on a torus with one virtual channel and no
+/// avoidance deadlocks at full load (Dally & Seitz: the ring's channel dependencies form a
+/// cycle), and the detector stops the run with the cycle of waits: channel inputs of a single
+/// dimension (a dependency cycle of dimension-order routing lies within one ring), all k = 4
+/// routers of that ring, each entry's channel entering its router.
+#[test]
+fn a_torus_with_one_vc_deadlocks_and_the_cycle_is_one_ring() {
+    let topo = build(r#"{"family": "torus", "k": 4}"#);
+    let net = topo.network();
+    let r = simulate(&one_vc(r#"{"family": "torus", "k": 4}"#, 1.0)).unwrap();
+    assert_eq!(r.report.verdict, Verdict::Deadlock);
+    let d = r.report.deadlock.as_ref().expect("the cycle of waits");
+    assert!(d.flits_in_network > 0 && d.quiet_cycles >= 100);
+    let channels: Vec<u32> = d.cycle.iter().filter_map(|w| w.channel).collect();
+    assert!(!channels.is_empty());
+    let class = net.channel(channels[0]).class;
+    let mut routers = std::collections::BTreeSet::new();
+    for w in &d.cycle {
+        if let Some(c) = w.channel {
+            assert_eq!(net.channel(c).class, class, "{d:?}");
+            assert_eq!(net.channel(c).dst, w.router, "{d:?}");
+        }
+        routers.insert(w.router);
+    }
+    assert_eq!(routers.len(), 4, "{d:?}");
+}
+
+/// Verification: the same settings on a mesh (dimension-order routing is deadlock-free there)
+/// never deadlock: the run ends saturated (offered far beyond capacity) having delivered
+/// throughout its window.
+#[test]
+fn a_mesh_with_one_vc_keeps_delivering() {
+    let r = simulate(&one_vc(r#"{"family": "mesh", "k": 4}"#, 1.0)).unwrap();
+    assert_eq!(r.report.verdict, Verdict::Saturated);
+    assert!(r.report.deadlock.is_none());
+    assert!(r.report.messages_delivered_window > 0 && r.report.throughput > 0.0);
+}
+
+/// Characterisation: finite buffers saturate below the exact channel load of one flit per
+/// cycle. An 8x8 mesh with one 4-flit VC per port at m·B = 0.4 (80% of the load that saturates
+/// its busiest channel) falls behind, and the verdict says so (saturated, not a limit).
+#[test]
+fn finite_buffers_saturate_below_the_channel_capacity_and_say_so() {
+    let mut s = one_vc(r#"{"family": "mesh", "k": 8}"#, 0.1);
+    s.router.packet = Some(4);
+    s.workload.size = 4;
+    s.run.messages = 10_000;
+    let r = simulate(&s).unwrap();
+    assert!(r.offered_utilization.unwrap() < 1.0);
+    assert_eq!(r.report.verdict, Verdict::Saturated, "{:?}", r.report.verdict_reason);
+    assert!(r.report.throughput < 0.95 * r.report.offered);
+}
+
+/// Verification: packet latencies, unloaded. Packet k of a message (k = 0 … n − 1, P flits
+/// each) enters the injection buffer kP cycles after its message's creation and then, alone,
+/// takes the single-packet time (h + 1)r + hl + P (wormhole); its header leaves the source
+/// router r cycles after entering, so its network part is hr + hl + P. Summed over every ordered
+/// pair of a 4x4 bidirectional torus.
+#[test]
+fn unloaded_packet_latencies_are_the_formula() {
+    let topo = build(r#"{"family": "torus", "k": 4, "bidirectional": true}"#);
+    let net = topo.network();
+    let dist = distances(net);
+    let (r, l, pk, n) = (2u64, 3u64, 4u32, 3u64);
+    let p = VcParams {
+        vcs: 2,
+        buffer: 32,
+        router_delay: r as u32,
+        link_latency: l as u32,
+        packet: pk,
+        switching: Switching::Wormhole,
+        arbitration: Arbitration::OldestFirst,
+        deadlock: Avoidance::None,
+    };
+    let (o, pairs) = every_pair(&topo, pk * n as u32, p, 500);
+    let stats = o.packets.unwrap();
+    assert_eq!(stats.delivered, n * pairs.len() as u64);
+    let (mut lat, mut netw) = (0, 0);
+    for &(s, d) in &pairs {
+        let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
+        for k in 0..n {
+            lat += k * pk as u64 + (h + 1) * r + h * l + pk as u64;
+            netw += h * r + h * l + pk as u64;
+        }
+    }
+    assert_eq!((stats.latency_sum, stats.network_sum), (lat, netw));
+}
+
+/// Characterisation: with a dateline (Dally & Seitz's two VC classes per ring) the tori that
+/// deadlock without one — a 4x4 unidirectional torus with 16-flit wormhole packets, an 8x8
+/// bidirectional torus with 4-flit ones, two 4-flit VCs — keep delivering for 100,000 cycles
+/// at 100% offered load (the load that saturates the busiest channel, m·B = 2/3 and 1 flit per
+/// node per cycle): over the second half of the run they accept at least a quarter of it (a
+/// deadlocked network accepts nothing; a quarter leaves room for the head-of-line blocking of
+/// shallow wormhole buffers). Without the dateline the same runs deadlock.
+#[test]
+fn a_dateline_keeps_deadlocking_tori_delivering() {
+    for (json, size, capacity) in [
+        (r#"{"family": "torus", "k": 4}"#, 16u32, 2.0 / 3.0),
+        (r#"{"family": "torus", "k": 8, "bidirectional": true}"#, 4, 1.0),
+    ] {
+        let topo = build(json);
+        let n = topo.network().terminals();
+        let rate = capacity / size as f64;
+        let spec = RunSpec {
+            arrivals: Arrivals::Bernoulli(rate),
+            size,
+            warmup: 50_000,
+            messages: 1 << 31,
+            max_cycles: 100_000,
+            seed: 3,
+            stop: StopRule::drain(),
+            record: Record::default(),
+        };
+        for (deadlock, expect_deadlock) in [(Avoidance::None, true), (Avoidance::Dateline, false)] {
+            let p = VcParams {
+                vcs: 2,
+                buffer: 4,
+                router_delay: 0,
+                link_latency: 1,
+                packet: size,
+                switching: Switching::Wormhole,
+                arbitration: Arbitration::RoundRobin,
+                deadlock,
+            };
+            let o = execute(&topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p));
+            assert_eq!(o.deadlock.is_some(), expect_deadlock, "{json} {deadlock:?}");
+            if !expect_deadlock {
+                assert_eq!(o.end, 100_000);
+                let delivered: u64 = o.delivered.iter().map(|&d| d as u64).sum();
+                let accepted = delivered as f64 * size as f64 / (n as f64 * 50_000.0);
+                assert!(accepted >= 0.25 * capacity, "{json}: {accepted} flits/node/cycle accepted");
+            }
+        }
+    }
+}
+
+/// Characterisation: Bubble flow control (Puente et al. §3) keeps the 8x8 bidirectional torus
+/// with one cut-through VC of four 4-flit packets — CAMINOS's bubble configuration — delivering
+/// for 100,000 cycles at 100% offered load (m·B = 1 flit per node per cycle saturates its
+/// busiest channel): over the second half it accepts at least a quarter of that (a deadlocked
+/// network accepts nothing). Without the bubble the same run deadlocks.
+#[test]
+fn bubble_flow_control_keeps_the_torus_delivering() {
+    let topo = build(r#"{"family": "torus", "k": 8, "bidirectional": true}"#);
+    let n = topo.network().terminals();
+    let spec = RunSpec {
+        arrivals: Arrivals::Bernoulli(0.25),
+        size: 4,
+        warmup: 50_000,
+        messages: 1 << 31,
+        max_cycles: 100_000,
+        seed: 3,
+        stop: StopRule::drain(),
+        record: Record::default(),
+    };
+    for (deadlock, expect_deadlock) in [(Avoidance::None, true), (Avoidance::Bubble, false)] {
+        let p = VcParams {
+            vcs: 1,
+            buffer: 16,
+            router_delay: 0,
+            link_latency: 1,
+            packet: 4,
+            switching: Switching::Vct,
+            arbitration: Arbitration::RoundRobin,
+            deadlock,
+        };
+        let o = execute(&topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p));
+        assert_eq!(o.deadlock.is_some(), expect_deadlock, "{deadlock:?}");
+        if !expect_deadlock {
+            assert_eq!(o.end, 100_000);
+            let delivered: u64 = o.delivered.iter().map(|&d| d as u64).sum();
+            let accepted = delivered as f64 * 4.0 / (n as f64 * 50_000.0);
+            assert!(accepted >= 0.25, "{accepted} flits/node/cycle accepted");
+        }
+    }
+}
