@@ -95,7 +95,21 @@ pub fn facts(
         Pattern::Hotspot(h) => {
             // The uniform part per channel: the generic walk, which keeps per-channel loads.
             let (vertex_transitive, class_symmetric) = topo.symmetry();
-            let uniform = topo.visit(Walk { vertex_transitive, class_symmetric, others: false })?;
+            let uniform = match topo.visit(Walk { vertex_transitive, class_symmetric, others: false }) {
+                Ok(u) => u,
+                // A mesh too large to walk pair by pair still has uniform traffic's hops in
+                // closed form; only its per-channel loads are unknown.
+                Err(why) if matches!(topo, Topology::Cube(_)) => {
+                    let f = uniform_facts(topo, None, false)?;
+                    ChannelFacts {
+                        mean_hops: f.mean_hops,
+                        longest: f.longest,
+                        loads: None,
+                        load_method: why.to_string(),
+                    }
+                }
+                Err(e) => return Err(e),
+            };
             topo.visit(Flows { table: None, hotspot: Some((&h.nodes, h.fraction)), uniform })
         }
     }
@@ -325,7 +339,14 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
                             format!("exact: uniform part {how}; every source routed to each hot spot"),
                         )
                     }
-                    None => (mean, None, "not computed: the uniform part's loads are unknown".to_string()),
+                    None => (
+                        mean,
+                        None,
+                        format!(
+                            "not computed: the uniform part's per-channel loads are unknown ({})",
+                            self.uniform.method()
+                        ),
+                    ),
                 }
             }
         };
@@ -344,6 +365,7 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
 trait UniformPart {
     fn hops(&self) -> (f64, u64);
     fn channel_loads(&self) -> Option<(&[f64], &str)>;
+    fn method(&self) -> &str;
 }
 
 impl UniformPart for RouteFacts {
@@ -353,6 +375,9 @@ impl UniformPart for RouteFacts {
     fn channel_loads(&self) -> Option<(&[f64], &str)> {
         None
     }
+    fn method(&self) -> &str {
+        &self.load_method
+    }
 }
 
 impl UniformPart for ChannelFacts {
@@ -361,6 +386,9 @@ impl UniformPart for ChannelFacts {
     }
     fn channel_loads(&self) -> Option<(&[f64], &str)> {
         self.loads.as_deref().map(|l| (l, self.load_method.as_str()))
+    }
+    fn method(&self) -> &str {
+        &self.load_method
     }
 }
 
@@ -632,6 +660,21 @@ mod tests {
         let hot = Pattern::Hotspot(traffic::Hotspot { nodes: vec![0], fraction: 0.5, terminals: 4 });
         let f = facts(&ring4, &hot, None).unwrap();
         assert!(close(busiest(&f), (2.25, 1.5)), "{f:?}");
+    }
+
+    /// A mesh too large to walk pair by pair (128 × 128) under hot spots: the mean hops are
+    /// still exact (uniform's closed form (k − 1/k)/3 per dimension, mixed with the routes to
+    /// the hot spot), the loads are not computed and say why.
+    #[test]
+    fn hotspots_on_a_large_mesh_keep_exact_hops() {
+        let mesh = built(r#"{"family": "mesh", "k": 128}"#);
+        let n = 128 * 128;
+        let hot = Pattern::Hotspot(traffic::Hotspot { nodes: vec![0], fraction: 0.5, terminals: n });
+        let f = facts(&mesh, &hot, None).unwrap();
+        assert!(f.loads.is_none() && f.load_method.contains("not computed"), "{}", f.load_method);
+        // To the corner (0, 0): mean x + y = 127 over every source.
+        let uniform = 2.0 * (128.0 - 1.0 / 128.0) / 3.0;
+        assert!((f.mean_hops - (0.5 * uniform + 0.5 * 127.0)).abs() < 1e-9, "{}", f.mean_hops);
     }
 
     /// Verification: uniform-others from the generic walk (a Midimew, every pair routed by
