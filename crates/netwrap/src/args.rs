@@ -3,7 +3,7 @@
 //! parsers whose errors say what an option takes.
 
 use crate::cmd::model::ContentionArg;
-use crate::values::{count, fraction, rate, small_count};
+use crate::values::{count, fraction, positive, rate, small_count};
 use clap::{Args, Subcommand, ValueEnum};
 use netwrap_sim::{
     Arbitration, Avoidance, EngineKind, ModelSpec, PatternKind, RouterKind, SimSpec, Switching,
@@ -294,8 +294,45 @@ pub enum ArbitrationArg {
 pub enum PatternArg {
     /// Uniform over every terminal, the source included.
     Uniform,
+    /// Uniform over the other terminals, the source excluded (as BookSim2 and CAMINOS).
+    UniformOthers,
+    /// Matrix transpose on node numbers, N = k²: y·k + x sends to x·k + y (Puente et al.).
+    Transpose,
+    /// The b address bits reversed, N = 2^b (Puente et al.).
+    BitReversal,
+    /// Perfect shuffle: the b address bits rotated left by one, N = 2^b (Puente et al.).
+    Shuffle,
+    /// Every address bit inverted, N = 2^b: s sends to N − 1 − s (Dally & Towles).
+    BitComplement,
+    /// Every coordinate + ⌈k/2⌉ − 1 mod k (k-ary n-cubes; Dally & Towles).
+    Tornado,
+    /// Every coordinate + 1 mod k (k-ary n-cubes; Dally & Towles).
+    Neighbor,
+    /// A fraction of messages to hot-spot nodes, the rest uniform (needs --hotspots and
+    /// --hotspot-fraction).
+    Hotspot,
+    /// A random permutation drawn from the seed.
+    Permutation,
     /// A subcube of l·N nodes with a corner at the source (tori and rings; needs --locality).
     Locality,
+}
+
+impl From<PatternArg> for PatternKind {
+    fn from(p: PatternArg) -> Self {
+        match p {
+            PatternArg::Uniform => PatternKind::Uniform,
+            PatternArg::UniformOthers => PatternKind::UniformOthers,
+            PatternArg::Transpose => PatternKind::Transpose,
+            PatternArg::BitReversal => PatternKind::BitReversal,
+            PatternArg::Shuffle => PatternKind::Shuffle,
+            PatternArg::BitComplement => PatternKind::BitComplement,
+            PatternArg::Tornado => PatternKind::Tornado,
+            PatternArg::Neighbor => PatternKind::Neighbor,
+            PatternArg::Hotspot => PatternKind::Hotspot,
+            PatternArg::Permutation => PatternKind::Permutation,
+            PatternArg::Locality => PatternKind::Locality,
+        }
+    }
 }
 
 /// Engine, as a command-line value.
@@ -346,9 +383,22 @@ pub struct SpecArgs {
     /// workload.rate] (default 0.04).
     #[arg(long, value_parser = rate, allow_negative_numbers = true, global = true, help_heading = "Workload")]
     pub rate: Option<f64>,
-    /// Message length B in flits [spec: workload.size] (default 4).
+    /// Offered load in flits per node per cycle, instead of --rate: the rate is the load over
+    /// the mean message length [spec: workload.load].
+    #[arg(long, value_parser = positive, allow_negative_numbers = true, global = true, conflicts_with = "rate", help_heading = "Workload")]
+    pub load: Option<f64>,
+    /// Message length B in flits [spec: workload.size] (default 4); with --long-size, the
+    /// short messages' length.
     #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, global = true, help_heading = "Workload")]
     pub size: Option<u32>,
+    /// Length of the long messages of a bimodal mix (Puente et al.: 200 of 20) [spec:
+    /// workload.long-size]; needs --long-fraction.
+    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    pub long_size: Option<u32>,
+    /// Fraction of long messages, in (0, 1] (Puente et al.: 0.1) [spec:
+    /// workload.long-fraction]; needs --long-size.
+    #[arg(long, value_parser = fraction, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    pub long_fraction: Option<f64>,
     /// Destination pattern [spec: workload.pattern] (default: uniform).
     #[arg(long, value_enum, global = true, help_heading = "Workload")]
     pub pattern: Option<PatternArg>,
@@ -356,6 +406,13 @@ pub struct SpecArgs {
     /// the source (tori and rings) [spec: workload.locality]; l = 1 is uniform traffic.
     #[arg(long, value_parser = fraction, allow_negative_numbers = true, global = true, help_heading = "Workload")]
     pub locality: Option<f64>,
+    /// The hot-spot nodes of --pattern hotspot, comma-separated network node numbers [spec:
+    /// workload.hotspots].
+    #[arg(long, value_parser = small_count::<0>, value_delimiter = ',', num_args = 1.., allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    pub hotspots: Option<Vec<u32>>,
+    /// Fraction of messages sent to the hot spots, in (0, 1] [spec: workload.hotspot-fraction].
+    #[arg(long, value_parser = fraction, allow_negative_numbers = true, global = true, help_heading = "Workload")]
+    pub hotspot_fraction: Option<f64>,
     /// Measured messages: the run lasts until all of them are delivered [spec: run.messages]
     /// (default 10000).
     #[arg(long, value_parser = count::<1>, allow_negative_numbers = true, global = true, help_heading = "Run")]
@@ -420,20 +477,35 @@ impl SpecArgs {
             });
         }
         let w = &mut spec.workload;
+        // A flag's rate or load replaces the file's, whichever form the file used.
         if let Some(r) = self.rate {
-            w.rate = r;
+            w.rate = Some(r);
+            w.load = None;
+        }
+        if let Some(l) = self.load {
+            w.load = Some(l);
+            w.rate = None;
         }
         if let Some(b) = self.size {
             w.size = b;
         }
+        if let Some(b) = self.long_size {
+            w.long_size = Some(b);
+        }
+        if let Some(f) = self.long_fraction {
+            w.long_fraction = Some(f);
+        }
         if let Some(p) = self.pattern {
-            w.pattern = match p {
-                PatternArg::Uniform => PatternKind::Uniform,
-                PatternArg::Locality => PatternKind::Locality,
-            };
+            w.pattern = p.into();
         }
         if let Some(l) = self.locality {
             w.locality = Some(l);
+        }
+        if let Some(h) = &self.hotspots {
+            w.hotspots = Some(h.clone());
+        }
+        if let Some(f) = self.hotspot_fraction {
+            w.hotspot_fraction = Some(f);
         }
         let r = &mut spec.run;
         if let Some(m) = self.messages {

@@ -24,7 +24,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Simulate a network cycle by cycle.
-    Sim(cmd::sim::SimArgs),
+    Sim(Box<cmd::sim::SimArgs>),
     /// Run an experiment file (a spec and sweep axes) or re-run a result's JSON.
     Run(cmd::run::RunArgs),
     /// Join the output files of a sharded run.
@@ -128,7 +128,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         }
     };
     match cli.command {
-        Command::Sim(a) => cmd::sim::run(a),
+        Command::Sim(a) => cmd::sim::run(*a),
         Command::Run(a) => cmd::run::run(a),
         Command::Merge(a) => cmd::merge::run(a),
         Command::Saturation(a) => cmd::saturation::run(a),

@@ -8,8 +8,8 @@ use crate::report::{Context, summarize};
 use crate::result::{NetworkInfo, SimResult, VERSION, compare, model_unavailable};
 use crate::routes::{RouteFacts, facts, offered, saturates};
 use crate::spec::{EngineKind, PatternKind, SimSpec, VcParams};
-use crate::traffic::{CubeLocality, LocalitySubcube, Pattern, subcube};
-use netwrap_topo::{Family, Network, Routing, Topology, Visitor};
+use crate::traffic::{self, CubeLocality, Hotspot, LocalitySubcube, Pattern, subcube};
+use netwrap_topo::{Family, Network, Routing, TerminalId, Topology, Visitor};
 
 /// What a run will do, decided before its first cycle ([`Experiment::plan`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -78,15 +78,8 @@ impl Experiment {
             return Err(SimError::Invalid(format!("--model: {why}")));
         }
         let topology = spec.topology.shape(&spec.routing)?.build()?;
-        let net = topology.network();
-        let (pattern, subcube) = match (spec.workload.pattern, &topology) {
-            (PatternKind::Locality, Topology::Cube(cube)) => {
-                let l = spec.workload.locality.unwrap_or(1.0);
-                (Pattern::CubeLocality(CubeLocality::new(cube, l)), Some(subcube(&cube.spec().radices, l)))
-            }
-            _ => (Pattern::Uniform(net.terminals()), None),
-        };
-        let facts = facts(&topology, subcube.as_ref())?;
+        let (pattern, subcube) = build_pattern(&spec, &topology)?;
+        let facts = facts(&topology, &pattern, subcube.as_ref())?;
         Ok(Experiment { spec, notes, topology, facts, pattern, subcube })
     }
 
@@ -135,16 +128,17 @@ impl Experiment {
             }
         }
         let w = &point.workload;
+        let (rate, size) = (w.rate(), w.message_size());
         let classes = net.classes();
-        let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), w.rate, w.size));
+        let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), rate, &size));
         let offered_max = loads.as_ref().map(|l| l.0);
         // Without the loads, the mean over every channel still bounds the busiest one from
         // below: a message of h hops holds h channels for at least ⌈B / widest⌉ cycles each.
         let offered_mean = match (&loads, net.channels().iter().map(|c| c.width as u64).max()) {
             (None, Some(widest)) => {
-                let hold = (w.size as u64).div_ceil(widest) as f64;
+                let hold = size.mean_hold(widest);
                 let channels = net.channels().len() as f64;
-                Some(w.rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)
+                Some(rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)
             }
             _ => None,
         };
@@ -157,16 +151,16 @@ impl Experiment {
         // accepted throughput, within two budgets: the cycles until its backlog could reach the
         // in-flight limit were nothing delivered, and SATURATED_WORK hop events. Its warm-up
         // takes at most a third of them, its window the rest.
-        let creations = w.rate * net.terminals() as f64;
+        let creations = rate * net.terminals() as f64;
         let per_cycle = creations * (self.facts.mean_hops + 1.0);
         let budget = (limit as f64 / creations).min(SATURATED_WORK / per_cycle).min(1e15) as u64;
         let warmup = point.run.warmup.unwrap_or_else(|| {
-            let w = default_warmup(self.facts.longest, w.size, known_load, point.run.max_cycles);
+            let w = default_warmup(self.facts.longest, size.max(), known_load, point.run.max_cycles);
             if saturated { w.min(budget / 3) } else { w }
         });
         point.run.warmup = Some(warmup);
-        let (w, r) = (&point.workload, &point.run);
-        let unloaded_worst = self.facts.longest + w.size as u64;
+        let r = &point.run;
+        let unloaded_worst = self.facts.longest + size.max() as u64;
         let full_window = (20 * unloaded_worst).max(2_000);
         let window = full_window.min((budget * 2 / 3).max(1));
         let deadline = warmup.saturating_add((budget * 2 / 3).max(window));
@@ -208,9 +202,10 @@ impl Experiment {
         let offered_max = loads.as_ref().map(|l| l.0);
         let (w, r) = (&point.workload, &point.run);
         let limit = stop.in_flight_limit;
+        let rate = w.rate();
         let run = RunSpec {
-            arrivals: Arrivals::Bernoulli(w.rate),
-            size: w.size,
+            arrivals: Arrivals::Bernoulli(rate),
+            size: w.message_size(),
             warmup: r.warmup.unwrap_or(0),
             messages: r.messages,
             max_cycles: r.max_cycles,
@@ -227,7 +222,7 @@ impl Experiment {
             offered_max,
             offered_mean,
             terminals: net.terminals(),
-            rate: w.rate,
+            rate,
             unloaded_worst,
             max_cycles: r.max_cycles,
             in_flight_limit: limit,
@@ -252,14 +247,114 @@ impl Experiment {
             },
             locality: self.subcube.clone(),
             expected_mean_hops: self.facts.mean_hops,
+            expected_mean_hops_exact: self.facts.hops_exact,
             offered_utilization: offered_max,
-            max_rate: offered_max.map(|m| if m > 0.0 { (w.rate / m).min(1.0) } else { 1.0 }),
+            max_rate: offered_max.map(|m| if m > 0.0 { (rate / m).min(1.0) } else { 1.0 }),
             load_method: self.facts.load_method.clone(),
             report,
             model,
             outcome,
         })
     }
+}
+
+/// The destination pattern of a resolved `spec` on its built network, and the locality
+/// subcube when there is one; a pattern that does not fit the network is an error naming the
+/// rule.
+///
+/// Patterns on node numbers (transpose, bit-reversal, shuffle, bit-complement) are, on a
+/// Midimew, taken on the application's numbering of Puente et al. Fig. 9 (row-major on the
+/// layout of its Fig. 1, [`netwrap_topo::Circulant::application_to_network`]) and moved onto
+/// the network's: the application node p runs on network node map(p), and sends to map(f(p)).
+/// A Midimew whose N is a multiple of neither generator has no such layout; its patterns are
+/// taken on the network's own numbers (resolving the spec notes it). Hot spots and the random
+/// permutation are network node numbers on every family.
+pub(crate) fn build_pattern(
+    spec: &SimSpec,
+    topology: &Topology,
+) -> Result<(Pattern, Option<LocalitySubcube>), SimError> {
+    let net = topology.network();
+    let n = net.terminals();
+    let w = &spec.workload;
+    let kind = w.pattern;
+    let cube = match topology {
+        Topology::Cube(c) => Some(c),
+        _ => None,
+    };
+    let radices = || -> Result<Vec<u32>, SimError> {
+        cube.map(|c| c.spec().radices.clone()).ok_or_else(|| {
+            SimError::Invalid(format!(
+                "workload.pattern = {} is defined on the coordinates of a k-ary n-cube: a {} has none (--pattern)",
+                kind.name(),
+                spec.topology.family()
+            ))
+        })
+    };
+    let on_numbers = |table: Result<Vec<TerminalId>, String>| -> Result<Pattern, SimError> {
+        let table = table.map_err(SimError::Invalid)?;
+        Ok(Pattern::Fixed(match midimew_map(topology, n) {
+            Some(map) => traffic::remap(&table, &map),
+            None => table,
+        }))
+    };
+    let pattern = match kind {
+        PatternKind::Uniform => Pattern::Uniform(n),
+        PatternKind::UniformOthers => {
+            if n < 2 {
+                return Err(SimError::Invalid(format!(
+                    "workload.pattern = uniform-others does not fit N = {n} node: a message needs another node to go to (--pattern)"
+                )));
+            }
+            Pattern::UniformOthers(n)
+        }
+        PatternKind::Transpose => on_numbers(traffic::transpose(n))?,
+        PatternKind::BitReversal => on_numbers(traffic::bit_reversal(n))?,
+        PatternKind::Shuffle => on_numbers(traffic::shuffle(n))?,
+        PatternKind::BitComplement => on_numbers(traffic::bit_complement(n))?,
+        PatternKind::Tornado => Pattern::Fixed(traffic::tornado(&radices()?)),
+        PatternKind::Neighbor => Pattern::Fixed(traffic::neighbor(&radices()?)),
+        PatternKind::Permutation => Pattern::Fixed(traffic::permutation(n, spec.run.seed)),
+        PatternKind::Hotspot => {
+            let nodes = w.hotspots.clone().unwrap_or_default();
+            if let Some(&bad) = nodes.iter().find(|&&h| h >= n) {
+                return Err(SimError::Invalid(format!(
+                    "workload.hotspots: node {bad} does not exist in a network of N = {n} nodes (0 to {}) (--hotspots)",
+                    n - 1
+                )));
+            }
+            Pattern::Hotspot(Hotspot { nodes, fraction: w.hotspot_fraction.unwrap_or(0.0), terminals: n })
+        }
+        PatternKind::Locality => {
+            let (Some(cube), Some(l)) = (cube, w.locality) else {
+                return Err(SimError::Invalid(format!(
+                    "workload.locality applies to tori and rings: a {} has none (--locality)",
+                    spec.topology.family()
+                )));
+            };
+            return Ok((
+                Pattern::CubeLocality(CubeLocality::new(cube, l)),
+                Some(subcube(&cube.spec().radices, l)),
+            ));
+        }
+    };
+    Ok((pattern, None))
+}
+
+/// On a Midimew with a rectangular layout, the application-to-network map of Puente et al.
+/// Fig. 9; `None` on other families and Midimews without one.
+fn midimew_map(topology: &Topology, n: u32) -> Option<Vec<TerminalId>> {
+    let c = match topology {
+        Topology::Circulant(c) => c,
+        Topology::Table(_, inner) => match inner.as_ref() {
+            Topology::Circulant(c) => c,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    if !c.is_midimew() {
+        return None;
+    }
+    (0..n).map(|p| c.application_to_network(p)).collect()
 }
 
 /// Builds `spec` and runs it.
@@ -318,5 +413,38 @@ pub fn execute_on<R: Routing>(
         RouterModel::Ideal(EngineKind::Fast) => engine::ideal::run(net, routing, pattern, spec),
         RouterModel::Ideal(EngineKind::Reference) => engine::reference::run(net, routing, pattern, spec),
         RouterModel::Vc(p) => engine::vc::run(net, routing, pattern, spec, &p),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Verification of Puente et al. Fig. 9's mapping under transpose on the 16-node Midimew
+    /// C_16(2, 3). N = 16 is a multiple of a = 2: the layout has 2 columns and 8 rows, node
+    /// (x, y) = 3x + 2y mod 16, and application node p sits at (p mod 2, p div 2). Application
+    /// node 1 = (1, 0) is network node 3; its transpose partner 4 = (0, 2) is network node 4:
+    /// network 3 sends to 4. Application 6 = (0, 3) is network 6; its partner 9 = (1, 4) is
+    /// network 3 + 8 = 11. On the 64-node Midimew C_64(5, 6), N is a multiple of neither
+    /// generator: the pattern stays on network numbers (transpose of 1 is 8).
+    #[test]
+    fn midimew_patterns_follow_the_application_mapping() {
+        let table = |nodes: u32| -> Vec<TerminalId> {
+            let mut s = SimSpec {
+                topology: netwrap_topo::TopologySpec::Midimew { nodes: Some(nodes) },
+                ..SimSpec::default()
+            };
+            s.workload.pattern = PatternKind::Transpose;
+            let (s, _) = s.resolve().unwrap();
+            let topology = s.topology.shape(&s.routing).unwrap().build().unwrap();
+            match build_pattern(&s, &topology).unwrap().0 {
+                Pattern::Fixed(t) => t,
+                other => panic!("{other:?}"),
+            }
+        };
+        let t16 = table(16);
+        assert_eq!((t16[3], t16[6]), (4, 11));
+        let t64 = table(64);
+        assert_eq!(t64[1], 8);
     }
 }

@@ -65,6 +65,14 @@ pub struct Report {
     pub throughput: f64,
     /// Offered load: messages created per terminal per cycle in the window.
     pub offered: f64,
+    /// Offered load in flits per node per cycle: the flits of the messages created in the
+    /// window, per terminal per cycle.
+    #[serde(default)]
+    pub offered_load: f64,
+    /// Accepted load in flits per node per cycle: the flits of the messages delivered in the
+    /// window, per terminal per cycle.
+    #[serde(default)]
+    pub accepted_load: f64,
     /// Measured messages delivered.
     pub messages_delivered: u64,
     /// Measured messages created (at most the `messages` asked for).
@@ -299,6 +307,8 @@ pub fn summarize(o: &Outcome, class_names: &[String], expected: Option<&[f64]>, 
         latency_percentiles: Percentiles::of(&m.latency),
         throughput,
         offered,
+        offered_load: o.flits_generated as f64 / (nodes * window),
+        accepted_load: o.flits_delivered as f64 / (nodes * window),
         messages_delivered: m.delivered,
         messages_measured: m.created,
         messages_generated: generated,

@@ -45,6 +45,10 @@ pub struct SimResult {
     pub locality: Option<LocalitySubcube>,
     /// Mean hops of the routes under this traffic, self-addressed messages included, exact.
     pub expected_mean_hops: f64,
+    /// False when `expected_mean_hops` is uniform traffic's, the pattern's routes being too
+    /// many to walk (`load_method` says so); absent when true.
+    #[serde(skip_serializing_if = "is_yes")]
+    pub expected_mean_hops_exact: bool,
     /// Offered busy fraction of the busiest channel, from the traffic and routing, when known.
     pub offered_utilization: Option<f64>,
     /// Highest request rate the busiest channel can carry (offered utilisation 1), when known.
@@ -156,8 +160,8 @@ pub fn compare(
             let p = indirect::predict(&indirect::Indirect {
                 k,
                 n: d - 1,
-                rate: w.rate,
-                size: w.size as f64,
+                rate: w.rate(),
+                size: w.message_size().mean(),
                 memory_latency: 0.0,
             })
             .map_err(model_error)?;
@@ -190,7 +194,7 @@ pub fn compare(
                 locality: effective_locality,
                 wiring,
                 form: spec.model.as_ref().map(|m| m.contention).unwrap_or_default(),
-                ..kary_ncube::KaryNCube::new(k, n, w.rate, w.size as f64)
+                ..kary_ncube::KaryNCube::new(k, n, w.rate(), w.message_size().mean())
             };
             let p = kary_ncube::predict(&params).map_err(model_error)?;
             let form = format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());
@@ -219,4 +223,9 @@ pub fn compare(
             mean_hops: rel(Some(report.mean_hops), Some(mean_hops)),
         },
     })
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_yes(b: &bool) -> bool {
+    *b
 }

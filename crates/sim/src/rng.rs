@@ -10,6 +10,11 @@ use rand_xoshiro::Xoroshiro128PlusPlus;
 pub enum Purpose {
     /// Message generation at a node: gaps, destinations, tie-break salts.
     Traffic = 1,
+    /// Message lengths of a bimodal size mix: its own stream, so that a run's arrivals and
+    /// destinations are those of the same run with fixed sizes.
+    Size = 2,
+    /// The random permutation of the `permutation` pattern (drawn once per run, node 0).
+    Permutation = 3,
 }
 
 /// SplitMix64 finaliser: a bijective mix used to derive stream seeds.

@@ -1,17 +1,26 @@
 //! What a run needs to know about the routes before it starts: the mean and longest route,
-//! and the offered load of every channel class, exactly.
+//! and the offered load of every channel class, exactly, under the run's destination pattern.
 //!
-//! k-ary n-cubes use closed forms in O(k) per dimension ([`crate::load`]). Other families
-//! route one terminal's messages and spread them over each channel class when the family is
-//! symmetric, or route every pair up to [`netwrap_topo::metrics::LOAD_PAIRS_LIMIT`]
-//! terminals; the loads are then folded into (class, width) groups, so no per-channel vector
-//! outlives the setup.
+//! Uniform traffic: k-ary n-cubes use closed forms in O(k) per dimension ([`crate::load`]).
+//! Other families route one terminal's messages and spread them over each channel class when
+//! the family is symmetric, or route every pair up to
+//! [`netwrap_topo::metrics::LOAD_PAIRS_LIMIT`] terminals. `uniform-others` is the same
+//! traffic without the self-addressed messages: its loads and hops are derived from the
+//! uniform ones. The locality subcube has its closed form on tori. A fixed permutation routes
+//! every source to its destination (O(N·hops)); hot-spot traffic mixes the uniform loads with
+//! every source's route to each hot spot. Every message is split evenly over the routing's
+//! candidates at every hop (the engines choose among them by queue state, which these loads
+//! do not know). The loads are folded into (class, width) groups, so no per-channel vector
+//! outlives the setup; when routing every message would take more than
+//! [`LOAD_WORK_LIMIT`] routing decisions, the loads are not computed and `load_method` says
+//! why.
 
 use crate::SimError;
 use crate::load::cube_loads;
-use crate::traffic::LocalitySubcube;
-use netwrap_topo::metrics::bounded_channel_loads;
+use crate::traffic::{LocalitySubcube, MessageSize, Pattern};
+use netwrap_topo::metrics::{LOAD_WORK_LIMIT, bounded_channel_loads};
 use netwrap_topo::{Candidates, Family, Network, TerminalId, Topology, Visitor, bfs_from};
+use netwrap_topo::{Routing, TopoError};
 
 /// Channels of one class and one width, and what they carry per unit request rate.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +49,9 @@ pub struct RouteFacts {
     pub loads: Option<Vec<LoadGroup>>,
     /// How the loads were obtained, or why not.
     pub load_method: String,
+    /// Whether `mean_hops` and `longest` are the pattern's own (false: the pattern's routes
+    /// were too many to walk, and they are uniform traffic's; `load_method` says so).
+    pub hops_exact: bool,
 }
 
 /// True when a channel offered `load` flits per cycle saturates: one flit per cycle or more
@@ -49,13 +61,14 @@ pub fn saturates(load: f64) -> bool {
     load >= 1.0 - 1e-9
 }
 
-/// Offered busy fraction at request rate `rate` and message length `size`: the busiest
-/// channel's, and the mean of each class (indexed like the network's classes).
-pub fn offered(groups: &[LoadGroup], classes: usize, rate: f64, size: u32) -> (f64, Vec<f64>) {
+/// Offered busy fraction at request rate `rate` and message lengths `size`: the busiest
+/// channel's, and the mean of each class (indexed like the network's classes). A message
+/// holds a channel of width w for ⌈B / w⌉ cycles; with a size mix, its mean.
+pub fn offered(groups: &[LoadGroup], classes: usize, rate: f64, size: &MessageSize) -> (f64, Vec<f64>) {
     let mut max: f64 = 0.0;
     let mut sum = vec![(0.0, 0u64); classes];
     for g in groups {
-        let hold = (size as u64).div_ceil(g.width as u64) as f64;
+        let hold = size.mean_hold(g.width as u64);
         max = max.max(rate * hold * g.max);
         sum[g.class as usize].0 += rate * hold * g.sum;
         sum[g.class as usize].1 += g.channels;
@@ -66,13 +79,61 @@ pub fn offered(groups: &[LoadGroup], classes: usize, rate: f64, size: u32) -> (f
 /// Terminals above which an asymmetric family's routes are not walked pair by pair.
 pub const PAIRS_LIMIT: u32 = 4096;
 
-/// The facts for `topo` under uniform traffic, or on a cube under the locality `subcube`.
-pub fn facts(topo: &Topology, subcube: Option<&LocalitySubcube>) -> Result<RouteFacts, SimError> {
+/// The facts for `topo` under `pattern` (`subcube`: the locality pattern's, on a cube).
+pub fn facts(
+    topo: &Topology,
+    pattern: &Pattern,
+    subcube: Option<&LocalitySubcube>,
+) -> Result<RouteFacts, SimError> {
+    match pattern {
+        Pattern::Uniform(_) | Pattern::CubeLocality(_) => uniform_facts(topo, subcube, false),
+        Pattern::UniformOthers(_) => uniform_facts(topo, None, true),
+        Pattern::Fixed(table) => {
+            let uniform = uniform_facts(topo, None, false)?;
+            topo.visit(Flows { table: Some(table), hotspot: None, uniform })
+        }
+        Pattern::Hotspot(h) => {
+            // The uniform part per channel: the generic walk, which keeps per-channel loads.
+            let (vertex_transitive, class_symmetric) = topo.symmetry();
+            let uniform = match topo.visit(Walk { vertex_transitive, class_symmetric, others: false }) {
+                Ok(u) => u,
+                // A mesh too large to walk pair by pair still has uniform traffic's hops in
+                // closed form; only its per-channel loads are unknown.
+                Err(why) if matches!(topo, Topology::Cube(_)) => {
+                    let f = uniform_facts(topo, None, false)?;
+                    ChannelFacts {
+                        mean_hops: f.mean_hops,
+                        longest: f.longest,
+                        loads: None,
+                        load_method: why.to_string(),
+                    }
+                }
+                Err(e) => return Err(e),
+            };
+            topo.visit(Flows { table: None, hotspot: Some((&h.nodes, h.fraction)), uniform })
+        }
+    }
+}
+
+/// Uniform traffic's facts, the source included or (`others`) excluded.
+fn uniform_facts(
+    topo: &Topology,
+    subcube: Option<&LocalitySubcube>,
+    others: bool,
+) -> Result<RouteFacts, SimError> {
     if let Topology::Cube(cube) = topo {
         let spec = cube.spec();
         let sides = subcube.map_or_else(|| spec.radices.clone(), |s| s.sides.clone());
         let loads = cube_loads(spec, &sides);
         let net = cube.network();
+        // Without its self-addressed messages (N of the N² pairs, none using a channel), uniform
+        // traffic's loads and hops are N/(N − 1) times the uniform ones.
+        let scale = if others {
+            let n = net.terminals() as f64;
+            n / (n - 1.0)
+        } else {
+            1.0
+        };
         let mut count = vec![0u64; net.classes().len()];
         for c in net.channels() {
             count[c.class as usize] += 1;
@@ -81,20 +142,21 @@ pub fn facts(topo: &Topology, subcube: Option<&LocalitySubcube>) -> Result<Route
             .map(|c| LoadGroup {
                 class: c as u16,
                 width: 1,
-                max: loads.class_max[c],
-                sum: loads.class_mean[c] * count[c] as f64,
+                max: loads.class_max[c] * scale,
+                sum: loads.class_mean[c] * count[c] as f64 * scale,
                 channels: count[c],
             })
             .collect();
         return Ok(RouteFacts {
-            mean_hops: loads.mean_hops,
+            mean_hops: loads.mean_hops * scale,
             longest: loads.longest,
             loads: Some(groups),
             load_method: "exact, from each dimension's offsets (dimension-order routing)".into(),
+            hops_exact: true,
         });
     }
     let (vertex_transitive, class_symmetric) = topo.symmetry();
-    topo.visit(Walk { vertex_transitive, class_symmetric })
+    Walk { vertex_transitive, class_symmetric, others }.visit_grouped(topo)
 }
 
 /// The channels of the route from `s` to `d` (first candidate at every hop: the families'
@@ -120,10 +182,20 @@ fn route<F: Family>(f: &F, s: TerminalId, d: TerminalId, path: &mut Vec<u32>) ->
 struct Walk {
     vertex_transitive: bool,
     class_symmetric: bool,
+    /// Uniform over the other terminals (the source excluded).
+    others: bool,
+}
+
+/// Route facts with per-channel loads, before grouping.
+struct ChannelFacts {
+    mean_hops: f64,
+    longest: u64,
+    loads: Option<Vec<f64>>,
+    load_method: String,
 }
 
 impl Visitor for Walk {
-    type Output = Result<RouteFacts, SimError>;
+    type Output = Result<ChannelFacts, SimError>;
     fn visit<F: Family>(self, f: &F) -> Self::Output {
         let net = f.network();
         let n = net.terminals();
@@ -156,13 +228,224 @@ impl Visitor for Walk {
                 self_use[c as usize] += 1;
             }
         }
-        let mean_hops = total as f64 / (sources as f64 * n as f64);
+        let mean_hops = if self.others {
+            // Every ordered pair's hops, less the self-addressed routes', over N(N − 1) pairs.
+            let all = total as f64 * n as f64 / sources as f64;
+            let own: f64 = self_use.iter().map(|&u| u as f64).sum();
+            (all - own) / (n as f64 * (n as f64 - 1.0)).max(1.0)
+        } else {
+            total as f64 / (sources as f64 * n as f64)
+        };
         let (loads, load_method) = match bounded_channel_loads(net, f, self.class_symmetric)? {
-            Ok((distinct, how)) => (Some(groups(net, &distinct, &self_use)), how),
+            Ok((distinct, how)) => (Some(per_channel(net, &distinct, &self_use, self.others)), how),
             Err(why) => (None, why),
         };
-        Ok(RouteFacts { mean_hops, longest, loads, load_method })
+        Ok(ChannelFacts { mean_hops, longest, loads, load_method })
     }
+}
+
+impl Walk {
+    fn visit_grouped(self, topo: &Topology) -> Result<RouteFacts, SimError> {
+        let c = topo.visit(self)?;
+        let net = topo.network();
+        Ok(RouteFacts {
+            mean_hops: c.mean_hops,
+            longest: c.longest,
+            loads: c.loads.map(|l| groups(net, &l)),
+            load_method: c.load_method,
+            hops_exact: true,
+        })
+    }
+}
+
+/// A fixed permutation's routes (`table`), or hot-spot traffic's (`hotspot`: the nodes and
+/// the fraction of messages sent to them) mixed with the `uniform` facts' per-channel loads.
+struct Flows<'a, U> {
+    table: Option<&'a [u32]>,
+    hotspot: Option<(&'a [u32], f64)>,
+    uniform: U,
+}
+
+impl<U: UniformPart> Visitor for Flows<'_, U> {
+    type Output = Result<RouteFacts, SimError>;
+    fn visit<F: Family>(self, f: &F) -> Self::Output {
+        let net = f.network();
+        let n = net.terminals();
+        let m = net.channels().len();
+        // (source, destination, weight per unit rate) of every flow.
+        let flows: Vec<(u32, u32, f64)> = match (self.table, self.hotspot) {
+            (Some(table), _) => (0..n).map(|s| (s, table[s as usize], 1.0)).collect(),
+            (None, Some((hot, fraction))) => {
+                let w = fraction / hot.len() as f64;
+                hot.iter().flat_map(|&h| (0..n).map(move |s| (s, h, w))).collect()
+            }
+            (None, None) => Vec::new(),
+        };
+        let uniform_hops = self.uniform.hops();
+        let walks = flows.len() as f64 * uniform_hops.0.max(1.0);
+        if walks > LOAD_WORK_LIMIT as f64 {
+            let (mean_hops, longest) = uniform_hops;
+            return Ok(RouteFacts {
+                mean_hops,
+                longest,
+                loads: None,
+                load_method: format!(
+                    "not computed: routing the pattern's {} flows takes about {walks:.1e} routing decisions, more than the {:.0e} limit; mean and longest route are uniform traffic's",
+                    flows.len(),
+                    LOAD_WORK_LIMIT as f64
+                ),
+                hops_exact: false,
+            });
+        }
+        let mut load = vec![0.0; m];
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut longest = 0u64;
+        let mut work = 0u64;
+        for &(s, d, w) in &flows {
+            let (decisions, steps) = add_flow(net, f, s, d, w, &mut load, &mut a, &mut b)?;
+            work += decisions;
+            longest = longest.max(steps);
+            if work > LOAD_WORK_LIMIT {
+                let (mean_hops, longest) = uniform_hops;
+                return Ok(RouteFacts {
+                    mean_hops,
+                    longest,
+                    loads: None,
+                    load_method: format!(
+                        "not computed: routing the pattern's {} flows took more than {:.0e} routing decisions; mean and longest route are uniform traffic's",
+                        flows.len(),
+                        LOAD_WORK_LIMIT as f64
+                    ),
+                    hops_exact: false,
+                });
+            }
+        }
+        // Every message of unit weight adds its expected hops to the channels' sum.
+        let routed: f64 = load.iter().sum();
+        let (mean_hops, loads, how) = match self.hotspot {
+            None => {
+                (routed / n as f64, Some(load), "exact, every source routed to its destination".to_string())
+            }
+            Some((_, fraction)) => {
+                let (u_hops, u_longest) = uniform_hops;
+                longest = longest.max(u_longest);
+                let mean = (1.0 - fraction) * u_hops + routed / n as f64;
+                match self.uniform.channel_loads() {
+                    Some((u, how)) => {
+                        let mixed = u.iter().zip(&load).map(|(u, h)| (1.0 - fraction) * u + h).collect();
+                        (
+                            mean,
+                            Some(mixed),
+                            format!("exact: uniform part {how}; every source routed to each hot spot"),
+                        )
+                    }
+                    None => (
+                        mean,
+                        None,
+                        format!(
+                            "not computed: the uniform part's per-channel loads are unknown ({})",
+                            self.uniform.method()
+                        ),
+                    ),
+                }
+            }
+        };
+        Ok(RouteFacts {
+            mean_hops,
+            longest,
+            loads: loads.map(|l| groups(net, &l)),
+            load_method: how,
+            hops_exact: true,
+        })
+    }
+}
+
+/// What [`Flows`] needs of uniform traffic: its mean and longest route, and its per-channel
+/// loads when the pattern mixes them in.
+trait UniformPart {
+    fn hops(&self) -> (f64, u64);
+    fn channel_loads(&self) -> Option<(&[f64], &str)>;
+    fn method(&self) -> &str;
+}
+
+impl UniformPart for RouteFacts {
+    fn hops(&self) -> (f64, u64) {
+        (self.mean_hops, self.longest)
+    }
+    fn channel_loads(&self) -> Option<(&[f64], &str)> {
+        None
+    }
+    fn method(&self) -> &str {
+        &self.load_method
+    }
+}
+
+impl UniformPart for ChannelFacts {
+    fn hops(&self) -> (f64, u64) {
+        (self.mean_hops, self.longest)
+    }
+    fn channel_loads(&self) -> Option<(&[f64], &str)> {
+        self.loads.as_deref().map(|l| (l, self.load_method.as_str()))
+    }
+    fn method(&self) -> &str {
+        &self.load_method
+    }
+}
+
+/// Adds one message's flow from terminal `s` to terminal `t`, split evenly over the routing
+/// candidates at every hop (and over both salt classes where the salt changes them, as
+/// [`netwrap_topo::metrics`] does for uniform traffic), into `load`; returns the routing
+/// decisions it took and its longest route in hops.
+#[allow(clippy::too_many_arguments)]
+fn add_flow<R: Routing>(
+    net: &Network,
+    routing: &R,
+    s: u32,
+    t: u32,
+    weight: f64,
+    load: &mut [f64],
+    frontier: &mut Vec<(u32, f64)>,
+    next: &mut Vec<(u32, f64)>,
+) -> Result<(u64, u64), TopoError> {
+    let mut c = Candidates::default();
+    let (mut work, mut longest) = (0u64, 0u64);
+    let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
+    for &salt in salts {
+        frontier.clear();
+        frontier.push((net.inject_router(s), weight / salts.len() as f64));
+        let mut steps = 0u64;
+        while !frontier.is_empty() {
+            if steps > net.routers() as u64 + 2 {
+                return Err(TopoError::Invalid(format!(
+                    "routing from terminal {s} to {t} does not terminate"
+                )));
+            }
+            work += frontier.len() as u64;
+            next.clear();
+            for &(r, w) in frontier.iter() {
+                routing.route(r, t, salt, &mut c);
+                let share = w / c.as_slice().len().max(1) as f64;
+                for &ch in c.as_slice() {
+                    load[ch as usize] += share;
+                    next.push((net.channel(ch).dst, share));
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            steps += 1;
+            next.sort_unstable_by_key(|x| x.0);
+            frontier.clear();
+            for &(r, w) in next.iter() {
+                match frontier.last_mut() {
+                    Some(last) if last.0 == r => last.1 += w,
+                    _ => frontier.push((r, w)),
+                }
+            }
+        }
+        longest = longest.max(steps);
+    }
+    Ok((work, longest))
 }
 
 /// Hops a route may walk to check [`lengths_from_zero`]: about a second of routing.
@@ -214,13 +497,21 @@ fn lengths_from_zero<F: Family>(f: &F) -> Result<(u64, u64), SimError> {
     Ok((total, longest))
 }
 
-/// Folds per-channel loads into (class, width) groups: distinct-pair loads weighted
-/// (N − 1)/N, self-addressed routes 1/N.
-fn groups(net: &Network, distinct: &[f64], self_use: &[u32]) -> Vec<LoadGroup> {
+/// Uniform traffic's per-channel loads: distinct-pair loads weighted (N − 1)/N, self-addressed
+/// routes 1/N; without the source (`others`), the distinct-pair loads alone.
+fn per_channel(net: &Network, distinct: &[f64], self_use: &[u32], others: bool) -> Vec<f64> {
     let n = net.terminals() as f64;
+    if others {
+        return distinct.to_vec();
+    }
+    distinct.iter().zip(self_use).map(|(&d, &u)| d * (n - 1.0) / n + u as f64 / n).collect()
+}
+
+/// Folds per-channel loads into (class, width) groups.
+fn groups(net: &Network, loads: &[f64]) -> Vec<LoadGroup> {
     let mut out: Vec<LoadGroup> = Vec::new();
     for (i, c) in net.channels().iter().enumerate() {
-        let load = distinct[i] * (n - 1.0) / n + self_use[i] as f64 / n;
+        let load = loads[i];
         match out.iter_mut().find(|g| g.class == c.class && g.width == c.width as u32) {
             Some(g) => {
                 g.max = g.max.max(load);
@@ -242,6 +533,7 @@ fn groups(net: &Network, distinct: &[f64], self_use: &[u32]) -> Vec<LoadGroup> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::traffic;
     use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec};
 
     /// Every route from terminal 0 walked: what [`lengths_from_zero`] replaces.
@@ -314,5 +606,91 @@ mod tests {
         // Measured: 0.17 s (the search, and 64 routes checked within 10^7 hops). The walk it
         // replaces takes minutes; 10 s leaves room for a loaded machine.
         assert!(elapsed.as_secs() < 10, "{elapsed:?}");
+    }
+
+    fn built(json: &str) -> Topology {
+        let spec: TopologySpec = serde_json::from_str(json).unwrap();
+        spec.shape(&RoutingSpec::default()).unwrap().build().unwrap()
+    }
+
+    /// The busiest channel's load per unit rate, and the mean hops.
+    fn busiest(f: &RouteFacts) -> (f64, f64) {
+        let max = f.loads.as_ref().unwrap().iter().map(|g| g.max).fold(0.0, f64::max);
+        (max, f.mean_hops)
+    }
+
+    fn close(a: (f64, f64), b: (f64, f64)) -> bool {
+        (a.0 - b.0).abs() < 1e-12 && (a.1 - b.1).abs() < 1e-12
+    }
+
+    /// Verification against hand-derived loads, per unit request rate:
+    /// - tornado on a unidirectional 8-ring: every node sends 3 hops ahead, so each channel
+    ///   carries the 3 messages that started 0, 1 and 2 hops behind it: 3 everywhere, 3 hops;
+    /// - transpose on a 4 × 4 mesh, y first then x: (x, y) → (y, x) goes down column x from
+    ///   row y to row x, then along row x to column y; the channel from (0, 1) down to (0, 0)
+    ///   carries the three sources (0, 1), (0, 2), (0, 3), and no channel carries more; mean
+    ///   hops 2·Σ|x − y| / 16 = 2·20/16 = 2.5;
+    /// - bit-complement on a 4-cube: every message crosses each dimension once and, under
+    ///   dimension order, the nodes where messages cross dimension i are a bijection of their
+    ///   sources, so every channel carries exactly 1; 4 hops;
+    /// - uniform-others on a unidirectional 8-ring: offsets 1..7 equally, 4 hops, so every
+    ///   channel carries 4;
+    /// - hotspot (node 0, fraction ½) on a unidirectional 4-ring: the uniform half offers
+    ///   ½·(k − 1)/2 = 0.75 to every channel; sources 1, 2, 3 all reach node 0 through channel
+    ///   3 → 0, ½·3 = 1.5: busiest 2.25; mean hops ½·1.5 + ½·(3 + 2 + 1)/4 = 1.5.
+    #[test]
+    fn exact_loads_follow_the_pattern() {
+        let ring8 = built(r#"{"family": "ring", "k": 8}"#);
+        let f = facts(&ring8, &Pattern::Fixed(traffic::tornado(&[8])), None).unwrap();
+        assert!(f.loads.as_ref().unwrap().iter().all(|g| g.max == 3.0 && g.sum == 3.0 * g.channels as f64));
+        assert_eq!((f.mean_hops, f.longest), (3.0, 3));
+        let mesh = built(r#"{"family": "mesh", "k": 4}"#);
+        let f = facts(&mesh, &Pattern::Fixed(traffic::transpose(16).unwrap()), None).unwrap();
+        assert!(close(busiest(&f), (3.0, 2.5)), "{f:?}");
+        let cube = built(r#"{"family": "hypercube", "n": 4}"#);
+        let f = facts(&cube, &Pattern::Fixed(traffic::bit_complement(16).unwrap()), None).unwrap();
+        assert!(
+            f.loads.as_ref().unwrap().iter().all(|g| g.max == 1.0 && g.sum == g.channels as f64),
+            "{f:?}"
+        );
+        assert_eq!((f.mean_hops, f.longest), (4.0, 4));
+        let f = facts(&ring8, &Pattern::UniformOthers(8), None).unwrap();
+        assert!(close(busiest(&f), (4.0, 4.0)), "{f:?}");
+        let ring4 = built(r#"{"family": "ring", "k": 4}"#);
+        let hot = Pattern::Hotspot(traffic::Hotspot { nodes: vec![0], fraction: 0.5, terminals: 4 });
+        let f = facts(&ring4, &hot, None).unwrap();
+        assert!(close(busiest(&f), (2.25, 1.5)), "{f:?}");
+    }
+
+    /// A mesh too large to walk pair by pair (128 × 128) under hot spots: the mean hops are
+    /// still exact (uniform's closed form (k − 1/k)/3 per dimension, mixed with the routes to
+    /// the hot spot), the loads are not computed and say why.
+    #[test]
+    fn hotspots_on_a_large_mesh_keep_exact_hops() {
+        let mesh = built(r#"{"family": "mesh", "k": 128}"#);
+        let n = 128 * 128;
+        let hot = Pattern::Hotspot(traffic::Hotspot { nodes: vec![0], fraction: 0.5, terminals: n });
+        let f = facts(&mesh, &hot, None).unwrap();
+        assert!(f.loads.is_none() && f.load_method.contains("not computed"), "{}", f.load_method);
+        // To the corner (0, 0): mean x + y = 127 over every source.
+        let uniform = 2.0 * (128.0 - 1.0 / 128.0) / 3.0;
+        assert!((f.mean_hops - (0.5 * uniform + 0.5 * 127.0)).abs() < 1e-9, "{}", f.mean_hops);
+    }
+
+    /// Verification: uniform-others from the generic walk (a Midimew, every pair routed by
+    /// symmetry) equals the uniform loads rescaled: uniform = others·(N − 1)/N on a family
+    /// whose self-addressed messages use no channel.
+    #[test]
+    fn uniform_others_rescales_uniform_on_a_direct_network() {
+        let m = built(r#"{"family": "midimew", "nodes": 32}"#);
+        let (u, o) = (
+            facts(&m, &Pattern::Uniform(32), None).unwrap(),
+            facts(&m, &Pattern::UniformOthers(32), None).unwrap(),
+        );
+        let scale = 32.0 / 31.0;
+        assert!((o.mean_hops - u.mean_hops * scale).abs() < 1e-12);
+        for (a, b) in u.loads.unwrap().iter().zip(o.loads.unwrap().iter()) {
+            assert!((b.max - a.max * scale).abs() < 1e-12 && (b.sum - a.sum * scale).abs() < 1e-9);
+        }
     }
 }

@@ -68,7 +68,7 @@ fn judge(r: &SimResult) -> Probe {
     let rep = &r.report;
     let behind = rep.throughput < BEHIND * rep.offered;
     Probe {
-        rate: r.config.workload.rate,
+        rate: r.config.workload.rate(),
         saturated: rep.verdict != crate::report::Verdict::Ok || behind,
         verdict: rep.verdict,
         throughput: rep.throughput,
@@ -103,7 +103,7 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
             .par_iter()
             .map(|&rate| {
                 let mut s = base.clone();
-                s.workload.rate = round(rate);
+                s.workload.rate = Some(round(rate));
                 experiment.run(&s).map(|r| judge(&r))
             })
             .collect()
@@ -111,7 +111,7 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
     let guess_run = experiment.run(&base)?;
     let from_loads = guess_run.max_rate.filter(|_| guess_run.offered_utilization.is_some_and(|u| u > 0.0));
     let mut probes = vec![judge(&guess_run)];
-    let guess = from_loads.unwrap_or(base.workload.rate).clamp(f64::MIN_POSITIVE, 1.0);
+    let guess = from_loads.unwrap_or(base.workload.rate()).clamp(f64::MIN_POSITIVE, 1.0);
     // Bracket: grow from the guess until something saturates, or shrink until something is
     // stable.
     let (mut lo, mut hi) = (0.0f64, None::<f64>);
@@ -159,7 +159,7 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
         criterion: "a probe is saturated when its verdict is not ok (exact channel load >= 1, the network falls behind, or the run fails to drain within its limits) or its accepted throughput is below 95% of the offered load",
         max_rate: lo,
         first_saturated: hi,
-        max_flits: lo * base.workload.size as f64,
+        max_flits: lo * base.workload.message_size().mean(),
         max_rate_from_loads: from_loads.map(round),
         tolerance,
         probes,

@@ -8,6 +8,7 @@
 //! default, so the `config` a result prints is complete and reads back to the same result.
 
 use crate::SimError;
+use crate::traffic::MessageSize;
 use netwrap_topo::{RoutingSpec, TopologySpec};
 use serde::{Deserialize, Serialize};
 
@@ -286,32 +287,136 @@ pub enum PatternKind {
     /// Uniform over every terminal, the source included (the homework's App. A).
     #[default]
     Uniform,
+    /// Uniform over every other terminal, the source excluded (as BookSim2 and CAMINOS).
+    UniformOthers,
+    /// Matrix transpose on node numbers (Puente et al. §5.1): N = k², y·k + x → x·k + y.
+    Transpose,
+    /// Bit reversal on node numbers (Puente et al. §5.1): N = 2^b.
+    BitReversal,
+    /// Perfect shuffle, the address rotated left one bit (Puente et al. §5.1): N = 2^b.
+    Shuffle,
+    /// Bit complement, d = N − 1 − s (Dally & Towles §3.2): N = 2^b.
+    BitComplement,
+    /// Tornado, every coordinate + ⌈k/2⌉ − 1 mod k (Dally & Towles §3.2): k-ary n-cubes only.
+    Tornado,
+    /// Neighbour, every coordinate + 1 mod k (Dally & Towles §3.2): k-ary n-cubes only.
+    Neighbor,
+    /// A fraction of messages to hot-spot nodes, the rest uniform: needs `hotspots` and
+    /// `hotspot-fraction`.
+    Hotspot,
+    /// A random permutation drawn from the run's seed.
+    Permutation,
     /// Uniform over a subcube of l·N nodes with a corner at the source (Agarwal 1991 §5.1,
     /// the homework before Ex 5): tori and rings only; needs `locality`.
     Locality,
 }
 
+impl PatternKind {
+    /// The spelling of the spec and the flag.
+    pub fn name(self) -> &'static str {
+        match self {
+            PatternKind::Uniform => "uniform",
+            PatternKind::UniformOthers => "uniform-others",
+            PatternKind::Transpose => "transpose",
+            PatternKind::BitReversal => "bit-reversal",
+            PatternKind::Shuffle => "shuffle",
+            PatternKind::BitComplement => "bit-complement",
+            PatternKind::Tornado => "tornado",
+            PatternKind::Neighbor => "neighbor",
+            PatternKind::Hotspot => "hotspot",
+            PatternKind::Permutation => "permutation",
+            PatternKind::Locality => "locality",
+        }
+    }
+
+    /// Whether every source sends to one fixed destination (a table of N entries).
+    pub fn is_fixed(self) -> bool {
+        matches!(
+            self,
+            PatternKind::Transpose
+                | PatternKind::BitReversal
+                | PatternKind::Shuffle
+                | PatternKind::BitComplement
+                | PatternKind::Tornado
+                | PatternKind::Neighbor
+                | PatternKind::Permutation
+        )
+    }
+}
+
 /// What the terminals send: the `workload` section.
+///
+/// The offered traffic is given either as a request rate m (`rate`) or as a load in flits per
+/// node per cycle (`load` = m times the mean message length), never both. Resolving turns a
+/// load into the rate it means, m = load / mean length, so a resolved spec (a result's
+/// `config`) always carries the rate and never the load: read back, it runs the same rate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
 pub struct WorkloadSpec {
     /// Request rate m: messages each terminal creates per cycle, a probability in (0, 1]
-    /// (`--rate`).
-    pub rate: f64,
-    /// Message length B in flits (`--size`).
+    /// (`--rate`); 0.04 when neither it nor `load` is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate: Option<f64>,
+    /// Offered load in flits per node per cycle, instead of `rate` (`--load`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<f64>,
+    /// Message length B in flits (`--size`); the short length of a bimodal mix.
     pub size: u32,
+    /// Length of the long messages of a bimodal mix (`--long-size`); needs `long-fraction`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub long_size: Option<u32>,
+    /// Fraction of long messages, in (0, 1] (`--long-fraction`); needs `long-size`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub long_fraction: Option<f64>,
     /// Destination pattern (`--pattern`).
     pub pattern: PatternKind,
     /// Locality fraction l in (0, 1] of the locality pattern (`--locality`); giving it selects
     /// that pattern, and l = 1 is uniform traffic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub locality: Option<f64>,
+    /// The hot-spot nodes of the hotspot pattern (`--hotspots`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hotspots: Option<Vec<u32>>,
+    /// Fraction of messages sent to the hot spots, in (0, 1] (`--hotspot-fraction`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hotspot_fraction: Option<f64>,
 }
 
 impl Default for WorkloadSpec {
-    /// The homework's Ex 1: m = 0.04, B = 4, uniform.
+    /// The homework's Ex 1 (m = 0.04 once resolved), B = 4, uniform.
     fn default() -> Self {
-        WorkloadSpec { rate: 0.04, size: 4, pattern: PatternKind::Uniform, locality: None }
+        WorkloadSpec {
+            rate: None,
+            load: None,
+            size: 4,
+            long_size: None,
+            long_fraction: None,
+            pattern: PatternKind::Uniform,
+            locality: None,
+            hotspots: None,
+            hotspot_fraction: None,
+        }
+    }
+}
+
+/// The request rate when neither `rate` nor `load` is given: the homework's Ex 1.
+pub const DEFAULT_RATE: f64 = 0.04;
+
+impl WorkloadSpec {
+    /// The request rate m of a resolved workload (the default when it is not resolved and has
+    /// none).
+    pub fn rate(&self) -> f64 {
+        self.rate.unwrap_or(DEFAULT_RATE)
+    }
+
+    /// The message lengths.
+    pub fn message_size(&self) -> MessageSize {
+        match (self.long_size, self.long_fraction) {
+            (Some(long), Some(long_fraction)) => {
+                MessageSize::Bimodal { short: self.size, long, long_fraction }
+            }
+            _ => MessageSize::Fixed(self.size),
+        }
     }
 }
 
@@ -367,6 +472,25 @@ pub struct ModelSpec {
     pub contention: netwrap_model::kary_ncube::ContentionForm,
 }
 
+/// What decides the built part of an experiment ([`SimSpec::build_key`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BuildKey {
+    /// The network.
+    pub topology: TopologySpec,
+    /// Its routing.
+    pub routing: RoutingSpec,
+    /// The destination pattern.
+    pub pattern: PatternKind,
+    /// The locality fraction's bits.
+    pub locality: Option<u64>,
+    /// The hot-spot nodes.
+    pub hotspots: Option<Vec<u32>>,
+    /// The hot-spot fraction's bits.
+    pub hotspot_fraction: Option<u64>,
+    /// The seed a random permutation is drawn from.
+    pub permutation_seed: Option<u64>,
+}
+
 /// The most measured messages a run may ask for: sequence numbers are 32-bit.
 pub const MAX_MESSAGES: u64 = u32::MAX as u64 - 1;
 
@@ -388,15 +512,64 @@ impl SimSpec {
         let (topology, notes) = self.topology.resolve()?;
         let routing = topology.resolve_routing(&self.routing)?;
         let w = &self.workload;
-        if !(w.rate.is_finite() && w.rate > 0.0 && w.rate <= 1.0) {
+        if let Some(rate) = w.rate
+            && !(rate.is_finite() && rate > 0.0 && rate <= 1.0)
+        {
             return Err(invalid(format!(
                 "workload.rate = {}: the request rate must be a probability in (0, 1], messages per terminal per cycle (--rate)",
-                num(w.rate)
+                num(rate)
             )));
         }
         if w.size == 0 {
             return Err(invalid("workload.size = 0: a message needs at least one flit (--size)".into()));
         }
+        let size = match (w.long_size, w.long_fraction) {
+            (None, None) => MessageSize::Fixed(w.size),
+            (Some(0), _) => {
+                return Err(invalid(
+                    "workload.long-size = 0: a message needs at least one flit (--long-size)".into(),
+                ));
+            }
+            (_, Some(f)) if !(f.is_finite() && f > 0.0 && f <= 1.0) => {
+                return Err(invalid(format!(
+                    "workload.long-fraction = {}: the fraction of long messages must be in (0, 1] (--long-fraction)",
+                    num(f)
+                )));
+            }
+            (Some(long), Some(long_fraction)) => MessageSize::Bimodal { short: w.size, long, long_fraction },
+            (Some(_), None) | (None, Some(_)) => {
+                return Err(invalid(
+                    "workload.long-size and workload.long-fraction make a bimodal size mix together: give both or neither (--long-size, --long-fraction)".into(),
+                ));
+            }
+        };
+        let rate = match (w.rate, w.load) {
+            (Some(_), Some(_)) => {
+                return Err(invalid(
+                    "workload.rate and workload.load both say how much is offered: give one of them (--rate or --load)".into(),
+                ));
+            }
+            (Some(rate), None) => rate,
+            (None, Some(load)) => {
+                if !(load.is_finite() && load > 0.0) {
+                    return Err(invalid(format!(
+                        "workload.load = {}: the offered load must be a positive number of flits per node per cycle (--load)",
+                        num(load)
+                    )));
+                }
+                let rate = load / size.mean();
+                if !(rate > 0.0 && rate <= 1.0) {
+                    return Err(invalid(format!(
+                        "workload.load = {}: with a mean message length of {} flits that is a request rate of {} messages per terminal per cycle, outside (0, 1] (--load)",
+                        num(load),
+                        num(size.mean()),
+                        num(rate)
+                    )));
+                }
+                rate
+            }
+            (None, None) => DEFAULT_RATE,
+        };
         let (pattern, locality) = match (w.pattern, w.locality) {
             (_, Some(l)) if !(l.is_finite() && l > 0.0 && l <= 1.0) => {
                 return Err(invalid(format!(
@@ -409,10 +582,17 @@ impl SimSpec {
                     "workload.pattern = locality needs workload.locality, the fraction l in (0, 1] (--locality)".into(),
                 ));
             }
-            // l = 1 addresses every node: uniform traffic.
-            (_, Some(1.0)) => (PatternKind::Uniform, None),
-            (_, Some(l)) => (PatternKind::Locality, Some(l)),
-            (PatternKind::Uniform, None) => (PatternKind::Uniform, None),
+            (PatternKind::Uniform | PatternKind::Locality, Some(l)) => {
+                // l = 1 addresses every node: uniform traffic.
+                if l == 1.0 { (PatternKind::Uniform, None) } else { (PatternKind::Locality, Some(l)) }
+            }
+            (p, Some(_)) => {
+                return Err(invalid(format!(
+                    "workload.locality applies to the locality pattern, not to workload.pattern = {} (--locality)",
+                    p.name()
+                )));
+            }
+            (p, None) => (p, None),
         };
         if pattern == PatternKind::Locality
             && !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. })
@@ -422,6 +602,41 @@ impl SimSpec {
                 topology.family()
             )));
         }
+        if matches!(pattern, PatternKind::Tornado | PatternKind::Neighbor) && !topology.is_cube() {
+            return Err(invalid(format!(
+                "workload.pattern = {} is defined on the coordinates of a k-ary n-cube (torus, mesh, ring, hypercube): a {} has no coordinates (--pattern)",
+                pattern.name(),
+                topology.family()
+            )));
+        }
+        let (hotspots, hotspot_fraction) = match (pattern, &w.hotspots, w.hotspot_fraction) {
+            (PatternKind::Hotspot, Some(h), Some(f)) => {
+                if h.is_empty() {
+                    return Err(invalid(
+                        "workload.hotspots is empty: the hotspot pattern needs at least one node (--hotspots)".into(),
+                    ));
+                }
+                if !(f.is_finite() && f > 0.0 && f <= 1.0) {
+                    return Err(invalid(format!(
+                        "workload.hotspot-fraction = {}: the fraction of messages sent to the hot spots must be in (0, 1] (--hotspot-fraction)",
+                        num(f)
+                    )));
+                }
+                (Some(h.clone()), Some(f))
+            }
+            (PatternKind::Hotspot, _, _) => {
+                return Err(invalid(
+                    "workload.pattern = hotspot needs workload.hotspots, the hot-spot nodes, and workload.hotspot-fraction, the fraction of messages sent to them (--hotspots, --hotspot-fraction)".into(),
+                ));
+            }
+            (p, Some(_), _) | (p, _, Some(_)) => {
+                return Err(invalid(format!(
+                    "workload.hotspots and workload.hotspot-fraction apply to the hotspot pattern, not to workload.pattern = {} (--hotspots, --hotspot-fraction)",
+                    p.name()
+                )));
+            }
+            _ => (None, None),
+        };
         let r = &self.run;
         if r.messages == 0 || r.messages > MAX_MESSAGES {
             return Err(invalid(format!(
@@ -452,11 +667,37 @@ impl SimSpec {
             )));
         }
         let router = self.router.resolve(r.engine, &topology)?;
+        let mut notes = notes;
+        if let TopologySpec::Midimew { nodes: Some(n) } = topology
+            && matches!(
+                pattern,
+                PatternKind::Transpose
+                    | PatternKind::BitReversal
+                    | PatternKind::Shuffle
+                    | PatternKind::BitComplement
+            )
+        {
+            let (a, b) = netwrap_topo::midimew_generators(n);
+            if b > 0 && n % b != 0 && !(a > 1 && n % a == 0) {
+                notes.push(format!(
+                    "workload.pattern = {}: the Midimew of {n} nodes has no rectangular layout (N is a multiple of neither generator, {a} or {b}), so the pattern is taken on the network's node numbers, not on Puente et al. Fig. 9's application numbering",
+                    pattern.name()
+                ));
+            }
+        }
         let spec = SimSpec {
             topology,
             routing,
             router,
-            workload: WorkloadSpec { pattern, locality, ..w.clone() },
+            workload: WorkloadSpec {
+                rate: Some(rate),
+                load: None,
+                pattern,
+                locality,
+                hotspots,
+                hotspot_fraction,
+                ..w.clone()
+            },
             run: r.clone(),
             model: self.model.clone(),
         };
@@ -464,14 +705,19 @@ impl SimSpec {
     }
 
     /// The part of a resolved spec that decides what is built (topology, routing, destination
-    /// pattern): points of a sweep that agree on it share one built [`crate::Experiment`].
-    pub fn build_key(&self) -> (TopologySpec, RoutingSpec, PatternKind, Option<u64>) {
-        (
-            self.topology.clone(),
-            self.routing.clone(),
-            self.workload.pattern,
-            self.workload.locality.map(f64::to_bits),
-        )
+    /// pattern, and the seed of a random permutation): points of a sweep that agree on it share
+    /// one built [`crate::Experiment`].
+    pub fn build_key(&self) -> BuildKey {
+        let w = &self.workload;
+        BuildKey {
+            topology: self.topology.clone(),
+            routing: self.routing.clone(),
+            pattern: w.pattern,
+            locality: w.locality.map(f64::to_bits),
+            hotspots: w.hotspots.clone(),
+            hotspot_fraction: w.hotspot_fraction.map(f64::to_bits),
+            permutation_seed: (w.pattern == PatternKind::Permutation).then_some(self.run.seed),
+        }
     }
 }
 
@@ -488,9 +734,9 @@ mod tests {
 
     #[test]
     fn every_invalid_value_names_its_key() {
-        bad(|s| s.workload.rate = f64::NAN, "workload.rate = NaN");
-        bad(|s| s.workload.rate = 1e-320 - 1.0, "workload.rate");
-        bad(|s| s.workload.rate = 2.0, "(0, 1]");
+        bad(|s| s.workload.rate = Some(f64::NAN), "workload.rate = NaN");
+        bad(|s| s.workload.rate = Some(1e-320 - 1.0), "workload.rate");
+        bad(|s| s.workload.rate = Some(2.0), "(0, 1]");
         bad(|s| s.workload.size = 0, "workload.size = 0");
         bad(|s| s.workload.locality = Some(0.0), "workload.locality = 0");
         bad(|s| s.workload.pattern = PatternKind::Locality, "needs workload.locality");
@@ -510,7 +756,7 @@ mod tests {
     #[test]
     fn error_messages_stay_short_for_extreme_values() {
         let mut s = SimSpec::default();
-        s.workload.rate = f64::MAX;
+        s.workload.rate = Some(f64::MAX);
         let e = s.resolve().unwrap_err().to_string();
         assert!(e.len() < 200 && e.contains("1.7976931348623157e308"), "{e}");
     }
@@ -519,7 +765,10 @@ mod tests {
     fn locality_one_is_uniform_and_a_fraction_selects_the_pattern() {
         let mut s = SimSpec::default();
         s.workload.locality = Some(1.0);
-        assert_eq!(s.resolve().unwrap().0.workload, WorkloadSpec::default());
+        assert_eq!(
+            s.resolve().unwrap().0.workload,
+            WorkloadSpec { rate: Some(DEFAULT_RATE), ..WorkloadSpec::default() }
+        );
         s.workload.locality = Some(0.5);
         assert_eq!(s.resolve().unwrap().0.workload.pattern, PatternKind::Locality);
     }

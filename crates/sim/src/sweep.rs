@@ -307,7 +307,8 @@ impl Sweep {
         // would become null ("invalid type: null"). Refuse them here, with the value's own
         // message and line.
         let w = &file.workload;
-        if !w.rate.is_finite() || w.locality.is_some_and(|l| !l.is_finite()) {
+        let finite = |x: Option<f64>| x.is_none_or(f64::is_finite);
+        if ![w.rate, w.load, w.locality, w.long_fraction, w.hotspot_fraction].into_iter().all(finite) {
             let probe = SimSpec { workload: w.clone(), ..SimSpec::default() };
             let msg = probe.resolve().err().map(|e| e.to_string()).unwrap_or_default();
             let key = msg.split(" = ").next().unwrap_or_default();
@@ -488,7 +489,7 @@ impl Sweep {
 }
 
 /// The metric columns of a tidy row, after the point's index, replication and swept values.
-pub const METRICS: [&str; 31] = [
+pub const METRICS: [&str; 33] = [
     "verdict",
     "saturated",
     "utilization",
@@ -497,6 +498,8 @@ pub const METRICS: [&str; 31] = [
     "latency_observed",
     "throughput",
     "offered",
+    "offered_load",
+    "accepted_load",
     "offered_utilization",
     "max_rate",
     "mean_hops",
@@ -536,6 +539,8 @@ pub fn metrics(r: &SimResult) -> Vec<Value> {
         rep.latency_observed.into(),
         rep.throughput.into(),
         rep.offered.into(),
+        rep.offered_load.into(),
+        rep.accepted_load.into(),
         (r.offered_utilization.into()),
         (r.max_rate.into()),
         rep.mean_hops.into(),
@@ -666,7 +671,7 @@ replications = 2
         assert_ne!(p[1].spec.run.seed, p[0].spec.run.seed);
         assert_eq!(p[2].params, [serde_json::json!(0.01), 5.into(), 200.into()]);
         assert_eq!(p[11].params, [serde_json::json!(0.03), 5.into(), 200.into()]);
-        assert_eq!(p[11].spec.workload.rate, 0.03);
+        assert_eq!(p[11].spec.workload.rate, Some(0.03));
         assert_eq!(p[11].spec.workload.size, 2);
     }
 

@@ -3,7 +3,7 @@
 
 use netwrap_sim::engine::{Arrivals, Outcome, Record, RunSpec, StopReason, StopRule};
 use netwrap_sim::report::Verdict;
-use netwrap_sim::traffic::Pattern;
+use netwrap_sim::traffic::{MessageSize, Pattern};
 use netwrap_sim::{EngineKind, Experiment, SimResult, SimSpec, execute_on, simulate};
 use netwrap_topo::{CubeSpec, DimensionOrder, KaryNCube, TopologySpec};
 
@@ -15,7 +15,7 @@ fn script(msgs: Vec<(u64, u32, u32)>, size: u32) -> RunSpec {
     RunSpec {
         messages: msgs.len() as u64,
         arrivals: Arrivals::Script(msgs),
-        size,
+        size: MessageSize::Fixed(size),
         warmup: 0,
         max_cycles: 100_000,
         seed: 9,
@@ -48,7 +48,7 @@ fn torus(k: u32, n: u32, rate: f64, size: u32) -> SimSpec {
         },
         ..SimSpec::default()
     };
-    s.workload.rate = rate;
+    s.workload.rate = Some(rate);
     s.workload.size = size;
     s
 }
@@ -122,6 +122,11 @@ fn compare(s: &SimSpec) {
     assert_eq!(r.stalls, 0, "a granted message found its next flit missing: {name}");
     first_difference(f.messages.as_ref().unwrap(), r.messages.as_ref().unwrap(), "messages", &name);
     assert_eq!((f.end, f.stop), (r.end, r.stop), "end differs on {name}");
+    assert_eq!(
+        (f.flits_generated, f.flits_delivered),
+        (r.flits_generated, r.flits_delivered),
+        "flits on {name}"
+    );
     first_difference(&f.generated, &r.generated, "generated", &name);
     first_difference(&f.delivered, &r.delivered, "delivered", &name);
     first_difference(
@@ -171,6 +176,52 @@ fn fast_engine_matches_flit_reference_on_cubes() {
     }
 }
 
+/// Oracle under every destination pattern and with bimodal sizes (per-message lengths through
+/// both engines), on a torus, a mesh, a Midimew (Puente et al. Fig. 9's mapping), a hypercube,
+/// wide channels (a two-level network) and a butterfly, below and beyond saturation.
+#[test]
+fn fast_engine_matches_flit_reference_under_every_pattern_and_bimodal_sizes() {
+    let patterns = [
+        r#""pattern": "uniform-others""#,
+        r#""pattern": "transpose""#,
+        r#""pattern": "bit-reversal""#,
+        r#""pattern": "shuffle""#,
+        r#""pattern": "bit-complement""#,
+        r#""pattern": "permutation""#,
+        r#""pattern": "hotspot", "hotspots": [0, 5], "hotspot-fraction": 0.3"#,
+    ];
+    let families = [
+        (r#"{"family": "torus", "k": 4, "bidirectional": true}"#, 0.08),
+        (r#"{"family": "mesh", "k": 4}"#, 0.06),
+        (r#"{"family": "midimew", "nodes": 16}"#, 0.1),
+        (r#"{"family": "hypercube", "n": 4}"#, 0.1),
+        (r#"{"family": "two-level", "name": "Butterfly.8-2dil.8", "nodes": 64, "modules": 8}"#, 0.05),
+        (r#"{"family": "butterfly", "k": 2, "stages": 4}"#, 0.3),
+    ];
+    for (topology, rate) in families {
+        for pattern in patterns {
+            for sizes in [r#""size": 3"#, r#""size": 2, "long-size": 9, "long-fraction": 0.2"#] {
+                let mut s = spec(&format!(
+                    r#"{{"topology": {topology}, "workload": {{"rate": {rate}, {sizes}, {pattern}}}, "run": {{"messages": 600, "warmup": 100}}}}"#
+                ));
+                compare(&s);
+                s.run.seed = 3;
+                compare(&s);
+            }
+        }
+    }
+    for pattern in ["tornado", "neighbor"] {
+        for topology in
+            [r#"{"family": "torus", "k": 5, "bidirectional": true}"#, r#"{"family": "mesh", "k": 4, "n": 3}"#]
+        {
+            let s = spec(&format!(
+                r#"{{"topology": {topology}, "workload": {{"rate": 0.1, "size": 2, "long-size": 7, "long-fraction": 0.25, "pattern": "{pattern}"}}, "run": {{"messages": 600, "warmup": 100}}}}"#
+            ));
+            compare(&s);
+        }
+    }
+}
+
 /// Oracle on every other family, table routing and wide and dilated channels (Raghunath &
 /// Ranade's two-level networks), below and beyond saturation.
 #[test]
@@ -193,7 +244,7 @@ fn fast_engine_matches_flit_reference_on_every_family() {
         (r#"{"family": "two-level", "name": "Xbar.32.8", "nodes": 32, "modules": 4}"#, 0.05),
     ] {
         let mut s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
-        s.workload.rate = rate;
+        s.workload.rate = Some(rate);
         s.workload.size = 4;
         s.run.messages = 1200;
         s.run.warmup = Some(150);
@@ -317,7 +368,7 @@ fn tiny_rates_stay_tiny_and_idle_cycles_are_skipped() {
     let r = run(&s);
     assert_eq!((r.report.messages_generated, r.outcome.messages_total), (0, 0));
     assert_eq!(r.report.verdict, Verdict::LimitReached);
-    s.workload.rate = f64::from_bits(1);
+    s.workload.rate = Some(f64::from_bits(1));
     s.run.max_cycles = 1_000_000_000_000_000_000;
     let start = std::time::Instant::now();
     let r = run(&s);
@@ -341,10 +392,10 @@ fn bad_parameters_are_errors() {
     let base = torus(8, 2, 0.1, 4);
     type Edit = Box<dyn Fn(&mut SimSpec)>;
     let cases: Vec<Edit> = vec![
-        Box::new(|s| s.workload.rate = -0.1),
-        Box::new(|s| s.workload.rate = 1.1),
-        Box::new(|s| s.workload.rate = f64::NAN),
-        Box::new(|s| s.workload.rate = 0.0),
+        Box::new(|s| s.workload.rate = Some(-0.1)),
+        Box::new(|s| s.workload.rate = Some(1.1)),
+        Box::new(|s| s.workload.rate = Some(f64::NAN)),
+        Box::new(|s| s.workload.rate = Some(0.0)),
         Box::new(|s| s.workload.size = 0),
         Box::new(|s| {
             s.topology = TopologySpec::Torus {

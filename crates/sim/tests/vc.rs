@@ -51,7 +51,7 @@ fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Ve
     let spec = RunSpec {
         messages: msgs.len() as u64,
         arrivals: Arrivals::Script(msgs),
-        size,
+        size: netwrap_sim::traffic::MessageSize::Fixed(size),
         warmup: 0,
         max_cycles: 100_000_000,
         seed: 5,
@@ -124,7 +124,7 @@ fn torus8(rate: f64, router: Option<(Switching, Arbitration)>) -> SimSpec {
         topology: serde_json::from_str(r#"{"family": "torus", "k": 8, "bidirectional": true}"#).unwrap(),
         ..SimSpec::default()
     };
-    s.workload.rate = rate;
+    s.workload.rate = Some(rate);
     s.workload.size = 4;
     s.run.messages = 20_000;
     s.run.seed = 11;
@@ -174,7 +174,7 @@ fn every_unit_width_family_delivers_everything() {
         r#"{"family": "crossbar", "nodes": 16}"#,
     ] {
         let mut s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
-        s.workload.rate = 0.01;
+        s.workload.rate = Some(0.01);
         s.run.messages = 4000;
         s.run.warmup = Some(1000);
         let ideal = simulate(&s).unwrap();
@@ -193,7 +193,7 @@ fn one_vc(topology: &str, rate: f64) -> SimSpec {
     s.router.buffer = Some(4);
     s.router.packet = Some(16);
     s.workload.size = 16;
-    s.workload.rate = rate;
+    s.workload.rate = Some(rate);
     s.run.messages = 1000;
     s
 }
@@ -304,7 +304,7 @@ fn a_dateline_keeps_deadlocking_tori_delivering() {
         let rate = capacity / size as f64;
         let spec = RunSpec {
             arrivals: Arrivals::Bernoulli(rate),
-            size,
+            size: netwrap_sim::traffic::MessageSize::Fixed(size),
             warmup: 50_000,
             messages: 1 << 31,
             max_cycles: 100_000,
@@ -346,7 +346,7 @@ fn bubble_flow_control_keeps_the_torus_delivering() {
     let n = topo.network().terminals();
     let spec = RunSpec {
         arrivals: Arrivals::Bernoulli(0.25),
-        size: 4,
+        size: netwrap_sim::traffic::MessageSize::Fixed(4),
         warmup: 50_000,
         messages: 1 << 31,
         max_cycles: 100_000,

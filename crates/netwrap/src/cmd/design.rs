@@ -125,7 +125,7 @@ fn simulate(a: &DesignArgs, candidates: &[Candidate], count: usize) -> anyhow::R
                 },
                 ..Default::default()
             };
-            spec.workload.rate = a.rate;
+            spec.workload.rate = Some(a.rate);
             spec.workload.size = c.flits.ceil() as u32;
             spec.workload.locality = Some(a.locality);
             spec.run.messages = a.messages;

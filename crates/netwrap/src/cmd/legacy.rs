@@ -73,7 +73,7 @@ fn spec(args: &[String]) -> anyhow::Result<(SimSpec, PathBuf)> {
         },
         ..SimSpec::default()
     };
-    spec.workload.rate = rate;
+    spec.workload.rate = Some(rate);
     spec.workload.size = size;
     spec.workload.locality = Some(locality);
     spec.run.messages = pkts;

@@ -12,7 +12,8 @@ use crate::output::{self, VERSION, deadlocked, limit_reached, num, opt, saturate
 use anyhow::{Context, bail};
 use netwrap_sim::report::Verdict;
 use netwrap_sim::sweep::{METRICS, Point, Sweep, metrics, run_points};
-use netwrap_sim::{SimError, SimResult};
+use netwrap_sim::traffic::MessageSize;
+use netwrap_sim::{PatternKind, SimError, SimResult};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -422,17 +423,33 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
     let rate = if is("workload.rate") {
         "swept".into()
     } else {
-        format!("{} messages/node/cycle", num(c.workload.rate))
+        format!("{} messages/node/cycle", num(c.workload.rate()))
     };
-    let size = if is("workload.size") { "swept".into() } else { format!("{} flits", c.workload.size) };
-    let traffic = match &r.locality {
-        Some(l) => format!(
+    let w = &c.workload;
+    let size = if is("workload.size") {
+        "swept".into()
+    } else {
+        match w.message_size() {
+            MessageSize::Fixed(b) => format!("{b} flits"),
+            MessageSize::Bimodal { short, long, long_fraction } => {
+                format!("{short} flits, or {long} flits with probability {}", num(long_fraction))
+            }
+        }
+    };
+    let traffic = match (&r.locality, w.pattern) {
+        _ if is("workload.pattern") => "pattern swept".into(),
+        (Some(l), _) => format!(
             "locality l = {} (subcube sides {:?}, effective l = {:.4})",
-            num(c.workload.locality.unwrap_or(1.0)),
+            num(w.locality.unwrap_or(1.0)),
             l.sides,
             l.effective_locality
         ),
-        None => "uniform traffic".into(),
+        (None, PatternKind::Hotspot) => format!(
+            "hotspot traffic ({} of messages to nodes {:?}, the rest uniform)",
+            num(w.hotspot_fraction.unwrap_or(0.0)),
+            w.hotspots.as_deref().unwrap_or_default()
+        ),
+        (None, p) => format!("{} traffic", p.name()),
     };
     writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
     let warmup = if swept.is_empty() {
@@ -548,7 +565,14 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     )?;
     row(out, "offered (msg/node/cycle)", format!("{:.5}", rep.offered), None, None)?;
     let line = |out: &mut dyn Write, name: &str, value: String| writeln!(out, "{name:<32}{value:>20}");
-    line(out, "routes' mean hops (exact)", format!("{:.3}", r.expected_mean_hops))?;
+    line(out, "offered load (flits/node/cycle)", format!("{:.5}", rep.offered_load))?;
+    line(out, "accepted load (flits/node/cycle)", format!("{:.5}", rep.accepted_load))?;
+    let hops_label = if r.expected_mean_hops_exact {
+        "routes' mean hops (exact)"
+    } else {
+        "routes' mean hops (uniform's)"
+    };
+    line(out, hops_label, format!("{:.3}", r.expected_mean_hops))?;
     if let (Some(u), Some(max)) = (r.offered_utilization, r.max_rate) {
         writeln!(
             out,
@@ -646,9 +670,19 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
     let names: Vec<String> = params.iter().map(|p| p.rsplit('.').next().unwrap_or(p).to_string()).collect();
     let with_model = done.iter().any(|(_, r)| r.model.is_some());
     let reps = sweep.replications() > 1;
+    // Columns of at least 12 characters, wider where a value is (a pattern's name).
+    let widths: Vec<usize> = (0..names.len())
+        .map(|i| {
+            done.iter()
+                .filter_map(|(p, _)| p.params.get(i).map(|v| table_cell(v).chars().count()))
+                .chain([12, names[i].chars().count()])
+                .max()
+                .unwrap_or(12)
+        })
+        .collect();
     let mut head = String::new();
-    for n in &names {
-        head += &format!("{n:>12} ");
+    for (n, w) in names.iter().zip(&widths) {
+        head += &format!("{n:>w$} ");
     }
     if reps {
         head += &format!("{:>4} ", "rep");
@@ -661,8 +695,8 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
     for (p, r) in done {
         let rep = &r.report;
         let mut line = String::new();
-        for v in &p.params {
-            line += &format!("{:>12} ", table_cell(v));
+        for (v, w) in p.params.iter().zip(&widths) {
+            line += &format!("{:>w$} ", table_cell(v));
         }
         if reps {
             line += &format!("{:>4} ", p.replication);

@@ -112,6 +112,8 @@ fn sim_json_has_the_documented_keys_and_records_its_configuration() {
         "latency_ci95",
         "throughput",
         "offered",
+        "offered_load",
+        "accepted_load",
         "saturated",
         "max_rate",
         "messages_delivered",
@@ -389,5 +391,53 @@ fn negative_switch_delay_is_refused_everywhere() {
         vec!["model", "kary-ncube", "--bits", "128", "--width", "32", "--switch-delay", "-1"],
     ] {
         netwrap().args(&args).assert().code(2).stderr(predicate::str::contains("--switch-delay"));
+    }
+}
+
+/// Every traffic option that does not fit the network or another option exits 2 with the rule
+/// in the message (Puente et al.'s patterns on node numbers, Dally & Towles' on coordinates).
+#[test]
+fn traffic_that_does_not_fit_is_a_clear_error() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["ring", "--k", "6", "--pattern", "bit-reversal"],
+            "bit-reversal does not fit N = 6 nodes: it needs N a power of two",
+        ),
+        (
+            &["ring", "--k", "12", "--pattern", "shuffle"],
+            "shuffle does not fit N = 12 nodes: it needs N a power of two",
+        ),
+        (
+            &["ring", "--k", "6", "--pattern", "bit-complement"],
+            "bit-complement does not fit N = 6 nodes: it needs N a power of two",
+        ),
+        (
+            &["--k", "8", "--n", "3", "--pattern", "transpose"],
+            "transpose does not fit N = 512 nodes: it needs N a square",
+        ),
+        (
+            &["midimew", "--nodes", "64", "--pattern", "tornado"],
+            "defined on the coordinates of a k-ary n-cube",
+        ),
+        (
+            &["fat-tree", "--nodes", "64", "--pattern", "neighbor"],
+            "defined on the coordinates of a k-ary n-cube",
+        ),
+        (&["--pattern", "hotspot"], "needs workload.hotspots"),
+        (
+            &["--pattern", "hotspot", "--hotspots", "64", "--hotspot-fraction", "0.1"],
+            "node 64 does not exist",
+        ),
+        (&["--hotspots", "1", "--hotspot-fraction", "0.1"], "apply to the hotspot pattern"),
+        (&["--pattern", "transpose", "--locality", "0.5"], "applies to the locality pattern"),
+        (&["--long-size", "20"], "give both or neither"),
+        (&["--load", "8"], "outside (0, 1]"),
+        (&["--long-fraction", "1.5", "--long-size", "9"], "invalid value '1.5' for '--long-fraction"),
+        (&["--load", "-1"], "invalid value '-1' for '--load"),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["sim", "--messages", "100"];
+        all.extend(*args);
+        netwrap().args(&all).assert().code(2).stderr(predicate::str::contains(*message));
     }
 }

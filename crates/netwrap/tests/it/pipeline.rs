@@ -32,6 +32,17 @@ fn every_family_round_trips_through_its_config() {
         vec!["two-level", "Xbar.32.8", "--nodes", "32", "--modules", "4"],
         vec!["--routing", "table", "torus", "--k", "4", "--bidirectional"],
         vec!["--engine", "reference", "--model", "torus", "--k", "4"],
+        // Every traffic option: patterns, hot spots, bimodal sizes.
+        vec!["--pattern", "uniform-others"],
+        vec!["--pattern", "transpose", "midimew", "--nodes", "64"],
+        vec!["--pattern", "bit-reversal", "--bidirectional"],
+        vec!["--pattern", "shuffle", "mesh", "--k", "4"],
+        vec!["--pattern", "bit-complement", "hypercube", "--n", "4"],
+        vec!["--pattern", "tornado", "--bidirectional"],
+        vec!["--pattern", "neighbor", "mesh", "--k", "4"],
+        vec!["--pattern", "permutation", "--seed", "5"],
+        vec!["--pattern", "hotspot", "--hotspots", "0,17", "--hotspot-fraction", "0.2"],
+        vec!["--size", "2", "--long-size", "20", "--long-fraction", "0.1"],
     ];
     for (i, case) in cases.iter().enumerate() {
         let mut args = vec!["sim", "--rate", "0.02", "--messages", "800", "--json"];
@@ -48,6 +59,52 @@ fn every_family_round_trips_through_its_config() {
             "{case:?}: the re-run differs"
         );
     }
+}
+
+/// `--load` is resolved to the rate it means (load / mean message length): the config carries
+/// the rate and not the load, and reads back to the identical result; the same load given as
+/// its rate gives the identical result too.
+#[test]
+fn a_load_resolves_to_its_rate_and_round_trips() {
+    let dir = scratch("load");
+    let args = [
+        "sim",
+        "--k",
+        "4",
+        "--size",
+        "2",
+        "--long-size",
+        "20",
+        "--long-fraction",
+        "0.1",
+        "--messages",
+        "800",
+    ];
+    let mut with_load = args.to_vec();
+    with_load.extend(["--load", "0.19", "--json"]);
+    let first = netwrap().args(&with_load).output().unwrap();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    // Mean length 2·0.9 + 20·0.1 = 3.8 flits: 0.19 flits/node/cycle is m = 0.05.
+    let rate = v["config"]["workload"]["rate"].as_f64().unwrap();
+    assert_eq!(rate, 0.19 / 3.8);
+    assert!(v["config"]["workload"].get("load").is_none());
+    let file = dir.join("load.json");
+    std::fs::write(&file, &first.stdout).unwrap();
+    let again = netwrap().args(["run", file.to_str().unwrap(), "--json"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&first.stdout), String::from_utf8_lossy(&again.stdout));
+    let mut with_rate = args.to_vec();
+    let r = rate.to_string();
+    with_rate.extend(["--rate", &r, "--json"]);
+    assert_eq!(json(&with_rate), v);
+    // A spec giving both is refused, naming both keys.
+    let both = dir.join("both.toml");
+    std::fs::write(&both, "[workload]\nrate = 0.05\nload = 0.2\n").unwrap();
+    netwrap()
+        .args(["run", both.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains("workload.rate and workload.load"));
 }
 
 /// The config printed as TOML (sections and kebab-case keys) reads back to the same result.

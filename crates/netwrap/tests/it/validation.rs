@@ -20,7 +20,7 @@ fn spec(k: u32, n: u32, rate: f64, size: u32, messages: u64) -> SimSpec {
         },
         ..SimSpec::default()
     };
-    s.workload.rate = rate;
+    s.workload.rate = Some(rate);
     s.workload.size = size;
     s.run.messages = messages;
     s.run.seed = 7;

@@ -21,19 +21,16 @@ struct Lane {
     busy: u64,
     /// Router the channel enters.
     dst: u32,
-    /// Cycles a message holds the channel, ⌈B / width⌉.
-    hold: u32,
+    /// Flits per cycle: a message of B flits holds the channel ⌈B / width⌉ cycles.
+    width: u32,
 }
 
 /// Runs the ideal-switch network (see the module docs).
 pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
     let terminals = net.terminals();
     let channels = net.channels();
-    let size = spec.size as u64;
-    let mut lanes: Vec<Lane> = channels
-        .iter()
-        .map(|c| Lane { free_at: 0, busy: 0, dst: c.dst, hold: size.div_ceil(c.width as u64) as u32 })
-        .collect();
+    let mut lanes: Vec<Lane> =
+        channels.iter().map(|c| Lane { free_at: 0, busy: 0, dst: c.dst, width: c.width as u32 }).collect();
     // Widths matter only where they differ (a message waits for its tail before a wider
     // channel); networks of one width skip the lookup.
     let width0 = channels.first().map_or(1, |c| c.width);
@@ -67,11 +64,12 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         let idle = due.is_empty() && born.is_empty();
         born.sort_unstable();
         for src in born.drain(..) {
-            let (dst, salt, next) = sources.create(src, now, pattern);
+            let (dst, salt, size, next) = sources.create(src, now, pattern);
             if next != NEVER {
                 births.push(next, src);
             }
-            let msg = Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now));
+            let msg =
+                Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now, size), size);
             let slot = match free.pop() {
                 Some(slot) => {
                     msgs[slot as usize] = msg;
@@ -91,7 +89,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             routing.route(m.at, m.dst, m.salt, &mut cands);
             if cands.is_empty() {
                 let m = *m;
-                collector.delivered(&m, if m.hops == 0 { now + size } else { m.tail_at + 1 });
+                collector.delivered(&m, if m.hops == 0 { now + m.size as u64 } else { m.tail_at + 1 });
                 free.push(slot);
                 continue;
             }
@@ -113,7 +111,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 }
                 gaps.push((c, idle_from, start));
             }
-            let h = lane.hold as u64;
+            let h = if lane.width == 1 { m.size as u64 } else { (m.size as u64).div_ceil(lane.width as u64) };
             let release = start.saturating_add(h);
             m.tail_at = release;
             m.in_width = width;

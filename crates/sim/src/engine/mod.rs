@@ -5,7 +5,10 @@
 //! - Time is an integer cycle count starting at 0.
 //! - Each cycle each terminal creates a message with probability m (the homework's App. A),
 //!   drawn as geometric gaps from the terminal's own random stream, with its destination and
-//!   a 32-bit tie-break salt from the same stream.
+//!   a 32-bit tie-break salt from the same stream. A bimodal size mix draws each message's
+//!   length B from a second stream of the terminal ([`crate::rng::Purpose::Size`]), so its
+//!   arrivals and destinations are those of a fixed-size run with the same seed; a fixed size
+//!   draws nothing.
 //! - A message created at cycle t is ready at its source router at t. A message whose header
 //!   is ready at a router at cycle a may start on its next channel at cycle s ≥ a; it holds the
 //!   channel for ⌈B / width⌉ cycles, and its header is ready at the next router at s + 1
@@ -38,7 +41,7 @@ pub mod vc;
 use crate::calendar::Calendar;
 use crate::rng::{Purpose, Stream, geometric_gap, mix};
 use crate::stats::Measured;
-use crate::traffic::Pattern;
+use crate::traffic::{MessageSize, Pattern};
 use netwrap_topo::{ChannelId, Network, TerminalId};
 use serde::Serialize;
 
@@ -91,8 +94,8 @@ pub struct Record {
 pub struct RunSpec {
     /// How messages are created.
     pub arrivals: Arrivals,
-    /// Flits per message, at least 1.
-    pub size: u32,
+    /// Flits per message, each at least 1.
+    pub size: MessageSize,
     /// Cycles discarded before measurement starts; below `max_cycles`.
     pub warmup: u64,
     /// Messages created at or after the warm-up whose latency is measured (at most 2^32 − 2).
@@ -169,6 +172,10 @@ pub struct Outcome {
     pub generated: Vec<u32>,
     /// Messages delivered in the measurement window, per terminal (by destination).
     pub delivered: Vec<u32>,
+    /// Flits of the messages created in the measurement window.
+    pub flits_generated: u64,
+    /// Flits of the messages delivered in the measurement window.
+    pub flits_delivered: u64,
     /// Messages created over the whole run, warm-up included.
     pub messages_total: u64,
     /// Messages created but not delivered when the run ended.
@@ -256,12 +263,14 @@ pub(crate) struct Msg {
     pub salt: u32,
     pub seq: u32,
     pub hops: u32,
+    /// Flits.
+    pub size: u32,
 }
 
 impl Msg {
-    /// A message created at `now`, ready at router `at`, not yet moved.
-    pub fn new(now: u64, dst: TerminalId, at: u32, salt: u32, seq: u32) -> Self {
-        Msg { created: now, first_start: now, tail_at: now, in_width: 0, dst, at, salt, seq, hops: 0 }
+    /// A message of `size` flits created at `now`, ready at router `at`, not yet moved.
+    pub fn new(now: u64, dst: TerminalId, at: u32, salt: u32, seq: u32, size: u32) -> Self {
+        Msg { created: now, first_start: now, tail_at: now, in_width: 0, dst, at, salt, seq, hops: 0, size }
     }
 }
 
@@ -274,6 +283,9 @@ pub(crate) const NEVER: u64 = u64::MAX;
 /// Every terminal's random stream (or script) and the cycle of its next message.
 pub(crate) struct Sources {
     streams: Vec<Stream>,
+    /// Per terminal, the stream of message lengths (empty for a fixed size).
+    size_streams: Vec<Stream>,
+    size: MessageSize,
     log_q: f64,
     script: Vec<std::collections::VecDeque<(u64, TerminalId)>>,
 }
@@ -283,12 +295,18 @@ impl Sources {
     pub fn new(spec: &RunSpec, terminals: u32) -> (Self, Vec<u64>) {
         let mut streams: Vec<Stream> =
             (0..terminals).map(|t| Stream::new(spec.seed, t, Purpose::Traffic)).collect();
+        let size_streams = if spec.size.is_random() {
+            (0..terminals).map(|t| Stream::new(spec.seed, t, Purpose::Size)).collect()
+        } else {
+            Vec::new()
+        };
+        let size = spec.size;
         match &spec.arrivals {
             Arrivals::Bernoulli(rate) => {
                 // ln(1 − m) without cancellation: m = 1e-17 stays 1e-17, not 0.
                 let log_q = (-rate).ln_1p();
                 let first = streams.iter_mut().map(|s| geometric_gap(s, log_q)).collect();
-                (Sources { streams, log_q, script: Vec::new() }, first)
+                (Sources { streams, size_streams, size, log_q, script: Vec::new() }, first)
             }
             Arrivals::Script(list) => {
                 let mut script = vec![std::collections::VecDeque::new(); terminals as usize];
@@ -298,25 +316,29 @@ impl Sources {
                     script[src as usize].push_back((t, dst));
                 }
                 let first = script.iter().map(|q| q.front().map_or(NEVER, |m| m.0)).collect();
-                (Sources { streams, log_q: 0.0, script }, first)
+                (Sources { streams, size_streams, size, log_q: 0.0, script }, first)
             }
         }
     }
 
-    /// Creates terminal `src`'s message at cycle `t`: its destination, salt, and the cycle of
-    /// the terminal's next message ([`NEVER`] if none).
+    /// Creates terminal `src`'s message at cycle `t`: its destination, salt, length, and the
+    /// cycle of the terminal's next message ([`NEVER`] if none).
     #[inline]
-    pub fn create(&mut self, src: TerminalId, t: u64, pattern: &Pattern) -> (TerminalId, u32, u64) {
+    pub fn create(&mut self, src: TerminalId, t: u64, pattern: &Pattern) -> (TerminalId, u32, u32, u64) {
+        let size = match self.size {
+            MessageSize::Fixed(b) => b,
+            random => random.pick(&mut self.size_streams[src as usize]),
+        };
         let s = &mut self.streams[src as usize];
         if self.script.is_empty() {
             let dst = pattern.pick(src, s);
             let salt = s.next_u32();
             let next = t.saturating_add(1).saturating_add(geometric_gap(s, self.log_q));
-            return (dst, salt, next);
+            return (dst, salt, size, next);
         }
         let q = &mut self.script[src as usize];
         let (_, dst) = q.pop_front().expect("scripted creation without a scripted message");
-        (dst, s.next_u32(), q.front().map_or(NEVER, |m| m.0))
+        (dst, s.next_u32(), size, q.front().map_or(NEVER, |m| m.0))
     }
 }
 
@@ -328,6 +350,7 @@ struct Delivery {
     hops: u32,
     latency: u64,
     source_wait: u64,
+    size: u32,
 }
 
 /// Measurement bookkeeping and the stop rule, shared by both engines.
@@ -343,6 +366,9 @@ pub(crate) struct Collector {
     pending: Calendar<Delivery>,
     due: Vec<Delivery>,
     window_deliveries: u64,
+    /// Flits of the messages created and delivered in the window.
+    window_flits_created: u64,
+    window_flits_delivered: u64,
     delivered_total: u64,
     messages_total: u64,
     flit_hops: u64,
@@ -365,6 +391,8 @@ impl Collector {
             pending: Calendar::new(),
             due: Vec::new(),
             window_deliveries: 0,
+            window_flits_created: 0,
+            window_flits_delivered: 0,
             delivered_total: 0,
             messages_total: 0,
             flit_hops: 0,
@@ -376,13 +404,15 @@ impl Collector {
         }
     }
 
-    /// Registers a message created at `t`; returns its measured sequence number, if any.
+    /// Registers a message of `size` flits created at `t`; returns its measured sequence
+    /// number, if any.
     #[inline]
-    pub fn created(&mut self, src: TerminalId, t: u64) -> u32 {
+    pub fn created(&mut self, src: TerminalId, t: u64, size: u32) -> u32 {
         self.messages_total += 1;
         if t < self.warmup {
             return UNMEASURED;
         }
+        self.window_flits_created += size as u64;
         self.generated[src as usize] = self.generated[src as usize].saturating_add(1);
         if self.measured.created < self.measured.target {
             self.measured.created += 1;
@@ -407,7 +437,14 @@ impl Collector {
             let source_wait = if m.hops == 0 { 0 } else { m.first_start - m.created };
             self.pending.push(
                 at,
-                Delivery { dst: m.dst, seq: m.seq, hops: m.hops, latency: at - m.created, source_wait },
+                Delivery {
+                    dst: m.dst,
+                    seq: m.seq,
+                    hops: m.hops,
+                    latency: at - m.created,
+                    source_wait,
+                    size: m.size,
+                },
             );
         }
     }
@@ -424,6 +461,7 @@ impl Collector {
         self.pending.take(now, &mut self.due);
         self.window_deliveries += self.due.len() as u64;
         for d in &self.due {
+            self.window_flits_delivered += d.size as u64;
             self.delivered[d.dst as usize] = self.delivered[d.dst as usize].saturating_add(1);
             if d.seq != UNMEASURED {
                 self.measured.record(d.seq as u64, d.latency, d.hops as u64, d.source_wait);
@@ -522,6 +560,8 @@ impl Collector {
             channel_busy,
             generated: self.generated,
             delivered: self.delivered,
+            flits_generated: self.window_flits_created,
+            flits_delivered: self.window_flits_delivered,
             messages_total: self.messages_total,
             // Deliveries known but after the end are still in flight.
             in_flight: self.messages_total - self.delivered_total + self.pending.len() as u64,

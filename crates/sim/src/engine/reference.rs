@@ -19,6 +19,8 @@ struct Entry {
     hop: u32,
     have: u32,
     sent: u32,
+    /// The message's flits.
+    size: u32,
     /// The message came in on a narrower channel: it starts only with every flit present.
     whole: bool,
 }
@@ -42,7 +44,6 @@ struct Path {
 pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
     let terminals = net.terminals();
     let channels = net.channels();
-    let size = spec.size;
     let width = |c: u32| channels[c as usize].width as u32;
     let hold = |c: u32, flits: u32| flits.div_ceil(width(c)) as u64;
     let mut collector = Collector::new(spec, net);
@@ -70,9 +71,10 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             if next_birth[src as usize] != now {
                 continue;
             }
-            let (dst, salt, next) = sources.create(src, now, pattern);
+            let (dst, salt, size, next) = sources.create(src, now, pattern);
             next_birth[src as usize] = next;
-            let msg = Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now));
+            let msg =
+                Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now, size), size);
             let slot = match free.pop() {
                 Some(s) => {
                     msgs[s as usize] = msg;
@@ -96,7 +98,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 paths[slot as usize].channels.push(u32::MAX);
                 if fresh {
                     // Self-addressed: no channel; the processor takes its B flits.
-                    collector.delivered(&m, now + size as u64);
+                    collector.delivered(&m, now + m.size as u64);
                     free.push(slot);
                 }
                 continue;
@@ -106,10 +108,10 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 let mut t = now;
                 for e in &queues[c as usize] {
                     t = if e.sent > 0 {
-                        now + hold(c, size - e.sent)
+                        now + hold(c, e.size - e.sent)
                     } else {
                         let tail = if e.whole { paths[e.slot as usize].tail_at } else { 0 };
-                        t.max(tail) + hold(c, size)
+                        t.max(tail) + hold(c, e.size)
                     };
                 }
                 t
@@ -120,8 +122,9 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             queues[c as usize].push_back(Entry {
                 slot,
                 hop,
-                have: if fresh { size } else { 0 },
+                have: if fresh { m.size } else { 0 },
                 sent: 0,
+                size: m.size,
                 whole,
             });
             queued += 1;
@@ -134,7 +137,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         for f in arrived {
             let next = paths[f.slot as usize].channels[f.hop as usize + 1];
             if next == u32::MAX {
-                if f.index == size - 1 {
+                if f.index == msgs[f.slot as usize].size - 1 {
                     let m = msgs[f.slot as usize];
                     collector.delivered(&m, now + 1);
                     free.push(f.slot);
@@ -150,6 +153,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         // Each channel sends up to its width in flits of its head message.
         for (c, q) in queues.iter_mut().enumerate() {
             let Some(head) = q.front_mut() else { continue };
+            let size = head.size;
             if head.sent == 0 && head.whole && head.have < size {
                 continue; // waiting for its tail before a wider channel
             }

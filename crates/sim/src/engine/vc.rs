@@ -231,7 +231,6 @@ pub fn run<R: Routing>(
     let mut now = 0u64;
     let mut reason = None;
     // The one place the message size is read.
-    let size = spec.size;
 
     macro_rules! activate {
         ($rt:expr) => {{
@@ -269,11 +268,12 @@ pub fn run<R: Routing>(
         births.take(now, &mut born);
         born.sort_unstable();
         for src in born.drain(..) {
-            let (dst, salt, next) = sources.create(src, now, pattern);
+            let (dst, salt, size, next) = sources.create(src, now, pattern);
             if next != NEVER {
                 births.push(next, src);
             }
-            let msg = Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now));
+            let msg =
+                Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now, size), size);
             let n = size.div_ceil(p.packet);
             let m = match free_msgs.pop() {
                 Some(m) => {
