@@ -596,7 +596,7 @@ pub fn run<R: Routing>(
                     router: port_router[port as usize],
                     channel,
                     class: channel.map(|c| net.classes()[channels[c as usize].class as usize].clone()),
-                    terminal: (port >= nc).then_some(port - nc),
+                    terminal: port.checked_sub(nc),
                     vc: ivc % v,
                     destination: pk.dst,
                     source: pk.src,
