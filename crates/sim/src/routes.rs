@@ -18,9 +18,8 @@
 use crate::SimError;
 use crate::load::cube_loads;
 use crate::traffic::{LocalitySubcube, MessageSize, Pattern};
-use netwrap_topo::metrics::{LOAD_WORK_LIMIT, bounded_channel_loads};
+use netwrap_topo::metrics::{LOAD_WORK_LIMIT, add_flow, bounded_channel_loads};
 use netwrap_topo::{Candidates, Family, Network, TerminalId, Topology, Visitor, bfs_from};
-use netwrap_topo::{Routing, TopoError};
 
 /// Channels of one class and one width, and what they carry per unit request rate.
 #[derive(Clone, Debug, PartialEq)]
@@ -390,62 +389,6 @@ impl UniformPart for ChannelFacts {
     fn method(&self) -> &str {
         &self.load_method
     }
-}
-
-/// Adds one message's flow from terminal `s` to terminal `t`, split evenly over the routing
-/// candidates at every hop (and over both salt classes where the salt changes them, as
-/// [`netwrap_topo::metrics`] does for uniform traffic), into `load`; returns the routing
-/// decisions it took and its longest route in hops.
-#[allow(clippy::too_many_arguments)]
-fn add_flow<R: Routing>(
-    net: &Network,
-    routing: &R,
-    s: u32,
-    t: u32,
-    weight: f64,
-    load: &mut [f64],
-    frontier: &mut Vec<(u32, f64)>,
-    next: &mut Vec<(u32, f64)>,
-) -> Result<(u64, u64), TopoError> {
-    let mut c = Candidates::default();
-    let (mut work, mut longest) = (0u64, 0u64);
-    let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
-    for &salt in salts {
-        frontier.clear();
-        frontier.push((net.inject_router(s), weight / salts.len() as f64));
-        let mut steps = 0u64;
-        while !frontier.is_empty() {
-            if steps > net.routers() as u64 + 2 {
-                return Err(TopoError::Invalid(format!(
-                    "routing from terminal {s} to {t} does not terminate"
-                )));
-            }
-            work += frontier.len() as u64;
-            next.clear();
-            for &(r, w) in frontier.iter() {
-                routing.route(r, t, salt, &mut c);
-                let share = w / c.as_slice().len().max(1) as f64;
-                for &ch in c.as_slice() {
-                    load[ch as usize] += share;
-                    next.push((net.channel(ch).dst, share));
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            steps += 1;
-            next.sort_unstable_by_key(|x| x.0);
-            frontier.clear();
-            for &(r, w) in next.iter() {
-                match frontier.last_mut() {
-                    Some(last) if last.0 == r => last.1 += w,
-                    _ => frontier.push((r, w)),
-                }
-            }
-        }
-        longest = longest.max(steps);
-    }
-    Ok((work, longest))
 }
 
 /// Hops a route may walk to check [`lengths_from_zero`]: about a second of routing.

@@ -315,11 +315,13 @@ pub fn index_side(net: &Network) -> Vec<bool> {
     (0..net.routers()).map(|r| r < half).collect()
 }
 
-/// Adds one message's flow from terminal `s` to terminal `t`, split evenly over the routing
-/// candidates at every hop, into `load`; returns the routing decisions it took (frontier
-/// entries routed), the cost [`LOAD_WORK_LIMIT`] bounds.
+/// Adds `weight` messages' flow from terminal `s` to terminal `t`, split evenly over the
+/// routing candidates at every hop (and over both salt classes where the salt changes them),
+/// into `load`; returns the routing decisions it took (frontier entries routed, the cost
+/// [`LOAD_WORK_LIMIT`] bounds) and its longest route in channels. `frontier` and `next` are
+/// scratch space, reused across calls.
 #[allow(clippy::too_many_arguments)]
-fn add_flow<R: Routing>(
+pub fn add_flow<R: Routing>(
     net: &Network,
     routing: &R,
     s: u32,
@@ -328,9 +330,9 @@ fn add_flow<R: Routing>(
     load: &mut [f64],
     frontier: &mut Vec<(u32, f64)>,
     next: &mut Vec<(u32, f64)>,
-) -> Result<u64, TopoError> {
+) -> Result<(u64, u64), TopoError> {
     let mut c = Candidates::default();
-    let mut work = 0u64;
+    let (mut work, mut longest) = (0u64, 0u64);
     // Salts 0 and u32::MAX differ in every bit, so between them they take every salt-decided
     // branch both ways; when the salt only reorders candidates one route says it all.
     let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
@@ -363,6 +365,9 @@ fn add_flow<R: Routing>(
                     next.push((net.channel(ch).dst, share));
                 }
             }
+            if !next.is_empty() {
+                longest = longest.max(steps as u64);
+            }
             next.sort_unstable_by_key(|x| x.0);
             frontier.clear();
             for &(r, w) in next.iter() {
@@ -373,7 +378,7 @@ fn add_flow<R: Routing>(
             }
         }
     }
-    Ok(work)
+    Ok((work, longest))
 }
 
 /// Routing decisions (frontier entries routed, over all messages) after which a channel-load
@@ -450,7 +455,7 @@ fn loads_within<R: Routing>(
         let mut done = 0u64;
         for round in 0..ROUNDS {
             for t in (1 + round..n).step_by(ROUNDS as usize) {
-                work += add_flow(net, routing, 0, t, w, &mut load, &mut f, &mut g)?;
+                work += add_flow(net, routing, 0, t, w, &mut load, &mut f, &mut g)?.0;
                 done += 1;
                 if work > limit {
                     return Ok(Err(over(n as u64 - 1, work / done * (n as u64 - 1))));
@@ -488,7 +493,7 @@ fn loads_within<R: Routing>(
             |(mut load, mut f, mut g), s| {
                 let mut work = 0;
                 for t in (0..n).filter(|&t| t != s) {
-                    work += add_flow(net, routing, s, t, w, &mut load, &mut f, &mut g)?;
+                    work += add_flow(net, routing, s, t, w, &mut load, &mut f, &mut g)?.0;
                 }
                 if spent.fetch_add(work, Ordering::Relaxed) + work > limit {
                     return Err(Stop::Budget);
