@@ -271,8 +271,8 @@ fn figures_are_written_as_csv_and_svg() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Characterisation (golden files): the committed figure data in docs/figures are what the
-/// code produces now.
+/// Characterisation (golden files): the committed figure data and pictures in docs/figures
+/// are what the code produces now (a changed model or a changed drawing fails here).
 #[test]
 fn committed_figure_data_is_current() {
     let dir = std::env::temp_dir().join(format!("netwrap-golden-{}", std::process::id()));
@@ -280,7 +280,7 @@ fn committed_figure_data_is_current() {
     let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/figures");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "csv") {
+        if path.extension().is_some_and(|e| e == "csv" || e == "svg") {
             let name = path.file_name().unwrap();
             let committed = std::fs::read_to_string(docs.join(name)).unwrap_or_else(|_| {
                 panic!(
