@@ -249,7 +249,7 @@ impl RouterSpec {
         if p.deadlock == Avoidance::Bubble {
             if p.switching != Switching::Vct {
                 return Err(invalid(
-                    "router.deadlock = bubble needs router.switching = vct: the bubble condition counts free space in whole packets, which wormhole buffers (a packet spread over several routers) and store-and-forward do not keep (--deadlock, --switching)".into(),
+                    "router.deadlock = bubble needs router.switching = vct: Puente et al.'s Bubble flow control is defined on virtual cut-through, where a packet moves only into room for all of it and the free space counts in whole packets; a wormhole packet spreads over several routers (--deadlock, --switching)".into(),
                 ));
             }
             if p.buffer < 2 * p.packet {
