@@ -215,7 +215,7 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
         StopReason::InFlightLimit => (
             Verdict::LimitReached,
             Some(format!(
-                "more than {} messages were in flight (the most a run keeps in memory) after {} cycles, {} of {} measured messages delivered: the network is close to saturation; lower --rate",
+                "more than {} messages were in flight (the most a run keeps in memory) after {} cycles, {} of {} measured messages delivered: the network is close to saturation, or its messages are very long; lower --rate (or --size)",
                 ctx.in_flight_limit, o.end, m.delivered, m.target
             )),
         ),

@@ -498,7 +498,8 @@ impl Collector {
             // The clock reaches the cycle before the last delivery, so every engine ends alike.
             return Some(StopReason::Drained);
         }
-        if self.messages_total - self.delivered_total > self.rule.in_flight_limit {
+        // Deliveries scheduled but still ahead of the clock (a huge message's) hold memory too.
+        if self.messages_total - self.delivered_total + self.pending.len() as u64 > self.rule.in_flight_limit {
             return Some(StopReason::InFlightLimit);
         }
         None
