@@ -127,8 +127,9 @@ fn check_agrees_with_the_run_time_detector() {
     }
 }
 
-/// A spec file is read as `netwrap run` reads it (a sweep file: its base spec); a missing
-/// file, a bad spec, and a file with options are invalid input (status 2).
+/// Verification of the input handling: a spec file is read as `netwrap run` reads it (a sweep
+/// file: its base spec); a missing file, a bad spec, a file with options, a spec the VC router
+/// refuses and a network too large to search are invalid input (status 2).
 #[test]
 fn check_reads_files_and_refuses_bad_input() {
     let dir = scratch("check");
@@ -158,4 +159,10 @@ fn check_reads_files_and_refuses_bad_input() {
         .assert()
         .code(2)
         .stderr(contains("router.vcs >= 2"));
+    // The bound on the search: 262,144 destinations x 786,432 nodes > 2^27 states.
+    netwrap()
+        .args(["check", "--router", "vc", "--vcs", "1", "torus", "--k", "64", "--n", "3"])
+        .assert()
+        .code(2)
+        .stderr(contains("too large to check"));
 }
