@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
     about,
     long_about = None,
     propagate_version = true,
-    after_help = "The homework's positional form also works:\n  netwrap procs pkts steps req-rt msg-size rad-k det-file loc\n  e.g. netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0\n\nExit status: 0 success, 1 output could not be written, 2 invalid input, 3 the network is saturated, 5 a run reached its cycle limit below saturation (the report is printed first in both)."
+    after_help = "The homework's positional form also works:\n  netwrap procs pkts steps req-rt msg-size rad-k det-file loc\n  e.g. netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0\n\nExit status: 0 success, 1 output could not be written, 2 invalid input, 3 the network is saturated, 4 a deadlock (or `check` found a cycle), 5 a run reached its cycle limit below saturation (the report is printed first in both)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -25,6 +25,8 @@ pub struct Cli {
 enum Command {
     /// Simulate a network cycle by cycle.
     Sim(Box<cmd::sim::SimArgs>),
+    /// Check statically whether a spec's routing can deadlock (channel dependency graph).
+    Check(Box<cmd::check::CheckArgs>),
     /// Run an experiment file (a spec and sweep axes) or re-run a result's JSON.
     Run(cmd::run::RunArgs),
     /// Join the output files of a sharded run.
@@ -51,7 +53,7 @@ enum Command {
 /// `netwrap sim --topology FAMILY …` is `netwrap sim FAMILY …`: the option names the family
 /// subcommand, whose own options follow it.
 fn topology_as_family(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    if args.get(1).is_some_and(|a| a == "sim") {
+    if args.get(1).is_some_and(|a| a == "sim" || a == "check") {
         if let Some(i) = args.iter().position(|a| a == "--topology") {
             args.remove(i);
         } else if let Some(i) =
@@ -99,7 +101,7 @@ fn join_negative_values(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString
 /// `--topology` must name a family: alone (last, or before another option) it would be
 /// dropped and the default torus run instead.
 fn check_topology(args: &[std::ffi::OsString]) -> anyhow::Result<()> {
-    if args.get(1).is_some_and(|a| a == "sim")
+    if args.get(1).is_some_and(|a| a == "sim" || a == "check")
         && let Some(i) = args.iter().position(|a| a == "--topology")
         && args.get(i + 1).is_none_or(|f| f.to_str().is_none_or(|f| f.starts_with('-')))
     {
@@ -129,6 +131,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
     };
     match cli.command {
         Command::Sim(a) => cmd::sim::run(*a),
+        Command::Check(a) => cmd::check::run(*a),
         Command::Run(a) => cmd::run::run(a),
         Command::Merge(a) => cmd::merge::run(a),
         Command::Saturation(a) => cmd::saturation::run(a),

@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod calendar;
+pub mod deadlock;
 pub mod engine;
 mod experiment;
 pub mod load;

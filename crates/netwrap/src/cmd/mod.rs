@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the runner and detail file they share.
 
 pub mod bench;
+pub mod check;
 pub mod cost;
 pub mod design;
 pub mod details;

@@ -2,6 +2,7 @@
 //! it, the pipeline's promises (round trip, sweeps, shards, goldens), validation against
 //! the models and the papers, and hostile input under memory and time limits.
 
+mod check;
 mod cli;
 mod docs;
 mod goldens;

@@ -125,6 +125,29 @@ pub fn too_large(net: &Network, p: &VcParams) -> Option<String> {
     })
 }
 
+/// Each channel's ring, as the dateline and Bubble flow control see it: its dimension and
+/// whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or `dim i +`
+/// and `dim i -` when bidirectional; moving + raises the router id by the dimension's stride
+/// except on the wrap-around channel, moving − lowers it except there.
+pub(crate) fn rings(net: &Network) -> Vec<(u32, bool)> {
+    net.edges()
+        .map(|(src, c)| {
+            let name = &net.classes()[c.class as usize];
+            let dim = name.split_whitespace().nth(1).and_then(|d| d.parse().ok()).unwrap_or(0);
+            let minus = name.ends_with('-');
+            (dim, if minus { c.dst > src } else { c.dst < src })
+        })
+        .collect()
+}
+
+/// Whether a packet takes channel `next` in the upper VC class under a dateline (`rings` from
+/// [`rings`]): from its ring's wrap-around channel on, until it leaves the ring. `prev` is the
+/// channel it arrives on and whether it holds an upper-class VC there (`None`: injection).
+pub(crate) fn upper_class(rings: &[(u32, bool)], prev: Option<(u32, bool)>, next: u32) -> bool {
+    let (dim, wrap) = rings[next as usize];
+    wrap || prev.is_some_and(|(c, upper)| upper && rings[c as usize].0 == dim)
+}
+
 /// Runs the virtual-channel router network (see the module docs). `net` must have unit-width
 /// channels and fit [`too_large`].
 pub fn run<R: Routing>(
@@ -163,22 +186,8 @@ pub fn run<R: Routing>(
             fill[rt as usize] += 1;
         }
     }
-    // Dateline (tori only, checked when the spec is resolved): each channel's ring (dimension)
-    // and whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or
-    // `dim i +` and `dim i -` when bidirectional; moving + raises the router id by the
-    // dimension's stride except on the wrap-around channel, moving − lowers it except there.
-    let dateline: Vec<(u32, bool)> = if p.deadlock != Avoidance::None {
-        net.edges()
-            .map(|(src, c)| {
-                let name = &net.classes()[c.class as usize];
-                let dim = name.split_whitespace().nth(1).and_then(|d| d.parse().ok()).unwrap_or(0);
-                let minus = name.ends_with('-');
-                (dim, if minus { c.dst > src } else { c.dst < src })
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // Dateline and bubble (tori only, checked when the spec is resolved): each channel's ring.
+    let dateline: Vec<(u32, bool)> = if p.deadlock != Avoidance::None { rings(net) } else { Vec::new() };
     let bubble = p.deadlock == Avoidance::Bubble;
     let half = if bubble { 0 } else { v / 2 };
     let nvc = (ports * v) as usize;
@@ -414,9 +423,8 @@ pub fn run<R: Routing>(
                     if dateline.is_empty() || bubble {
                         return 0..v;
                     }
-                    let (dim, wrap) = dateline[c as usize];
-                    let upper = wrap || (port < nc && dateline[port as usize].0 == dim && ivc % v >= half);
-                    if upper { half..v } else { 0..half }
+                    let prev = (port < nc).then_some((port, ivc % v >= half));
+                    if upper_class(&dateline, prev, c) { half..v } else { 0..half }
                 };
                 let free_vc = |c: u32| -> u32 {
                     vcs_of(c)

@@ -1,0 +1,132 @@
+//! `netwrap check`: the static deadlock check of a spec — its channel dependency graph
+//! (Dally & Seitz), or for Bubble flow control Puente et al.'s argument.
+
+use crate::cmd::sim::SimArgs;
+use crate::output;
+use anyhow::bail;
+use clap::Args;
+use netwrap_sim::deadlock::{Check, DepNode, Verdict, check};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Check statically whether a spec's routing and virtual-channel assignment can deadlock:
+/// build the channel dependency graph of (channel, VC class) pairs over every route and say
+/// whether it is acyclic (Dally & Seitz), or show one of its cycles. With `--deadlock bubble`
+/// state Puente et al.'s argument: every cycle lies within one ring, which the bubble
+/// condition protects. The ideal switch (unbounded queues) cannot deadlock. Give a spec file
+/// (as `netwrap run` reads; a sweep file's base spec), or the topology and router options of
+/// `netwrap sim`.
+#[derive(Debug, Args)]
+#[command(
+    subcommand_value_name = "FAMILY",
+    subcommand_help_heading = "Topology families (default: the torus of --k/--n)",
+    after_help = "Exit status: 0 deadlock-free, 4 a cycle found (the run-time detector's status), 2 invalid input.\nExamples:\n  netwrap check --router vc --vcs 1 torus --k 4\n  netwrap check --router vc --vcs 2 --deadlock dateline torus --k 4\n  netwrap check experiment.toml"
+)]
+pub struct CheckArgs {
+    /// A spec or experiment file (`*.toml`, `*.json`); without it, the options below.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub sim: SimArgs,
+}
+
+pub fn run(a: CheckArgs) -> anyhow::Result<()> {
+    let s = &a.sim;
+    if s.rates.is_some() || s.find_saturation || s.csv.is_some() || s.det_file.is_some() || s.plot.is_some() {
+        bail!(
+            "netwrap check takes the topology and router options of `netwrap sim`, not --rates, --find-saturation, --csv, --det-file or --plot"
+        );
+    }
+    let spec = match &a.file {
+        Some(file) => {
+            #[derive(clap::Parser)]
+            struct NoOptions {
+                #[command(flatten)]
+                sim: SimArgs,
+            }
+            let none = <NoOptions as clap::Parser>::parse_from(["check"]).sim.spec()?;
+            if s.spec().map(|sp| sp != none).unwrap_or(true) {
+                bail!("netwrap check: give a FILE or the options of `netwrap sim`, not both");
+            }
+            crate::cmd::run::read(file)?.base().clone()
+        }
+        None => s.spec()?,
+    };
+    let (_, notes) = spec.resolve()?;
+    for note in &notes {
+        output::note(note);
+    }
+    let c = check(&spec)?;
+    if s.json {
+        output::print_json(&c)?;
+    } else {
+        let mut out = output::stdout();
+        write_text(&mut out, &c).map_err(|e| output::write_failed("standard output", e))?;
+        out.finish()?;
+    }
+    if c.verdict.deadlock_free() {
+        Ok(())
+    } else {
+        Err(output::deadlocked(format!(
+            "the channel dependency graph of the {} has a cycle: the routing may deadlock",
+            c.network
+        )))
+    }
+}
+
+fn node(n: &DepNode) -> String {
+    match n.vcs {
+        Some(vcs) => format!("channel {} ({} -> {}, {}, {} VCs)", n.channel, n.from, n.to, n.class, vcs),
+        None => format!("channel {} ({} -> {}, {})", n.channel, n.from, n.to, n.class),
+    }
+}
+
+fn write_text(out: &mut impl Write, c: &Check) -> std::io::Result<()> {
+    if c.verdict == Verdict::Ideal {
+        writeln!(out, "{}, ideal router", c.network)?;
+        return writeln!(
+            out,
+            "deadlock-free: the ideal switch has unbounded queues, so no packet ever waits for buffer space"
+        );
+    }
+    let deadlock = match c.deadlock {
+        netwrap_sim::Avoidance::None => "none",
+        netwrap_sim::Avoidance::Dateline => "dateline",
+        netwrap_sim::Avoidance::Bubble => "bubble",
+    };
+    writeln!(out, "{}, VC router, deadlock avoidance {deadlock}", c.network)?;
+    writeln!(out, "channel dependency graph: {} nodes, {} edges", c.nodes, c.edges)?;
+    match &c.verdict {
+        Verdict::Ideal => {}
+        Verdict::Acyclic => writeln!(out, "acyclic: deadlock-free (Dally & Seitz)")?,
+        Verdict::Cycle { cycle } => {
+            writeln!(out, "CYCLE of {} channels: the routing may deadlock (Dally & Seitz)", cycle.len())?;
+            for n in cycle {
+                writeln!(out, "  {}", node(n))?;
+            }
+            writeln!(out, "  (each waits for the next, the last for the first)")?;
+        }
+        Verdict::Bubble { ring_edges } => {
+            writeln!(
+                out,
+                "cyclic within rings only: without its {ring_edges} intra-ring edges the graph is acyclic, so every cycle lies within one ring"
+            )?;
+            writeln!(
+                out,
+                "each ring is protected by the bubble condition (a packet enters a ring only with room for two packets)"
+            )?;
+            writeln!(out, "deadlock-free by the bubble argument (Puente et al.)")?;
+        }
+        Verdict::BubbleFails { cycle } => {
+            writeln!(
+                out,
+                "CYCLE across rings of {} channels: the bubble argument does not hold",
+                cycle.len()
+            )?;
+            for n in cycle {
+                writeln!(out, "  {}", node(n))?;
+            }
+        }
+    }
+    Ok(())
+}

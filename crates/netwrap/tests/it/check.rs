@@ -1,0 +1,168 @@
+//! `netwrap check`, the static deadlock check: its verdicts on rings, tori and meshes, their
+//! agreement with the run-time detector on the same configurations, and bad input.
+
+use crate::{netwrap, scratch};
+use predicates::str::contains;
+use serde_json::Value;
+
+/// Runs `netwrap check ARGS --json`, asserts its exit status, and returns its JSON.
+fn check(args: &[&str], status: i32) -> Value {
+    let mut a = vec!["check", "--json"];
+    a.extend(args);
+    let out = netwrap().args(&a).output().unwrap();
+    assert_eq!(out.status.code(), Some(status), "{a:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const RING: &[&str] = &["--router", "vc", "--vcs", "1", "torus", "--k", "4", "--n", "1"];
+const TORUS: &[&str] = &["--router", "vc", "--vcs", "1", "torus", "--k", "4"];
+const MESH: &[&str] = &["--router", "vc", "--vcs", "1", "mesh", "--k", "4"];
+const DATELINE: &[&str] = &["--router", "vc", "--vcs", "2", "--deadlock", "dateline", "torus", "--k", "4"];
+const BUBBLE: &[&str] =
+    &["--router", "vc", "--switching", "vct", "--deadlock", "bubble", "--buffer", "32", "torus", "--k", "4"];
+
+/// Asserts `cycle` is exactly one ring of a 4-ary torus: four channels of one class, each
+/// starting where the previous ends, through four distinct routers, closing on itself.
+fn is_one_ring(cycle: &[Value]) {
+    assert_eq!(cycle.len(), 4, "{cycle:?}");
+    let class = &cycle[0]["class"];
+    let mut routers: Vec<u64> = Vec::new();
+    for (i, n) in cycle.iter().enumerate() {
+        assert_eq!(&n["class"], class, "{cycle:?}");
+        assert_eq!(n["to"], cycle[(i + 1) % 4]["from"], "{cycle:?}");
+        routers.push(n["from"].as_u64().unwrap());
+    }
+    routers.sort_unstable();
+    routers.dedup();
+    assert_eq!(routers.len(), 4, "{cycle:?}");
+}
+
+/// Verification (expected values from Dally & Seitz's theorem applied by hand): dimension-order
+/// routing with one VC and no avoidance has a cyclic dependency graph on a unidirectional ring
+/// and torus, the cycle being one ring (the only cycles DOR makes: it never turns back to a
+/// lower dimension); on a mesh it is acyclic (no wrap-around channel closes a ring).
+#[test]
+fn check_finds_the_ring_cycles_of_dor_and_none_on_a_mesh() {
+    let ring = check(RING, 4);
+    assert_eq!(ring["verdict"], "cycle");
+    let cycle = ring["cycle"].as_array().unwrap();
+    is_one_ring(cycle);
+    let mut channels: Vec<u64> = cycle.iter().map(|n| n["channel"].as_u64().unwrap()).collect();
+    channels.sort_unstable();
+    assert_eq!(channels, [0, 1, 2, 3], "the ring's four channels are all of the network's");
+    assert_eq!(ring["nodes"], 4);
+    assert_eq!(ring["edges"], 4);
+
+    let torus = check(TORUS, 4);
+    assert_eq!(torus["verdict"], "cycle");
+    is_one_ring(torus["cycle"].as_array().unwrap());
+    // The text form says so too.
+    let mut a = vec!["check"];
+    a.extend(TORUS);
+    netwrap().args(&a).assert().code(4).stdout(contains("CYCLE of 4 channels")).stderr(contains("cycle"));
+
+    assert_eq!(check(MESH, 0)["verdict"], "acyclic");
+    let mut a = vec!["check"];
+    a.extend(MESH);
+    netwrap().args(&a).assert().code(0).stdout(contains("acyclic: deadlock-free (Dally & Seitz)"));
+}
+
+/// Verification: Dally & Seitz's dateline (two VC classes per ring) makes the torus's graph
+/// acyclic, one and two directions; Bubble flow control leaves the rings' cycles but nothing
+/// across rings (Puente et al.'s argument), and the ideal switch cannot deadlock.
+#[test]
+fn check_accepts_dateline_bubble_and_the_ideal_switch() {
+    let d = check(DATELINE, 0);
+    assert_eq!(d["verdict"], "acyclic");
+    // Two classes per channel: 32 channels of the unidirectional 4x4 torus.
+    assert_eq!(d["nodes"], 64);
+    let mut bi = DATELINE.to_vec();
+    bi.push("--bidirectional");
+    assert_eq!(check(&bi, 0)["verdict"], "acyclic");
+
+    let b = check(BUBBLE, 0);
+    assert_eq!(b["verdict"], "bubble");
+    // Every ring edge of DOR: each of the 32 channels feeds the next channel of its ring.
+    assert_eq!(b["ring_edges"], 32);
+    let mut a = vec!["check"];
+    a.extend(BUBBLE);
+    netwrap()
+        .args(&a)
+        .assert()
+        .code(0)
+        .stdout(contains("deadlock-free by the bubble argument (Puente et al.)"));
+
+    assert_eq!(check(&["torus", "--k", "4"], 0)["verdict"], "ideal");
+}
+
+/// Agreement with the run-time detector (a characterisation of the simulator against the
+/// check's verdicts): at full load with wormhole switching, the configurations the check
+/// finds cyclic deadlock (status 4, as `a_deadlock_exits_4_with_its_cycle` already shows for
+/// the torus), and those it finds deadlock-free never exit 4 (they saturate: 3).
+#[test]
+fn check_agrees_with_the_run_time_detector() {
+    let load = ["--size", "16", "--rate", "1", "--messages", "500"];
+    for (flags, cyclic) in [(RING, true), (TORUS, true), (MESH, false), (DATELINE, false), (BUBBLE, false)] {
+        let verdict = check(flags, if cyclic { 4 } else { 0 });
+        assert_eq!(verdict["verdict"] == "cycle", cyclic, "{flags:?}");
+        let mut a = vec!["sim"];
+        // Bubble needs virtual cut-through and room for two packets (its flags say so); the
+        // rest is wormhole with buffers of 4 flits, as the existing deadlock test runs.
+        if !flags.contains(&"bubble") {
+            a.extend(["--switching", "wormhole", "--buffer", "4"]);
+        }
+        a.extend(flags);
+        a.extend(load);
+        let out = netwrap().args(&a).output().unwrap();
+        let code = out.status.code();
+        if cyclic {
+            assert_eq!(code, Some(4), "{a:?}: {}", String::from_utf8_lossy(&out.stderr));
+        } else {
+            assert!(
+                code == Some(0) || code == Some(3),
+                "{a:?}: {code:?} {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+/// Verification of the input handling: a spec file is read as `netwrap run` reads it (a sweep
+/// file: its base spec); a missing file, a bad spec, a file with options, a spec the VC router
+/// refuses and a network too large to search are invalid input (status 2).
+#[test]
+fn check_reads_files_and_refuses_bad_input() {
+    let dir = scratch("check");
+    let good = dir.join("ring.toml");
+    std::fs::write(
+        &good,
+        "[topology]\nfamily = \"torus\"\nk = 4\nn = 1\n[router]\nkind = \"vc\"\nvcs = 1\n[sweep]\n\"workload.rate\" = [0.1, 0.2]\n",
+    )
+    .unwrap();
+    let v = check(&[good.to_str().unwrap()], 4);
+    assert_eq!(v["verdict"], "cycle");
+    netwrap()
+        .args(["check", dir.join("missing.toml").to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot read"));
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[router]\nkind = \"vc\"\ndeadlock = \"sideways\"\n").unwrap();
+    netwrap().args(["check", bad.to_str().unwrap()]).assert().code(2).stderr(contains("sideways"));
+    netwrap()
+        .args(["check", good.to_str().unwrap(), "--vcs", "2"])
+        .assert()
+        .code(2)
+        .stderr(contains("not both"));
+    netwrap()
+        .args(["check", "--router", "vc", "--deadlock", "dateline", "--vcs", "1", "torus", "--k", "4"])
+        .assert()
+        .code(2)
+        .stderr(contains("router.vcs >= 2"));
+    // The bound on the search: 262,144 destinations x 786,432 nodes > 2^27 states.
+    netwrap()
+        .args(["check", "--router", "vc", "--vcs", "1", "torus", "--k", "64", "--n", "3"])
+        .assert()
+        .code(2)
+        .stderr(contains("too large to check"));
+}
