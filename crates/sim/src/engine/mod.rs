@@ -499,7 +499,8 @@ impl Collector {
             return Some(StopReason::Drained);
         }
         // Deliveries scheduled but still ahead of the clock (a huge message's) hold memory too.
-        if self.messages_total - self.delivered_total + self.pending.len() as u64 > self.rule.in_flight_limit {
+        if self.messages_total - self.delivered_total + self.pending.len() as u64 > self.rule.in_flight_limit
+        {
             return Some(StopReason::InFlightLimit);
         }
         None
