@@ -281,20 +281,21 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
             (None, None) => Vec::new(),
         };
         let uniform_hops = self.uniform.hops();
+        // Too much routing: no loads, and uniform traffic's route lengths, saying why.
+        let not_computed = |why: String| RouteFacts {
+            mean_hops: uniform_hops.0,
+            longest: uniform_hops.1,
+            loads: None,
+            load_method: format!("not computed: {why}; mean and longest route are uniform traffic's"),
+            hops_exact: false,
+        };
         let walks = flows.len() as f64 * uniform_hops.0.max(1.0);
         if walks > LOAD_WORK_LIMIT as f64 {
-            let (mean_hops, longest) = uniform_hops;
-            return Ok(RouteFacts {
-                mean_hops,
-                longest,
-                loads: None,
-                load_method: format!(
-                    "not computed: routing the pattern's {} flows takes about {walks:.1e} routing decisions, more than the {:.0e} limit; mean and longest route are uniform traffic's",
-                    flows.len(),
-                    LOAD_WORK_LIMIT as f64
-                ),
-                hops_exact: false,
-            });
+            return Ok(not_computed(format!(
+                "routing the pattern's {} flows takes about {walks:.1e} routing decisions, more than the {:.0e} limit",
+                flows.len(),
+                LOAD_WORK_LIMIT as f64
+            )));
         }
         let mut load = vec![0.0; m];
         let (mut a, mut b) = (Vec::new(), Vec::new());
@@ -305,18 +306,11 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
             work += decisions;
             longest = longest.max(steps);
             if work > LOAD_WORK_LIMIT {
-                let (mean_hops, longest) = uniform_hops;
-                return Ok(RouteFacts {
-                    mean_hops,
-                    longest,
-                    loads: None,
-                    load_method: format!(
-                        "not computed: routing the pattern's {} flows took more than {:.0e} routing decisions; mean and longest route are uniform traffic's",
-                        flows.len(),
-                        LOAD_WORK_LIMIT as f64
-                    ),
-                    hops_exact: false,
-                });
+                return Ok(not_computed(format!(
+                    "routing the pattern's {} flows took more than {:.0e} routing decisions",
+                    flows.len(),
+                    LOAD_WORK_LIMIT as f64
+                )));
             }
         }
         // Every message of unit weight adds its expected hops to the channels' sum.

@@ -135,12 +135,8 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         }
         if idle {
             // Nothing happened this cycle: jump to the next cycle at which something does.
-            let next = [events.next_after_now(), births.next_after_now(), collector.next_delivery()]
-                .into_iter()
-                .flatten()
-                .min()
-                .unwrap_or(spec.max_cycles);
-            now = next.clamp(now + 1, spec.max_cycles.max(now + 1));
+            let next = [events.next_after_now(), births.next_after_now(), collector.next_delivery()];
+            now = super::next_busy_cycle(now, next, spec.max_cycles);
         } else {
             now += 1;
         }

@@ -110,6 +110,14 @@ pub struct RunSpec {
     pub record: Record,
 }
 
+/// The cycle after an idle `now`: the earliest of the engine's next events (`None`: none of
+/// that kind), at least `now + 1` and at most the cycle limit, so idle cycles cost nothing.
+#[inline]
+pub(crate) fn next_busy_cycle(now: u64, events: [Option<u64>; 3], max_cycles: u64) -> u64 {
+    let next = events.into_iter().flatten().min().unwrap_or(max_cycles);
+    next.clamp(now + 1, max_cycles.max(now + 1))
+}
+
 /// Why a run stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -545,12 +545,8 @@ pub fn run<R: Routing>(
         }
         if active.is_empty() && active_terms.is_empty() {
             // Nothing buffered: jump to the next arrival, creation or delivery.
-            let next = [wires.front().map(|w| w.0), births.next_after_now(), collector.next_delivery()]
-                .into_iter()
-                .flatten()
-                .min()
-                .unwrap_or(spec.max_cycles);
-            now = next.clamp(now + 1, spec.max_cycles.max(now + 1));
+            let next = [wires.front().map(|w| w.0), births.next_after_now(), collector.next_delivery()];
+            now = super::next_busy_cycle(now, next, spec.max_cycles);
         } else {
             now += 1;
         }
