@@ -275,9 +275,14 @@ pub enum DeadlockArg {
     /// Two VC classes on each ring of a torus, switching at the wrap-around channel (Dally &
     /// Seitz); needs --vcs >= 2.
     Dateline,
-    /// Bubble flow control on each ring of a torus (Puente et al. §3): entering a ring needs
-    /// room for two packets; needs --switching vct and --buffer >= 2 x --packet.
+    /// Bubble flow control on each ring of a torus or a Midimew (Puente et al. §3): entering a
+    /// ring needs room for two packets; needs --switching vct and --buffer >= 2 x --packet
+    /// (and --routing record on a Midimew).
     Bubble,
+    /// Puente et al.'s adaptive router (Fig. 4): VC 0 a dimension-order escape channel with
+    /// bubble flow control on rings, the other VCs take any minimal next hop; tori, rings,
+    /// meshes, hypercubes, Midimews; needs --switching vct and --vcs >= 2.
+    Escape,
 }
 
 /// Arbitration of the virtual-channel router, as a command-line value.
@@ -468,6 +473,7 @@ impl SpecArgs {
                 DeadlockArg::None => Avoidance::None,
                 DeadlockArg::Dateline => Avoidance::Dateline,
                 DeadlockArg::Bubble => Avoidance::Bubble,
+                DeadlockArg::Escape => Avoidance::Escape,
             });
         }
         if let Some(a) = self.arbitration {

@@ -26,6 +26,11 @@
 //!   which dimension-order routing guarantees — because each ring is protected by the bubble
 //!   condition: a packet enters a ring only with room for two packets in the VC it takes, so
 //!   a ring always keeps a free packet buffer and a packet along it can move.
+//! - Escape routing (Puente et al.'s adaptive router): the graph checked is the escape
+//!   sub-network's — VC 0 of every channel under the dimension-order escape routing — with the
+//!   bubble argument where routes go round rings. Every packet may fall back to it at any hop,
+//!   and a cut-through packet fits in one buffer, so an acyclic (or bubble-protected) escape
+//!   sub-network makes the whole network deadlock-free (Duato's theorem).
 //! - The ideal switch has unbounded queues: it never waits for buffer space and cannot
 //!   deadlock.
 
@@ -79,12 +84,25 @@ pub enum Verdict {
         /// A cycle of the graph without its intra-ring edges.
         cycle: Vec<DepNode>,
     },
+    /// Escape routing: the escape sub-network's dependency graph (VC 0, dimension order) is
+    /// acyclic, or cyclic within rings only that the bubble condition protects; since every
+    /// packet may take it at any hop and cut-through packets fit in one buffer, the whole
+    /// network is deadlock-free (Duato's theorem).
+    Escape {
+        /// Intra-ring edges of the escape graph, protected by the bubble (`None` without rings).
+        ring_edges: Option<u64>,
+    },
+    /// Escape routing whose escape sub-network has a cycle the bubble does not cover.
+    EscapeFails {
+        /// A cycle of the escape graph (without its intra-ring edges on networks with rings).
+        cycle: Vec<DepNode>,
+    },
 }
 
 impl Verdict {
     /// Whether the verdict is deadlock freedom.
     pub fn deadlock_free(&self) -> bool {
-        matches!(self, Verdict::Ideal | Verdict::Acyclic | Verdict::Bubble { .. })
+        matches!(self, Verdict::Ideal | Verdict::Acyclic | Verdict::Bubble { .. } | Verdict::Escape { .. })
     }
 }
 
@@ -129,8 +147,41 @@ pub fn check(spec: &SimSpec) -> Result<Check, SimError> {
     topology.visit(On(p.deadlock))
 }
 
+/// The escape sub-function of a routing: its one escape channel (VC 0) at every hop.
+struct EscapeOnly<'a, R>(&'a R);
+
+impl<R: Routing> Routing for EscapeOnly<'_, R> {
+    fn route(&self, at: u32, dest: u32, salt: u32, out: &mut Candidates) {
+        out.clear();
+        if let Some(c) = self.0.escape(at, dest, salt) {
+            out.push(c);
+        }
+    }
+    fn salt_changes_candidates(&self) -> bool {
+        self.0.salt_changes_candidates()
+    }
+}
+
 /// Checks `routing` on `net` with the VC router's `deadlock` avoidance.
 pub fn check_on<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance) -> Result<Check, SimError> {
+    if deadlock == Avoidance::Escape {
+        // Duato: the escape sub-network alone must be deadlock-free — by an acyclic graph, or
+        // on rings by the bubble argument, which the escape VC applies.
+        let inner = if routing.rings() { Avoidance::Bubble } else { Avoidance::None };
+        let c = dependency_check(net, &EscapeOnly(routing), inner)?;
+        let verdict = match c.verdict {
+            Verdict::Acyclic => Verdict::Escape { ring_edges: None },
+            Verdict::Bubble { ring_edges } => Verdict::Escape { ring_edges: Some(ring_edges) },
+            Verdict::Cycle { cycle } | Verdict::BubbleFails { cycle } => Verdict::EscapeFails { cycle },
+            other => other,
+        };
+        return Ok(Check { deadlock, verdict, ..c });
+    }
+    dependency_check(net, routing, deadlock)
+}
+
+/// The dependency graph of `routing` under `deadlock` (not escape), and its verdict.
+fn dependency_check<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance) -> Result<Check, SimError> {
     let nc = net.channels().len() as u64;
     let classes: u64 = if deadlock == Avoidance::Dateline { 2 } else { 1 };
     let n = nc * classes;
@@ -143,8 +194,8 @@ pub fn check_on<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance) -> 
             n
         )));
     }
-    let ring = if deadlock == Avoidance::None { Vec::new() } else { rings(net) };
     let dateline = deadlock == Avoidance::Dateline;
+    let ring = if dateline { rings(net) } else { Vec::new() };
     let node = |c: u32, upper: bool| if dateline { 2 * c + upper as u32 } else { c };
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
@@ -210,12 +261,11 @@ pub fn check_on<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance) -> 
     };
     let channel_of = |b: u32| if dateline { b / 2 } else { b };
     let verdict = if deadlock == Avoidance::Bubble {
-        // Within one ring: both channels of one class (dimension and direction), the second
-        // starting where the first ends (consecutive hops in one dimension stay in its ring).
-        let same_ring = |&(a, b): &(u32, u32)| {
-            let (ca, cb) = (net.channel(channel_of(a)), net.channel(channel_of(b)));
-            ca.class == cb.class && ring[channel_of(a) as usize].0 == ring[channel_of(b) as usize].0
-        };
+        // Within one ring: both channels of one class (a torus's dimension and direction, a
+        // Midimew's generator and direction), the second starting where the first ends
+        // (consecutive hops of one class stay in its ring).
+        let same_ring =
+            |&(a, b): &(u32, u32)| net.channel(channel_of(a)).class == net.channel(channel_of(b)).class;
         let ring_edges = edges.iter().filter(|e| same_ring(e)).count() as u64;
         let across: Vec<(u32, u32)> = edges.iter().copied().filter(|e| !same_ring(e)).collect();
         match find_cycle(n as usize, &across) {

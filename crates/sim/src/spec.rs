@@ -9,7 +9,7 @@
 
 use crate::SimError;
 use crate::traffic::MessageSize;
-use netwrap_topo::{RoutingSpec, TopologySpec};
+use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec};
 use serde::{Deserialize, Serialize};
 
 /// A whole simulation, as a user writes it (flags, a TOML experiment file, a result's JSON).
@@ -85,9 +85,16 @@ pub enum Avoidance {
     /// from that channel until it leaves the ring.
     Dateline,
     /// Bubble flow control (Puente et al. §3, Fig. 3), with virtual cut-through: a packet may
-    /// enter a ring of a torus (at injection or on a change of dimension) only if the VC it
-    /// takes has room for two whole packets; moving along the ring needs room for one.
+    /// enter a ring of a torus or a Midimew (at injection or on a change of dimension) only if
+    /// the VC it takes has room for two whole packets; moving along the ring needs room for
+    /// one. Routing is dimension order (on a Midimew, `routing.algorithm = record`).
     Bubble,
+    /// Puente et al.'s adaptive router (Fig. 4; Duato's escape channels), with virtual
+    /// cut-through, on tori, rings, meshes, hypercubes and Midimews: VC 0 of every channel is
+    /// the deterministic escape channel (dimension order, with Bubble flow control where the
+    /// network has rings), the other VCs are adaptive and take any minimal next hop; a packet
+    /// takes an adaptive VC when one is free and falls back to the escape channel at any hop.
+    Escape,
 }
 
 /// The router models.
@@ -187,7 +194,12 @@ impl RouterSpec {
     }
 
     /// Checks the router section and fills the `vc` defaults.
-    fn resolve(&self, engine: EngineKind, topology: &TopologySpec) -> Result<RouterSpec, SimError> {
+    fn resolve(
+        &self,
+        engine: EngineKind,
+        topology: &TopologySpec,
+        routing: RoutingAlgorithm,
+    ) -> Result<RouterSpec, SimError> {
         let given = [
             ("vcs", "--vcs", self.vcs.is_some()),
             ("buffer", "--buffer", self.buffer.is_some()),
@@ -237,24 +249,61 @@ impl RouterSpec {
                 if p.switching == Switching::Vct { "vct" } else { "saf" }
             )));
         }
-        if p.deadlock != Avoidance::None
-            && !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. })
-        {
-            return Err(invalid(format!(
-                "router.deadlock = {} is built for the rings of tori (torus, ring): a {}'s cycles are not protected by it yet (--deadlock)",
-                if p.deadlock == Avoidance::Dateline { "dateline" } else { "bubble" },
-                topology.family()
-            )));
-        }
-        if p.deadlock == Avoidance::Bubble {
-            if p.switching != Switching::Vct {
-                return Err(invalid(
-                    "router.deadlock = bubble needs router.switching = vct: Puente et al.'s Bubble flow control is defined on virtual cut-through, where a packet moves only into room for all of it and the free space counts in whole packets; a wormhole packet spreads over several routers (--deadlock, --switching)".into(),
-                ));
+        let rings = matches!(
+            topology,
+            TopologySpec::Torus { .. } | TopologySpec::Ring { .. } | TopologySpec::Midimew { .. }
+        );
+        let family = topology.family();
+        match p.deadlock {
+            Avoidance::None => {}
+            Avoidance::Dateline => {
+                if !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. }) {
+                    return Err(invalid(format!(
+                        "router.deadlock = dateline is built for the rings of tori (torus, ring): a {family} has no wrap-around channel to mark (--deadlock; bubble and escape cover Midimews)"
+                    )));
+                }
             }
-            if p.buffer < 2 * p.packet {
+            Avoidance::Bubble => {
+                if !rings {
+                    return Err(invalid(format!(
+                        "router.deadlock = bubble protects the rings of tori and Midimews (torus, ring, midimew): a {family}'s cycles are not rings of one dimension (--deadlock)"
+                    )));
+                }
+                if matches!(topology, TopologySpec::Midimew { .. }) && routing != RoutingAlgorithm::Record {
+                    return Err(invalid(
+                        "router.deadlock = bubble on a Midimew needs dimension-order routing, routing.algorithm = record (--routing record): the Midimew's own routing takes any minimal next hop, whose turns between rings Bubble flow control does not protect (for adaptive routing use --deadlock escape)".into(),
+                    ));
+                }
+            }
+            Avoidance::Escape => {
+                let known =
+                    rings || matches!(topology, TopologySpec::Mesh { .. } | TopologySpec::Hypercube { .. });
+                let midimew = matches!(topology, TopologySpec::Midimew { .. });
+                if !known || (routing == RoutingAlgorithm::Table && !midimew) {
+                    return Err(invalid(format!(
+                        "router.deadlock = escape needs a dimension-order escape routing: tori, rings, meshes and hypercubes under their own routing, and Midimews (routing record), not a {family} routed by '{}' (--deadlock, --routing)",
+                        routing.name()
+                    )));
+                }
+                if p.vcs < 2 {
+                    return Err(invalid(format!(
+                        "router.deadlock = escape needs an escape VC and at least one adaptive VC, router.vcs >= 2, not {} (--deadlock, --vcs)",
+                        p.vcs
+                    )));
+                }
+            }
+        }
+        if matches!(p.deadlock, Avoidance::Bubble | Avoidance::Escape) {
+            let name = if p.deadlock == Avoidance::Bubble { "bubble" } else { "escape" };
+            if p.switching != Switching::Vct {
                 return Err(invalid(format!(
-                    "router.deadlock = bubble needs router.buffer >= 2 x router.packet = {}, not {}: a packet enters a ring only with room for two (--deadlock, --buffer, --packet)",
+                    "router.deadlock = {name} needs router.switching = vct: Puente et al.'s Bubble flow control{} is defined on virtual cut-through, where a packet moves only into room for all of it and the free space counts in whole packets; a wormhole packet spreads over several routers (--deadlock, --switching)",
+                    if name == "escape" { " and adaptive router" } else { "" }
+                )));
+            }
+            if rings && p.buffer < 2 * p.packet {
+                return Err(invalid(format!(
+                    "router.deadlock = {name} needs router.buffer >= 2 x router.packet = {}, not {}: a packet enters a ring only with room for two (--deadlock, --buffer, --packet)",
                     2 * p.packet,
                     p.buffer
                 )));
@@ -666,7 +715,7 @@ impl SimSpec {
                 topology.family()
             )));
         }
-        let router = self.router.resolve(r.engine, &topology)?;
+        let router = self.router.resolve(r.engine, &topology, routing.algorithm)?;
         let mut notes = notes;
         if let TopologySpec::Midimew { nodes: Some(n) } = topology
             && matches!(

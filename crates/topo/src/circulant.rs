@@ -20,8 +20,9 @@ pub enum CirculantRouting {
     /// routing table, in O(N) memory.
     #[default]
     Table,
-    /// The Midimew routing record (Δx, Δy) of Puente et al. Table 2, recomputed at every hop; the
-    /// non-zero components give up to two minimal next hops. Only for Midimews.
+    /// The Midimew routing record (Δx, Δy) of Puente et al. Table 2, recomputed at every hop, in
+    /// dimension order: the b-hops (Δx) first, then the a-hops (Δy) — the deterministic routing
+    /// of Puente et al.'s escape channel. Only for Midimews.
     Record,
 }
 
@@ -263,6 +264,26 @@ impl Circulant {
     }
 }
 
+impl Circulant {
+    /// The Midimew routing record's next hop from `at` (≠ `dest`): dimension order, the
+    /// b-hops (x, classes `+b`/`-b`) first, then the a-hops (y, classes `+a`/`-a`). The record
+    /// is recomputed at every hop, and after a b-hop it keeps its y (the test
+    /// `record_routes_b_hops_then_a_hops` checks every pair), so a route never returns to
+    /// b-hops: the deterministic channel of Puente et al.'s router, on which Bubble flow
+    /// control needs dimension order.
+    #[inline]
+    fn record_hop(&self, at: RouterId, dest: TerminalId) -> u32 {
+        let base = at * 4;
+        let (x, y) = self.routing_record(at, dest);
+        base + match (x.signum(), y.signum()) {
+            (1, _) => 2,
+            (-1, _) => 3,
+            (_, 1) => 0,
+            _ => 1,
+        }
+    }
+}
+
 fn gcd(mut a: u32, mut b: u32) -> u32 {
     while b != 0 {
         (a, b) = (b, a % b);
@@ -281,30 +302,46 @@ impl Routing for Circulant {
         let base = at as usize * 4;
         debug_assert_eq!(self.network.out_channels(at).start as usize, base);
         match self.routing {
-            CirculantRouting::Record => {
-                let (x, y) = self.routing_record(at, dest);
-                // x counts b-hops (classes 2/3), y counts a-hops (classes 0/1).
-                if x != 0 {
-                    out.push((base + if x > 0 { 2 } else { 3 }) as u32);
-                }
-                if y != 0 {
-                    out.push((base + if y > 0 { 0 } else { 1 }) as u32);
-                }
-            }
-            CirculantRouting::Table => {
-                let here = self.distance(at, dest);
-                for k in 0..4 {
-                    let c = (base + k) as u32;
-                    if self.distance(self.network.channel(c).dst, dest) + 1 == here {
-                        out.push(c);
-                    }
-                }
-            }
+            CirculantRouting::Record => out.push(self.record_hop(at, dest)),
+            CirculantRouting::Table => self.minimal(at, dest, 0, out),
         }
     }
 
     fn salt_changes_candidates(&self) -> bool {
         false
+    }
+
+    fn rings(&self) -> bool {
+        true
+    }
+
+    /// Every minimal next hop, whatever the routing: the table's.
+    #[inline]
+    fn minimal(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
+        out.clear();
+        if at == dest {
+            return;
+        }
+        let here = self.distance(at, dest);
+        for c in self.network.out_channels(at) {
+            if self.distance(self.network.channel(c).dst, dest) + 1 == here {
+                out.push(c);
+            }
+        }
+    }
+
+    /// The routing record's hop on a Midimew (dimension order, b-hops first), the first
+    /// minimal next hop on other circulants.
+    fn escape(&self, at: RouterId, dest: TerminalId, _salt: u32) -> Option<u32> {
+        if at == dest {
+            None
+        } else if self.midimew {
+            Some(self.record_hop(at, dest))
+        } else {
+            let mut out = Candidates::default();
+            self.minimal(at, dest, 0, &mut out);
+            out.as_slice().first().copied()
+        }
     }
 }
 
@@ -333,6 +370,38 @@ mod tests {
                 let (a, b) = (m.a as i64, m.b as i64);
                 assert_eq!((x * b + y * a - j as i64).rem_euclid(n as i64), 0, "N={n} j={j}");
                 assert_eq!((x.abs() + y.abs()) as u32, d[j as usize], "N={n} j={j}");
+            }
+        }
+    }
+
+    /// Verification (against breadth-first search and the definition of dimension order): on
+    /// every Midimew from 4 to 300 nodes, the record route of every pair is minimal, and once
+    /// it takes an a-hop it never takes a b-hop again, nor reverses direction in a dimension.
+    #[test]
+    fn record_routes_b_hops_then_a_hops() {
+        for n in 4..=300u32 {
+            let m = Circulant::midimew(n, CirculantRouting::Record).unwrap();
+            let d = bfs_from(m.network(), 0);
+            for src in [0, n / 3] {
+                for dst in 0..n {
+                    let (mut at, mut hops, mut classes) = (src, 0u32, Vec::new());
+                    let mut c = Candidates::default();
+                    loop {
+                        m.route(at, dst, 0, &mut c);
+                        assert!(c.as_slice().len() <= 1);
+                        let Some(&ch) = c.as_slice().first() else { break };
+                        assert_eq!(m.escape(at, dst, 0), Some(ch));
+                        classes.push(m.network().channel(ch).class);
+                        at = m.network().channel(ch).dst;
+                        hops += 1;
+                    }
+                    assert_eq!(at, dst);
+                    let want = d[((dst + n - src) % n) as usize];
+                    assert_eq!(hops, want, "N={n} {src}->{dst}");
+                    let changes = classes.windows(2).filter(|w| w[0] != w[1]).count();
+                    assert!(changes <= 1, "N={n} {src}->{dst}: classes {classes:?}");
+                    assert!(classes.first().is_none_or(|&c| c >= 2) || classes.iter().all(|&c| c < 2));
+                }
             }
         }
     }

@@ -287,6 +287,27 @@ impl Routing for KaryNCube {
         // Only the half-way tie on an even bidirectional ring picks a direction by salt.
         self.spec.wrap && self.spec.bidirectional
     }
+
+    fn rings(&self) -> bool {
+        self.spec.wrap
+    }
+
+    /// Every dimension still to correct, in the routing's order: one channel each (on an even
+    /// bidirectional ring the half-way tie keeps the salt's direction).
+    #[inline]
+    fn minimal(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
+        out.clear();
+        let n = self.dimensions();
+        for j in 0..n {
+            let i = match self.order {
+                DimensionOrder::HighestFirst => n - 1 - j,
+                DimensionOrder::LowestFirst => j,
+            };
+            if let Some(c) = self.step(at, dest, i, salt) {
+                out.push(c);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

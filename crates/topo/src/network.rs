@@ -572,6 +572,30 @@ pub trait Routing: Sync {
     fn salt_changes_candidates(&self) -> bool {
         true
     }
+
+    /// Every minimal next hop, for adaptive routing (Puente et al.'s adaptive virtual channels,
+    /// Fig. 4): families whose own routing is deterministic (dimension order on tori, meshes,
+    /// rings and hypercubes) override it; by default `route`'s candidates, which are already
+    /// every minimal next hop on the others.
+    fn minimal(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
+        self.route(at, dest, salt, out);
+    }
+
+    /// Whether routes travel around rings of one class (the wrap-around channels of tori,
+    /// rings and circulants), which Bubble flow control must protect. Default: no.
+    fn rings(&self) -> bool {
+        false
+    }
+
+    /// The one channel of the deterministic escape routing under adaptive routing (Duato's
+    /// escape sub-network; dimension order on tori, meshes, rings and hypercubes, the routing
+    /// record's b-hops first on Midimews), `None` at `dest`'s router. By default `route`'s
+    /// first candidate.
+    fn escape(&self, at: RouterId, dest: TerminalId, salt: u32) -> Option<ChannelId> {
+        let mut out = Candidates::default();
+        self.route(at, dest, salt, &mut out);
+        out.as_slice().first().copied()
+    }
 }
 
 #[cfg(test)]

@@ -93,6 +93,7 @@ fn write_text(out: &mut impl Write, c: &Check) -> std::io::Result<()> {
         netwrap_sim::Avoidance::None => "none",
         netwrap_sim::Avoidance::Dateline => "dateline",
         netwrap_sim::Avoidance::Bubble => "bubble",
+        netwrap_sim::Avoidance::Escape => "escape",
     };
     writeln!(out, "{}, VC router, deadlock avoidance {deadlock}", c.network)?;
     writeln!(out, "channel dependency graph: {} nodes, {} edges", c.nodes, c.edges)?;
@@ -116,6 +117,30 @@ fn write_text(out: &mut impl Write, c: &Check) -> std::io::Result<()> {
                 "each ring is protected by the bubble condition (a packet enters a ring only with room for two packets)"
             )?;
             writeln!(out, "deadlock-free by the bubble argument (Puente et al.)")?;
+        }
+        Verdict::Escape { ring_edges } => {
+            match ring_edges {
+                None => writeln!(out, "escape sub-network (VC 0, dimension order): acyclic")?,
+                Some(e) => writeln!(
+                    out,
+                    "escape sub-network (VC 0, dimension order): cyclic within rings only (without its {e} intra-ring edges it is acyclic), each ring protected by the bubble condition"
+                )?,
+            }
+            writeln!(
+                out,
+                "adaptive VCs 1..V-1 take any minimal hop; a packet may fall back to the escape VC at any hop, and a cut-through packet fits in one buffer"
+            )?;
+            writeln!(out, "deadlock-free by Duato's theorem (Puente et al.'s adaptive bubble router)")?;
+        }
+        Verdict::EscapeFails { cycle } => {
+            writeln!(
+                out,
+                "CYCLE in the escape sub-network of {} channels: the escape argument does not hold",
+                cycle.len()
+            )?;
+            for n in cycle {
+                writeln!(out, "  {}", node(n))?;
+            }
         }
         Verdict::BubbleFails { cycle } => {
             writeln!(

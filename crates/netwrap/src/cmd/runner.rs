@@ -491,6 +491,8 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
                 netwrap_sim::Avoidance::None => "",
                 netwrap_sim::Avoidance::Dateline => ", dateline",
                 netwrap_sim::Avoidance::Bubble => ", bubble flow control",
+                netwrap_sim::Avoidance::Escape =>
+                    ", adaptive (any minimal hop) with a dimension-order escape VC (bubble flow control on rings)",
             }
         )?;
     }
@@ -613,13 +615,17 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
             writeln!(out, "SATURATED: {}.", rep.verdict_reason.as_deref().unwrap_or(""))?;
             writeln!(
                 out,
-                "The network accepts {:.5} messages/node/cycle of the {:.5} offered{}; latency grows with the length of the run (mean over this run: {:.1} cycles, no steady-state figure).",
+                "The network accepts {:.5} messages/node/cycle of the {:.5} offered{}; latency grows with the length of the run ({}, no steady-state figure).",
                 rep.throughput,
                 rep.offered,
                 r.max_rate
                     .map(|m| format!(" (the busiest channel saturates at m = {})", num(m)))
                     .unwrap_or_default(),
-                rep.latency_observed
+                if rep.messages_delivered > 0 {
+                    format!("mean over this run: {:.1} cycles", rep.latency_observed)
+                } else {
+                    "no measured message was delivered before the run stopped".into()
+                }
             )?;
         }
         Verdict::LimitReached => {

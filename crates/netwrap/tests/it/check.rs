@@ -21,6 +21,40 @@ const DATELINE: &[&str] = &["--router", "vc", "--vcs", "2", "--deadlock", "datel
 const BUBBLE: &[&str] =
     &["--router", "vc", "--switching", "vct", "--deadlock", "bubble", "--buffer", "32", "torus", "--k", "4"];
 
+const MIDIMEW: &[&str] = &["--router", "vc", "--vcs", "1", "--routing", "record", "midimew", "--nodes", "16"];
+const MIDIMEW_BUBBLE: &[&str] = &[
+    "--router",
+    "vc",
+    "--switching",
+    "vct",
+    "--deadlock",
+    "bubble",
+    "--buffer",
+    "32",
+    "--routing",
+    "record",
+    "midimew",
+    "--nodes",
+    "16",
+];
+const ESCAPE: &[&str] =
+    &["--router", "vc", "--switching", "vct", "--deadlock", "escape", "--buffer", "32", "torus", "--k", "4"];
+const MIDIMEW_ESCAPE: &[&str] = &[
+    "--router",
+    "vc",
+    "--switching",
+    "vct",
+    "--deadlock",
+    "escape",
+    "--buffer",
+    "32",
+    "midimew",
+    "--nodes",
+    "16",
+];
+const MESH_ESCAPE: &[&str] =
+    &["--router", "vc", "--switching", "vct", "--deadlock", "escape", "--buffer", "32", "mesh", "--k", "4"];
+
 /// Asserts `cycle` is exactly one ring of a 4-ary torus: four channels of one class, each
 /// starting where the previous ends, through four distinct routers, closing on itself.
 fn is_one_ring(cycle: &[Value]) {
@@ -95,20 +129,71 @@ fn check_accepts_dateline_bubble_and_the_ideal_switch() {
     assert_eq!(check(&["torus", "--k", "4"], 0)["verdict"], "ideal");
 }
 
+/// Verification (by hand, as above): on the 16-node Midimew C_16(2, 3) the routing record in
+/// dimension order with one VC has a cyclic graph, one cycle lying in a ring of one generator
+/// and direction (the `+a` ring of C_16(2, 3) is 0, 2, …, 14: eight channels); with Bubble
+/// flow control every cycle lies within a ring, and every one of its 64 channels feeds the next
+/// of its ring. Escape routing's escape sub-network is Bubble flow control's graph on the
+/// unidirectional 4x4 torus (32 channels, each feeding the next of its ring) and on the
+/// Midimew (64), and acyclic on the mesh.
+#[test]
+fn check_covers_midimews_and_escape_routing() {
+    let m = check(MIDIMEW, 4);
+    assert_eq!(m["verdict"], "cycle");
+    let cycle = m["cycle"].as_array().unwrap();
+    let class = &cycle[0]["class"];
+    assert!(cycle.iter().all(|n| &n["class"] == class), "{cycle:?}");
+    for (i, n) in cycle.iter().enumerate() {
+        assert_eq!(n["to"], cycle[(i + 1) % cycle.len()]["from"], "{cycle:?}");
+    }
+    let len = if class == "+a" || class == "-a" { 8 } else { 16 };
+    assert_eq!(cycle.len(), len, "{cycle:?}");
+
+    let b = check(MIDIMEW_BUBBLE, 0);
+    assert_eq!(b["verdict"], "bubble");
+    // Every channel feeds the next one of its ring (a route of several hops of one class).
+    assert_eq!(b["ring_edges"], 64);
+
+    let e = check(ESCAPE, 0);
+    assert_eq!((&e["verdict"], &e["ring_edges"]), (&"escape".into(), &32.into()));
+    let me = check(MIDIMEW_ESCAPE, 0);
+    assert_eq!((&me["verdict"], &me["ring_edges"]), (&"escape".into(), &64.into()));
+    let mesh = check(MESH_ESCAPE, 0);
+    assert_eq!(mesh["verdict"], "escape");
+    assert!(mesh["ring_edges"].is_null());
+    let mut a = vec!["check"];
+    a.extend(MIDIMEW_ESCAPE);
+    netwrap().args(&a).assert().code(0).stdout(contains("deadlock-free by Duato's theorem"));
+    // Bubble on a Midimew needs dimension order: its own routing is adaptive.
+    let mut a: Vec<&str> = vec!["check"];
+    a.extend(MIDIMEW_BUBBLE.iter().filter(|&&f| f != "--routing" && f != "record"));
+    netwrap().args(&a).assert().code(2).stderr(contains("--routing record"));
+}
+
 /// Agreement with the run-time detector (a characterisation of the simulator against the
 /// check's verdicts): at full load with wormhole switching, the configurations the check
 /// finds cyclic deadlock (status 4, as `a_deadlock_exits_4_with_its_cycle` already shows for
 /// the torus), and those it finds deadlock-free never exit 4 (they saturate: 3).
 #[test]
 fn check_agrees_with_the_run_time_detector() {
-    let load = ["--size", "16", "--rate", "1", "--messages", "500"];
-    for (flags, cyclic) in [(RING, true), (TORUS, true), (MESH, false), (DATELINE, false), (BUBBLE, false)] {
+    let load = ["--size", "16", "--rate", "1", "--messages", "5000"];
+    for (flags, cyclic) in [
+        (RING, true),
+        (TORUS, true),
+        (MIDIMEW, true),
+        (MESH, false),
+        (DATELINE, false),
+        (BUBBLE, false),
+        (MIDIMEW_BUBBLE, false),
+        (ESCAPE, false),
+        (MIDIMEW_ESCAPE, false),
+    ] {
         let verdict = check(flags, if cyclic { 4 } else { 0 });
         assert_eq!(verdict["verdict"] == "cycle", cyclic, "{flags:?}");
         let mut a = vec!["sim"];
-        // Bubble needs virtual cut-through and room for two packets (its flags say so); the
-        // rest is wormhole with buffers of 4 flits, as the existing deadlock test runs.
-        if !flags.contains(&"bubble") {
+        // Bubble and escape need virtual cut-through and room for two packets (their flags say
+        // so); the rest is wormhole with buffers of 4 flits, as the existing deadlock test runs.
+        if !flags.contains(&"vct") {
             a.extend(["--switching", "wormhole", "--buffer", "4"]);
         }
         a.extend(flags);

@@ -31,9 +31,17 @@
 //! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
 //!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
 //!   from there until it leaves the ring (Dally & Seitz's two classes per ring).
-//! - With Bubble flow control (`--deadlock bubble`, tori, `vct` only; Puente et al. §3) a packet
-//!   entering a ring — from its injection channel or from another dimension — takes a VC only
-//!   with room for two whole packets; along the ring one suffices.
+//! - With Bubble flow control (`--deadlock bubble`, tori and Midimews, `vct` only; Puente et
+//!   al. §3) a packet entering a ring — from its injection channel or from a channel of
+//!   another class (dimension and direction; a Midimew's generator and direction) — takes a VC
+//!   only with room for two whole packets; along the ring one suffices. Routing is dimension
+//!   order (the Midimew's routing record).
+//! - With escape routing (`--deadlock escape`, `vct` only; Puente et al. Fig. 4, Duato's escape
+//!   channels) a header first asks for VCs 1 to V − 1 of any minimal next hop
+//!   ([`Routing::minimal`]; among several with a free VC, one chosen by its salt); only when
+//!   none is free does it ask for VC 0 of its dimension-order hop ([`Routing::escape`]), with
+//!   room for two packets when it enters that escape ring (it is not already in VC 0 of a
+//!   channel of the same class) on networks whose routes go round rings, one otherwise.
 //! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
 //!   network, the run stops and reports a cycle of waits (see [`super::Deadlock`]).
 //!
@@ -186,10 +194,15 @@ pub fn run<R: Routing>(
             fill[rt as usize] += 1;
         }
     }
-    // Dateline and bubble (tori only, checked when the spec is resolved): each channel's ring.
-    let dateline: Vec<(u32, bool)> = if p.deadlock != Avoidance::None { rings(net) } else { Vec::new() };
+    // Dateline (tori only, checked when the spec is resolved): each channel's ring.
+    let dateline: Vec<(u32, bool)> = if p.deadlock == Avoidance::Dateline { rings(net) } else { Vec::new() };
+    let half = v / 2;
     let bubble = p.deadlock == Avoidance::Bubble;
-    let half = if bubble { 0 } else { v / 2 };
+    // Puente et al.'s adaptive router: VC 0 escapes by dimension order, the rest adapt; the
+    // escape channel keeps the bubble where routes go round rings.
+    let escape = p.deadlock == Avoidance::Escape;
+    let escape_bubble = escape && routing.rings();
+    let class_of = |port: u32| if port < nc { channels[port as usize].class as u32 } else { NONE };
     let nvc = (ports * v) as usize;
     let mut flits = vec![Flit { ready: 0, pkt: NONE }; nvc * f as usize];
     let mut ivcs = vec![InVc { head: 0, len: 0, sent: 0, out: NONE }; nvc];
@@ -400,7 +413,11 @@ pub fn run<R: Routing>(
                 if saf && (q.len < pk.len || flits[base + ((q.head + pk.len - 1) % f) as usize].ready > now) {
                     continue;
                 }
-                routing.route(rt as u32, pk.dst, pk.salt, &mut cands);
+                if escape {
+                    routing.minimal(rt as u32, pk.dst, pk.salt, &mut cands);
+                } else {
+                    routing.route(rt as u32, pk.dst, pk.salt, &mut cands);
+                }
                 if cands.is_empty() {
                     if eject_owner[pk.dst as usize] == NONE {
                         eject_owner[pk.dst as usize] = pkt;
@@ -409,18 +426,20 @@ pub fn run<R: Routing>(
                     continue;
                 }
                 let port = ivc / v;
-                let mut need = if whole { pk.len } else { 1 };
-                // Bubble: entering a ring (from injection or another dimension) needs room for
-                // two packets. Every candidate of dimension-order routing is of one dimension.
-                if bubble
-                    && (port >= nc || dateline[port as usize].0 != dateline[cands.as_slice()[0] as usize].0)
-                {
-                    need = 2 * pk.len;
-                }
-                // The VCs this packet may take on channel `c`: all, or with a dateline the
-                // upper class from its ring's wrap-around channel on, the lower class before.
+                let need = if whole { pk.len } else { 1 };
+                // Bubble: entering a ring (from injection or another class: dimension and
+                // direction) needs room for two packets. Dimension-order routing offers one
+                // channel.
+                let need =
+                    if bubble && class_of(port) != class_of(cands.as_slice()[0]) { 2 * need } else { need };
+                // The VCs this packet may take on channel `c`: all; with a dateline the upper
+                // class from its ring's wrap-around channel on, the lower class before; with
+                // escape routing the adaptive ones, 1 to V − 1.
                 let vcs_of = |c: u32| -> std::ops::Range<u32> {
-                    if dateline.is_empty() || bubble {
+                    if escape {
+                        return 1..v;
+                    }
+                    if dateline.is_empty() {
                         return 0..v;
                     }
                     let prev = (port < nc).then_some((port, ivc % v >= half));
@@ -435,7 +454,18 @@ pub fn run<R: Routing>(
                 let c = choose(cands.as_slice(), pk.salt, pk.hops, now, |c| {
                     if free_vc(c) != NONE { now } else { now + 1 }
                 });
-                let o = free_vc(c);
+                let mut o = free_vc(c);
+                if o == NONE && escape {
+                    // No adaptive VC: the escape channel, VC 0 of the dimension-order hop. A
+                    // packet not already in the escape VC of that ring enters it.
+                    let e = routing.escape(rt as u32, pk.dst, pk.salt).expect("not at the destination");
+                    let entering = ivc % v != 0 || class_of(port) != class_of(e);
+                    let need = if escape_bubble && entering { 2 * pk.len } else { pk.len };
+                    let ov = ovcs[(e * v) as usize];
+                    if !ov.held && ov.credits >= need {
+                        o = e * v;
+                    }
+                }
                 if o != NONE {
                     ovcs[o as usize].held = true;
                     holder[o as usize] = ivc;
@@ -565,8 +595,15 @@ pub fn run<R: Routing>(
                 return if q.out & EJECT == 0 { q.out } else { NONE };
             }
             let pk = packets[flits[ivc as usize * f as usize + q.head as usize].pkt as usize];
-            routing.route(port_router[(ivc / v) as usize], pk.dst, pk.salt, cands);
-            let Some(&c) = cands.as_slice().first() else { return NONE };
+            let at = port_router[(ivc / v) as usize];
+            // It waits for its deterministic channel (with escape routing, the escape VC).
+            let c = if escape {
+                routing.escape(at, pk.dst, pk.salt)
+            } else {
+                routing.route(at, pk.dst, pk.salt, cands);
+                cands.as_slice().first().copied()
+            };
+            let Some(c) = c else { return NONE };
             let o = c * v;
             if ovcs[o as usize].held { holder[o as usize] } else { o }
         };
