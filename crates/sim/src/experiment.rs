@@ -198,7 +198,6 @@ impl Experiment {
             self.plan(point)?;
         let point = &mut point;
         let net = self.topology.network();
-        let classes = net.classes();
         let offered_max = loads.as_ref().map(|l| l.0);
         let (w, r) = (&point.workload, &point.run);
         let limit = stop.in_flight_limit;
@@ -229,7 +228,7 @@ impl Experiment {
             short_window,
             finite_buffers: point.router.vc_params().is_some(),
         };
-        let report = summarize(&outcome, classes, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
+        let report = summarize(&outcome, net, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
         let effective_locality = self.subcube.as_ref().map_or(1.0, |s| s.effective_locality);
         let model = match &point.model {
             Some(_) => Some(compare(point, effective_locality, &report)?),

@@ -6,6 +6,7 @@
 use crate::engine::{Outcome, StopReason};
 use crate::spec::num;
 use crate::stats::Percentiles;
+use netwrap_topo::Network;
 use serde::{Deserialize, Serialize};
 
 /// What a run concluded.
@@ -35,6 +36,28 @@ pub struct ClassUtilization {
     pub utilization: f64,
     /// Expected from the traffic and routing (offered load), when known.
     pub expected: Option<f64>,
+    /// Virtual-channel router: mean flits held in each input VC (index = VC) of the class's
+    /// channels, over the window and the class's channels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occupancy: Option<Vec<f64>>,
+}
+
+/// One channel's measurements (asked for with `--channels`): Puente et al. Fig. 8's map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChannelStats {
+    /// The channel's id.
+    pub channel: u32,
+    /// Its source router.
+    pub from: u32,
+    /// Its destination router.
+    pub to: u32,
+    /// Its class.
+    pub class: String,
+    /// Busy fraction over the window.
+    pub utilization: f64,
+    /// Virtual-channel router: mean flits in each of its input VCs (at `to`) over the window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occupancy: Option<Vec<f64>>,
 }
 
 /// What a run measured.
@@ -109,6 +132,9 @@ pub struct Report {
     /// With the verdict `deadlock`: the cycle of waits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadlock: Option<crate::engine::Deadlock>,
+    /// Per channel, when asked for (`--channels`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels: Option<Vec<ChannelStats>>,
 }
 
 /// What the verdict needs to know besides the outcome.
@@ -160,7 +186,7 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
             )),
         );
     }
-    let behind = throughput < 0.95 * offered && m.latency_grows();
+    let behind = throughput < 0.95 * offered && m.latency_grows(o.stop == StopReason::Drained);
     // Without the exact loads, or with finite buffers (which saturate below a busiest-channel
     // load of one), the run's own measurements decide whether the network fell behind.
     let dynamic_verdict = ctx.offered_max.is_none() || ctx.finite_buffers;
@@ -258,10 +284,24 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
     }
 }
 
-/// Summarises `o`. `class_names` names the channel classes, `expected` their offered busy
-/// fractions when known.
-pub fn summarize(o: &Outcome, class_names: &[String], expected: Option<&[f64]>, ctx: &Context) -> Report {
+/// Summarises `o` on `net`, with `expected` the classes' offered busy fractions when known.
+pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Context) -> Report {
+    let class_names = net.classes();
     let window = (o.end.saturating_sub(o.warmup)).max(1) as f64;
+    // Mean flits per VC of each channel, and summed per class.
+    let vcs = o.vc_occupancy.as_ref().map(|occ| occ.len() / net.channels().len().max(1));
+    let channel_occupancy = |c: usize| -> Option<Vec<f64>> {
+        let (occ, v) = (o.vc_occupancy.as_ref()?, vcs?);
+        Some(occ[c * v..(c + 1) * v].iter().map(|&x| x as f64 / window).collect())
+    };
+    let mut class_occupancy: Option<Vec<Vec<f64>>> = vcs.map(|v| vec![vec![0.0; v]; class_names.len()]);
+    if let Some(sums) = &mut class_occupancy {
+        for (c, ch) in net.channels().iter().enumerate() {
+            for (k, x) in channel_occupancy(c).unwrap_or_default().into_iter().enumerate() {
+                sums[ch.class as usize][k] += x;
+            }
+        }
+    }
     let nodes = o.generated.len().max(1) as f64;
     let m = &o.measured;
     let (latency_ci95, mean_hops_ci95) = m.ci95();
@@ -277,8 +317,27 @@ pub fn summarize(o: &Outcome, class_names: &[String], expected: Option<&[f64]>, 
             class: name.clone(),
             utilization: o.class_busy[i] as f64 / (o.class_channels[i].max(1) as f64 * window),
             expected: expected.map(|e| e[i]),
+            occupancy: class_occupancy
+                .as_ref()
+                .map(|sums| sums[i].iter().map(|x| x / o.class_channels[i] as f64).collect()),
         })
         .collect();
+    let channels = o.channel_busy.as_ref().map(|busy| {
+        busy.iter()
+            .enumerate()
+            .map(|(c, &b)| {
+                let ch = net.channel(c as u32);
+                ChannelStats {
+                    channel: c as u32,
+                    from: net.source(c as u32),
+                    to: ch.dst,
+                    class: class_names[ch.class as usize].clone(),
+                    utilization: b as f64 / window,
+                    occupancy: channel_occupancy(c),
+                }
+            })
+            .collect()
+    });
     let generated: u64 = o.generated.iter().map(|&x| x as u64).sum();
     let delivered_window: u64 = o.delivered.iter().map(|&x| x as u64).sum();
     let offered = generated as f64 / (nodes * window);
@@ -324,6 +383,7 @@ pub fn summarize(o: &Outcome, class_names: &[String], expected: Option<&[f64]>, 
         packet_latency: o.packets.map(|p| p.latency_sum as f64 / p.delivered.max(1) as f64),
         packet_network_latency: o.packets.map(|p| p.network_sum as f64 / p.delivered.max(1) as f64),
         packets_delivered: o.packets.map(|p| p.delivered),
+        channels,
     }
 }
 

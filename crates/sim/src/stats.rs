@@ -103,8 +103,54 @@ pub struct Measured {
     /// Per batch of `per_batch` consecutive sequence numbers: (latency sum, hop sum, messages).
     batches: Vec<(f64, f64, u64)>,
     per_batch: u64,
-    /// Per quarter of the sequence numbers: (latency sum, messages), for the growth test.
-    quarters: [(f64, u64); 4],
+    /// Latency by creation order (sequence number), for the growth test of a drained run.
+    by_creation: History,
+    /// Latency by delivery cycle (from the warm-up), for the growth test of a run stopped
+    /// before it drained.
+    by_delivery: History,
+}
+
+/// Latency sums and counts of delivered messages keyed by a growing number (a sequence number,
+/// a cycle): at most [`HISTORY_BUCKETS`] buckets of 2^`shift` consecutive keys from key 0, a
+/// wider bucket merging two, so it spans whatever range the run reaches in constant memory.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct History {
+    buckets: Vec<(f64, u64)>,
+    shift: u32,
+}
+
+/// Buckets of a latency history.
+const HISTORY_BUCKETS: usize = 64;
+
+impl History {
+    #[inline]
+    fn add(&mut self, key: u64, latency: u64) {
+        let mut b = key >> self.shift;
+        while b >= HISTORY_BUCKETS as u64 {
+            let merged =
+                self.buckets.chunks(2).map(|p| p.iter().fold((0.0, 0), |a, x| (a.0 + x.0, a.1 + x.1)));
+            self.buckets = merged.collect();
+            self.shift += 1;
+            b = key >> self.shift;
+        }
+        let b = b as usize;
+        if self.buckets.len() <= b {
+            self.buckets.resize(b + 1, (0.0, 0));
+        }
+        self.buckets[b].0 += latency as f64;
+        self.buckets[b].1 += 1;
+    }
+
+    /// True when the last quarter of the buckets' messages took on average more than 1.5 times
+    /// as long as the first quarter's, each quarter holding at least 10 messages.
+    fn grows(&self) -> bool {
+        let n = self.buckets.len();
+        let sum = |r: std::ops::Range<usize>| {
+            self.buckets[r].iter().fold((0.0, 0u64), |a, x| (a.0 + x.0, a.1 + x.1))
+        };
+        let (first, last) = (sum(0..n / 4), sum(n - n / 4..n));
+        first.1 >= 10 && last.1 >= 10 && last.0 / last.1 as f64 > 1.5 * (first.0 / first.1 as f64)
+    }
 }
 
 impl Measured {
@@ -122,13 +168,14 @@ impl Measured {
             hops_sum: 0,
             batches: vec![(0.0, 0.0, 0); if per_batch >= 2 { BATCHES } else { 0 }],
             per_batch,
-            quarters: [(0.0, 0); 4],
+            by_creation: History::default(),
+            by_delivery: History::default(),
         }
     }
 
     /// Records the delivery of measured message `seq`.
     #[inline]
-    pub fn record(&mut self, seq: u64, latency: u64, hops: u64, source_wait: u64) {
+    pub fn record(&mut self, seq: u64, since_warmup: u64, latency: u64, hops: u64, source_wait: u64) {
         self.delivered += 1;
         self.latency.add(latency);
         self.hops.add(hops);
@@ -144,9 +191,8 @@ impl Measured {
                 e.2 += 1;
             }
         }
-        let q = ((seq as u128 * 4) / self.target.max(1) as u128).min(3) as usize;
-        self.quarters[q].0 += latency as f64;
-        self.quarters[q].1 += 1;
+        self.by_creation.add(seq, latency);
+        self.by_delivery.add(since_warmup, latency);
     }
 
     /// Mean latency of the delivered measured messages.
@@ -179,12 +225,18 @@ impl Measured {
         (Some(half_width(|b| b.0)), Some(half_width(|b| b.1)))
     }
 
-    /// True when the last quarter of the measured messages (in creation order) took on average
-    /// more than 1.5 times as long as the first quarter, each quarter holding at least 10
+    /// True when the last quarter of the delivered measured messages took on average more than
+    /// 1.5 times as long as the first quarter, each quarter holding at least 10
     /// delivered messages: the signature of a queue that keeps growing.
-    pub fn latency_grows(&self) -> bool {
-        let (first, last) = (self.quarters[0], self.quarters[3]);
-        first.1 >= 10 && last.1 >= 10 && last.0 / last.1 as f64 > 1.5 * (first.0 / first.1 as f64)
+    ///
+    /// `drained`: every measured message was delivered, and creation order is the measure. A
+    /// run stopped before (by its cycle limit) has delivered a part of them, the fast sources'
+    /// more than the slow ones' (a saturated mesh favours its corners), so creation order would
+    /// compare early messages with lucky late ones; delivery time is the measure then: a
+    /// stable network delivers with a steady latency until the stop, a saturated one later and
+    /// later.
+    pub fn latency_grows(&self, drained: bool) -> bool {
+        if drained { self.by_creation.grows() } else { self.by_delivery.grows() }
     }
 }
 
@@ -240,15 +292,29 @@ mod tests {
     fn batches_and_growth() {
         let mut m = Measured::new(400);
         for s in 0..400 {
-            m.record(s, 5, 2, 0);
+            m.record(s, s, 5, 2, 0);
         }
         assert_eq!(m.ci95(), (Some(0.0), Some(0.0)));
-        assert!(!m.latency_grows());
+        assert!(!m.latency_grows(true) && !m.latency_grows(false));
         let mut few = Measured::new(30);
-        (0..30).for_each(|s| few.record(s, 5, 2, 0));
+        (0..30).for_each(|s| few.record(s, s, 5, 2, 0));
         assert_eq!(few.ci95(), (None, None));
         let mut rising = Measured::new(400);
-        (0..400).for_each(|s| rising.record(s, 10 + s, 2, 0));
-        assert!(rising.latency_grows());
+        (0..400).for_each(|s| rising.record(s, s, 10 + s, 2, 0));
+        assert!(rising.latency_grows(true) && rising.latency_grows(false));
+        // Delivered out of creation order, as a saturated network's sources are served unevenly:
+        // at each cycle t one old message (created at t / 8, waiting 7t / 8) and one new one
+        // (created at t + 1000, delivered at once: a later sequence number). By creation order
+        // the last quarter holds only the quick ones; by delivery time latency grows.
+        let mut uneven = Measured::new(1 << 30);
+        for t in 0..4000u64 {
+            uneven.record(t / 8, t, 7 * t / 8, 2, 0);
+            uneven.record(t + 1000, t, 1, 2, 0);
+        }
+        assert!(!uneven.latency_grows(true) && uneven.latency_grows(false));
+        // Far more sequence numbers than buckets: the history merges them.
+        let mut long = Measured::new(1 << 30);
+        (0..1_000_000u64).for_each(|s| long.record(s, s, 10, 2, 0));
+        assert!(!long.latency_grows(true) && !long.latency_grows(false));
     }
 }

@@ -23,6 +23,7 @@
 //! seed `mix(mix(seed) ^ r)` (SplitMix64's finaliser), recorded in its `config`. A point's
 //! index is its position in that order: shards, resumed runs and merged files all use it.
 
+use crate::engine::Record;
 use crate::rng::mix;
 use crate::spec::{ModelSpec, RouterSpec, RunControl, SimSpec, WorkloadSpec};
 use crate::{Experiment, Plan, SimError, SimResult};
@@ -573,6 +574,7 @@ pub fn metrics(r: &SimResult) -> Vec<Value> {
 /// on the number of threads.
 pub fn run_points(
     points: &[Point],
+    record: Record,
     started: impl Fn(&Point, &Plan) + Sync,
     done: impl Fn(&Point, &Result<SimResult, SimError>) + Sync,
 ) -> Vec<Result<SimResult, SimError>> {
@@ -590,7 +592,7 @@ pub fn run_points(
             let result = match built.as_ref() {
                 Ok(e) => e.plan(&p.spec).and_then(|plan| {
                     started(p, &plan);
-                    e.run(&p.spec)
+                    e.run_with(&p.spec, record)
                 }),
                 Err(e) => Err(e.clone()),
             };

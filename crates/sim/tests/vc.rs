@@ -495,3 +495,52 @@ fn bubble_and_escape_keep_tori_and_midimews_delivering() {
         }
     }
 }
+
+/// Characterisation: a run stopped by its cycle limit with most of a huge target undelivered
+/// still tells saturation from a limit. The 8x8 mesh with one 4-flit VC at m·B = 0.4 (80% of
+/// its busiest channel's capacity, beyond what its finite buffers carry, as
+/// `finite_buffers_saturate_below_the_channel_capacity_and_say_so` shows) with 2^31 measured
+/// messages wanted and 20,000 cycles allowed: saturated, not "limit reached".
+#[test]
+fn a_cycle_limit_beyond_finite_buffer_saturation_is_saturation() {
+    let mut s = one_vc(r#"{"family": "mesh", "k": 8}"#, 0.1);
+    s.router.packet = Some(4);
+    s.workload.size = 4;
+    s.run.messages = 1 << 31;
+    s.run.max_cycles = 20_000;
+    let r = simulate(&s).unwrap();
+    assert_eq!(r.report.verdict, Verdict::Saturated, "{:?}", r.report.verdict_reason);
+    // Below that load the same cycle limit is a limit.
+    s.workload.rate = Some(0.02);
+    let r = simulate(&s).unwrap();
+    assert_eq!(r.report.verdict, Verdict::LimitReached, "{:?}", r.report.verdict_reason);
+}
+
+/// Verification of the buffer occupancy statistic: a message alone in the network holds each
+/// of its B flits r cycles (the router delay) in the input VC of every channel it crosses — it
+/// is ready r cycles after it lands and nothing blocks it — so over every ordered pair of a
+/// 4x4 bidirectional torus, one message at a time, the channels' VCs hold Σ h·B·r flit-cycles
+/// (injection buffers are not channels), with h the breadth-first distance.
+#[test]
+fn unloaded_buffer_occupancy_is_the_router_delay() {
+    let topo = build(r#"{"family": "torus", "k": 4, "bidirectional": true}"#);
+    let net = topo.network();
+    let dist = distances(net);
+    let (r, size) = (3u32, 6u32);
+    let p = VcParams {
+        vcs: 2,
+        buffer: 16,
+        router_delay: r,
+        link_latency: 2,
+        packet: 4,
+        switching: Switching::Wormhole,
+        arbitration: Arbitration::RoundRobin,
+        deadlock: Avoidance::None,
+    };
+    let (o, pairs) = every_pair(&topo, size, p, 500);
+    let want: u64 = pairs
+        .iter()
+        .map(|&(s, d)| dist[net.inject_router(s) as usize][net.eject_router(d) as usize] * (size * r) as u64)
+        .sum();
+    assert_eq!(o.vc_occupancy.unwrap().iter().sum::<u64>(), want);
+}

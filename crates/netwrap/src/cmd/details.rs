@@ -11,12 +11,12 @@ use std::path::Path;
 /// Fails early, before simulating, when `path` cannot be written. A file that cannot be
 /// created is output that could not be written (status 1, naming the file), as for `--csv`
 /// and `--jsonl`, whether it fails now or on a later write.
-pub fn check_writable(path: &Path) -> anyhow::Result<()> {
+pub fn check_writable(path: &Path, what: &str) -> anyhow::Result<()> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .map_err(|e| write_failed(format!("the detailed statistics file {}", quoted(path)), e))?;
+        .map_err(|e| write_failed(format!("{what} {}", quoted(path)), e))?;
     Ok(())
 }
 

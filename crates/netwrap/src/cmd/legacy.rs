@@ -86,7 +86,7 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
     let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     let (spec, det) = spec(&args)?;
     if !details::is_null(&det) {
-        details::check_writable(&det)?;
+        details::check_writable(&det, "the detailed statistics file")?;
     }
     let experiment = Experiment::new(&spec).context("invalid parameters")?;
     for note in experiment.notes() {

@@ -42,6 +42,10 @@ pub struct RunArgs {
     /// the CSV.
     #[arg(long, value_name = "FILE", num_args = 0..=1)]
     pub plot: Option<Option<PathBuf>>,
+    /// Write every channel's utilisation and, with the virtual-channel router, its mean buffer
+    /// occupancy per VC, one row per point and channel, as CSV (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub channels: Option<PathBuf>,
 }
 
 /// Reads an experiment file, by its extension (or its first character).
@@ -65,6 +69,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<()> {
         resume: a.resume,
         json: a.json,
         det_file: a.det_file,
+        channels: a.channels,
         plot: a.plot.map(|p| {
             p.unwrap_or_else(|| {
                 let stem = a.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();

@@ -10,6 +10,7 @@
 use crate::cmd::details;
 use crate::output::{self, VERSION, deadlocked, limit_reached, num, opt, saturated, write_failed};
 use anyhow::{Context, bail};
+use netwrap_sim::engine::Record;
 use netwrap_sim::report::Verdict;
 use netwrap_sim::sweep::{METRICS, Point, Sweep, metrics, run_points};
 use netwrap_sim::traffic::MessageSize;
@@ -60,6 +61,46 @@ pub struct RunOptions {
     /// Draw latency against the first swept parameter here (SVG or PNG), redrawn as each
     /// point finishes.
     pub plot: Option<PathBuf>,
+    /// Write every channel's utilisation and (virtual-channel router) mean buffer occupancy
+    /// per VC here, as CSV (`-`: standard output).
+    pub channels: Option<PathBuf>,
+}
+
+/// The per-channel statistics of every point as CSV: one row per point and channel, with a
+/// column per VC (Puente et al. Fig. 8's buffer-occupancy map, as numbers).
+fn channels_csv(done: &[(&Point, SimResult)]) -> String {
+    let vcs = done
+        .iter()
+        .flat_map(|(_, r)| r.report.channels.iter().flatten())
+        .map(|c| c.occupancy.as_ref().map_or(0, |o| o.len()))
+        .max()
+        .unwrap_or(0);
+    let mut text = csv_line(
+        &["point", "channel", "from", "to", "class", "utilization", "occupancy"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain((0..vcs).map(|k| format!("vc{k}")))
+            .collect::<Vec<_>>(),
+    );
+    for (p, r) in done {
+        for c in r.report.channels.iter().flatten() {
+            let occ = c.occupancy.as_deref().unwrap_or_default();
+            let cells: Vec<String> = [
+                p.index.to_string(),
+                c.channel.to_string(),
+                c.from.to_string(),
+                c.to.to_string(),
+                c.class.clone(),
+                c.utilization.to_string(),
+                if occ.is_empty() { String::new() } else { occ.iter().sum::<f64>().to_string() },
+            ]
+            .into_iter()
+            .chain((0..vcs).map(|k| occ.get(k).map(|x| x.to_string()).unwrap_or_default()))
+            .collect();
+            text.push_str(&csv_line(&cells));
+        }
+    }
+    text
 }
 
 fn is_stdout(p: &Path) -> bool {
@@ -218,8 +259,11 @@ impl Sink {
 pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     // Every point is validated, but a shard keeps only its own.
     let points: Vec<Point> = sweep.points_where(|i| o.shard.is_none_or(|s| i % s.count == s.index))?;
-    if let Some(path) = &o.det_file {
-        details::check_writable(path)?;
+    for (path, what) in [(&o.det_file, "the detailed statistics file"), (&o.channels, "the --channels file")]
+    {
+        if let Some(path) = path.as_deref().filter(|p| !is_stdout(p)) {
+            details::check_writable(path, what)?;
+        }
     }
     let params = sweep.parameters();
     let header = csv_line(&csv_header(&params));
@@ -258,8 +302,10 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         )
     };
     let several = todo.len() > 1;
+    let record = Record { channels: o.channels.is_some(), ..Record::default() };
     let results = run_points(
         &todo,
+        record,
         |p, plan| warn_if_long(several.then_some(p.index), plan),
         |p, r| {
             let Ok(r) = r else { return };
@@ -302,9 +348,15 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         let runs: Vec<&SimResult> = done.iter().map(|(_, r)| r).collect();
         details::write(path, &runs)?;
     }
+    if let Some(path) = o.channels.as_deref().filter(|p| !is_stdout(p)) {
+        let text = channels_csv(&done);
+        std::fs::write(path, text).map_err(|e| write_failed(path.display().to_string(), e))?;
+    }
     let mut out = output::stdout();
     let single = sweep.len() == 1;
-    if o.csv.as_deref().is_some_and(is_stdout) {
+    if o.channels.as_deref().is_some_and(is_stdout) {
+        out.write_all(channels_csv(&done).as_bytes())?;
+    } else if o.csv.as_deref().is_some_and(is_stdout) {
         out.write_all(header.as_bytes())?;
         for (p, r) in &done {
             out.write_all(csv_line(&csv_row(p, r)).as_bytes())?;
@@ -606,6 +658,17 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
                 format!("{:.4}", c.utilization)
             )?,
             None => line(out, &format!("utilization {}", c.class), format!("{:.4}", c.utilization))?,
+        }
+    }
+    // The virtual-channel router's mean buffer occupancy per VC, in flits (at most 8 VCs shown;
+    // the JSON has them all).
+    for c in &rep.utilization_by_class {
+        if let Some(occ) = &c.occupancy {
+            let mut shown: Vec<String> = occ.iter().take(8).map(|x| format!("{x:.3}")).collect();
+            if occ.len() > 8 {
+                shown.push("…".into());
+            }
+            line(out, &format!("flits per VC {}", c.class), shown.join(" / "))?;
         }
     }
     match rep.verdict {

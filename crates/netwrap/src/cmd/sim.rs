@@ -63,6 +63,11 @@ pub struct SimArgs {
     /// distributions, per-node counts) to this file.
     #[arg(long, global = true, help_heading = "Output")]
     pub det_file: Option<PathBuf>,
+    /// Write every channel's utilisation and, with --router vc, its mean buffer occupancy per
+    /// VC in flits, as CSV: one row per channel (and point), `-` for standard output (Puente
+    /// et al. Fig. 8's map).
+    #[arg(long, global = true, help_heading = "Output", value_name = "FILE")]
+    pub channels: Option<PathBuf>,
     /// With --rates: draw latency against the rate (the model dashed with --model) into FILE,
     /// .svg or .png (default: sim-latency.svg).
     #[arg(long, global = true, help_heading = "Output", value_name = "FILE", num_args = 0..=1, default_missing_value = "sim-latency.svg", requires = "rates")]
@@ -127,7 +132,13 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         )?,
         None => Sweep::single(spec),
     };
-    let options =
-        RunOptions { csv: a.csv, json: a.json, det_file: a.det_file, plot: a.plot, ..RunOptions::default() };
+    let options = RunOptions {
+        csv: a.csv,
+        json: a.json,
+        det_file: a.det_file,
+        plot: a.plot,
+        channels: a.channels,
+        ..RunOptions::default()
+    };
     runner::run(&sweep, &options)
 }

@@ -261,3 +261,72 @@ fn a_deadlock_exits_4_with_its_cycle() {
     m.extend(flags);
     netwrap().args(&m).assert().code(3);
 }
+
+/// `--channels` writes one CSV row per channel with a column per VC, consistent with the
+/// report it replaces or accompanies: the channels' utilisations and occupancies, averaged per
+/// class, are the report's per-class figures (a consistency check of the two printers; the
+/// statistic itself is verified exactly by `unloaded_buffer_occupancy_is_the_router_delay`).
+/// A sweep writes every point's channels; the ideal switch leaves the occupancy empty.
+#[test]
+fn channels_csv_matches_the_report() {
+    let dir = scratch("channels");
+    let file = dir.join("channels.csv");
+    let flags = [
+        "sim",
+        "torus",
+        "--k",
+        "4",
+        "--bidirectional",
+        "--router",
+        "vc",
+        "--switching",
+        "vct",
+        "--vcs",
+        "3",
+        "--packet",
+        "8",
+        "--size",
+        "8",
+        "--buffer",
+        "16",
+        "--deadlock",
+        "escape",
+        "--load",
+        "0.4",
+        "--messages",
+        "2000",
+        "--json",
+    ];
+    let out = netwrap().args(flags).arg("--channels").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut rows = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = rows.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        ["point", "channel", "from", "to", "class", "utilization", "occupancy", "vc0", "vc1", "vc2"]
+    );
+    let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 64);
+    for class in report["utilization_by_class"].as_array().unwrap() {
+        let name = class["class"].as_str().unwrap();
+        let mine: Vec<&csv::StringRecord> = rows.iter().filter(|r| &r[4] == name).collect();
+        assert_eq!(mine.len(), 16);
+        let mean = |col: usize| mine.iter().map(|r| r[col].parse::<f64>().unwrap()).sum::<f64>() / 16.0;
+        assert!((mean(5) - class["utilization"].as_f64().unwrap()).abs() < 1e-12);
+        for k in 0..3 {
+            assert!((mean(7 + k) - class["occupancy"][k].as_f64().unwrap()).abs() < 1e-12, "{name} VC {k}");
+        }
+    }
+    // To standard output instead of the report; a sweep's points each; the ideal switch.
+    let sweep = flags.iter().filter(|&&f| f != "--json" && f != "--load" && f != "0.4");
+    let out = netwrap().args(sweep).args(["--rates", "0.02,0.04", "--channels", "-"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1 + 2 * 64, "{text}");
+    assert!(text.lines().nth(65).unwrap().starts_with("1,0,"));
+    let out = netwrap().args(["sim", "torus", "--k", "4", "--channels", "-"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("point,channel,from,to,class,utilization,occupancy\n0,0,0,1,dim 0,"), "{text}");
+    assert!(text.lines().nth(1).unwrap().ends_with(','), "{text}");
+}

@@ -200,6 +200,9 @@ pub struct Outcome {
     /// Packets of the measured messages, when messages are sent as packets (virtual-channel
     /// router).
     pub packets: Option<PacketStats>,
+    /// Virtual-channel router: flit-cycles each channel's input VCs held in the window
+    /// [warm-up, end), indexed channel × V + VC (divide by the window for the mean occupancy).
+    pub vc_occupancy: Option<Vec<u64>>,
 }
 
 /// The packets of the measured messages that were delivered.
@@ -472,7 +475,13 @@ impl Collector {
             self.window_flits_delivered += d.size as u64;
             self.delivered[d.dst as usize] = self.delivered[d.dst as usize].saturating_add(1);
             if d.seq != UNMEASURED {
-                self.measured.record(d.seq as u64, d.latency, d.hops as u64, d.source_wait);
+                self.measured.record(
+                    d.seq as u64,
+                    now.saturating_sub(self.warmup),
+                    d.latency,
+                    d.hops as u64,
+                    d.source_wait,
+                );
                 if let Some(r) = &mut self.records {
                     r[d.seq as usize] =
                         MessageRecord { latency: d.latency, source_wait: d.source_wait, hops: d.hops };
@@ -580,6 +589,7 @@ impl Collector {
             messages: self.records,
             deadlock: None,
             packets: None,
+            vc_occupancy: None,
         }
     }
 }

@@ -209,6 +209,12 @@ pub fn run<R: Routing>(
     let mut ovcs = vec![OutVc { credits: f, held: false }; (nc * v) as usize];
     // The input VC whose packet holds each output VC (read only to explain a deadlock).
     let mut holder = vec![NONE; (nc * v) as usize];
+    // Buffer occupancy of the channels' input VCs: flit-cycles in the window, accumulated
+    // each time a VC's length changes (`occ_since`: the cycle of its last change).
+    let channel_vcs = (nc * v) as usize;
+    let mut occupancy = vec![0u64; channel_vcs];
+    let mut occ_since = vec![0u64; channel_vcs];
+    let warmup = spec.warmup;
     let mut buffered = 0u64;
     let mut pstats = PacketStats::default();
     let mut last_move = 0u64;
@@ -272,6 +278,9 @@ pub fn run<R: Routing>(
             }
             wires.pop_front();
             let q = &mut ivcs[ivc as usize];
+            let i = ivc as usize;
+            occupancy[i] += q.len as u64 * now.max(warmup).saturating_sub(occ_since[i].max(warmup));
+            occ_since[i] = now;
             let slot = ivc as usize * f as usize + ((q.head + q.len) % f) as usize;
             q.len += 1;
             flits[slot] = Flit { ready: now + r, pkt };
@@ -496,6 +505,11 @@ pub fn run<R: Routing>(
                 in_stamp[port as usize] = now;
                 let pkt = flits[ivc as usize * f as usize + q.head as usize].pkt;
                 let qm = &mut ivcs[ivc as usize];
+                if port < nc {
+                    let i = ivc as usize;
+                    occupancy[i] += qm.len as u64 * now.max(warmup).saturating_sub(occ_since[i].max(warmup));
+                    occ_since[i] = now;
+                }
                 qm.head = (qm.head + 1) % f;
                 qm.len -= 1;
                 qm.sent += 1;
@@ -647,7 +661,12 @@ pub fn run<R: Routing>(
         Deadlock { detected_at: now, quiet_cycles: now - last_move, flits_in_network: buffered, cycle }
     });
     let mut outcome = collector.finish(net, now, reason, busy.into_iter());
+    for (i, occ) in occupancy.iter_mut().enumerate() {
+        let end = outcome.end.max(warmup);
+        *occ += ivcs[i].len as u64 * end.saturating_sub(occ_since[i].max(warmup));
+    }
     outcome.deadlock = deadlock;
     outcome.packets = Some(pstats);
+    outcome.vc_occupancy = Some(occupancy);
     outcome
 }
