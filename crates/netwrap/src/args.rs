@@ -278,6 +278,10 @@ pub enum DeadlockArg {
     /// Bubble flow control on each ring of a torus (Puente et al. §3): entering a ring needs
     /// room for two packets; needs --switching vct and --buffer >= 2 x --packet.
     Bubble,
+    /// Up*/down* routing from router 0 in place of the family's routing (Schroeder et al.
+    /// 1991, Autonet): deadlock-free on any family with channels both ways or without cycles,
+    /// any --vcs, any --switching; not with --routing table or record.
+    Updown,
 }
 
 /// Arbitration of the virtual-channel router, as a command-line value.
@@ -468,6 +472,7 @@ impl SpecArgs {
                 DeadlockArg::None => Avoidance::None,
                 DeadlockArg::Dateline => Avoidance::Dateline,
                 DeadlockArg::Bubble => Avoidance::Bubble,
+                DeadlockArg::Updown => Avoidance::Updown,
             });
         }
         if let Some(a) = self.arbitration {

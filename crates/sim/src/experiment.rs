@@ -77,7 +77,7 @@ impl Experiment {
         {
             return Err(SimError::Invalid(format!("--model: {why}")));
         }
-        let topology = spec.topology.shape(&spec.routing)?.build()?;
+        let topology = spec.shape()?.build()?;
         let (pattern, subcube) = build_pattern(&spec, &topology)?;
         let facts = facts(&topology, &pattern, subcube.as_ref())?;
         Ok(Experiment { spec, notes, topology, facts, pattern, subcube })
@@ -345,7 +345,7 @@ pub(crate) fn build_pattern(
 fn midimew_map(topology: &Topology, n: u32) -> Option<Vec<TerminalId>> {
     let c = match topology {
         Topology::Circulant(c) => c,
-        Topology::Table(_, inner) => match inner.as_ref() {
+        Topology::Table(_, inner) | Topology::UpDown(_, inner) => match inner.as_ref() {
             Topology::Circulant(c) => c,
             _ => return None,
         },

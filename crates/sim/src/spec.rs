@@ -9,7 +9,7 @@
 
 use crate::SimError;
 use crate::traffic::MessageSize;
-use netwrap_topo::{RoutingSpec, TopologySpec};
+use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec};
 use serde::{Deserialize, Serialize};
 
 /// A whole simulation, as a user writes it (flags, a TOML experiment file, a result's JSON).
@@ -88,6 +88,13 @@ pub enum Avoidance {
     /// enter a ring of a torus (at injection or on a change of dimension) only if the VC it
     /// takes has room for two whole packets; moving along the ring needs room for one.
     Bubble,
+    /// Up*/down* routing (Schroeder et al. 1991, Autonet) in place of the family's routing, on
+    /// any family whose every pair has a legal route: routers ranked by breadth-first level
+    /// from router 0, a route takes channels towards the root ("up") and then away from it
+    /// ("down"), never up after down, so the channel dependency graph is acyclic with any
+    /// number of VCs and any switching ([`netwrap_topo::UpDownRouting`]). Needs
+    /// `routing.algorithm = family` (the routing it replaces).
+    Updown,
 }
 
 /// The router models.
@@ -237,7 +244,7 @@ impl RouterSpec {
                 if p.switching == Switching::Vct { "vct" } else { "saf" }
             )));
         }
-        if p.deadlock != Avoidance::None
+        if matches!(p.deadlock, Avoidance::Dateline | Avoidance::Bubble)
             && !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. })
         {
             return Err(invalid(format!(
@@ -489,10 +496,29 @@ pub struct BuildKey {
     pub hotspot_fraction: Option<u64>,
     /// The seed a random permutation is drawn from.
     pub permutation_seed: Option<u64>,
+    /// Routed up*/down* (`router.deadlock = updown`) instead of by `routing`.
+    pub updown: bool,
 }
 
 /// The most measured messages a run may ask for: sequence numbers are 32-bit.
 pub const MAX_MESSAGES: u64 = u32::MAX as u64 - 1;
+
+/// The routing section under `router.deadlock = updown`, which replaces the family's routing:
+/// `family`, without a dimension order (none is followed).
+fn updown_routing(routing: &RoutingSpec) -> Result<RoutingSpec, SimError> {
+    if routing.algorithm != RoutingAlgorithm::Family {
+        return Err(invalid(format!(
+            "router.deadlock = updown routes every message up*/down* (Schroeder et al. 1991), in place of the family's routing: routing.algorithm = {} cannot apply as well; leave it at family (--deadlock, --routing)",
+            routing.algorithm.name()
+        )));
+    }
+    if routing.order.is_some() {
+        return Err(invalid(
+            "router.deadlock = updown routes every message up*/down* (Schroeder et al. 1991), in place of dimension-order routing: routing.order does not apply (--deadlock, --order)".into(),
+        ));
+    }
+    Ok(RoutingSpec { algorithm: RoutingAlgorithm::Family, order: None })
+}
 
 fn invalid(msg: String) -> SimError {
     SimError::Invalid(msg)
@@ -667,6 +693,8 @@ impl SimSpec {
             )));
         }
         let router = self.router.resolve(r.engine, &topology)?;
+        let routing =
+            if router.deadlock == Some(Avoidance::Updown) { updown_routing(&self.routing)? } else { routing };
         let mut notes = notes;
         if let TopologySpec::Midimew { nodes: Some(n) } = topology
             && matches!(
@@ -717,7 +745,21 @@ impl SimSpec {
             hotspots: w.hotspots.clone(),
             hotspot_fraction: w.hotspot_fraction.map(f64::to_bits),
             permutation_seed: (w.pattern == PatternKind::Permutation).then_some(self.run.seed),
+            updown: self.updown(),
         }
+    }
+
+    /// Whether the network is routed up*/down* (`router.deadlock = updown`, virtual-channel
+    /// router) instead of by its `routing` section.
+    pub fn updown(&self) -> bool {
+        self.router.vc_params().is_some_and(|p| p.deadlock == Avoidance::Updown)
+    }
+
+    /// The builders' description of the network with its routing: the family under `routing`,
+    /// or with `router.deadlock = updown` the family routed up*/down*. Call on a resolved spec.
+    pub fn shape(&self) -> Result<netwrap_topo::Shape, SimError> {
+        let shape = self.topology.shape(&self.routing)?;
+        Ok(if self.updown() { netwrap_topo::Shape::UpDown { of: Box::new(shape) } } else { shape })
     }
 }
 

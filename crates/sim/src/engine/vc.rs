@@ -34,6 +34,8 @@
 //! - With Bubble flow control (`--deadlock bubble`, tori, `vct` only; Puente et al. §3) a packet
 //!   entering a ring — from its injection channel or from another dimension — takes a VC only
 //!   with room for two whole packets; along the ring one suffices.
+//! - With up*/down* routing (`--deadlock updown`, any family) the network's routing is
+//!   replaced when the experiment is built; the router itself treats every VC alike.
 //! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
 //!   network, the run stops and reports a cycle of waits (see [`super::Deadlock`]).
 //!
@@ -187,7 +189,8 @@ pub fn run<R: Routing>(
         }
     }
     // Dateline and bubble (tori only, checked when the spec is resolved): each channel's ring.
-    let dateline: Vec<(u32, bool)> = if p.deadlock != Avoidance::None { rings(net) } else { Vec::new() };
+    let dateline: Vec<(u32, bool)> =
+        if matches!(p.deadlock, Avoidance::Dateline | Avoidance::Bubble) { rings(net) } else { Vec::new() };
     let bubble = p.deadlock == Avoidance::Bubble;
     let half = if bubble { 0 } else { v / 2 };
     let nvc = (ports * v) as usize;
