@@ -283,3 +283,25 @@ fn up_down_routing_keeps_the_midimew_and_the_torus_delivering() {
         assert!(accepted >= 0.4, "{family:?}: {accepted} flits/node/cycle accepted");
     }
 }
+
+/// Regression guard: up*/down* changes what is built, so a sweep over `router.deadlock` must
+/// not share one built network between `none` and `updown` (the points' loads are computed
+/// from different routings: the torus's closed form under dimension order, every pair walked
+/// under up*/down*).
+#[test]
+fn a_sweep_over_deadlock_builds_each_routing() {
+    let dir = scratch("vc-updown-sweep");
+    let file = dir.join("sweep.toml");
+    std::fs::write(
+        &file,
+        "[topology]\nfamily = \"torus\"\nk = 4\nbidirectional = true\n[router]\nkind = \"vc\"\n[workload]\nrate = 0.01\n[run]\nmessages = 500\n[sweep]\n\"router.deadlock\" = [\"none\", \"updown\"]\n",
+    )
+    .unwrap();
+    let v = json(&["run", file.to_str().unwrap(), "--json"]);
+    let points = v.as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[0]["config"]["router"]["deadlock"], "none");
+    assert!(points[0]["load_method"].as_str().unwrap().contains("dimension-order routing"));
+    assert_eq!(points[1]["config"]["router"]["deadlock"], "updown");
+    assert_eq!(points[1]["load_method"], "every ordered pair routed");
+}
