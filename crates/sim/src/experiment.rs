@@ -281,8 +281,16 @@ pub(crate) fn build_pattern(
         Topology::Cube(c) => Some(c),
         _ => None,
     };
+    // Routed up*/down*, a cube keeps its coordinates for the patterns defined on them.
+    let coordinates = match topology {
+        Topology::UpDown(_, inner) => match inner.as_ref() {
+            Topology::Cube(c) => Some(c),
+            _ => None,
+        },
+        _ => cube,
+    };
     let radices = || -> Result<Vec<u32>, SimError> {
-        cube.map(|c| c.spec().radices.clone()).ok_or_else(|| {
+        coordinates.map(|c| c.spec().radices.clone()).ok_or_else(|| {
             SimError::Invalid(format!(
                 "workload.pattern = {} is defined on the coordinates of a k-ary n-cube: a {} has none (--pattern)",
                 kind.name(),
@@ -325,6 +333,11 @@ pub(crate) fn build_pattern(
             Pattern::Hotspot(Hotspot { nodes, fraction: w.hotspot_fraction.unwrap_or(0.0), terminals: n })
         }
         PatternKind::Locality => {
+            if matches!(topology, Topology::UpDown(..)) {
+                return Err(SimError::Invalid(
+                    "workload.locality's offered loads are computed for dimension-order routing, not for up*/down* routing (--locality, --deadlock updown)".into(),
+                ));
+            }
             let (Some(cube), Some(l)) = (cube, w.locality) else {
                 return Err(SimError::Invalid(format!(
                     "workload.locality applies to tori and rings: a {} has none (--locality)",

@@ -73,6 +73,18 @@ fn every_router_key_round_trips_through_its_config() {
             "vc",
             "--deadlock",
             "updown",
+            "--pattern",
+            "tornado",
+            "torus",
+            "--k",
+            "4",
+            "--bidirectional",
+        ],
+        vec![
+            "--router",
+            "vc",
+            "--deadlock",
+            "updown",
             "--switching",
             "vct",
             "--packet",
@@ -196,6 +208,10 @@ fn options_that_do_not_apply_are_refused() {
             "up*/down* routing has no route from router",
         ),
         (vec!["--deadlock", "updown"], "router.deadlock (--deadlock) belongs"),
+        (
+            vec!["--router", "vc", "--deadlock", "updown", "--locality", "0.5", "torus", "--bidirectional"],
+            "not for up*/down* routing",
+        ),
     ] {
         let mut a = vec!["sim", "--messages", "100"];
         a.extend(args.iter());
