@@ -90,7 +90,7 @@ pub enum Avoidance {
     Bubble,
     /// Up*/down* routing (Schroeder et al. 1991, Autonet) in place of the family's routing, on
     /// any family whose every pair has a legal route: routers ranked by breadth-first level
-    /// from router 0, a route takes channels towards the root ("up") and then away from it
+    /// from router 0 (topologically on networks without cycles), a route takes channels towards the root ("up") and then away from it
     /// ("down"), never up after down, so the channel dependency graph is acyclic with any
     /// number of VCs and any switching ([`netwrap_topo::UpDownRouting`]). Needs
     /// `routing.algorithm = family` (the routing it replaces).
