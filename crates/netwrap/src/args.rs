@@ -283,6 +283,10 @@ pub enum DeadlockArg {
     /// bubble flow control on rings, the other VCs take any minimal next hop; tori, rings,
     /// meshes, hypercubes, Midimews; needs --switching vct and --vcs >= 2.
     Escape,
+    /// Up*/down* routing from router 0 in place of the family's routing (Schroeder et al.
+    /// 1991, Autonet): deadlock-free on any family with channels both ways or without cycles,
+    /// any --vcs, any --switching; not with --routing table or record.
+    Updown,
 }
 
 /// Arbitration of the virtual-channel router, as a command-line value.
@@ -474,6 +478,7 @@ impl SpecArgs {
                 DeadlockArg::Dateline => Avoidance::Dateline,
                 DeadlockArg::Bubble => Avoidance::Bubble,
                 DeadlockArg::Escape => Avoidance::Escape,
+                DeadlockArg::Updown => Avoidance::Updown,
             });
         }
         if let Some(a) = self.arbitration {

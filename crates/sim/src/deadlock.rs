@@ -126,7 +126,7 @@ pub struct Check {
 /// virtual-channel router, its channel dependency graph.
 pub fn check(spec: &SimSpec) -> Result<Check, SimError> {
     let (spec, _) = spec.resolve()?;
-    let topology = spec.topology.shape(&spec.routing)?.build()?;
+    let topology = spec.shape()?.build()?;
     let Some(p) = spec.router.vc_params() else {
         let net = topology.network();
         return Ok(Check {

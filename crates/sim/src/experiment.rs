@@ -77,7 +77,7 @@ impl Experiment {
         {
             return Err(SimError::Invalid(format!("--model: {why}")));
         }
-        let topology = spec.topology.shape(&spec.routing)?.build()?;
+        let topology = spec.shape()?.build()?;
         let (pattern, subcube) = build_pattern(&spec, &topology)?;
         let facts = facts(&topology, &pattern, subcube.as_ref())?;
         Ok(Experiment { spec, notes, topology, facts, pattern, subcube })
@@ -280,8 +280,16 @@ pub(crate) fn build_pattern(
         Topology::Cube(c) => Some(c),
         _ => None,
     };
+    // Routed up*/down*, a cube keeps its coordinates for the patterns defined on them.
+    let coordinates = match topology {
+        Topology::UpDown(_, inner) => match inner.as_ref() {
+            Topology::Cube(c) => Some(c),
+            _ => None,
+        },
+        _ => cube,
+    };
     let radices = || -> Result<Vec<u32>, SimError> {
-        cube.map(|c| c.spec().radices.clone()).ok_or_else(|| {
+        coordinates.map(|c| c.spec().radices.clone()).ok_or_else(|| {
             SimError::Invalid(format!(
                 "workload.pattern = {} is defined on the coordinates of a k-ary n-cube: a {} has none (--pattern)",
                 kind.name(),
@@ -324,6 +332,11 @@ pub(crate) fn build_pattern(
             Pattern::Hotspot(Hotspot { nodes, fraction: w.hotspot_fraction.unwrap_or(0.0), terminals: n })
         }
         PatternKind::Locality => {
+            if matches!(topology, Topology::UpDown(..)) {
+                return Err(SimError::Invalid(
+                    "workload.locality's offered loads are computed for dimension-order routing, not for up*/down* routing (--locality, --deadlock updown)".into(),
+                ));
+            }
             let (Some(cube), Some(l)) = (cube, w.locality) else {
                 return Err(SimError::Invalid(format!(
                     "workload.locality applies to tori and rings: a {} has none (--locality)",
@@ -344,7 +357,7 @@ pub(crate) fn build_pattern(
 fn midimew_map(topology: &Topology, n: u32) -> Option<Vec<TerminalId>> {
     let c = match topology {
         Topology::Circulant(c) => c,
-        Topology::Table(_, inner) => match inner.as_ref() {
+        Topology::Table(_, inner) | Topology::UpDown(_, inner) => match inner.as_ref() {
             Topology::Circulant(c) => c,
             _ => return None,
         },

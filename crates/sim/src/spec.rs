@@ -95,6 +95,13 @@ pub enum Avoidance {
     /// network has rings), the other VCs are adaptive and take any minimal next hop; a packet
     /// takes an adaptive VC when one is free and falls back to the escape channel at any hop.
     Escape,
+    /// Up*/down* routing (Schroeder et al. 1991, Autonet) in place of the family's routing, on
+    /// any family whose every pair has a legal route: routers ranked by breadth-first level
+    /// from router 0 (topologically on networks without cycles), a route takes channels towards the root ("up") and then away from it
+    /// ("down"), never up after down, so the channel dependency graph is acyclic with any
+    /// number of VCs and any switching ([`netwrap_topo::UpDownRouting`]). Needs
+    /// `routing.algorithm = family` (the routing it replaces).
+    Updown,
 }
 
 /// The router models.
@@ -275,6 +282,7 @@ impl RouterSpec {
                     ));
                 }
             }
+            Avoidance::Updown => {}
             Avoidance::Escape => {
                 let known =
                     rings || matches!(topology, TopologySpec::Mesh { .. } | TopologySpec::Hypercube { .. });
@@ -538,10 +546,29 @@ pub struct BuildKey {
     pub hotspot_fraction: Option<u64>,
     /// The seed a random permutation is drawn from.
     pub permutation_seed: Option<u64>,
+    /// Routed up*/down* (`router.deadlock = updown`) instead of by `routing`.
+    pub updown: bool,
 }
 
 /// The most measured messages a run may ask for: sequence numbers are 32-bit.
 pub const MAX_MESSAGES: u64 = u32::MAX as u64 - 1;
+
+/// The routing section under `router.deadlock = updown`, which replaces the family's routing:
+/// `family`, without a dimension order (none is followed).
+fn updown_routing(routing: &RoutingSpec) -> Result<RoutingSpec, SimError> {
+    if routing.algorithm != RoutingAlgorithm::Family {
+        return Err(invalid(format!(
+            "router.deadlock = updown routes every message up*/down* (Schroeder et al. 1991), in place of the family's routing: routing.algorithm = {} cannot apply as well; leave it at family (--deadlock, --routing)",
+            routing.algorithm.name()
+        )));
+    }
+    if routing.order.is_some() {
+        return Err(invalid(
+            "router.deadlock = updown routes every message up*/down* (Schroeder et al. 1991), in place of dimension-order routing: routing.order does not apply (--deadlock, --order)".into(),
+        ));
+    }
+    Ok(RoutingSpec { algorithm: RoutingAlgorithm::Family, order: None })
+}
 
 fn invalid(msg: String) -> SimError {
     SimError::Invalid(msg)
@@ -716,6 +743,8 @@ impl SimSpec {
             )));
         }
         let router = self.router.resolve(r.engine, &topology, routing.algorithm)?;
+        let routing =
+            if router.deadlock == Some(Avoidance::Updown) { updown_routing(&self.routing)? } else { routing };
         let mut notes = notes;
         if let TopologySpec::Midimew { nodes: Some(n) } = topology
             && matches!(
@@ -766,7 +795,21 @@ impl SimSpec {
             hotspots: w.hotspots.clone(),
             hotspot_fraction: w.hotspot_fraction.map(f64::to_bits),
             permutation_seed: (w.pattern == PatternKind::Permutation).then_some(self.run.seed),
+            updown: self.updown(),
         }
+    }
+
+    /// Whether the network is routed up*/down* (`router.deadlock = updown`, virtual-channel
+    /// router) instead of by its `routing` section.
+    pub fn updown(&self) -> bool {
+        self.router.vc_params().is_some_and(|p| p.deadlock == Avoidance::Updown)
+    }
+
+    /// The builders' description of the network with its routing: the family under `routing`,
+    /// or with `router.deadlock = updown` the family routed up*/down*. Call on a resolved spec.
+    pub fn shape(&self) -> Result<netwrap_topo::Shape, SimError> {
+        let shape = self.topology.shape(&self.routing)?;
+        Ok(if self.updown() { netwrap_topo::Shape::UpDown { of: Box::new(shape) } } else { shape })
     }
 }
 

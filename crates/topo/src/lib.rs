@@ -57,6 +57,7 @@ mod misc;
 mod network;
 mod spec;
 mod twolevel;
+mod updown;
 
 pub use circulant::{Circulant, CirculantRouting, midimew_generators};
 pub use cube::{CubeSpec, DimensionOrder, KaryNCube};
@@ -74,3 +75,4 @@ pub use network::{
 };
 pub use spec::{Family, Shape, Topology, Visitor};
 pub use twolevel::{ModularButterfly, ModuleSplit};
+pub use updown::{Ranking, UPDOWN_LIMIT, UpDownRouted, UpDownRouting};

@@ -15,6 +15,7 @@ use crate::metrics::{
 use crate::misc::{Ccc, XbarModules};
 use crate::network::{Network, Routing};
 use crate::twolevel::{ModularButterfly, ModuleSplit};
+use crate::updown::UpDownRouted;
 
 /// A family with its routing: what the simulator is generic over.
 pub trait Family: Routing {
@@ -25,7 +26,18 @@ pub trait Family: Routing {
 macro_rules! family {
     ($($t:ty),*) => {$(impl Family for $t { fn network(&self) -> &Network { <$t>::network(self) } })*};
 }
-family!(KaryNCube, Circulant, Indirect, FatTree, Hamming, Ccc, XbarModules, ModularButterfly, TableRouted);
+family!(
+    KaryNCube,
+    Circulant,
+    Indirect,
+    FatTree,
+    Hamming,
+    Ccc,
+    XbarModules,
+    ModularButterfly,
+    TableRouted,
+    UpDownRouted
+);
 
 /// What a builder needs to build a family with its routing: [`crate::TopologySpec::shape`]
 /// lowers the user's description to this; library users may build shapes directly (e.g. a
@@ -121,6 +133,13 @@ pub enum Shape {
         /// The family.
         of: Box<Shape>,
     },
+    /// Any family routed instead up*/down* from router 0 (Schroeder et al. 1991, Autonet):
+    /// deadlock-free with one virtual channel ([`crate::UpDownRouting`]); tables of at most
+    /// 64 MiB (2 bytes per destination router and router).
+    UpDown {
+        /// The family.
+        of: Box<Shape>,
+    },
 }
 
 /// A built family.
@@ -138,6 +157,8 @@ pub enum Topology {
     /// A family routed by a minimal-next-hop table; the family itself is kept for its
     /// symmetry and bisection.
     Table(TableRouted, Box<Topology>),
+    /// A family routed up*/down*; the family itself is kept for its bisection.
+    UpDown(UpDownRouted, Box<Topology>),
     /// Butterfly fat-tree.
     FatTree(FatTree),
     /// Complete graphs and n-hop networks.
@@ -201,6 +222,10 @@ impl Shape {
                 let inner = of.build()?;
                 Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))
             }
+            Shape::UpDown { of } => {
+                let inner = of.build()?;
+                Topology::UpDown(UpDownRouted::new(inner.network().clone())?, Box::new(inner))
+            }
         })
     }
 }
@@ -214,6 +239,7 @@ impl Topology {
             Topology::Multistage(t) => t.network(),
             Topology::ModularButterfly(t) => t.network(),
             Topology::Table(t, _) => t.network(),
+            Topology::UpDown(t, _) => t.network(),
             Topology::FatTree(t) => t.network(),
             Topology::NHop(t) => t.network(),
             Topology::Ccc(t) => t.network(),
@@ -229,6 +255,7 @@ impl Topology {
             Topology::Multistage(t) => v.visit(t),
             Topology::ModularButterfly(t) => v.visit(t),
             Topology::Table(t, _) => v.visit(t),
+            Topology::UpDown(t, _) => v.visit(t),
             Topology::FatTree(t) => v.visit(t),
             Topology::NHop(t) => v.visit(t),
             Topology::Ccc(t) => v.visit(t),
@@ -260,6 +287,8 @@ impl Topology {
                 Topology::Cube(c) => (c.spec().wrap, c.spec().wrap),
                 other => other.symmetry(),
             },
+            // Up*/down* routes depend on the root: no router looks like another.
+            Topology::UpDown(..) => (false, false),
             _ => (false, false),
         }
     }
@@ -270,7 +299,7 @@ impl Topology {
     pub fn bisection(&self) -> Bisection {
         let net = self.network();
         match self {
-            Topology::Table(_, inner) => inner.bisection(),
+            Topology::Table(_, inner) | Topology::UpDown(_, inner) => inner.bisection(),
             Topology::Cube(c) => cube_bisection(c),
             Topology::NHop(h) if h.factors().len() == 1 || h.factors().iter().all(|&m| m == 2) => {
                 let f = h.factors();

@@ -13,14 +13,15 @@ use std::path::PathBuf;
 /// build the channel dependency graph of (channel, VC class) pairs over every route and say
 /// whether it is acyclic (Dally & Seitz), or show one of its cycles. With `--deadlock bubble`
 /// state Puente et al.'s argument: every cycle lies within one ring, which the bubble
-/// condition protects. The ideal switch (unbounded queues) cannot deadlock. Give a spec file
+/// condition protects. With `--deadlock updown` the routing is up*/down* (Schroeder et al.
+/// 1991), whose graph is acyclic on every family it builds for. The ideal switch (unbounded queues) cannot deadlock. Give a spec file
 /// (as `netwrap run` reads; a sweep file's base spec), or the topology and router options of
 /// `netwrap sim`.
 #[derive(Debug, Args)]
 #[command(
     subcommand_value_name = "FAMILY",
     subcommand_help_heading = "Topology families (default: the torus of --k/--n)",
-    after_help = "Exit status: 0 deadlock-free, 4 a cycle found (the run-time detector's status), 2 invalid input.\nExamples:\n  netwrap check --router vc --vcs 1 torus --k 4\n  netwrap check --router vc --vcs 2 --deadlock dateline torus --k 4\n  netwrap check experiment.toml"
+    after_help = "Exit status: 0 deadlock-free, 4 a cycle found (the run-time detector's status), 2 invalid input.\nExamples:\n  netwrap check --router vc --vcs 1 torus --k 4\n  netwrap check --router vc --vcs 2 --deadlock dateline torus --k 4\n  netwrap check --router vc --vcs 1 --deadlock updown midimew --nodes 16\n  netwrap check experiment.toml"
 )]
 pub struct CheckArgs {
     /// A spec or experiment file (`*.toml`, `*.json`); without it, the options below.
@@ -94,12 +95,21 @@ fn write_text(out: &mut impl Write, c: &Check) -> std::io::Result<()> {
         netwrap_sim::Avoidance::Dateline => "dateline",
         netwrap_sim::Avoidance::Bubble => "bubble",
         netwrap_sim::Avoidance::Escape => "escape",
+        netwrap_sim::Avoidance::Updown => "updown",
     };
     writeln!(out, "{}, VC router, deadlock avoidance {deadlock}", c.network)?;
     writeln!(out, "channel dependency graph: {} nodes, {} edges", c.nodes, c.edges)?;
     match &c.verdict {
         Verdict::Ideal => {}
-        Verdict::Acyclic => writeln!(out, "acyclic: deadlock-free (Dally & Seitz)")?,
+        Verdict::Acyclic => {
+            if c.deadlock == netwrap_sim::Avoidance::Updown {
+                writeln!(
+                    out,
+                    "up*/down* routing (Schroeder et al. 1991): the routers are ranked by level from router 0 (in topological order on a network without cycles); every route takes channels to lower ranks (up), then to higher ones (down), never up after down, so no dependency cycle can close"
+                )?;
+            }
+            writeln!(out, "acyclic: deadlock-free (Dally & Seitz)")?
+        }
         Verdict::Cycle { cycle } => {
             writeln!(out, "CYCLE of {} channels: the routing may deadlock (Dally & Seitz)", cycle.len())?;
             for n in cycle {

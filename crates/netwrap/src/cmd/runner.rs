@@ -453,6 +453,9 @@ fn latency_text(r: &netwrap_sim::report::Report, wide: bool) -> String {
 
 fn routing_text(r: &SimResult) -> String {
     let c = &r.config;
+    if c.router.vc_params().is_some_and(|p| p.deadlock == netwrap_sim::Avoidance::Updown) {
+        return "up*/down* from router 0 (Schroeder et al. 1991, Autonet; --deadlock updown)".into();
+    }
     match (c.routing.algorithm.name(), c.routing.order) {
         ("family", Some(o)) => format!("dimension order ({})", o.name().replace('-', " ")),
         ("family", None) => "the family's own".into(),
@@ -545,6 +548,7 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
                 netwrap_sim::Avoidance::Bubble => ", bubble flow control",
                 netwrap_sim::Avoidance::Escape =>
                     ", adaptive (any minimal hop) with a dimension-order escape VC (bubble flow control on rings)",
+                netwrap_sim::Avoidance::Updown => ", up*/down* routing",
             }
         )?;
     }

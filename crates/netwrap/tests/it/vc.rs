@@ -67,6 +67,58 @@ fn every_router_key_round_trips_through_its_config() {
             "8",
             "--bidirectional",
         ],
+        vec!["--router", "vc", "--vcs", "1", "--deadlock", "updown", "midimew", "--nodes", "16"],
+        vec![
+            "--router",
+            "vc",
+            "--deadlock",
+            "escape",
+            "--switching",
+            "vct",
+            "--buffer",
+            "32",
+            "midimew",
+            "--nodes",
+            "16",
+        ],
+        vec![
+            "--router",
+            "vc",
+            "--deadlock",
+            "bubble",
+            "--switching",
+            "vct",
+            "--buffer",
+            "32",
+            "--routing",
+            "record",
+            "midimew",
+        ],
+        vec![
+            "--router",
+            "vc",
+            "--deadlock",
+            "updown",
+            "--pattern",
+            "tornado",
+            "torus",
+            "--k",
+            "4",
+            "--bidirectional",
+        ],
+        vec![
+            "--router",
+            "vc",
+            "--deadlock",
+            "updown",
+            "--switching",
+            "vct",
+            "--packet",
+            "4",
+            "fat-tree",
+            "--nodes",
+            "64",
+        ],
     ];
     for (i, case) in cases.iter().enumerate() {
         let mut args = vec!["sim", "--rate", "0.01", "--messages", "600", "--json"];
@@ -230,6 +282,27 @@ fn options_that_do_not_apply_are_refused() {
             ],
             "needs dimension-order routing, routing.algorithm = record (--routing record)",
         ),
+        (
+            vec!["--router", "vc", "--deadlock", "updown", "--routing", "table"],
+            "routing.algorithm = table cannot apply as well",
+        ),
+        (
+            vec!["--router", "vc", "--deadlock", "updown", "--routing", "record", "midimew"],
+            "routing.algorithm = record cannot apply as well",
+        ),
+        (
+            vec!["--router", "vc", "--deadlock", "updown", "--order", "lowest-first"],
+            "routing.order does not apply",
+        ),
+        (
+            vec!["--router", "vc", "--deadlock", "updown", "ring"],
+            "up*/down* routing has no route from router",
+        ),
+        (vec!["--deadlock", "updown"], "router.deadlock (--deadlock) belongs"),
+        (
+            vec!["--router", "vc", "--deadlock", "updown", "--locality", "0.5", "torus", "--bidirectional"],
+            "not for up*/down* routing",
+        ),
     ] {
         let mut a = vec!["sim", "--messages", "100"];
         a.extend(args.iter());
@@ -329,4 +402,83 @@ fn channels_csv_matches_the_report() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("point,channel,from,to,class,utilization,occupancy\n0,0,0,1,dim 0,"), "{text}");
     assert!(text.lines().nth(1).unwrap().ends_with(','), "{text}");
+}
+
+/// Characterisation of up*/down* routing (`--deadlock updown`, Schroeder et al. 1991) from the
+/// command line: the 16-node Midimew and the 4x4 bidirectional torus with one 4-flit wormhole
+/// VC per port, 16-flit messages at 100% offered load (`--load 1`: one flit per node per cycle)
+/// deadlock under their own routing (status 4); routed up*/down* they are saturated (status 3,
+/// no deadlock) and accept at least a quarter of the offered flit per node per cycle in the
+/// measured window, as the dateline and bubble tests require (a deadlocked network accepts
+/// nothing). The report says the routing is up*/down*, in words and
+/// in its `config`. (`up_down_routing_keeps_deadlocking_networks_delivering` in the simulator's
+/// tests runs the same networks for all 100,000 cycles.)
+#[test]
+fn up_down_routing_keeps_the_midimew_and_the_torus_delivering() {
+    let flags = [
+        "sim",
+        "--router",
+        "vc",
+        "--vcs",
+        "1",
+        "--switching",
+        "wormhole",
+        "--buffer",
+        "4",
+        "--size",
+        "16",
+        "--load",
+        "1",
+        "--warmup",
+        "50000",
+        "--max-cycles",
+        "100000",
+        "--messages",
+        "4000000000",
+    ];
+    for family in [&["midimew", "--nodes", "16"][..], &["torus", "--k", "4", "--bidirectional"]] {
+        let mut none: Vec<&str> = flags.to_vec();
+        none.extend(["--deadlock", "none"]);
+        none.extend(family);
+        netwrap().args(&none).assert().code(4).stdout(contains("DEADLOCK"));
+        let mut updown: Vec<&str> = flags.to_vec();
+        updown.extend(["--deadlock", "updown"]);
+        updown.extend(family);
+        netwrap()
+            .args(&updown)
+            .assert()
+            .code(3)
+            .stdout(contains("routing: up*/down* from router 0").and(contains("up*/down* routing\n")));
+        updown.push("--json");
+        let out = netwrap().args(&updown).output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "{family:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["config"]["router"]["deadlock"], "updown");
+        assert_eq!(v["verdict"], "saturated", "{family:?}");
+        assert!(v["cycles"].as_u64().unwrap() > 60_000, "{family:?}: {}", v["cycles"]);
+        let accepted = v["accepted_load"].as_f64().unwrap();
+        assert!(accepted >= 0.25, "{family:?}: {accepted} flits/node/cycle accepted");
+    }
+}
+
+/// Regression guard: up*/down* changes what is built, so a sweep over `router.deadlock` must
+/// not share one built network between `none` and `updown` (the points' loads are computed
+/// from different routings: the torus's closed form under dimension order, every pair walked
+/// under up*/down*).
+#[test]
+fn a_sweep_over_deadlock_builds_each_routing() {
+    let dir = scratch("vc-updown-sweep");
+    let file = dir.join("sweep.toml");
+    std::fs::write(
+        &file,
+        "[topology]\nfamily = \"torus\"\nk = 4\nbidirectional = true\n[router]\nkind = \"vc\"\n[workload]\nrate = 0.01\n[run]\nmessages = 500\n[sweep]\n\"router.deadlock\" = [\"none\", \"updown\"]\n",
+    )
+    .unwrap();
+    let v = json(&["run", file.to_str().unwrap(), "--json"]);
+    let points = v.as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[0]["config"]["router"]["deadlock"], "none");
+    assert!(points[0]["load_method"].as_str().unwrap().contains("dimension-order routing"));
+    assert_eq!(points[1]["config"]["router"]["deadlock"], "updown");
+    assert_eq!(points[1]["load_method"], "every ordered pair routed");
 }

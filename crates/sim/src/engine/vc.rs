@@ -42,6 +42,8 @@
 //!   none is free does it ask for VC 0 of its dimension-order hop ([`Routing::escape`]), with
 //!   room for two packets when it enters that escape ring (it is not already in VC 0 of a
 //!   channel of the same class) on networks whose routes go round rings, one otherwise.
+//! - With up*/down* routing (`--deadlock updown`, any family) the network's routing is
+//!   replaced when the experiment is built; the router itself treats every VC alike.
 //! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
 //!   network, the run stops and reports a cycle of waits (see [`super::Deadlock`]).
 //!

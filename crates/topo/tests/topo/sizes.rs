@@ -11,6 +11,7 @@ fn footprint(t: &Topology) -> u64 {
         Topology::Multistage(c) => c.heap_bytes(),
         Topology::ModularButterfly(c) => c.heap_bytes(),
         Topology::Table(c, inner) => c.heap_bytes() + footprint(inner) as usize,
+        Topology::UpDown(c, inner) => c.heap_bytes() + footprint(inner) as usize,
         Topology::FatTree(c) => c.heap_bytes(),
         Topology::NHop(c) => c.heap_bytes(),
         Topology::Ccc(c) => c.heap_bytes(),
