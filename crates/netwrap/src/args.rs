@@ -441,7 +441,8 @@ pub struct SpecArgs {
     #[arg(long, value_enum, global = true, help_heading = "Run")]
     pub engine: Option<Engine>,
     /// Compare with the analytical model of the network [spec: a `model` section]: k-ary
-    /// n-cubes (Agarwal 1991 eq. 10), butterfly and Omega networks (Agarwal 1991 eqs. 13-14).
+    /// n-cubes (Agarwal 1991 eq. 10), butterfly and Omega networks (Agarwal 1991 eqs. 13-14),
+    /// butterfly fat-trees with --router vc --switching wormhole (Greenberg & Guan eqs. 1-26).
     #[arg(long, global = true, help_heading = "Model")]
     pub model: bool,
     /// With --model on a k-ary n-cube: the contention form [spec: model.contention] (default:

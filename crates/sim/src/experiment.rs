@@ -73,7 +73,7 @@ impl Experiment {
     pub fn new(spec: &SimSpec) -> Result<Self, SimError> {
         let (spec, notes) = spec.resolve()?;
         if spec.model.is_some()
-            && let Some(why) = model_unavailable(&spec.topology)
+            && let Some(why) = model_unavailable(&spec)
         {
             return Err(SimError::Invalid(format!("--model: {why}")));
         }

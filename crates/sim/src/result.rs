@@ -4,10 +4,10 @@
 use crate::SimError;
 use crate::engine::Outcome;
 use crate::report::Report;
-use crate::spec::SimSpec;
+use crate::spec::{SimSpec, Switching};
 use crate::traffic::LocalitySubcube;
-use netwrap_model::indirect;
 use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
+use netwrap_model::{fat_tree, indirect};
 use netwrap_topo::TopologySpec;
 use serde::Serialize;
 
@@ -69,7 +69,7 @@ pub struct SimResult {
 /// A model's prediction beside the simulation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelComparison {
-    /// `kary-ncube` or `indirect`, as `netwrap model` names them.
+    /// `kary-ncube`, `indirect` or `fat-tree`, as `netwrap model` names them.
     pub model: &'static str,
     /// The equations, in words.
     pub source: String,
@@ -112,17 +112,31 @@ fn rel(sim: Option<f64>, model: Option<f64>) -> Option<f64> {
     }
 }
 
-/// Why no model applies to `topology`, or `None` when one does.
-pub fn model_unavailable(topology: &TopologySpec) -> Option<String> {
-    match topology {
+/// Why no model applies to `spec`'s network and router, or `None` when one does.
+///
+/// Greenberg & Guan's fat-tree model describes wormhole routers that send a message as one
+/// worm, so it applies to `--router vc --switching wormhole` with packets at least as long as
+/// the longest message, and to nothing else.
+pub fn model_unavailable(spec: &SimSpec) -> Option<String> {
+    match &spec.topology {
         TopologySpec::Torus { radices: Some(_), .. } | TopologySpec::Mesh { radices: Some(_), .. } => Some(
             "the k-ary n-cube model (Agarwal 1991) needs the same radix in every dimension".into(),
         ),
         t if t.is_cube() => None,
         TopologySpec::Butterfly { .. } | TopologySpec::Omega { .. } => None,
-        TopologySpec::FatTree { .. } => Some(
-            "Greenberg & Guan's fat-tree model is for wormhole routers, which the ideal switch is not: see `netwrap model fat-tree`".into(),
-        ),
+        TopologySpec::FatTree { .. } => match spec.router.vc_params() {
+            None => Some(
+                "Greenberg & Guan's fat-tree model is for wormhole routers, which the ideal switch is not: use --router vc --switching wormhole, or see `netwrap model fat-tree`".into(),
+            ),
+            Some(p) if p.switching != Switching::Wormhole => Some(
+                "Greenberg & Guan's fat-tree model is for wormhole routers: use --switching wormhole".into(),
+            ),
+            Some(p) if p.packet < longest_message(spec) => Some(format!(
+                "Greenberg & Guan's fat-tree model sends each message as one worm: use --packet {} (at least the longest message)",
+                longest_message(spec)
+            )),
+            Some(_) => None,
+        },
         t => Some(format!(
             "netwrap has analytical models for k-ary n-cubes (Agarwal 1991) and butterfly and Omega networks (Kruskal & Snir), not for a {}",
             t.family()
@@ -138,13 +152,18 @@ pub fn model_unavailable(topology: &TopologySpec) -> Option<String> {
 /// the form used). Butterflies and Omega networks: the indirect
 /// model (Agarwal 1991 eqs. 13–14, the homework's App. C) with n = D − 1 stages of contention
 /// and delay: netwrap's D-stage network has D − 1 inter-stage channels, and the processor and
-/// memory links are terminal ports without delay or queueing in the ideal switch.
+/// memory links are terminal ports without delay or queueing in the ideal switch. Butterfly
+/// fat-trees (with `--router vc --switching wormhole`, one packet a message): Greenberg &
+/// Guan's eqs. 1–26 with the default readings of `netwrap model fat-tree`; its utilisation
+/// is the injection channel's λ0·x̄_{0,1} (1 at eq. 26's saturation, so no relative error
+/// against the simulation's mean channel utilisation), and its mean distance D̄ counts the
+/// injection and ejection links, so D̄ − 2 is compared with the simulated hops.
 pub fn compare(
     spec: &SimSpec,
     effective_locality: f64,
     report: &Report,
 ) -> Result<ModelComparison, SimError> {
-    if let Some(why) = model_unavailable(&spec.topology) {
+    if let Some(why) = model_unavailable(spec) {
         return Err(SimError::Invalid(format!("no model to compare with: {why}")));
     }
     let w = &spec.workload;
@@ -170,6 +189,24 @@ pub fn compare(
             (
                 "indirect",
                 format!("Agarwal 1991 eqs. 13-14 (Kruskal & Snir), n = {} stages of contention", d - 1),
+                None,
+                values,
+            )
+        }
+        TopologySpec::FatTree { nodes } => {
+            let p = fat_tree::predict(&fat_tree::FatTree::new(
+                u64::from(nodes.unwrap_or(64)),
+                w.rate(),
+                w.message_size().mean(),
+            ))
+            .map_err(model_error)?;
+            // The model's D̄ counts the injection and ejection links; the simulator's hops are
+            // the channels between switches, two fewer on every route.
+            let values =
+                (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops - 2.0);
+            (
+                "fat-tree",
+                "Greenberg & Guan eqs. 1-26 (M/G/2 fed both links' rate; eq. 22 with P↑ as printed)".into(),
                 None,
                 values,
             )
@@ -218,11 +255,24 @@ pub fn compare(
         mean_hops,
         saturated,
         relative_error: RelativeError {
-            utilization: rel(Some(report.utilization), Some(utilization)),
+            // The fat-tree model's utilisation is its injection channel's λ0·x̄_{0,1}, not a
+            // mean over channels as the simulation's is: nothing to compare.
+            utilization: (model != "fat-tree")
+                .then(|| rel(Some(report.utilization), Some(utilization)))
+                .flatten(),
             latency: rel(report.latency, latency),
             mean_hops: rel(Some(report.mean_hops), Some(mean_hops)),
         },
     })
+}
+
+/// The longest message of `spec`'s workload, in flits.
+fn longest_message(spec: &SimSpec) -> u32 {
+    let w = &spec.workload;
+    match (w.long_size, w.long_fraction) {
+        (Some(long), Some(_)) => long.max(w.size),
+        _ => w.size,
+    }
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]

@@ -66,6 +66,23 @@ fn section(w: &mut impl Write, run: &SimResult) -> std::io::Result<()> {
             u.expected.map_or("".into(), |e| format!("{e:.6}"))
         )?;
     }
+    if let Some(service) = &o.channel_service {
+        writeln!(
+            w,
+            "\n## service by channel class (virtual-channel router; packets taking a channel in the window)\nclass\tpackets\tmean hold\tmean header wait"
+        )?;
+        for c in service {
+            let n = c.packets.max(1) as f64;
+            writeln!(
+                w,
+                "{}\t{}\t{:.4}\t{:.4}",
+                c.class,
+                c.packets,
+                c.hold_sum as f64 / n,
+                c.wait_sum as f64 / n
+            )?;
+        }
+    }
     writeln!(w, "\n## hop distribution (measured messages)\nhops\tmessages")?;
     for (h, n) in r.hop_histogram.iter().enumerate() {
         writeln!(w, "{h}\t{n}")?;

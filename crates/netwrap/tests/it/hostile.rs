@@ -218,6 +218,9 @@ fn sim_answers_every_input_honestly() {
         case(2, Err, "not to a fat-tree", &["sim", "--order", "lowest-first", "fat-tree"]),
         case(2, Err, "Midimew routing record", &["sim", "--routing", "record"]),
         case(2, Err, "wormhole", &["sim", "--model", "fat-tree"]),
+        case(2, Err, "use --switching wormhole", &["sim", "--model", "fat-tree", "--router", "vc", "--switching", "vct"]),
+        case(2, Err, "one worm: use --packet 32", &["sim", "--model", "fat-tree", "--router", "vc", "--size", "32"]),
+        case(0, Out, "Greenberg & Guan eqs. 1-26", &["sim", "--model", "fat-tree", "--nodes", "16", "--router", "vc", "--messages", "200"]),
         case(2, Err, "no model to compare with", &["sim", "--model", "butterfly", "--k", "2", "--stages", "1"]),
         // A single run's error is its own, not "point 0 of the sweep failed".
         case(2, Err, "netwrap: error: --model: netwrap has analytical models", &["sim", "--model", "two-level", "Butterfly.16.8"]),

@@ -482,3 +482,36 @@ fn a_sweep_over_deadlock_builds_each_routing() {
     assert_eq!(points[1]["config"]["router"]["deadlock"], "updown");
     assert_eq!(points[1]["load_method"], "every ordered pair routed");
 }
+
+/// The per-class service statistics (`Outcome::channel_service`, the detailed statistics'
+/// "service by channel class"): one message alone in the network holds every channel for
+/// exactly its packet's length and never waits, except its second packet, which waits in the
+/// source queue while the first is written (4 cycles here).
+#[test]
+fn unloaded_packets_hold_each_channel_for_their_length_and_never_wait() {
+    let run = |topology: serde_json::Value, size: u32, packet: u32| {
+        let spec: netwrap_sim::SimSpec = serde_json::from_value(serde_json::json!({
+            "topology": topology,
+            "router": { "kind": "vc", "vcs": 1, "buffer": 3, "packet": packet },
+            "workload": { "rate": 0.00001, "size": size, "pattern": "uniform-others" },
+            "run": { "messages": 300 }
+        }))
+        .unwrap();
+        netwrap_sim::simulate(&spec).unwrap().outcome.channel_service.unwrap()
+    };
+    let fat = run(serde_json::json!({ "family": "fat-tree", "nodes": 16 }), 8, 8);
+    let names: Vec<&str> = fat.iter().map(|c| c.class.as_str()).collect();
+    assert_eq!(names, ["up 1-2", "down 2-1", "injection", "ejection"]);
+    for c in &fat {
+        assert!(c.packets > 0, "{c:?}");
+        assert_eq!((c.hold_sum, c.wait_sum), (8 * c.packets, 0), "{c:?}");
+    }
+    assert_eq!((fat[2].packets, fat[3].packets), (300, 300));
+    assert_eq!(fat[0].packets, fat[1].packets, "every packet that goes up comes down");
+    let torus = run(serde_json::json!({ "family": "torus", "k": 4, "bidirectional": true }), 6, 4);
+    let inj = torus.iter().find(|c| c.class == "injection").unwrap();
+    assert_eq!((inj.packets, inj.hold_sum, inj.wait_sum), (600, 300 * (4 + 2), 300 * 4));
+    for c in torus.iter().filter(|c| c.class != "injection") {
+        assert_eq!((c.hold_sum, c.wait_sum), (3 * c.packets, 0), "{c:?}");
+    }
+}

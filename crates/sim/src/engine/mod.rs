@@ -203,6 +203,28 @@ pub struct Outcome {
     /// Virtual-channel router: flit-cycles each channel's input VCs held in the window
     /// [warm-up, end), indexed channel × V + VC (divide by the window for the mean occupancy).
     pub vc_occupancy: Option<Vec<u64>>,
+    /// Virtual-channel router only: per channel class, how long packets held a channel and how
+    /// long their headers waited for it.
+    pub channel_service: Option<Vec<ClassService>>,
+}
+
+/// How one class of channels served packets on the virtual-channel router, over the packets
+/// that took such a channel in the measurement window: Greenberg & Guan's service time x̄ (the
+/// cycles from a packet taking the channel's virtual channel to its tail leaving, both
+/// counted) and wait w (the cycles its header, at the front of its buffer and ready, waited
+/// for it) of each kind of channel. Besides the network's classes there are `injection` (a
+/// packet holds its injection channel from taking it to its last flit written; its wait is
+/// from its creation, in the source queue) and `ejection`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClassService {
+    /// The class's name (the network's, or `injection`, `ejection`).
+    pub class: String,
+    /// Packets that took such a channel in the measurement window and let it go.
+    pub packets: u64,
+    /// Sum of their holding times.
+    pub hold_sum: u64,
+    /// Sum of their headers' waits.
+    pub wait_sum: u64,
 }
 
 /// The packets of the measured messages that were delivered.
@@ -590,6 +612,7 @@ impl Collector {
             deadlock: None,
             packets: None,
             vc_occupancy: None,
+            channel_service: None,
         }
     }
 }

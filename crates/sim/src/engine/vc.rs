@@ -69,8 +69,8 @@
 //! are visited; a cycle in which none is and nothing is on a wire is skipped.
 
 use super::{
-    Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec, Sources, StopReason,
-    UNMEASURED, choose,
+    ClassService, Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec, Sources,
+    StopReason, UNMEASURED, choose,
 };
 use crate::calendar::Calendar;
 use crate::spec::{Arbitration, Avoidance, Switching, VcParams};
@@ -158,6 +158,17 @@ pub(crate) fn upper_class(rings: &[(u32, bool)], prev: Option<(u32, bool)>, next
     wrap || prev.is_some_and(|(c, upper)| upper && rings[c as usize].0 == dim)
 }
 
+/// A packet lets go at cycle `now` of a channel it took at `taken.0` after waiting `taken.1`
+/// cycles: count it in its class, if it took the channel in the measurement window.
+fn serve(class: &mut ClassService, taken: &mut (u64, u64), now: u64) {
+    if taken.0 != NEVER {
+        class.packets += 1;
+        class.hold_sum += now + 1 - taken.0;
+        class.wait_sum += taken.1;
+        taken.0 = NEVER;
+    }
+}
+
 /// Runs the virtual-channel router network (see the module docs). `net` must have unit-width
 /// channels and fit [`too_large`].
 pub fn run<R: Routing>(
@@ -219,6 +230,23 @@ pub fn run<R: Routing>(
     let warmup = spec.warmup;
     let mut buffered = 0u64;
     let mut pstats = PacketStats::default();
+    // Service per channel class (the network's, then injection, then ejection): when each
+    // output VC, injection VC and ejection port was taken (NEVER: before the window), and
+    // from when each input VC's front packet is at the front.
+    let nclass = net.classes().len();
+    let (inj_class, ej_class) = (nclass, nclass + 1);
+    let mut service: Vec<ClassService> = net
+        .classes()
+        .iter()
+        .cloned()
+        .chain(["injection".to_string(), "ejection".to_string()])
+        .map(|class| ClassService { class, ..ClassService::default() })
+        .collect();
+    // (cycle taken, header's wait) per output VC, injection channel and ejection port.
+    let mut taken_at = vec![(NEVER, 0u64); (nc * v) as usize];
+    let mut inj_taken_at = vec![(NEVER, 0u64); terminals as usize];
+    let mut eject_taken_at = vec![(NEVER, 0u64); terminals as usize];
+    let mut front_since = vec![0u64; nvc];
     let mut last_move = 0u64;
     // After r + 2l + 1 cycles without a move every flit on a wire has landed, every credit has
     // returned and every buffered flit is ready: nothing can change any more but new packets
@@ -352,6 +380,9 @@ pub fn run<R: Routing>(
                     if !inj_held[(t * v + k) as usize] && f - ivcs[ivc as usize].len >= need {
                         inj_held[(t * v + k) as usize] = true;
                         inj_vc[ti] = ivc;
+                        if now >= spec.warmup {
+                            inj_taken_at[ti] = (now, now - pk.created);
+                        }
                         break;
                     }
                 }
@@ -371,6 +402,7 @@ pub fn run<R: Routing>(
                 inj_sent[ti] += 1;
                 let pk = &packets[pkt as usize];
                 if inj_sent[ti] == pk.len {
+                    serve(&mut service[inj_class], &mut inj_taken_at[ti], now);
                     inj_sent[ti] = 0;
                     source_q[ti].pop_front();
                     inj_held[(ivc - nc * v) as usize] = false;
@@ -429,10 +461,15 @@ pub fn run<R: Routing>(
                 } else {
                     routing.route(rt as u32, pk.dst, pk.salt, &mut cands);
                 }
+                // The header's wait: since it was ready at the front of its buffer.
+                let header = flits[base + q.head as usize].ready.max(front_since[ivc as usize]);
                 if cands.is_empty() {
                     if eject_owner[pk.dst as usize] == NONE {
                         eject_owner[pk.dst as usize] = pkt;
                         ivcs[ivc as usize].out = EJECT | pk.dst;
+                        if now >= spec.warmup {
+                            eject_taken_at[pk.dst as usize] = (now, now - header);
+                        }
                     }
                     continue;
                 }
@@ -481,6 +518,9 @@ pub fn run<R: Routing>(
                     ovcs[o as usize].held = true;
                     holder[o as usize] = ivc;
                     ivcs[ivc as usize].out = o;
+                    if now >= spec.warmup {
+                        taken_at[o as usize] = (now, now - header);
+                    }
                 }
             }
             // Switch allocation and traversal.
@@ -519,6 +559,7 @@ pub fn run<R: Routing>(
                 if tail {
                     qm.sent = 0;
                     qm.out = NONE;
+                    front_since[ivc as usize] = now + 1;
                 }
                 router_flits[rt] -= 1;
                 last_move = now;
@@ -540,6 +581,7 @@ pub fn run<R: Routing>(
                     if tail {
                         let t = (q.out & !EJECT) as usize;
                         eject_owner[t] = NONE;
+                        serve(&mut service[ej_class], &mut eject_taken_at[t], now);
                         let pk = packets[pkt as usize];
                         free_pkts.push(pkt);
                         if msgs[pk.msg as usize].seq != UNMEASURED {
@@ -562,6 +604,8 @@ pub fn run<R: Routing>(
                     ov.credits -= 1;
                     if tail {
                         ov.held = false;
+                        let class = channels[(o / v) as usize].class as usize;
+                        serve(&mut service[class], &mut taken_at[o as usize], now);
                     }
                     let c = (o / v) as usize;
                     if now >= spec.warmup {
@@ -670,5 +714,6 @@ pub fn run<R: Routing>(
     outcome.deadlock = deadlock;
     outcome.packets = Some(pstats);
     outcome.vc_occupancy = Some(occupancy);
+    outcome.channel_service = Some(service);
     outcome
 }
