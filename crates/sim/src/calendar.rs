@@ -16,18 +16,21 @@ pub struct Calendar<T> {
     ring: Vec<Vec<T>>,
     far: BinaryHeap<Reverse<(u64, T)>>,
     now: u64,
+    /// Events filed and not yet taken (engines ask every cycle).
+    count: usize,
 }
 
 impl<T: Copy + Ord> Calendar<T> {
     /// An empty calendar whose current cycle is 0.
     pub fn new() -> Self {
-        Calendar { ring: (0..RING).map(|_| Vec::new()).collect(), far: BinaryHeap::new(), now: 0 }
+        Calendar { ring: (0..RING).map(|_| Vec::new()).collect(), far: BinaryHeap::new(), now: 0, count: 0 }
     }
 
     /// Files `event` at cycle `at`, which must not be before the current cycle.
     #[inline]
     pub fn push(&mut self, at: u64, event: T) {
         debug_assert!(at >= self.now, "event filed in the past: {at} < {}", self.now);
+        self.count += 1;
         if at - self.now < RING as u64 {
             self.ring[at as usize & (RING - 1)].push(event);
         } else {
@@ -52,6 +55,7 @@ impl<T: Copy + Ord> Calendar<T> {
             self.ring[at as usize & (RING - 1)].push(ev);
         }
         std::mem::swap(out, &mut self.ring[t as usize & (RING - 1)]);
+        self.count -= out.len();
     }
 }
 
@@ -69,12 +73,12 @@ impl<T: Copy + Ord> Calendar<T> {
 
     /// True when no event is filed at all.
     pub fn is_empty(&self) -> bool {
-        self.far.is_empty() && self.ring.iter().all(Vec::is_empty)
+        self.count == 0
     }
 
     /// Events filed and not yet taken.
     pub fn len(&self) -> usize {
-        self.far.len() + self.ring.iter().map(Vec::len).sum::<usize>()
+        self.count
     }
 }
 
@@ -95,6 +99,7 @@ mod tests {
         c.push(5000, 2);
         c.push(3, 3);
         c.push(2047, 4);
+        assert_eq!(c.len(), 4);
         let mut out = Vec::new();
         let mut seen = Vec::new();
         for t in 0..6000 {
@@ -102,6 +107,9 @@ mod tests {
             for e in out.drain(..) {
                 seen.push((t, e));
             }
+            // Every event not yet taken is counted, near or far.
+            assert_eq!(c.len(), 4 - seen.len(), "t = {t}");
+            assert_eq!(c.is_empty(), seen.len() == 4);
         }
         assert_eq!(seen, vec![(3, 1), (3, 3), (2047, 4), (5000, 2)]);
     }

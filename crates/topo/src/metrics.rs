@@ -486,11 +486,17 @@ fn loads_within<R: Routing>(
         )));
     }
     let spent = AtomicU64::new(0);
-    let load = (0..n)
+    // Floating-point sums depend on their order: the sources are cut into runs whose number
+    // depends on the network only (up to 16, fewer when their load vectors would take more than
+    // 256 MiB together), each summed in source order, and the runs' loads added in run order,
+    // so the loads are bit-identical on any number of threads.
+    let runs = ((256u64 << 20) / (m as u64 * 8).max(1)).clamp(1, 16) as u32;
+    let per_run = n.div_ceil(runs).max(1);
+    let runs: Result<Vec<Vec<f64>>, Stop> = (0..n.div_ceil(per_run))
         .into_par_iter()
-        .try_fold(
-            || (vec![0.0; m], Vec::new(), Vec::new()),
-            |(mut load, mut f, mut g), s| {
+        .map(|run| {
+            let (mut load, mut f, mut g) = (vec![0.0; m], Vec::new(), Vec::new());
+            for s in run * per_run..((run + 1) * per_run).min(n) {
                 let mut work = 0;
                 for t in (0..n).filter(|&t| t != s) {
                     work += add_flow(net, routing, s, t, w, &mut load, &mut f, &mut g)?.0;
@@ -498,17 +504,17 @@ fn loads_within<R: Routing>(
                 if spent.fetch_add(work, Ordering::Relaxed) + work > limit {
                     return Err(Stop::Budget);
                 }
-                Ok::<_, Stop>((load, f, g))
-            },
-        )
-        .map(|r| r.map(|x| x.0))
-        .try_reduce(
-            || vec![0.0; m],
-            |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                Ok(a)
-            },
-        );
+            }
+            Ok(load)
+        })
+        .collect();
+    let load = runs.map(|runs| {
+        let mut total = vec![0.0; m];
+        for run in runs {
+            total.iter_mut().zip(run).for_each(|(x, y)| *x += y);
+        }
+        total
+    });
     match load {
         Ok(load) => Ok(Ok((load, "every ordered pair routed".into()))),
         Err(Stop::Budget) => Ok(Err(over(n as u64 * (n as u64 - 1), spent.into_inner()))),

@@ -43,8 +43,13 @@ fn spec(json: &str, messages: u64) -> SimSpec {
     s
 }
 
-/// The virtual-channel router of the benchmarks: the issue's CAMINOS-like cut-through router.
-const VC: &str = r#"{"kind": "vc", "vcs": 4, "buffer": 16, "packet": 4, "switching": "vct"}"#;
+/// The virtual-channel router's benchmark: CAMINOS's bubble configuration (docs/sim.md) on a
+/// k×k bidirectional torus at `load` flits/node/cycle.
+fn vc_bubble(k: u32, load: f64) -> String {
+    format!(
+        r#"{{"topology": {{"family": "torus", "k": {k}, "bidirectional": true}}, "router": {{"kind": "vc", "vcs": 1, "buffer": 16, "packet": 4, "switching": "vct", "deadlock": "bubble"}}, "workload": {{"load": {load}, "size": 4, "pattern": "uniform-others"}}}}"#
+    )
+}
 
 fn configs(scale: f64) -> Vec<Config> {
     let msgs = |m: f64| ((m * scale) as u64).max(100);
@@ -67,25 +72,21 @@ fn configs(scale: f64) -> Vec<Config> {
             sweep: None,
         },
         Config {
-            name: "vc-torus8x8-bi",
-            what: "the same on --router vc: VCT, 4 VCs x 16 flits, P = 4, r = 0, l = 1 (half its saturation, m = 0.136)",
-            spec: spec(
-                &format!(
-                    r#"{{"topology": {{"family": "torus", "bidirectional": true}}, "router": {VC}, "workload": {{"rate": 0.0675, "size": 4}}}}"#
-                ),
-                msgs(500_000.0),
-            ),
+            name: "vc-caminos8x8",
+            what: "--router vc as the CAMINOS bubble configuration: 8x8 bidirectional torus, VCT, 1 VC x 16 flits, P = 4, bubble, uniform-others, 0.27 flits/node/cycle (half its saturation, 0.547 in CAMINOS)",
+            spec: spec(&vc_bubble(8, 0.27), msgs(500_000.0)),
             sweep: None,
         },
         Config {
             name: "vc-torus16x16-bi",
-            what: "16x16 bidirectional torus on --router vc, the same router, m = 0.034, B = 4",
-            spec: spec(
-                &format!(
-                    r#"{{"topology": {{"family": "torus", "k": 16, "bidirectional": true}}, "router": {VC}, "workload": {{"rate": 0.034, "size": 4}}}}"#
-                ),
-                msgs(500_000.0),
-            ),
+            what: "the same router on a 16x16 bidirectional torus, 0.16 flits/node/cycle (half its saturation, 0.325)",
+            spec: spec(&vc_bubble(16, 0.16), msgs(500_000.0)),
+            sweep: None,
+        },
+        Config {
+            name: "vc-torus32x32-bi",
+            what: "the same router on a 32x32 bidirectional torus, 0.089 flits/node/cycle (half its saturation, 0.178)",
+            spec: spec(&vc_bubble(32, 0.089), msgs(500_000.0)),
             sweep: None,
         },
         Config {

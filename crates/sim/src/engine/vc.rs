@@ -66,7 +66,10 @@
 //! Flits live in one arena of (ports × V × F) slots, packets and messages in slot vectors with
 //! free lists; flits on the wires and credits on their way back are FIFOs (every flit takes l
 //! cycles, so they are in time order). Only routers holding flits and terminals holding packets
-//! are visited; a cycle in which none is and nothing is on a wire is skipped.
+//! are visited; a cycle in which none is and nothing is on a wire is skipped. Within a router
+//! only the input VCs holding flits are visited (a bitset per router, read from the
+//! round-robin priority on), and a header blocked for a VC is routed once, not every cycle it
+//! asks again.
 
 use super::{
     ClassService, Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec, Sources,
@@ -207,6 +210,39 @@ pub fn run<R: Routing>(
             fill[rt as usize] += 1;
         }
     }
+    // Each router's input VCs (its ports in order, V each) as bits of a bitset of
+    // ⌈ports·V / 64⌉ words from `words_at[router]`: set while the VC holds flits, so the routers'
+    // scans visit only those (`vc_bit`: each input VC's router-local bit).
+    let mut words_at = vec![0u32; routers + 1];
+    for rt in 0..routers {
+        let n = (starts[rt + 1] - starts[rt]) * v;
+        words_at[rt + 1] = words_at[rt] + n.div_ceil(64);
+    }
+    let mut vc_bit = vec![0u32; (ports * v) as usize];
+    let mut router_ivcs = vec![0u32; (ports * v) as usize];
+    for rt in 0..routers {
+        let p0 = starts[rt] as usize;
+        for (pi, &port) in router_ports[p0..starts[rt + 1] as usize].iter().enumerate() {
+            for k in 0..v {
+                let b = pi as u32 * v + k;
+                vc_bit[(port * v + k) as usize] = b;
+                router_ivcs[p0 * v as usize + b as usize] = port * v + k;
+            }
+        }
+    }
+    let mut occupied = vec![0u64; words_at[routers] as usize];
+    // Marks input VC `ivc` of router `rt` as holding flits, or not.
+    macro_rules! mark {
+        ($rt:expr, $ivc:expr, $on:expr) => {{
+            let b = vc_bit[$ivc as usize];
+            let w = (words_at[$rt as usize] + b / 64) as usize;
+            if $on {
+                occupied[w] |= 1u64 << (b % 64);
+            } else {
+                occupied[w] &= !(1u64 << (b % 64));
+            }
+        }};
+    }
     // Dateline (tori only, checked when the spec is resolved): each channel's ring.
     let dateline: Vec<(u32, bool)> = if p.deadlock == Avoidance::Dateline { rings(net) } else { Vec::new() };
     let half = v / 2;
@@ -285,6 +321,10 @@ pub fn run<R: Routing>(
     let mut born = Vec::new();
     let mut reqs: Vec<(u64, u64, u32)> = Vec::new();
     let mut cands = Candidates::default();
+    // The routing's candidates for the front packet of each input VC (`routed_pkt`: which).
+    let mut routed = vec![Candidates::default(); nvc];
+    let mut routed_pkt = vec![NONE; nvc];
+    let ring = |x: u32| if x >= f { x - f } else { x };
     let mut flit_hops = 0u64;
     let mut now = 0u64;
     let mut reason = None;
@@ -311,10 +351,11 @@ pub fn run<R: Routing>(
             let i = ivc as usize;
             occupancy[i] += q.len as u64 * now.max(warmup).saturating_sub(occ_since[i].max(warmup));
             occ_since[i] = now;
-            let slot = ivc as usize * f as usize + ((q.head + q.len) % f) as usize;
+            let slot = ivc as usize * f as usize + ring(q.head + q.len) as usize;
             q.len += 1;
             flits[slot] = Flit { ready: now + r, pkt };
             let rt = port_router[(ivc / v) as usize];
+            mark!(rt, ivc, true);
             router_flits[rt as usize] += 1;
             activate!(rt);
         }
@@ -391,12 +432,13 @@ pub fn run<R: Routing>(
             if ivc != NONE && ivcs[ivc as usize].len < f {
                 let pkt = source_q[ti][0];
                 let q = &mut ivcs[ivc as usize];
-                let slot = ivc as usize * f as usize + ((q.head + q.len) % f) as usize;
+                let slot = ivc as usize * f as usize + ring(q.head + q.len) as usize;
                 q.len += 1;
                 flits[slot] = Flit { ready: now + r, pkt };
                 buffered += 1;
                 last_move = now;
                 let rt = port_router[port as usize];
+                mark!(rt, ivc, true);
                 router_flits[rt as usize] += 1;
                 activate!(rt);
                 inj_sent[ti] += 1;
@@ -422,28 +464,59 @@ pub fn run<R: Routing>(
             let rot = rr[rt] as u64 % n.max(1);
             rr[rt] = rr[rt].wrapping_add(1);
             reqs.clear();
-            for (pi, &port) in router_ports[p0..p1].iter().enumerate() {
-                for k in 0..v {
-                    let ivc = port * v + k;
-                    let q = &ivcs[ivc as usize];
-                    if q.len == 0 {
-                        continue;
-                    }
-                    let fl = flits[ivc as usize * f as usize + q.head as usize];
-                    if fl.ready > now {
-                        continue;
-                    }
-                    let key = match p.arbitration {
-                        Arbitration::RoundRobin => ((pi as u64 * v as u64 + k as u64 + n - rot) % n, 0),
-                        Arbitration::OldestFirst => {
-                            let pk = &packets[fl.pkt as usize];
-                            (pk.created, ((pk.salt as u64) << 32) | ivc as u64)
+            // The router's input VCs holding flits in port order from the rotating priority
+            // `rot` on (the round-robin order; oldest-first sorts them below): the bits in
+            // [rot, n), then in [0, rot).
+            let words = &occupied[words_at[rt] as usize..words_at[rt + 1] as usize];
+            let ivcs_here = &router_ivcs[p0 * v as usize..p1 * v as usize];
+            let (rot, n32) = (rot as u32, n as u32);
+            macro_rules! visit {
+                ($bits:expr, $base:expr) => {{
+                    let mut bits: u64 = $bits;
+                    while bits != 0 {
+                        let b = $base + bits.trailing_zeros();
+                        bits &= bits - 1;
+                        let ivc = ivcs_here[b as usize];
+                        let q = &ivcs[ivc as usize];
+                        let fl = flits[ivc as usize * f as usize + q.head as usize];
+                        if fl.ready > now {
+                            continue;
                         }
-                    };
-                    reqs.push((key.0, key.1, ivc));
+                        let key = match p.arbitration {
+                            Arbitration::RoundRobin => (0, 0),
+                            Arbitration::OldestFirst => {
+                                let pk = &packets[fl.pkt as usize];
+                                (pk.created, ((pk.salt as u64) << 32) | ivc as u64)
+                            }
+                        };
+                        reqs.push((key.0, key.1, ivc));
+                    }
+                }};
+            }
+            if let [word] = *words {
+                // At most 64 input VCs (rot < n ≤ 64): one word, split at `rot`.
+                let from_rot = u64::MAX << rot;
+                visit!(word & from_rot, 0);
+                visit!(word & !from_rot, 0);
+            } else {
+                for (lo, hi) in [(rot, n32), (0, rot)] {
+                    let mut w = lo / 64;
+                    while w * 64 < hi {
+                        let mut bits = words[w as usize];
+                        if w == lo / 64 {
+                            bits &= u64::MAX << (lo % 64);
+                        }
+                        if (w + 1) * 64 > hi {
+                            bits &= u64::MAX >> (64 - hi % 64);
+                        }
+                        visit!(bits, w * 64);
+                        w += 1;
+                    }
                 }
             }
-            reqs.sort_unstable();
+            if p.arbitration == Arbitration::OldestFirst {
+                reqs.sort_unstable();
+            }
             // VC allocation.
             for &(_, _, ivc) in &reqs {
                 let q = ivcs[ivc as usize];
@@ -453,14 +526,21 @@ pub fn run<R: Routing>(
                 let base = ivc as usize * f as usize;
                 let pkt = flits[base + q.head as usize].pkt;
                 let pk = packets[pkt as usize];
-                if saf && (q.len < pk.len || flits[base + ((q.head + pk.len - 1) % f) as usize].ready > now) {
+                if saf && (q.len < pk.len || flits[base + ring(q.head + pk.len - 1) as usize].ready > now) {
                     continue;
                 }
-                if escape {
-                    routing.minimal(rt as u32, pk.dst, pk.salt, &mut cands);
-                } else {
-                    routing.route(rt as u32, pk.dst, pk.salt, &mut cands);
+                // A header blocked for VCs asks again every cycle: its candidates are routed once
+                // per input VC and packet (the routing depends on router, destination and salt).
+                let cands = &mut routed[ivc as usize];
+                if routed_pkt[ivc as usize] != pkt {
+                    routed_pkt[ivc as usize] = pkt;
+                    if escape {
+                        routing.minimal(rt as u32, pk.dst, pk.salt, cands);
+                    } else {
+                        routing.route(rt as u32, pk.dst, pk.salt, cands);
+                    }
                 }
+                let cands = *cands;
                 // The header's wait: since it was ready at the front of its buffer.
                 let header = flits[base + q.head as usize].ready.max(front_since[ivc as usize]);
                 if cands.is_empty() {
@@ -552,14 +632,19 @@ pub fn run<R: Routing>(
                     occupancy[i] += qm.len as u64 * now.max(warmup).saturating_sub(occ_since[i].max(warmup));
                     occ_since[i] = now;
                 }
-                qm.head = (qm.head + 1) % f;
+                qm.head = ring(qm.head + 1);
                 qm.len -= 1;
+                if qm.len == 0 {
+                    mark!(rt, ivc, false);
+                }
                 qm.sent += 1;
                 let tail = qm.sent == packets[pkt as usize].len;
                 if tail {
                     qm.sent = 0;
                     qm.out = NONE;
                     front_since[ivc as usize] = now + 1;
+                    // Its id may be reused by a packet that reaches this VC later.
+                    routed_pkt[ivc as usize] = NONE;
                 }
                 router_flits[rt] -= 1;
                 last_move = now;
