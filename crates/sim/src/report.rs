@@ -186,7 +186,18 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
             )),
         );
     }
-    let behind = throughput < 0.95 * offered && m.latency_grows(o.stop == StopReason::Drained);
+    // The network falls behind when it accepts less than 95% of what is offered and either
+    // latency grows through the run or the shortfall is beyond the population's noise: in a
+    // steady state the messages in flight (created minus delivered) stay level, fluctuating by
+    // about the square root of their number, so a window that ends with more than five times
+    // that above where it started is no fluctuation. (A saturated finite-buffer network fills
+    // during the warm-up; its measured messages, created over a short span behind that
+    // backlog, may all wait about as long, so their latency need not grow.)
+    let window = o.end.saturating_sub(o.warmup) as f64;
+    let shortfall = (offered - throughput) * o.generated.len() as f64 * window;
+    let beyond_noise = shortfall > 5.0 * (o.in_flight.max(1) as f64).sqrt();
+    let grows = m.latency_grows(o.stop == StopReason::Drained);
+    let behind = throughput < 0.95 * offered && (grows || beyond_noise);
     // Without the exact loads, or with finite buffers (which saturate below a busiest-channel
     // load of one), the run's own measurements decide whether the network fell behind.
     let dynamic_verdict = ctx.offered_max.is_none() || ctx.finite_buffers;
@@ -221,8 +232,13 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
         return (Verdict::Saturated, Some(format!("{overload}: queues grow without bound{unmeasured}")));
     }
     let dynamic = |what: &str| {
+        let evidence = if grows {
+            "latency grows through the run".to_string()
+        } else {
+            format!("{shortfall:.0} more messages were in flight at the end of the window than at its start")
+        };
         format!(
-            "{what}: accepted throughput {throughput:.5} is below the offered {offered:.5} messages/terminal/cycle and latency grows through the run"
+            "{what}: accepted throughput {throughput:.5} is below the offered {offered:.5} messages/terminal/cycle and {evidence}"
         )
     };
     match o.stop {

@@ -111,6 +111,9 @@ struct Packet {
 /// An input VC: its FIFO (in the arena at `index · F`) and the output its front packet holds.
 #[derive(Clone, Copy)]
 struct InVc {
+    /// When the front flit is ready to leave (valid while `len > 0`; kept here so that a
+    /// router's scan does not read the flit arena).
+    ready: u64,
     head: u32,
     len: u32,
     /// Flits of the front packet already sent.
@@ -254,7 +257,7 @@ pub fn run<R: Routing>(
     let class_of = |port: u32| if port < nc { channels[port as usize].class as u32 } else { NONE };
     let nvc = (ports * v) as usize;
     let mut flits = vec![Flit { ready: 0, pkt: NONE }; nvc * f as usize];
-    let mut ivcs = vec![InVc { head: 0, len: 0, sent: 0, out: NONE }; nvc];
+    let mut ivcs = vec![InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE }; nvc];
     let mut ovcs = vec![OutVc { credits: f, held: false }; (nc * v) as usize];
     // The input VC whose packet holds each output VC (read only to explain a deadlock).
     let mut holder = vec![NONE; (nc * v) as usize];
@@ -352,6 +355,9 @@ pub fn run<R: Routing>(
             occupancy[i] += q.len as u64 * now.max(warmup).saturating_sub(occ_since[i].max(warmup));
             occ_since[i] = now;
             let slot = ivc as usize * f as usize + ring(q.head + q.len) as usize;
+            if q.len == 0 {
+                q.ready = now + r;
+            }
             q.len += 1;
             flits[slot] = Flit { ready: now + r, pkt };
             let rt = port_router[(ivc / v) as usize];
@@ -433,6 +439,9 @@ pub fn run<R: Routing>(
                 let pkt = source_q[ti][0];
                 let q = &mut ivcs[ivc as usize];
                 let slot = ivc as usize * f as usize + ring(q.head + q.len) as usize;
+                if q.len == 0 {
+                    q.ready = now + r;
+                }
                 q.len += 1;
                 flits[slot] = Flit { ready: now + r, pkt };
                 buffered += 1;
@@ -478,13 +487,13 @@ pub fn run<R: Routing>(
                         bits &= bits - 1;
                         let ivc = ivcs_here[b as usize];
                         let q = &ivcs[ivc as usize];
-                        let fl = flits[ivc as usize * f as usize + q.head as usize];
-                        if fl.ready > now {
+                        if q.ready > now {
                             continue;
                         }
                         let key = match p.arbitration {
                             Arbitration::RoundRobin => (0, 0),
                             Arbitration::OldestFirst => {
+                                let fl = flits[ivc as usize * f as usize + q.head as usize];
                                 let pk = &packets[fl.pkt as usize];
                                 (pk.created, ((pk.salt as u64) << 32) | ivc as u64)
                             }
@@ -542,7 +551,7 @@ pub fn run<R: Routing>(
                 }
                 let cands = *cands;
                 // The header's wait: since it was ready at the front of its buffer.
-                let header = flits[base + q.head as usize].ready.max(front_since[ivc as usize]);
+                let header = q.ready.max(front_since[ivc as usize]);
                 if cands.is_empty() {
                     if eject_owner[pk.dst as usize] == NONE {
                         eject_owner[pk.dst as usize] = pkt;
@@ -636,6 +645,8 @@ pub fn run<R: Routing>(
                 qm.len -= 1;
                 if qm.len == 0 {
                     mark!(rt, ivc, false);
+                } else {
+                    qm.ready = flits[ivc as usize * f as usize + qm.head as usize].ready;
                 }
                 qm.sent += 1;
                 let tail = qm.sent == packets[pkt as usize].len;
