@@ -441,3 +441,54 @@ fn traffic_that_does_not_fit_is_a_clear_error() {
         netwrap().args(&all).assert().code(2).stderr(predicate::str::contains(*message));
     }
 }
+
+/// Regression: `netwrap run` and `netwrap saturation` printed none of the notes that resolving a
+/// spec makes (here: a Midimew without a rectangular layout takes a node-number pattern on its
+/// network numbers, not Puente et al. Fig. 9's), which `netwrap sim` prints; `run` prints each
+/// distinct note once, however many points make it.
+#[test]
+fn run_and_saturation_print_the_notes_sim_prints() {
+    let note = "the Midimew of 64 nodes has no rectangular layout";
+    netwrap()
+        .args([
+            "sim",
+            "midimew",
+            "--nodes",
+            "64",
+            "--pattern",
+            "shuffle",
+            "--rate",
+            "0.001",
+            "--messages",
+            "100",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(note));
+    let dir = scratch("run-notes");
+    let file = dir.join("midimew.toml");
+    std::fs::write(
+        &file,
+        "[topology]\nfamily = \"midimew\"\nnodes = 64\n[workload]\npattern = \"shuffle\"\n[run]\nmessages = 100\n[sweep]\n\"workload.rate\" = [0.001, 0.002]\n",
+    )
+    .unwrap();
+    let out = netwrap().args(["run", file.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).matches(note).count(),
+        1,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let single = dir.join("single.toml");
+    std::fs::write(
+        &single,
+        "[topology]\nfamily = \"midimew\"\nnodes = 64\n[workload]\npattern = \"shuffle\"\n[run]\nmessages = 500\n",
+    )
+    .unwrap();
+    netwrap()
+        .args(["saturation", single.to_str().unwrap(), "--tolerance", "0.2"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(note));
+}
