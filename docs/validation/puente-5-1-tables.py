@@ -48,25 +48,29 @@ def label(family, nodes):
     return f"{family} {k}x{k}"
 
 
+def header(first):
+    print(f"| {first} | " + " | ".join(PATTERNS) + " |")
+    print("|---" * (len(PATTERNS) + 1) + "|")
+
+
 def latency_table():
+    """Fig. 6: mean latency ± 95% interval in cycles, in ns, and the routes' exact mean distance."""
     lat = {key(r): r for r in read("puente-5-1-latency.csv")}
-    print("| network | pattern | mean distance (exact) | hops (simulated) | latency (cycles) | latency (ns) | verdict |")
-    print("|---|---|---|---|---|---|---|")
+    header("network")
     for n in SIZES:
-        for p in PATTERNS:
-            for fam in FAMILIES:
+        for fam in FAMILIES:
+            cells = []
+            for p in PATTERNS:
                 r = lat[(p, fam, n)]
+                assert r["verdict"] == "ok", (p, fam, n)
                 cyc, ci = float(r["latency"]), float(r["latency_ci95"])
-                print(
-                    f"| {label(fam, n)} | {p} | {float(r['expected_mean_hops']):.3f} | "
-                    f"{float(r['mean_hops']):.3f} ± {float(r['mean_hops_ci95']):.3f} | "
-                    f"{cyc:.2f} ± {ci:.2f} | {cyc * CYCLE_NS:.0f} ± {ci * CYCLE_NS:.1f} | {r['verdict']} |"
-                )
+                cells.append(f"{cyc:.2f} ± {ci:.2f} · {cyc * CYCLE_NS:.0f} ns · {float(r['expected_mean_hops']):.3f}")
+            print(f"| {label(fam, n)} | " + " | ".join(cells) + " |")
     return lat
 
 
 def throughput_table():
-    """Per network and pattern: (peak accepted, offered at the peak, accepted at offered 1)."""
+    """Fig. 7: per network and pattern, (peak accepted, offered at the peak, accepted at offered 1)."""
     curves = {}
     for name in [f"puente-5-1-throughput-{n}.csv" for n in SIZES] + ["puente-5-1-throughput-high.csv"]:
         for r in read(name):
@@ -74,43 +78,34 @@ def throughput_table():
     best = {}
     for k, curve in curves.items():
         peak_at, peak = max(curve, key=lambda c: c[1])
-        full = max(curve)[1]
-        best[k] = (peak, peak_at, full)
-    print(
-        "| network | pattern | max accepted (flits/node/cycle) | at offered | max (bytes/ns) "
-        "| accepted at offered 1 (flits/node/cycle) | (bytes/ns) |"
-    )
-    print("|---|---|---|---|---|---|---|")
+        best[k] = (peak, peak_at, max(curve)[1])
+    header("network")
     for n in SIZES:
-        for p in PATTERNS:
-            for fam in FAMILIES:
+        for fam in FAMILIES:
+            cells = []
+            for p in PATTERNS:
                 peak, at, full = best[(p, fam, n)]
-                bytes_ns = n * PHIT_BYTES / CYCLE_NS
-                print(
-                    f"| {label(fam, n)} | {p} | {peak:.3f} | {at:.3f} | {peak * bytes_ns:.2f} | "
-                    f"{full:.3f} | {full * bytes_ns:.2f} |"
-                )
+                cells.append(f"{peak:.3f} · {peak * n * PHIT_BYTES / CYCLE_NS:.1f} B/ns ({full:.3f})")
+            print(f"| {label(fam, n)} | " + " | ".join(cells) + " |")
     return best
 
 
 def gains(lat, best):
-    print(
-        "| N | pattern | Midimew over torus: max | at offered 1 | Midimew over mesh: max "
-        "| torus distance | Midimew distance | reduction | base latency reduction |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
+    """The Midimew against the torus: throughput, mean distance and base latency."""
+    header("Midimew over torus")
     for n in SIZES:
+        row = []
         for p in PATTERNS:
-            mi, to, me = (best[(p, f, n)] for f in ("midimew", "torus", "mesh"))
+            mi, to = best[(p, "midimew", n)], best[(p, "torus", n)]
+            row.append(f"{100 * (mi[0] / to[0] - 1):+.0f}% ({100 * (mi[2] / to[2] - 1):+.0f}%)")
+        print(f"| {n} nodes: throughput | " + " | ".join(row) + " |")
+        row = []
+        for p in PATTERNS:
             dt = float(lat[(p, "torus", n)]["expected_mean_hops"])
             dm = float(lat[(p, "midimew", n)]["expected_mean_hops"])
-            lt = float(lat[(p, "torus", n)]["latency"])
-            lm = float(lat[(p, "midimew", n)]["latency"])
-            print(
-                f"| {n} | {p} | {100 * (mi[0] / to[0] - 1):+.0f}% | {100 * (mi[2] / to[2] - 1):+.0f}% | "
-                f"{100 * (mi[0] / me[0] - 1):+.0f}% | {dt:.3f} | {dm:.3f} | {100 * (1 - dm / dt):.1f}% | "
-                f"{100 * (1 - lm / lt):.1f}% |"
-            )
+            lt, lm = float(lat[(p, "torus", n)]["latency"]), float(lat[(p, "midimew", n)]["latency"])
+            row.append(f"−{100 * (1 - dm / dt):.1f}% · −{100 * (1 - lm / lt):.1f}%")
+        print(f"| {n} nodes: distance · base latency | " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":
