@@ -90,6 +90,12 @@ def throughput_table():
     return best
 
 
+def pct(x):
+    """A signed percentage, rounded, with a true minus sign and no "-0%"."""
+    r = round(100 * x)
+    return "0%" if r == 0 else f"+{r}%" if r > 0 else f"−{-r}%"
+
+
 def gains(lat, best):
     """The Midimew against the torus: throughput, mean distance and base latency."""
     header("Midimew over torus")
@@ -97,7 +103,7 @@ def gains(lat, best):
         row = []
         for p in PATTERNS:
             mi, to = best[(p, "midimew", n)], best[(p, "torus", n)]
-            row.append(f"{100 * (mi[0] / to[0] - 1):+.0f}% ({100 * (mi[2] / to[2] - 1):+.0f}%)")
+            row.append(f"{pct(mi[0] / to[0] - 1)} ({pct(mi[2] / to[2] - 1)})")
         print(f"| {n} nodes: throughput | " + " | ".join(row) + " |")
         row = []
         for p in PATTERNS:
