@@ -277,6 +277,16 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         .into_iter()
         .filter(|p| sinks.is_empty() || sinks.iter().any(|s| !s.done.contains(&p.index)))
         .collect();
+    // What resolving a point notes (a Midimew pattern taken on network numbers, N rounded
+    // up, …), once per distinct note, as `netwrap sim` prints it.
+    let mut noted = BTreeSet::new();
+    for p in &todo {
+        for note in p.spec.resolve().map(|(_, notes)| notes).unwrap_or_default() {
+            if noted.insert(note.clone()) {
+                output::note(note);
+            }
+        }
+    }
     let sinks = Mutex::new(sinks);
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     if let Some(path) = &o.plot {

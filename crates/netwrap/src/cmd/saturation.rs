@@ -43,6 +43,10 @@ pub fn run(a: SaturationArgs) -> anyhow::Result<()> {
     if sweep.len() != 1 {
         bail!("the saturation search sweeps the rate itself: give a spec without sweep axes or replications");
     }
+    let (_, notes) = sweep.base().resolve()?;
+    for note in notes {
+        output::note(note);
+    }
     search_and_print(sweep.base(), a.tolerance, a.json)
 }
 

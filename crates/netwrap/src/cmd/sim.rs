@@ -118,11 +118,11 @@ impl SimArgs {
 
 pub fn run(a: SimArgs) -> anyhow::Result<()> {
     let spec = a.spec()?;
-    let (_, notes) = spec.resolve()?;
-    for note in &notes {
-        crate::output::note(note);
-    }
     if a.find_saturation {
+        let (_, notes) = spec.resolve()?;
+        for note in &notes {
+            crate::output::note(note);
+        }
         return saturation::search_and_print(&spec, saturation::DEFAULT_TOLERANCE, a.json);
     }
     let sweep = match &a.rates {
@@ -140,5 +140,6 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         channels: a.channels,
         ..RunOptions::default()
     };
+    // `runner::run` prints the notes resolving the spec makes.
     runner::run(&sweep, &options)
 }

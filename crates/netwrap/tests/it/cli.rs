@@ -441,3 +441,37 @@ fn traffic_that_does_not_fit_is_a_clear_error() {
         netwrap().args(&all).assert().code(2).stderr(predicate::str::contains(*message));
     }
 }
+
+/// Regression: `netwrap run` and `netwrap saturation` printed none of the notes that resolving a
+/// spec makes (here: a Midimew without a rectangular layout takes a node-number pattern on its
+/// network numbers, not Puente et al. Fig. 9's), which `netwrap sim` prints; each command prints
+/// each distinct note once, however many points make it.
+#[test]
+fn run_and_saturation_print_the_notes_sim_prints() {
+    let note = "the Midimew of 64 nodes has no rectangular layout";
+    let once = |args: &[&str]| {
+        let out = netwrap().args(args).output().unwrap();
+        assert!(out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.matches(note).count(), 1, "{args:?}: {stderr}");
+    };
+    let sim = ["sim", "midimew", "--nodes", "64", "--pattern", "shuffle", "--messages", "500"];
+    once(&[&sim[..], &["--rate", "0.001"]].concat());
+    once(&[&sim[..], &["--rates", "0.001,0.002"]].concat());
+    once(&[&sim[..], &["--find-saturation"]].concat());
+    let dir = scratch("run-notes");
+    let file = dir.join("midimew.toml");
+    std::fs::write(
+        &file,
+        "[topology]\nfamily = \"midimew\"\nnodes = 64\n[workload]\npattern = \"shuffle\"\n[run]\nmessages = 100\n[sweep]\n\"workload.rate\" = [0.001, 0.002]\n",
+    )
+    .unwrap();
+    once(&["run", file.to_str().unwrap()]);
+    let single = dir.join("single.toml");
+    std::fs::write(
+        &single,
+        "[topology]\nfamily = \"midimew\"\nnodes = 64\n[workload]\npattern = \"shuffle\"\n[run]\nmessages = 500\n",
+    )
+    .unwrap();
+    once(&["saturation", single.to_str().unwrap(), "--tolerance", "0.2"]);
+}

@@ -146,3 +146,54 @@ fn greenberg_guan_fat_tree_64_processors_16_flit_worms_within_ten_percent() {
         assert!((s - m).abs() <= 0.10 * m + ci, "{fraction} of eq. 26: sim {s:.2} ± {ci:.2}, model {m:.2}");
     }
 }
+
+/// Puente et al. §5.1 Fig. 6 on 64 nodes, uniform traffic (docs/validation.md): a
+/// **verification**. On Puente et al.'s router (virtual cut-through, an adaptive VC and a
+/// dimension-order escape VC with Bubble flow control, 80-flit buffers, 4 pipeline stages,
+/// 20-flit messages) a message of h hops alone in the network takes exactly (h + 1)·4 + h + 20
+/// cycles, so at 0.05% of the bisection-limited load the mean latency is 5·h̄ + 24 with the
+/// networks' exact mean distances h̄ (destinations over the other nodes): 8x8 mesh 16/3, 8x8
+/// torus 256/63, C_64(5,6) 238/63. Each latency must lie within its 95% interval (plus 0.1
+/// cycle for the odd blocked message) of that, and the Midimew must beat the torus and the
+/// torus the mesh by the distances' margin less both intervals — 5·(256 − 238)/63 = 1.43
+/// cycles for the Midimew against the torus, the ordering Fig. 6 shows.
+#[test]
+fn puente_base_latency_64_nodes_uniform_midimew_below_torus_below_mesh() {
+    let run = |topology: serde_json::Value, load: f64| {
+        let spec: SimSpec = serde_json::from_value(serde_json::json!({
+            "topology": topology,
+            "router": { "kind": "vc", "deadlock": "escape", "switching": "vct", "vcs": 2,
+                        "packet": 20, "buffer": 80, "router-delay": 4 },
+            "workload": { "load": load, "size": 20, "pattern": "uniform-others" },
+            "run": { "messages": 5000, "max-cycles": 1_000_000_000u64, "seed": 7 }
+        }))
+        .unwrap();
+        let run = simulate(&spec).unwrap();
+        assert_eq!(run.report.verdict, Verdict::Ok, "{topology} should be stable");
+        (run.report.latency.unwrap(), run.report.latency_ci95.unwrap())
+    };
+    let unloaded = |h: f64| 5.0 * h + 24.0;
+    let nets = [
+        (serde_json::json!({ "family": "mesh", "k": 8 }), 0.0002461, 16.0 / 3.0),
+        (serde_json::json!({ "family": "torus", "k": 8, "bidirectional": true }), 0.0004922, 256.0 / 63.0),
+        (serde_json::json!({ "family": "midimew", "nodes": 64 }), 0.0005164, 238.0 / 63.0),
+    ];
+    let got: Vec<(f64, f64, f64)> = nets
+        .into_iter()
+        .map(|(t, load, h)| {
+            let (l, ci) = run(t.clone(), load);
+            assert!(
+                (l - unloaded(h)).abs() <= ci + 0.1,
+                "{t}: {l:.3} ± {ci:.3}, exact unloaded {:.3}",
+                unloaded(h)
+            );
+            (l, ci, h)
+        })
+        .collect();
+    for pair in got.windows(2) {
+        let ((l_far, ci_far, h_far), (l_near, ci_near, h_near)) = (pair[0], pair[1]);
+        let margin = unloaded(h_far) - unloaded(h_near) - ci_far - ci_near;
+        assert!(margin > 0.5, "the intervals must resolve the distances: margin {margin:.3}");
+        assert!(l_far - l_near > margin, "{l_far:.3} ± {ci_far:.3} against {l_near:.3} ± {ci_near:.3}");
+    }
+}
