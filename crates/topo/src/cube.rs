@@ -69,6 +69,9 @@ pub struct KaryNCube {
     spec: CubeSpec,
     order: DimensionOrder,
     strides: Vec<u32>,
+    /// When every radix is a power of two: each dimension's (shift, mask), so a coordinate
+    /// takes a shift and a mask instead of two divisions (routing asks for two per hop).
+    pow2: Option<Vec<(u32, u32)>>,
     ports: u32,
     network: Network,
 }
@@ -152,7 +155,11 @@ impl KaryNCube {
             }
         }
         let network = b.finish(name, nodes, Attach::one_each(), Attach::one_each());
-        Ok(KaryNCube { spec, order, strides, ports, network })
+        let pow2 =
+            spec.radices.iter().all(|k| k.is_power_of_two()).then(|| {
+                strides.iter().zip(&spec.radices).map(|(s, k)| (s.trailing_zeros(), k - 1)).collect()
+            });
+        Ok(KaryNCube { spec, order, strides, pow2, ports, network })
     }
 
     /// The graph.
@@ -170,7 +177,10 @@ impl KaryNCube {
     /// Coordinate of router `r` in dimension `i`.
     #[inline]
     pub fn coordinate(&self, r: RouterId, i: usize) -> u32 {
-        (r / self.strides[i]) % self.spec.radices[i]
+        match &self.pow2 {
+            Some(p) => (r >> p[i].0) & p[i].1,
+            None => (r / self.strides[i]) % self.spec.radices[i],
+        }
     }
     /// The router whose coordinates are `r`'s plus `offsets` (taken modulo each radix).
     pub fn offset(&self, r: RouterId, offsets: &[u32]) -> RouterId {
@@ -212,8 +222,7 @@ impl KaryNCube {
     #[inline]
     fn step(&self, at: RouterId, dest: RouterId, i: usize, salt: u32) -> Option<u32> {
         let k = self.spec.radices[i];
-        let a = (at / self.strides[i]) % k;
-        let b = (dest / self.strides[i]) % k;
+        let (a, b) = (self.coordinate(at, i), self.coordinate(dest, i));
         if a == b {
             return None;
         }
@@ -249,10 +258,11 @@ impl KaryNCube {
         id
     }
 
-    /// Bytes held on the heap: the network and the per-dimension strides and radices.
+    /// Bytes held on the heap: the network and the per-dimension strides, radices and shifts.
     pub fn heap_bytes(&self) -> usize {
         self.network.heap_bytes()
             + (self.strides.capacity() + self.spec.radices.capacity()) * size_of::<u32>()
+            + self.pow2.as_ref().map_or(0, |p| p.capacity() * size_of::<(u32, u32)>())
     }
 }
 
