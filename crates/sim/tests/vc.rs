@@ -73,34 +73,68 @@ fn formula(p: &VcParams, h: u64, size: u32) -> u64 {
     }
 }
 
+/// 100,000 cycles of open-loop traffic at `rate` messages of `size` flits, the second half
+/// measured: the runs that show deadlock avoidance keeps a network delivering.
+fn full_load(rate: f64, size: u32, seed: u64) -> RunSpec {
+    RunSpec {
+        arrivals: Arrivals::Bernoulli(rate),
+        size: netwrap_sim::traffic::MessageSize::Fixed(size),
+        warmup: 50_000,
+        messages: 1 << 31,
+        max_cycles: 100_000,
+        seed,
+        stop: StopRule::drain(),
+        record: Record::default(),
+    }
+}
+
+/// Flits per node per cycle a [`full_load`] run of `size`-flit messages on `n` nodes accepted
+/// over its measured half.
+fn accepted(o: &Outcome, size: u32, n: u32) -> f64 {
+    let delivered: u64 = o.delivered.iter().map(|&d| d as u64).sum();
+    delivered as f64 * size as f64 / (n as f64 * 50_000.0)
+}
+
 /// Verification: a message alone in the network takes exactly the module docs' formula — for
-/// every ordered pair of a 4x4 bidirectional torus and of the 16-node Midimew, each switching
-/// mode, router delays 0, 1 and 4, link latencies 1 and 3, and messages of one packet and of
-/// several (B a multiple of P for store-and-forward, whose formula assumes equal packets).
-/// The hop count comes from a breadth-first search of the graph (both routings are minimal).
+/// every ordered pair of a 4x4 bidirectional torus, a 4x4 mesh and the 16-node Midimew, each
+/// switching mode, router delays 0, 1 and 4, link latencies 1 and 3, and messages of one packet
+/// and of several (B a multiple of P for store-and-forward, whose formula assumes equal
+/// packets); and with escape routing (Puente et al.'s adaptive router, cut-through), whose
+/// adaptive VCs take a minimal route. The hop count comes from a breadth-first search of the
+/// graph (every routing here is minimal).
 #[test]
 fn unloaded_latency_is_the_formula_for_every_pair() {
-    for json in
-        [r#"{"family": "torus", "k": 4, "bidirectional": true}"#, r#"{"family": "midimew", "nodes": 16}"#]
-    {
+    for json in [
+        r#"{"family": "torus", "k": 4, "bidirectional": true}"#,
+        r#"{"family": "mesh", "k": 4}"#,
+        r#"{"family": "midimew", "nodes": 16}"#,
+    ] {
         let topo = build(json);
         let net = topo.network();
         let dist = distances(net);
-        for switching in [Switching::Wormhole, Switching::Vct, Switching::Saf] {
+        let modes = [
+            (Switching::Wormhole, Avoidance::None),
+            (Switching::Vct, Avoidance::None),
+            (Switching::Saf, Avoidance::None),
+            (Switching::Vct, Avoidance::Escape),
+        ];
+        for (switching, deadlock) in modes {
             for (r, l) in [(0, 1), (1, 1), (4, 1), (0, 3), (4, 3)] {
                 for (size, packet) in [(1, 1), (4, 16), (8, 4), (12, 4), (5, 2)] {
                     if switching == Switching::Saf && size % packet != 0 {
                         continue;
                     }
+                    // Escape routing's bubble needs room for two packets on the rings.
+                    let room = if deadlock == Avoidance::Escape { 2 * packet } else { 0 };
                     let p = VcParams {
                         vcs: 2,
-                        buffer: size + 2 * l + r + 1,
+                        buffer: (size + 2 * l + r + 1).max(room),
                         router_delay: r,
                         link_latency: l,
                         packet,
                         switching,
                         arbitration: Arbitration::RoundRobin,
-                        deadlock: Avoidance::None,
+                        deadlock,
                     };
                     let (o, pairs) = every_pair(&topo, size, p, 500);
                     let recs = o.messages.as_ref().unwrap();
@@ -109,7 +143,7 @@ fn unloaded_latency_is_the_formula_for_every_pair() {
                         assert_eq!(
                             recs[i].latency,
                             formula(&p, h, size),
-                            "{json} {switching:?} r={r} l={l} B={size} P={packet}: {s} -> {d}, {h} hops"
+                            "{json} {switching:?} {deadlock:?} r={r} l={l} B={size} P={packet}: {s} -> {d}, {h} hops"
                         );
                         assert_eq!(recs[i].hops as u64, h);
                     }
@@ -302,16 +336,7 @@ fn a_dateline_keeps_deadlocking_tori_delivering() {
         let topo = build(json);
         let n = topo.network().terminals();
         let rate = capacity / size as f64;
-        let spec = RunSpec {
-            arrivals: Arrivals::Bernoulli(rate),
-            size: netwrap_sim::traffic::MessageSize::Fixed(size),
-            warmup: 50_000,
-            messages: 1 << 31,
-            max_cycles: 100_000,
-            seed: 3,
-            stop: StopRule::drain(),
-            record: Record::default(),
-        };
+        let spec = full_load(rate, size, 3);
         for (deadlock, expect_deadlock) in [(Avoidance::None, true), (Avoidance::Dateline, false)] {
             let p = VcParams {
                 vcs: 2,
@@ -327,51 +352,9 @@ fn a_dateline_keeps_deadlocking_tori_delivering() {
             assert_eq!(o.deadlock.is_some(), expect_deadlock, "{json} {deadlock:?}");
             if !expect_deadlock {
                 assert_eq!(o.end, 100_000);
-                let delivered: u64 = o.delivered.iter().map(|&d| d as u64).sum();
-                let accepted = delivered as f64 * size as f64 / (n as f64 * 50_000.0);
+                let accepted = accepted(&o, size, n);
                 assert!(accepted >= 0.25 * capacity, "{json}: {accepted} flits/node/cycle accepted");
             }
-        }
-    }
-}
-
-/// Characterisation: Bubble flow control (Puente et al. §3) keeps the 8x8 bidirectional torus
-/// with one cut-through VC of four 4-flit packets — CAMINOS's bubble configuration — delivering
-/// for 100,000 cycles at 100% offered load (m·B = 1 flit per node per cycle saturates its
-/// busiest channel): over the second half it accepts at least a quarter of that (a deadlocked
-/// network accepts nothing). Without the bubble the same run deadlocks.
-#[test]
-fn bubble_flow_control_keeps_the_torus_delivering() {
-    let topo = build(r#"{"family": "torus", "k": 8, "bidirectional": true}"#);
-    let n = topo.network().terminals();
-    let spec = RunSpec {
-        arrivals: Arrivals::Bernoulli(0.25),
-        size: netwrap_sim::traffic::MessageSize::Fixed(4),
-        warmup: 50_000,
-        messages: 1 << 31,
-        max_cycles: 100_000,
-        seed: 3,
-        stop: StopRule::drain(),
-        record: Record::default(),
-    };
-    for (deadlock, expect_deadlock) in [(Avoidance::None, true), (Avoidance::Bubble, false)] {
-        let p = VcParams {
-            vcs: 1,
-            buffer: 16,
-            router_delay: 0,
-            link_latency: 1,
-            packet: 4,
-            switching: Switching::Vct,
-            arbitration: Arbitration::RoundRobin,
-            deadlock,
-        };
-        let o = execute(&topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p));
-        assert_eq!(o.deadlock.is_some(), expect_deadlock, "{deadlock:?}");
-        if !expect_deadlock {
-            assert_eq!(o.end, 100_000);
-            let delivered: u64 = o.delivered.iter().map(|&d| d as u64).sum();
-            let accepted = delivered as f64 * 4.0 / (n as f64 * 50_000.0);
-            assert!(accepted >= 0.25, "{accepted} flits/node/cycle accepted");
         }
     }
 }
@@ -384,48 +367,6 @@ fn build_routed(json: &str, routing: &str) -> Topology {
     };
     let (s, _) = s.resolve().unwrap();
     s.topology.shape(&s.routing).unwrap().build().unwrap()
-}
-
-/// Verification: with escape routing (Puente et al.'s adaptive router) a message alone in the
-/// network takes the adaptive VCs along a minimal route, so its latency is the cut-through
-/// formula of the module docs with h the breadth-first distance — on every ordered pair of a
-/// 4x4 bidirectional torus, a 4x4 mesh and the 16-node Midimew.
-#[test]
-fn escape_routing_is_minimal_and_unloaded_latency_is_the_formula() {
-    for json in [
-        r#"{"family": "torus", "k": 4, "bidirectional": true}"#,
-        r#"{"family": "mesh", "k": 4}"#,
-        r#"{"family": "midimew", "nodes": 16}"#,
-    ] {
-        let topo = build(json);
-        let net = topo.network();
-        let dist = distances(net);
-        for (r, l) in [(0, 1), (4, 1), (1, 3)] {
-            for (size, packet) in [(1, 1), (8, 4), (20, 20)] {
-                let p = VcParams {
-                    vcs: 2,
-                    buffer: (size + 2 * l + r + 1).max(2 * packet),
-                    router_delay: r,
-                    link_latency: l,
-                    packet,
-                    switching: Switching::Vct,
-                    arbitration: Arbitration::RoundRobin,
-                    deadlock: Avoidance::Escape,
-                };
-                let (o, pairs) = every_pair(&topo, size, p, 500);
-                let recs = o.messages.as_ref().unwrap();
-                for (i, &(s, d)) in pairs.iter().enumerate() {
-                    let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
-                    assert_eq!(
-                        recs[i].latency,
-                        formula(&p, h, size),
-                        "{json} r={r} l={l} B={size}: {s} -> {d}"
-                    );
-                    assert_eq!(recs[i].hops as u64, h);
-                }
-            }
-        }
-    }
 }
 
 /// Characterisation (issue evidence 4): the 8x8 bidirectional torus and the 64-node Midimew
@@ -461,16 +402,7 @@ fn bubble_and_escape_keep_tori_and_midimews_delivering() {
         let hops: u64 = dist.iter().flatten().sum();
         let per_channel = hops as f64 / (n as f64 * net.channels().len() as f64);
         let capacity = if json.contains("mesh") { 0.5 } else { 1.0 / per_channel };
-        let spec = RunSpec {
-            arrivals: Arrivals::Bernoulli(capacity / 4.0),
-            size: netwrap_sim::traffic::MessageSize::Fixed(4),
-            warmup: 50_000,
-            messages: 1 << 31,
-            max_cycles: 100_000,
-            seed: 3,
-            stop: StopRule::drain(),
-            record: Record::default(),
-        };
+        let spec = full_load(capacity / 4.0, 4, 3);
         let p = VcParams {
             vcs,
             buffer: if switching == Switching::Wormhole { 4 } else { 16 },
@@ -486,8 +418,7 @@ fn bubble_and_escape_keep_tori_and_midimews_delivering() {
         assert_eq!(o.deadlock.is_some(), expect_deadlock, "{json} {deadlock:?}: {:?} at {}", o.stop, o.end);
         if !expect_deadlock {
             assert_eq!(o.end, 100_000);
-            let delivered: u64 = o.delivered.iter().map(|&d| d as u64).sum();
-            let accepted = delivered as f64 * 4.0 / (n as f64 * 50_000.0);
+            let accepted = accepted(&o, 4, n);
             assert!(
                 accepted >= 0.25 * capacity,
                 "{json} {deadlock:?}: {accepted} of {capacity} flits/node/cycle"
@@ -557,16 +488,7 @@ fn up_down_routing_keeps_deadlocking_networks_delivering() {
     for json in
         [r#"{"family": "midimew", "nodes": 16}"#, r#"{"family": "torus", "k": 4, "bidirectional": true}"#]
     {
-        let spec = RunSpec {
-            arrivals: Arrivals::Bernoulli(1.0 / 16.0),
-            size: netwrap_sim::traffic::MessageSize::Fixed(16),
-            warmup: 50_000,
-            messages: 1 << 31,
-            max_cycles: 100_000,
-            seed: 1,
-            stop: StopRule::drain(),
-            record: Record::default(),
-        };
+        let spec = full_load(1.0 / 16.0, 16, 1);
         for deadlock in [Avoidance::None, Avoidance::Updown] {
             let mut s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
             s.router.kind = RouterKind::Vc;
@@ -579,8 +501,7 @@ fn up_down_routing_keeps_deadlocking_networks_delivering() {
             assert_eq!(o.deadlock.is_some(), deadlock == Avoidance::None, "{json} {deadlock:?}");
             if deadlock == Avoidance::Updown {
                 assert_eq!(o.end, 100_000);
-                let delivered: u64 = o.delivered.iter().map(|&d| d as u64).sum();
-                let accepted = delivered as f64 * 16.0 / (n as f64 * 50_000.0);
+                let accepted = accepted(&o, 16, n);
                 assert!(accepted >= 0.25, "{json}: {accepted} flits/node/cycle accepted");
             }
         }

@@ -243,6 +243,26 @@ impl KaryNCube {
         Some(if self.spec.wrap { at * self.ports + port } else { self.mesh_channel(at, i, port) })
     }
 
+    /// The productive channel of each dimension still to correct, in the routing's dimension
+    /// order, into `out`: the first only (dimension-order routing), or `every` one.
+    #[inline]
+    fn steps(&self, at: RouterId, dest: RouterId, salt: u32, out: &mut Candidates, every: bool) {
+        out.clear();
+        let n = self.dimensions();
+        for j in 0..n {
+            let i = match self.order {
+                DimensionOrder::HighestFirst => n - 1 - j,
+                DimensionOrder::LowestFirst => j,
+            };
+            if let Some(c) = self.step(at, dest, i, salt) {
+                out.push(c);
+                if !every {
+                    return;
+                }
+            }
+        }
+    }
+
     /// The channel leaving mesh router `at` through `port` (of dimension `i`): the router's
     /// first channel plus the ports it has before `port` (a port is absent at the grid's edge).
     #[inline]
@@ -279,18 +299,7 @@ impl Routing for KaryNCube {
     /// taking the shorter way round a bidirectional ring.
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
-        out.clear();
-        let n = self.dimensions();
-        for j in 0..n {
-            let i = match self.order {
-                DimensionOrder::HighestFirst => n - 1 - j,
-                DimensionOrder::LowestFirst => j,
-            };
-            if let Some(c) = self.step(at, dest, i, salt) {
-                out.push(c);
-                return;
-            }
-        }
+        self.steps(at, dest, salt, out, false);
     }
 
     fn salt_changes_candidates(&self) -> bool {
@@ -306,17 +315,7 @@ impl Routing for KaryNCube {
     /// bidirectional ring the half-way tie keeps the salt's direction).
     #[inline]
     fn minimal(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
-        out.clear();
-        let n = self.dimensions();
-        for j in 0..n {
-            let i = match self.order {
-                DimensionOrder::HighestFirst => n - 1 - j,
-                DimensionOrder::LowestFirst => j,
-            };
-            if let Some(c) = self.step(at, dest, i, salt) {
-                out.push(c);
-            }
-        }
+        self.steps(at, dest, salt, out, true);
     }
 }
 

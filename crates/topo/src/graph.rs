@@ -71,20 +71,27 @@ pub struct TableRouting {
     dist: Vec<u8>,
 }
 
+/// The routers that deliver to some terminal, each with a row of a per-destination table:
+/// `row_of[router]` (`u32::MAX` for the others) and the routers in row order.
+pub(crate) fn destination_rows(net: &Network) -> (Vec<u32>, Vec<usize>) {
+    let mut row_of = vec![u32::MAX; net.routers() as usize];
+    let mut targets = Vec::new();
+    for t in 0..net.terminals() {
+        let e = net.eject_router(t) as usize;
+        if row_of[e] == u32::MAX {
+            row_of[e] = targets.len() as u32;
+            targets.push(e);
+        }
+    }
+    (row_of, targets)
+}
+
 impl TableRouting {
     /// Builds the table; fails when it would exceed [`TABLE_LIMIT`] bytes, when some terminal
     /// cannot reach another, or when a route would exceed 254 hops.
     pub fn new(net: &Network) -> Result<Self, TopoError> {
         let n = net.routers() as usize;
-        let mut row_of = vec![u32::MAX; n];
-        let mut targets = Vec::new();
-        for t in 0..net.terminals() {
-            let e = net.eject_router(t) as usize;
-            if row_of[e] == u32::MAX {
-                row_of[e] = targets.len() as u32;
-                targets.push(e);
-            }
-        }
+        let (row_of, targets) = destination_rows(net);
         let bytes = targets.len() as u64 * n as u64;
         if bytes > TABLE_LIMIT {
             return Err(TopoError::TooLarge {
@@ -176,26 +183,53 @@ impl TableRouting {
     }
 }
 
-/// A network routed by a [`TableRouting`]: used for families without a closed-form routing
-/// function (cube-connected cycles, and any graph a user builds).
-#[derive(Clone, Debug)]
-pub struct TableRouted {
-    network: Network,
-    table: TableRouting,
+/// A routing table built for a network from its graph: [`TableRouting`] (every minimal next
+/// hop) or [`crate::UpDownRouting`] (up*/down*).
+pub trait HopTable: Sized + Sync {
+    /// Builds the table for `net`.
+    fn build(net: &Network) -> Result<Self, TopoError>;
+    /// The channels from `at` towards router `to` (empty at `to`).
+    fn next_hops(&self, net: &Network, at: RouterId, to: RouterId, out: &mut Candidates);
+    /// Bytes held on the heap.
+    fn heap_bytes(&self) -> usize;
 }
 
-impl TableRouted {
-    /// Builds the routing table for `network`.
+impl HopTable for TableRouting {
+    fn build(net: &Network) -> Result<Self, TopoError> {
+        TableRouting::new(net)
+    }
+    fn next_hops(&self, net: &Network, at: RouterId, to: RouterId, out: &mut Candidates) {
+        TableRouting::next_hops(self, net, at, to, out)
+    }
+    fn heap_bytes(&self) -> usize {
+        TableRouting::heap_bytes(self)
+    }
+}
+
+/// A network routed by a table of its own ([`HopTable`]): used for families without a
+/// closed-form routing function (cube-connected cycles, and any graph a user builds) and for
+/// up*/down* routing.
+#[derive(Clone, Debug)]
+pub struct Routed<T> {
+    network: Network,
+    table: T,
+}
+
+/// A network routed by a minimal-next-hop [`TableRouting`].
+pub type TableRouted = Routed<TableRouting>;
+
+impl<T: HopTable> Routed<T> {
+    /// Builds the table for `network`.
     pub fn new(network: Network) -> Result<Self, TopoError> {
-        let table = TableRouting::new(&network)?;
-        Ok(TableRouted { network, table })
+        let table = T::build(&network)?;
+        Ok(Routed { network, table })
     }
     /// The graph.
     pub fn network(&self) -> &Network {
         &self.network
     }
     /// The table.
-    pub fn table(&self) -> &TableRouting {
+    pub fn table(&self) -> &T {
         &self.table
     }
     /// Bytes held on the heap: the network and the table.
@@ -204,7 +238,7 @@ impl TableRouted {
     }
 }
 
-impl Routing for TableRouted {
+impl<T: HopTable> Routing for Routed<T> {
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
         let to = self.network.eject_router(dest);

@@ -64,7 +64,7 @@ pub use cube::{CubeSpec, DimensionOrder, KaryNCube};
 pub use error::TopoError;
 pub use family_spec::{RoutingAlgorithm, RoutingSpec, TopologySpec, whole_dimensions};
 pub use fattree::FatTree;
-pub use graph::{TABLE_LIMIT, TableRouted, TableRouting, bfs_from};
+pub use graph::{HopTable, Routed, TABLE_LIMIT, TableRouted, TableRouting, bfs_from};
 pub use hamming::Hamming;
 pub use indirect::{Indirect, StageWiring};
 pub use metrics::Metrics;

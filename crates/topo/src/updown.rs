@@ -59,8 +59,8 @@
 //! at most 32,766 hops.
 
 use crate::TopoError;
-use crate::graph::{bfs_from, in_lists};
-use crate::network::{Candidates, Network, RouterId, Routing, TerminalId};
+use crate::graph::{HopTable, Routed, bfs_from, destination_rows, in_lists};
+use crate::network::{Candidates, Network, RouterId};
 use rayon::prelude::*;
 
 /// Bytes (2 per destination router and router) above which [`UpDownRouting`] refuses to build:
@@ -144,15 +144,7 @@ impl UpDownRouting {
     /// terminal has no legal route to another, or when a route would exceed 32,766 hops.
     pub fn new(net: &Network) -> Result<Self, TopoError> {
         let n = net.routers() as usize;
-        let mut row_of = vec![u32::MAX; n];
-        let mut targets = Vec::new();
-        for t in 0..net.terminals() {
-            let e = net.eject_router(t) as usize;
-            if row_of[e] == u32::MAX {
-                row_of[e] = targets.len() as u32;
-                targets.push(e);
-            }
-        }
+        let (row_of, targets) = destination_rows(net);
         let bytes = 2 * targets.len() as u64 * n as u64;
         if bytes > UPDOWN_LIMIT {
             return Err(TopoError::TooLarge {
@@ -306,47 +298,24 @@ impl UpDownRouting {
 
 /// A network routed up*/down* (`--deadlock updown`): any family, deadlock-free on the
 /// virtual-channel router with one VC.
-#[derive(Clone, Debug)]
-pub struct UpDownRouted {
-    network: Network,
-    routing: UpDownRouting,
-}
+pub type UpDownRouted = Routed<UpDownRouting>;
 
-impl UpDownRouted {
-    /// Builds the up*/down* tables for `network`.
-    pub fn new(network: Network) -> Result<Self, TopoError> {
-        let routing = UpDownRouting::new(&network)?;
-        Ok(UpDownRouted { network, routing })
+impl HopTable for UpDownRouting {
+    fn build(net: &Network) -> Result<Self, TopoError> {
+        UpDownRouting::new(net)
     }
-    /// The graph.
-    pub fn network(&self) -> &Network {
-        &self.network
+    fn next_hops(&self, net: &Network, at: RouterId, to: RouterId, out: &mut Candidates) {
+        UpDownRouting::next_hops(self, net, at, to, out)
     }
-    /// The tables.
-    pub fn routing(&self) -> &UpDownRouting {
-        &self.routing
-    }
-    /// Bytes held on the heap: the network and the tables.
-    pub fn heap_bytes(&self) -> usize {
-        self.network.heap_bytes() + self.routing.heap_bytes()
-    }
-}
-
-impl Routing for UpDownRouted {
-    #[inline]
-    fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
-        let to = self.network.eject_router(dest);
-        self.routing.next_hops(&self.network, at, to, out);
-    }
-
-    fn salt_changes_candidates(&self) -> bool {
-        false
+    fn heap_bytes(&self) -> usize {
+        UpDownRouting::heap_bytes(self)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::network::Routing;
     use crate::{Channel, CirculantRouting, DimensionOrder, Shape};
 
     /// A cycle of the channel dependency graph of every route the rule offers (every candidate
@@ -413,7 +382,7 @@ mod tests {
                 if std::mem::replace(&mut seen[at as usize][went_down as usize], true) {
                     continue;
                 }
-                let (d, _) = r.routing().distance(at, to).expect("a legal route");
+                let (d, _) = r.table().distance(at, to).expect("a legal route");
                 r.route(at, t, 0, &mut cands);
                 if cands.is_empty() {
                     assert_eq!(at, to, "{}: stopped at {at}, not {to}", net.name());
@@ -422,9 +391,9 @@ mod tests {
                 assert!(d > 0 && h < 2 * net.routers(), "{}", net.name());
                 for &c in cands.as_slice() {
                     let v = net.channel(c).dst;
-                    let up = r.routing().is_up(at, v);
+                    let up = r.table().is_up(at, v);
                     assert!(!(up && went_down), "{}: up {at} -> {v} after a down channel", net.name());
-                    assert_eq!(r.routing().distance(v, to).unwrap().0, d - 1, "{}", net.name());
+                    assert_eq!(r.table().distance(v, to).unwrap().0, d - 1, "{}", net.name());
                     stack.push((v, went_down || !up, h + 1));
                 }
             }
@@ -477,7 +446,7 @@ mod tests {
             } else {
                 Ranking::Levels
             };
-            assert_eq!(r.routing().ranking(), expect, "{}", net.name());
+            assert_eq!(r.table().ranking(), expect, "{}", net.name());
         }
     }
 
@@ -491,7 +460,7 @@ mod tests {
             let r = UpDownRouted::new(net.clone()).unwrap();
             for from in 0..net.routers() {
                 for to in 0..net.routers() {
-                    let (d, _) = r.routing().distance(from, to).unwrap();
+                    let (d, _) = r.table().distance(from, to).unwrap();
                     assert_eq!(d == 0, from == to);
                 }
             }
@@ -500,12 +469,12 @@ mod tests {
         let net = shape.build().unwrap().network().clone();
         let r = UpDownRouted::new(net.clone()).unwrap();
         for (src, c) in net.edges() {
-            assert!(!r.routing().is_up(src, c.dst));
+            assert!(!r.table().is_up(src, c.dst));
         }
         for s in 0..net.terminals() {
             let from = net.inject_router(s);
             for t in 0..net.terminals() {
-                assert_eq!(r.routing().distance(from, net.eject_router(t)), Some((3, true)));
+                assert_eq!(r.table().distance(from, net.eject_router(t)), Some((3, true)));
             }
         }
     }
@@ -529,18 +498,18 @@ mod tests {
         ];
         let net = Network::new("ring", 4, list, vec![0, 1, 2, 3], vec![0, 1, 2, 3], vec!["x".into()]);
         let r = UpDownRouted::new(net.clone()).unwrap();
-        let ranks: Vec<u32> = (0..4).map(|x| r.routing().rank(x)).collect();
+        let ranks: Vec<u32> = (0..4).map(|x| r.table().rank(x)).collect();
         assert_eq!(ranks, [0, 1, 3, 2]);
         let mut c = Candidates::default();
         r.route(2, 3, 0, &mut c);
         assert_eq!(c.as_slice(), [4]);
-        assert_eq!(r.routing().distance(2, 3), Some((1, false)));
+        assert_eq!(r.table().distance(2, 3), Some((1, false)));
         r.route(1, 3, 0, &mut c);
         assert_eq!(c.as_slice(), [3], "1 -> 0, up");
         r.route(0, 3, 0, &mut c);
         assert_eq!(c.as_slice(), [1], "0 -> 3, down");
-        assert_eq!(r.routing().distance(1, 3), Some((2, false)));
-        assert_eq!(r.routing().distance(0, 2), Some((2, true)));
+        assert_eq!(r.table().distance(1, 3), Some((2, false)));
+        assert_eq!(r.table().distance(0, 2), Some((2, true)));
     }
 
     /// Verification: unidirectional rings and tori have pairs without a legal route, and are

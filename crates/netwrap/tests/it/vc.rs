@@ -411,7 +411,8 @@ fn channels_csv_matches_the_report() {
 /// no deadlock) and accept at least a quarter of the offered flit per node per cycle in the
 /// measured window, as the dateline and bubble tests require (a deadlocked network accepts
 /// nothing). The report says the routing is up*/down*, in words and
-/// in its `config`. (`up_down_routing_keeps_deadlocking_networks_delivering` in the simulator's
+/// in its `config`, and `netwrap check` agrees with the run (a cycle under their own routing,
+/// none up*/down*). (`up_down_routing_keeps_deadlocking_networks_delivering` in the simulator's
 /// tests runs the same networks for all 100,000 cycles.)
 #[test]
 fn up_down_routing_keeps_the_midimew_and_the_torus_delivering() {
@@ -444,6 +445,17 @@ fn up_down_routing_keeps_the_midimew_and_the_torus_delivering() {
         let mut updown: Vec<&str> = flags.to_vec();
         updown.extend(["--deadlock", "updown"]);
         updown.extend(family);
+        // The static check agrees: a cycle under the family's routing, none up*/down*.
+        for (deadlock, status, verdict) in [("none", 4, "cycle"), ("updown", 0, "acyclic")] {
+            let out = netwrap()
+                .args(["check", "--json", "--router", "vc", "--vcs", "1", "--deadlock", deadlock])
+                .args(family)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(status), "{family:?} {deadlock}");
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["verdict"], verdict, "{family:?} {deadlock}");
+        }
         netwrap()
             .args(&updown)
             .assert()
