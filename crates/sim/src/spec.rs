@@ -289,7 +289,7 @@ impl RouterSpec {
                 let midimew = matches!(topology, TopologySpec::Midimew { .. });
                 if !known || (routing == RoutingAlgorithm::Table && !midimew) {
                     return Err(invalid(format!(
-                        "router.deadlock = escape needs a dimension-order escape routing: tori, rings, meshes and hypercubes under their own routing, and Midimews (routing record), not a {family} routed by '{}' (--deadlock, --routing)",
+                        "router.deadlock = escape needs a dimension-order escape routing: tori, rings, meshes and hypercubes under their own routing, and Midimews (escaping by the routing record), not a {family} routed by '{}' (--deadlock, --routing)",
                         routing.name()
                     )));
                 }

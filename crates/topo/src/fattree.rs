@@ -134,12 +134,8 @@ impl FatTree {
         drop(children);
         // Processor p is child p mod 4 of level-1 switch p / 4, for injection and delivery.
         let attach = Attach::Blocks { first: 0, per_router: 4, cycle: u32::MAX };
-        let network = b.finish(
-            format!("butterfly fat-tree, {processors} processors, {n} levels"),
-            processors,
-            attach.clone(),
-            attach,
-        );
+        let network =
+            b.finish(format!("butterfly fat-tree of {n} levels"), processors, attach.clone(), attach);
         Ok(FatTree { levels: n, level_offset, network })
     }
 
