@@ -64,8 +64,8 @@
 //!
 //! # Cost
 //! Flits live in one arena of (ports × V × F) slots, packets and messages in slot vectors with
-//! free lists; flits on the wires and credits on their way back are FIFOs (every flit takes l
-//! cycles, so they are in time order). Only routers holding flits and terminals holding packets
+//! free lists; flits on the wires and credits on their way back sit in rings of l + 1 buckets
+//! by arrival cycle (every flit and credit takes exactly l cycles). Only routers holding flits and terminals holding packets
 //! are visited; a cycle in which none is and nothing is on a wire is skipped. Within a router
 //! only the input VCs holding flits are visited (a bitset per router, read from the
 //! round-robin priority on), and a header blocked for a VC is routed once, not every cycle it
@@ -127,6 +127,48 @@ struct InVc {
 struct OutVc {
     credits: u32,
     held: bool,
+}
+
+/// What crosses the wires one way (flits, or credits back): every entry takes exactly `l`
+/// cycles, so those sent at cycle s all arrive at s + l — a ring of l + 1 buckets indexed by
+/// arrival cycle, each emptied in the cycle it arrives (the engine never skips a cycle in which
+/// something arrives), in the order it was filled.
+struct Wires<T> {
+    buckets: Vec<Vec<T>>,
+    /// The current cycle's bucket.
+    cursor: usize,
+    pending: usize,
+}
+
+impl<T: Copy> Wires<T> {
+    fn new(l: u64) -> Self {
+        Wires { buckets: (0..=l).map(|_| Vec::new()).collect(), cursor: 0, pending: 0 }
+    }
+
+    /// Sends `x` in the current cycle: it arrives `l` cycles later.
+    #[inline]
+    fn send(&mut self, x: T) {
+        // (now + l) mod (l + 1) = (now − 1) mod (l + 1).
+        let at = if self.cursor == 0 { self.buckets.len() - 1 } else { self.cursor - 1 };
+        self.buckets[at].push(x);
+        self.pending += 1;
+    }
+
+    /// Moves to cycle `now` and hands over what arrives then (`out` must be empty).
+    #[inline]
+    fn arrive(&mut self, now: u64, out: &mut Vec<T>) {
+        self.cursor = (now % self.buckets.len() as u64) as usize;
+        std::mem::swap(out, &mut self.buckets[self.cursor]);
+        self.pending -= out.len();
+    }
+
+    /// The first cycle after `now` at which something arrives.
+    fn next_arrival(&self, now: u64) -> Option<u64> {
+        let n = self.buckets.len();
+        (self.pending > 0)
+            .then(|| (1..n).find(|d| !self.buckets[(self.cursor + d) % n].is_empty()).map(|d| now + d as u64))
+            .flatten()
+    }
 }
 
 /// Why the flits of one run would not fit in memory, if they would not.
@@ -306,8 +348,9 @@ pub fn run<R: Routing>(
     let mut source_q: Vec<VecDeque<u32>> = vec![VecDeque::new(); terminals as usize];
     let mut inj_vc = vec![NONE; terminals as usize];
     let mut inj_sent = vec![0u32; terminals as usize];
-    let mut wires: VecDeque<(u64, u32, u32)> = VecDeque::new();
-    let mut credits: VecDeque<(u64, u32)> = VecDeque::new();
+    let mut wires: Wires<(u32, u32)> = Wires::new(l);
+    let mut credits: Wires<u32> = Wires::new(l);
+    let (mut landing, mut returning) = (Vec::new(), Vec::new());
     let mut packets: Vec<Packet> = Vec::new();
     let mut free_pkts: Vec<u32> = Vec::new();
     let mut msgs: Vec<Msg> = Vec::new();
@@ -345,11 +388,8 @@ pub fn run<R: Routing>(
 
     while now < spec.max_cycles {
         // Flits reaching their buffers, and credits reaching their senders.
-        while let Some(&(t, ivc, pkt)) = wires.front() {
-            if t > now {
-                break;
-            }
-            wires.pop_front();
+        wires.arrive(now, &mut landing);
+        for &(ivc, pkt) in &landing {
             let q = &mut ivcs[ivc as usize];
             let i = ivc as usize;
             occupancy[i] += q.len as u64 * now.max(warmup).saturating_sub(occ_since[i].max(warmup));
@@ -365,13 +405,12 @@ pub fn run<R: Routing>(
             router_flits[rt as usize] += 1;
             activate!(rt);
         }
-        while let Some(&(t, ovc)) = credits.front() {
-            if t > now {
-                break;
-            }
-            credits.pop_front();
+        landing.clear();
+        credits.arrive(now, &mut returning);
+        for &ovc in &returning {
             ovcs[ovc as usize].credits += 1;
         }
+        returning.clear();
         // New messages join their source queues as packets.
         births.take(now, &mut born);
         born.sort_unstable();
@@ -660,7 +699,7 @@ pub fn run<R: Routing>(
                 router_flits[rt] -= 1;
                 last_move = now;
                 if port < nc {
-                    credits.push_back((now + l, ivc));
+                    credits.send(ivc);
                 } else if q.sent == 0 {
                     packets[pkt as usize].left = now;
                     // A header leaves its source router: the message's first one ends its source
@@ -711,7 +750,7 @@ pub fn run<R: Routing>(
                     if q.sent == 0 {
                         packets[pkt as usize].hops += 1;
                     }
-                    wires.push_back((now + l, o, pkt));
+                    wires.send((o, pkt));
                 }
             }
             if router_flits[rt] == 0 {
@@ -731,7 +770,9 @@ pub fn run<R: Routing>(
         }
         if active.is_empty() && active_terms.is_empty() {
             // Nothing buffered: jump to the next arrival, creation or delivery.
-            let next = [wires.front().map(|w| w.0), births.next_after_now(), collector.next_delivery()];
+            // (Credits too: each bucket must be emptied in its cycle.)
+            let wire = [wires.next_arrival(now), credits.next_arrival(now)].into_iter().flatten().min();
+            let next = [wire, births.next_after_now(), collector.next_delivery()];
             now = super::next_busy_cycle(now, next, spec.max_cycles);
         } else {
             now += 1;
