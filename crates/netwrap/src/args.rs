@@ -247,119 +247,13 @@ impl FamilyCmd {
     }
 }
 
-/// Router model, as a command-line value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Router {
-    /// The ideal switch: unbounded output queues, one cycle per hop, pipelined.
-    Ideal,
-    /// Input-buffered virtual-channel router: finite buffers, credits, packets, switching.
-    Vc,
-}
-
-/// Switching of the virtual-channel router, as a command-line value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SwitchingArg {
-    /// A VC is taken with room for one flit; a blocked packet holds its channels.
-    Wormhole,
-    /// Virtual cut-through: a VC is taken only with room for the whole packet.
-    Vct,
-    /// Store-and-forward: as vct, and a packet leaves a router only once all of it is there.
-    Saf,
-}
-
-/// Deadlock avoidance of the virtual-channel router, as a command-line value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DeadlockArg {
-    /// None: a deadlock is detected at run time and reported (exit status 4).
-    None,
-    /// Two VC classes on each ring of a torus, switching at the wrap-around channel (Dally &
-    /// Seitz); needs --vcs >= 2.
-    Dateline,
-    /// Bubble flow control on each ring of a torus or a Midimew (Puente et al. §3): entering a
-    /// ring needs room for two packets; needs --switching vct and --buffer >= 2 x --packet
-    /// (and --routing record on a Midimew).
-    Bubble,
-    /// Puente et al.'s adaptive router (Fig. 4): VC 0 a dimension-order escape channel with
-    /// bubble flow control on rings, the other VCs take any minimal next hop; tori, rings,
-    /// meshes, hypercubes, Midimews; needs --switching vct and --vcs >= 2.
-    Escape,
-    /// Up*/down* routing from router 0 in place of the family's routing (Schroeder et al.
-    /// 1991, Autonet): deadlock-free on any family with channels both ways or without cycles,
-    /// any --vcs, any --switching; not with --routing table or record.
-    Updown,
-}
-
-/// Arbitration of the virtual-channel router, as a command-line value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ArbitrationArg {
-    /// A priority rotating over the router's input VCs every cycle.
-    RoundRobin,
-    /// The oldest packet first, ties by the packets' seeded salts.
-    OldestFirst,
-}
-
-/// Destination pattern, as a command-line value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PatternArg {
-    /// Uniform over every terminal, the source included.
-    Uniform,
-    /// Uniform over the other terminals, the source excluded (as BookSim2 and CAMINOS).
-    UniformOthers,
-    /// Matrix transpose on node numbers, N = k²: y·k + x sends to x·k + y (Puente et al.).
-    Transpose,
-    /// The b address bits reversed, N = 2^b (Puente et al.).
-    BitReversal,
-    /// Perfect shuffle: the b address bits rotated left by one, N = 2^b (Puente et al.).
-    Shuffle,
-    /// Every address bit inverted, N = 2^b: s sends to N − 1 − s (Dally & Towles).
-    BitComplement,
-    /// Every coordinate + ⌈k/2⌉ − 1 mod k (k-ary n-cubes; Dally & Towles).
-    Tornado,
-    /// Every coordinate + 1 mod k (k-ary n-cubes; Dally & Towles).
-    Neighbor,
-    /// A fraction of messages to hot-spot nodes, the rest uniform (needs --hotspots and
-    /// --hotspot-fraction).
-    Hotspot,
-    /// A random permutation drawn from the seed.
-    Permutation,
-    /// A subcube of l·N nodes with a corner at the source (tori and rings; needs --locality).
-    Locality,
-}
-
-impl From<PatternArg> for PatternKind {
-    fn from(p: PatternArg) -> Self {
-        match p {
-            PatternArg::Uniform => PatternKind::Uniform,
-            PatternArg::UniformOthers => PatternKind::UniformOthers,
-            PatternArg::Transpose => PatternKind::Transpose,
-            PatternArg::BitReversal => PatternKind::BitReversal,
-            PatternArg::Shuffle => PatternKind::Shuffle,
-            PatternArg::BitComplement => PatternKind::BitComplement,
-            PatternArg::Tornado => PatternKind::Tornado,
-            PatternArg::Neighbor => PatternKind::Neighbor,
-            PatternArg::Hotspot => PatternKind::Hotspot,
-            PatternArg::Permutation => PatternKind::Permutation,
-            PatternArg::Locality => PatternKind::Locality,
-        }
-    }
-}
-
-/// Engine, as a command-line value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Engine {
-    /// Per-message passage computation.
-    Fast,
-    /// Flit by flit (slow; for checking).
-    Reference,
-}
-
 /// The spec's router, workload, run and model options, shared by every command that simulates.
 /// Each is one field of the spec (named in brackets); absent options keep the spec's value.
 #[derive(Debug, Clone, Args)]
 pub struct SpecArgs {
     /// Router model [spec: router.kind] (default: ideal).
     #[arg(long, value_enum, global = true, help_heading = "Router")]
-    pub router: Option<Router>,
+    pub router: Option<RouterKind>,
     /// With --router vc: virtual channels per input port [spec: router.vcs] (default 2).
     #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router")]
     pub vcs: Option<u32>,
@@ -380,14 +274,14 @@ pub struct SpecArgs {
     pub packet: Option<u32>,
     /// With --router vc: switching [spec: router.switching] (default: wormhole).
     #[arg(long, value_enum, global = true, help_heading = "Router")]
-    pub switching: Option<SwitchingArg>,
+    pub switching: Option<Switching>,
     /// With --router vc: arbitration for VCs and switch ports [spec: router.arbitration]
     /// (default: round-robin).
     #[arg(long, value_enum, global = true, help_heading = "Router")]
-    pub arbitration: Option<ArbitrationArg>,
+    pub arbitration: Option<Arbitration>,
     /// With --router vc: deadlock avoidance [spec: router.deadlock] (default: none).
     #[arg(long, value_enum, global = true, help_heading = "Router")]
-    pub deadlock: Option<DeadlockArg>,
+    pub deadlock: Option<Avoidance>,
     /// Request rate m: messages each terminal creates per cycle, in (0, 1] [spec:
     /// workload.rate] (default 0.04).
     #[arg(long, value_parser = rate, allow_negative_numbers = true, global = true, help_heading = "Workload")]
@@ -410,7 +304,7 @@ pub struct SpecArgs {
     pub long_fraction: Option<f64>,
     /// Destination pattern [spec: workload.pattern] (default: uniform).
     #[arg(long, value_enum, global = true, help_heading = "Workload")]
-    pub pattern: Option<PatternArg>,
+    pub pattern: Option<PatternKind>,
     /// Locality fraction l in (0, 1]: destinations in a subcube of l·N nodes with a corner at
     /// the source (tori and rings) [spec: workload.locality]; l = 1 is uniform traffic.
     #[arg(long, value_parser = fraction, allow_negative_numbers = true, global = true, help_heading = "Workload")]
@@ -439,7 +333,7 @@ pub struct SpecArgs {
     pub seed: Option<u64>,
     /// Engine: the per-message fast path or the flit-by-flit reference [spec: run.engine].
     #[arg(long, value_enum, global = true, help_heading = "Run")]
-    pub engine: Option<Engine>,
+    pub engine: Option<EngineKind>,
     /// Compare with the analytical model of the network [spec: a `model` section]: k-ary
     /// n-cubes (Agarwal 1991 eq. 10), butterfly and Omega networks (Agarwal 1991 eqs. 13-14),
     /// butterfly fat-trees with --router vc --switching wormhole (Greenberg & Guan eqs. 1-26).
@@ -456,38 +350,16 @@ impl SpecArgs {
     pub fn apply(&self, spec: &mut SimSpec) {
         let rt = &mut spec.router;
         if let Some(k) = self.router {
-            rt.kind = match k {
-                Router::Ideal => RouterKind::Ideal,
-                Router::Vc => RouterKind::Vc,
-            };
+            rt.kind = k;
         }
         rt.vcs = self.vcs.or(rt.vcs);
         rt.buffer = self.buffer.or(rt.buffer);
         rt.router_delay = self.router_delay.or(rt.router_delay);
         rt.link_latency = self.link_latency.or(rt.link_latency);
         rt.packet = self.packet.or(rt.packet);
-        if let Some(s) = self.switching {
-            rt.switching = Some(match s {
-                SwitchingArg::Wormhole => Switching::Wormhole,
-                SwitchingArg::Vct => Switching::Vct,
-                SwitchingArg::Saf => Switching::Saf,
-            });
-        }
-        if let Some(d) = self.deadlock {
-            rt.deadlock = Some(match d {
-                DeadlockArg::None => Avoidance::None,
-                DeadlockArg::Dateline => Avoidance::Dateline,
-                DeadlockArg::Bubble => Avoidance::Bubble,
-                DeadlockArg::Escape => Avoidance::Escape,
-                DeadlockArg::Updown => Avoidance::Updown,
-            });
-        }
-        if let Some(a) = self.arbitration {
-            rt.arbitration = Some(match a {
-                ArbitrationArg::RoundRobin => Arbitration::RoundRobin,
-                ArbitrationArg::OldestFirst => Arbitration::OldestFirst,
-            });
-        }
+        rt.switching = self.switching.or(rt.switching);
+        rt.deadlock = self.deadlock.or(rt.deadlock);
+        rt.arbitration = self.arbitration.or(rt.arbitration);
         let w = &mut spec.workload;
         // A flag's rate or load replaces the file's, whichever form the file used.
         if let Some(r) = self.rate {
@@ -508,7 +380,7 @@ impl SpecArgs {
             w.long_fraction = Some(f);
         }
         if let Some(p) = self.pattern {
-            w.pattern = p.into();
+            w.pattern = p;
         }
         if let Some(l) = self.locality {
             w.locality = Some(l);
@@ -533,10 +405,7 @@ impl SpecArgs {
             r.seed = s;
         }
         if let Some(e) = self.engine {
-            r.engine = match e {
-                Engine::Fast => EngineKind::Fast,
-                Engine::Reference => EngineKind::Reference,
-            };
+            r.engine = e;
         }
         if self.model {
             spec.model = Some(ModelSpec { contention: self.contention.unwrap_or_default().form() });

@@ -76,50 +76,56 @@ pub struct RouterSpec {
 /// How the virtual-channel router avoids deadlock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Avoidance {
     /// None: a cyclic routing may deadlock, and the run-time detector reports it.
     #[default]
     None,
     /// Two VC classes on every ring of a torus (Dally & Seitz): a packet travels in the lower
     /// half of the VCs until it crosses its ring's wrap-around channel, and in the upper half
-    /// from that channel until it leaves the ring.
+    /// from that channel until it leaves the ring. Needs vcs >= 2 (--vcs).
     Dateline,
     /// Bubble flow control (Puente et al. §3, Fig. 3), with virtual cut-through: a packet may
     /// enter a ring of a torus or a Midimew (at injection or on a change of dimension) only if
     /// the VC it takes has room for two whole packets; moving along the ring needs room for
-    /// one. Routing is dimension order (on a Midimew, `routing.algorithm = record`).
+    /// one. Routing is dimension order (on a Midimew, `routing.algorithm = record`: --routing
+    /// record). Needs switching = vct and buffer >= 2 x packet.
     Bubble,
     /// Puente et al.'s adaptive router (Fig. 4; Duato's escape channels), with virtual
     /// cut-through, on tori, rings, meshes, hypercubes and Midimews: VC 0 of every channel is
     /// the deterministic escape channel (dimension order, with Bubble flow control where the
     /// network has rings), the other VCs are adaptive and take any minimal next hop; a packet
     /// takes an adaptive VC when one is free and falls back to the escape channel at any hop.
+    /// Needs switching = vct and vcs >= 2.
     Escape,
     /// Up*/down* routing (Schroeder et al. 1991, Autonet) in place of the family's routing, on
     /// any family whose every pair has a legal route: routers ranked by breadth-first level
     /// from router 0 (topologically on networks without cycles), a route takes channels towards the root ("up") and then away from it
     /// ("down"), never up after down, so the channel dependency graph is acyclic with any
-    /// number of VCs and any switching ([`netwrap_topo::UpDownRouting`]). Needs
-    /// `routing.algorithm = family` (the routing it replaces).
+    /// number of VCs and any switching (the argument: `netwrap_topo::UpDownRouting`). Needs
+    /// `routing.algorithm = family` (the routing it replaces; not --routing table or record).
     Updown,
 }
 
 /// The router models.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum RouterKind {
     /// The ideal switch of Agarwal 1991 and the homework: unbounded output queues, one cycle
     /// per hop (switch plus wire), pipelined.
     #[default]
     Ideal,
     /// An input-buffered virtual-channel router with credit-based flow control (Puente et
-    /// al.'s router, as BookSim2 and CAMINOS model one): see [`crate::engine::vc`].
+    /// al.'s router, as BookSim2 and CAMINOS model one): finite buffers, packets, switching.
+    /// (Its rules: the `engine::vc` module.)
     Vc,
 }
 
 /// How a packet advances through the virtual-channel router.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Switching {
     /// A virtual channel is taken with room for one flit; a blocked packet holds the channels
     /// behind it back to its source.
@@ -135,6 +141,7 @@ pub enum Switching {
 /// Which request wins a virtual channel or a switch port.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Arbitration {
     /// A rotating priority over a router's input virtual channels, advanced every cycle.
     #[default]
@@ -340,6 +347,7 @@ impl RouterSpec {
 /// Where messages go: the `pattern` of the workload.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum PatternKind {
     /// Uniform over every terminal, the source included (the homework's App. A).
     #[default]
@@ -480,6 +488,7 @@ impl WorkloadSpec {
 /// Which engine runs the ideal switch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum EngineKind {
     /// Per-message passage computation (the default).
     #[default]
