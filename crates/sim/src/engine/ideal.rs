@@ -8,10 +8,10 @@
 //! which realises the FCFS-with-seeded-tie-break rule. `reference.rs` simulates the same
 //! network flit by flit; tests check that the two agree exactly.
 
-use super::{Collector, Msg, NEVER, Outcome, RunSpec, Sources, choose};
+use super::{Births, Collector, Msg, NEVER, Outcome, RunSpec, choose};
 use crate::calendar::Calendar;
 use crate::traffic::Pattern;
-use netwrap_topo::{Candidates, Network, Routing};
+use netwrap_topo::{Candidates, Network, Routing, TerminalId};
 
 /// A channel's state: everything the hot loop touches per channel, 24 bytes.
 struct Lane {
@@ -37,17 +37,11 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let widths: Option<Vec<u32>> =
         channels.iter().any(|c| c.width != width0).then(|| channels.iter().map(|c| c.width as u32).collect());
     let mut collector = Collector::new(spec, net);
-    let (mut sources, first) = Sources::new(spec, terminals);
-    let mut births: Calendar<u32> = Calendar::new();
-    for (t, &at) in first.iter().enumerate() {
-        if at != NEVER {
-            births.push(at, t as u32);
-        }
-    }
+    let mut births = Births::new(spec, terminals);
     let mut events: Calendar<u64> = Calendar::new();
     let mut msgs: Vec<Msg> = Vec::new();
     let mut free: Vec<u32> = Vec::new();
-    let mut born = Vec::new();
+    let mut born: Vec<(TerminalId, Msg)> = Vec::new();
     let mut due = Vec::new();
     let mut cands = Candidates::default();
     let mut flit_hops = 0u64;
@@ -60,16 +54,9 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let mut reason = None;
     while now < spec.max_cycles {
         events.take(now, &mut due);
-        births.take(now, &mut born);
+        births.create(now, pattern, net, &mut collector, &mut born);
         let idle = due.is_empty() && born.is_empty();
-        born.sort_unstable();
-        for src in born.drain(..) {
-            let (dst, salt, size, next) = sources.create(src, now, pattern);
-            if next != NEVER {
-                births.push(next, src);
-            }
-            let msg =
-                Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now, size), size);
+        for &(_, msg) in &born {
             let slot = match free.pop() {
                 Some(slot) => {
                     msgs[slot as usize] = msg;
@@ -80,7 +67,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                     (msgs.len() - 1) as u32
                 }
             };
-            due.push(((salt as u64) << 32) | slot as u64);
+            due.push(((msg.salt as u64) << 32) | slot as u64);
         }
         due.sort_unstable();
         for &ev in &due {

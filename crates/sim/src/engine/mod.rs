@@ -323,6 +323,55 @@ pub(crate) struct Sources {
     script: Vec<std::collections::VecDeque<(u64, TerminalId)>>,
 }
 
+/// The terminals' message creations filed by cycle: the event-driven engines' sources.
+pub(crate) struct Births {
+    sources: Sources,
+    calendar: Calendar<u32>,
+    due: Vec<u32>,
+}
+
+impl Births {
+    pub fn new(spec: &RunSpec, terminals: u32) -> Self {
+        let (sources, first) = Sources::new(spec, terminals);
+        let mut calendar = Calendar::new();
+        for (t, &at) in first.iter().enumerate() {
+            if at != NEVER {
+                calendar.push(at, t as u32);
+            }
+        }
+        Births { sources, calendar, due: Vec::new() }
+    }
+
+    /// The messages created at cycle `now`, in terminal order, each registered with
+    /// `collector` and ready at its terminal's injection router, into `out` (emptied first).
+    #[inline]
+    pub fn create(
+        &mut self,
+        now: u64,
+        pattern: &Pattern,
+        net: &Network,
+        collector: &mut Collector,
+        out: &mut Vec<(TerminalId, Msg)>,
+    ) {
+        out.clear();
+        self.calendar.take(now, &mut self.due);
+        self.due.sort_unstable();
+        for src in self.due.drain(..) {
+            let (dst, salt, size, next) = self.sources.create(src, now, pattern);
+            if next != NEVER {
+                self.calendar.push(next, src);
+            }
+            let seq = collector.created(src, now, size);
+            out.push((src, Msg::new(now, dst, net.inject_router(src), salt, seq, size)));
+        }
+    }
+
+    /// The next cycle after the current one at which a message is created, if any.
+    pub fn next_after_now(&self) -> Option<u64> {
+        self.calendar.next_after_now()
+    }
+}
+
 impl Sources {
     /// Sources for `terminals` terminals, with each terminal's first creation cycle.
     pub fn new(spec: &RunSpec, terminals: u32) -> (Self, Vec<u64>) {

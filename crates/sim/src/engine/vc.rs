@@ -72,10 +72,9 @@
 //! asks again.
 
 use super::{
-    ClassService, Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec, Sources,
+    Births, ClassService, Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec,
     StopReason, UNMEASURED, choose,
 };
-use crate::calendar::Calendar;
 use crate::spec::{Arbitration, Avoidance, Switching, VcParams};
 use crate::traffic::Pattern;
 use netwrap_topo::{Candidates, Network, Routing, TerminalId};
@@ -357,14 +356,8 @@ pub fn run<R: Routing>(
     let mut packets_left: Vec<u32> = Vec::new();
     let mut free_msgs: Vec<u32> = Vec::new();
     let mut collector = Collector::new(spec, net);
-    let (mut sources, first) = Sources::new(spec, terminals);
-    let mut births: Calendar<u32> = Calendar::new();
-    for (t, &at) in first.iter().enumerate() {
-        if at != NEVER {
-            births.push(at, t as u32);
-        }
-    }
-    let mut born = Vec::new();
+    let mut births = Births::new(spec, terminals);
+    let mut born: Vec<(TerminalId, Msg)> = Vec::new();
     let mut reqs: Vec<(u64, u64, u32)> = Vec::new();
     let mut cands = Candidates::default();
     // The routing's candidates for the front packet of each input VC (`routed_pkt`: which).
@@ -412,15 +405,9 @@ pub fn run<R: Routing>(
         }
         returning.clear();
         // New messages join their source queues as packets.
-        births.take(now, &mut born);
-        born.sort_unstable();
-        for src in born.drain(..) {
-            let (dst, salt, size, next) = sources.create(src, now, pattern);
-            if next != NEVER {
-                births.push(next, src);
-            }
-            let msg =
-                Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now, size), size);
+        births.create(now, pattern, net, &mut collector, &mut born);
+        for &(src, msg) in &born {
+            let (dst, salt, size) = (msg.dst, msg.salt, msg.size);
             let n = size.div_ceil(p.packet);
             let m = match free_msgs.pop() {
                 Some(m) => {
