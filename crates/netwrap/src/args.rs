@@ -3,10 +3,11 @@
 //! parsers whose errors say what an option takes.
 
 use crate::cmd::model::ContentionArg;
-use crate::values::{count, fraction, positive, rate, small_count};
+use crate::values::{count, fraction, positive, rate, small_count, threads};
 use clap::{Args, Subcommand, ValueEnum};
 use netwrap_sim::{
-    Arbitration, Avoidance, EngineKind, ModelSpec, PatternKind, RouterKind, SimSpec, Switching,
+    Arbitration, Avoidance, EngineKind, Interval, ModelSpec, PatternKind, ReplyNetwork, ReplySpec,
+    RouterKind, SimSpec, Switching, Threads,
 };
 use netwrap_topo::{DimensionOrder, RoutingAlgorithm, RoutingSpec, TopologySpec};
 
@@ -316,8 +317,31 @@ pub struct SpecArgs {
     /// Fraction of messages sent to the hot spots, in (0, 1] [spec: workload.hotspot-fraction].
     #[arg(long, value_parser = fraction, allow_negative_numbers = true, global = true, help_heading = "Workload")]
     pub hotspot_fraction: Option<f64>,
+    /// Threads per processor, each waiting for its access (Raghunath & Ranade 1995 §6.2;
+    /// 1 is the homework's App. D processor, whose --rate is the request rate while busy), or
+    /// unbounded: an open loop [spec: workload.processor.threads] (default: unbounded).
+    #[arg(long, value_parser = threads, allow_negative_numbers = true, global = true, help_heading = "Processors and memories")]
+    pub threads: Option<Threads>,
+    /// Intervals between a processor's accesses, of mean 1/m: geometric or periodic [spec:
+    /// workload.processor.interval] (default: geometric).
+    #[arg(long, value_enum, global = true, help_heading = "Processors and memories")]
+    pub interval: Option<Interval>,
+    /// Memory access time M in cycles: each message is an access served by its destination's
+    /// memory, one at a time, first come first served [spec: workload.reply.memory-latency]
+    /// (default 0).
+    #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Processors and memories")]
+    pub memory_latency: Option<u32>,
+    /// Flits of the reply each memory sends back; 0: it answers without a message [spec:
+    /// workload.reply.size] (default: the request's size).
+    #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Processors and memories")]
+    pub reply_size: Option<u32>,
+    /// Where replies travel: the request network (same), or a separate one (a copy of a
+    /// direct network, an indirect network reversed) [spec: workload.reply.network] (default:
+    /// auto, same on direct networks and separate on indirect ones).
+    #[arg(long, value_enum, global = true, help_heading = "Processors and memories")]
+    pub reply_network: Option<ReplyNetwork>,
     /// Measured messages: the run lasts until all of them are delivered [spec: run.messages]
-    /// (default 10000).
+    /// (default 10000); with processors that wait or memories, also that many accesses.
     #[arg(long, value_parser = count::<1>, allow_negative_numbers = true, global = true, help_heading = "Run")]
     pub messages: Option<u64>,
     /// Cycle limit, the warm-up included [spec: run.max-cycles] (default 10000000).
@@ -390,6 +414,18 @@ impl SpecArgs {
         }
         if let Some(f) = self.hotspot_fraction {
             w.hotspot_fraction = Some(f);
+        }
+        if let Some(t) = self.threads {
+            w.processor.threads = t;
+        }
+        if let Some(i) = self.interval {
+            w.processor.interval = i;
+        }
+        if self.memory_latency.is_some() || self.reply_size.is_some() || self.reply_network.is_some() {
+            let reply = w.reply.get_or_insert_with(ReplySpec::default);
+            reply.memory_latency = self.memory_latency.unwrap_or(reply.memory_latency);
+            reply.size = self.reply_size.or(reply.size);
+            reply.network = self.reply_network.unwrap_or(reply.network);
         }
         let r = &mut spec.run;
         if let Some(m) = self.messages {

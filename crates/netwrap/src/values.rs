@@ -71,6 +71,16 @@ pub fn small_count<const MIN: u64>(s: &str) -> Result<u32, String> {
     u32::try_from(v).map_err(|_| format!("must be a whole number from {MIN} to {}", u32::MAX))
 }
 
+/// Threads per processor: a whole number of at least 1, or `unbounded` (an open loop).
+pub fn threads(s: &str) -> Result<netwrap_sim::Threads, String> {
+    match s.trim() {
+        "unbounded" => Ok(netwrap_sim::Threads::Unbounded),
+        n => small_count::<1>(n).map(netwrap_sim::Threads::Count).map_err(|_| {
+            "must be a whole number of threads of at least 1, or unbounded (an open loop)".into()
+        }),
+    }
+}
+
 /// A whole number of at least 0 that fits a `usize` (a count of candidates or rows).
 pub fn whole(s: &str) -> Result<usize, String> {
     let v = count::<0>(s)?;

@@ -3,13 +3,14 @@
 //! those (a sweep over rates, sizes, seeds or run control builds the network once).
 
 use crate::SimError;
+use crate::engine::Memories;
 use crate::engine::{self, Arrivals, Outcome, Record, RunSpec, StopRule};
 use crate::report::{Context, summarize};
 use crate::result::{NetworkInfo, SimResult, VERSION, compare, model_unavailable};
 use crate::routes::{RouteFacts, facts, offered, saturates};
-use crate::spec::{EngineKind, PatternKind, SimSpec, VcParams};
+use crate::spec::{EngineKind, PatternKind, ReplyNetwork, SimSpec, Threads, VcParams};
 use crate::traffic::{self, CubeLocality, Hotspot, LocalitySubcube, Pattern, subcube};
-use netwrap_topo::{Family, Network, Routing, TerminalId, Topology, Visitor};
+use netwrap_topo::{Family, Network, Routing, TableRouted, TerminalId, Topology, Visitor};
 
 /// What a run will do, decided before its first cycle ([`Experiment::plan`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +41,9 @@ pub struct Experiment {
     facts: RouteFacts,
     pattern: Pattern,
     subcube: Option<LocalitySubcube>,
+    /// With replies on a separate network: the request and reply networks as one, routed by
+    /// a table of minimal next hops.
+    joined: Option<TableRouted>,
 }
 
 /// Default warm-up: ten unloaded worst-case latencies (longest route + B), stretched by
@@ -77,10 +81,37 @@ impl Experiment {
         {
             return Err(SimError::Invalid(format!("--model: {why}")));
         }
+        let mut spec = spec;
         let topology = spec.shape()?.build()?;
         let (pattern, subcube) = build_pattern(&spec, &topology)?;
         let facts = facts(&topology, &pattern, subcube.as_ref())?;
-        Ok(Experiment { spec, notes, topology, facts, pattern, subcube })
+        let joined = match &mut spec.workload.reply {
+            Some(reply) => {
+                reply.network = reply_network(reply.network, topology.network())?;
+                let separate = reply.network == ReplyNetwork::Separate && reply.size != Some(0);
+                separate.then(|| joined_network(topology.network())).transpose()?
+            }
+            None => None,
+        };
+        if let Some(reply) = &spec.workload.reply
+            && let Some(p) = spec.router.vc_params()
+            && reply.network == ReplyNetwork::Separate
+            && p.deadlock != crate::spec::Avoidance::None
+            && reply.size != Some(0)
+        {
+            return Err(SimError::Invalid(format!(
+                "the {} carries its replies on a separate network, and the two are routed by tables of minimal next hops, while router.deadlock = {} needs the family's own routing: use --deadlock none (--deadlock)",
+                topology.network().name(),
+                format!("{:?}", p.deadlock).to_lowercase()
+            )));
+        }
+        Ok(Experiment { spec, notes, topology, facts, pattern, subcube, joined })
+    }
+
+    /// The network the engine runs: the topology's, or with a separate reply network the two
+    /// joined.
+    fn run_network(&self) -> &Network {
+        self.joined.as_ref().map_or(self.topology.network(), |j| j.network())
     }
 
     /// What resolving the spec adjusted (e.g. N rounded up to a whole dimension).
@@ -108,6 +139,11 @@ impl Experiment {
     /// warm-up filled in), the stop rule, the offered loads, and an estimate of its work.
     pub fn plan(&self, point: &SimSpec) -> Result<Plan, SimError> {
         let (mut point, _) = point.resolve()?;
+        if let (Some(r), Some(mine)) = (&mut point.workload.reply, &self.spec.workload.reply)
+            && r.network == ReplyNetwork::Auto
+        {
+            r.network = mine.network;
+        }
         if point.build_key() != self.spec.build_key() {
             return Err(SimError::Invalid(
                 "this point's topology, routing or destination pattern differs from the experiment's".into(),
@@ -123,14 +159,23 @@ impl Experiment {
                     widest.max(net.terminal_width())
                 )));
             }
-            if let Some(why) = engine::vc::too_large(net, &p) {
+            if let Some(why) = engine::vc::too_large(self.run_network(), &p) {
                 return Err(SimError::Invalid(why));
             }
         }
         let w = &point.workload;
         let (rate, size) = (w.rate(), w.message_size());
         let classes = net.classes();
-        let loads = self.facts.loads.as_ref().map(|g| offered(g, classes.len(), rate, &size));
+        // Replies add load the request pattern's loads do not hold: the run's own measurements
+        // judge it. Processors that wait never offer more than the network accepts.
+        let closed = w.processor.threads != Threads::Unbounded;
+        let replies = w.reply.is_some_and(|r| r.size != Some(0));
+        let loads = self
+            .facts
+            .loads
+            .as_ref()
+            .filter(|_| !closed && !replies)
+            .map(|g| offered(g, classes.len(), rate, &size));
         let offered_max = loads.as_ref().map(|l| l.0);
         // Without the loads, the mean over every channel still bounds the busiest one from
         // below: a message of h hops holds h channels for at least ⌈B / widest⌉ cycles each.
@@ -144,7 +189,7 @@ impl Experiment {
         };
         // A mean over every channel of one or more is as saturated as a busiest channel of one
         // or more; a mean below one says nothing about the busiest channel.
-        let known_load = offered_max.or(offered_mean.filter(|&m| saturates(m)));
+        let known_load = offered_max.or(offered_mean.filter(|&m| saturates(m))).filter(|_| !closed);
         let saturated = known_load.is_some_and(saturates);
         let limit = in_flight_limit(net.terminals());
         // A saturated run's answer is known before its first cycle; it only measures the
@@ -197,14 +242,26 @@ impl Experiment {
         let Plan { spec: mut point, stop, loads, offered_mean, unloaded_worst, short_window, .. } =
             self.plan(point)?;
         let point = &mut point;
-        let net = self.topology.network();
+        let net = self.run_network();
+        let nodes = self.topology.network().terminals();
         let offered_max = loads.as_ref().map(|l| l.0);
         let (w, r) = (&point.workload, &point.run);
         let limit = stop.in_flight_limit;
         let rate = w.rate();
+        let p = &w.processor;
+        let arrivals = match p.threads {
+            Threads::Unbounded => Arrivals::Open { rate, interval: p.interval },
+            Threads::Count(threads) => Arrivals::Threads { rate, interval: p.interval, threads },
+        };
+        let memories = w.reply.map(|reply| Memories {
+            latency: reply.memory_latency as u64,
+            reply_size: reply.size.unwrap_or(w.size),
+            joined: self.joined.is_some(),
+        });
         let run = RunSpec {
-            arrivals: Arrivals::Bernoulli(rate),
+            arrivals,
             size: w.message_size(),
+            memories,
             warmup: r.warmup.unwrap_or(0),
             messages: r.messages,
             max_cycles: r.max_cycles,
@@ -216,17 +273,21 @@ impl Experiment {
             Some(p) => RouterModel::Vc(p),
             None => RouterModel::Ideal(r.engine),
         };
-        let outcome = execute(&self.topology, &self.pattern, &run, model);
+        let outcome = match &self.joined {
+            Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, model),
+            None => execute(&self.topology, &self.pattern, &run, model),
+        };
         let ctx = Context {
             offered_max,
             offered_mean,
-            terminals: net.terminals(),
+            terminals: nodes,
             rate,
             unloaded_worst,
             max_cycles: r.max_cycles,
             in_flight_limit: limit,
             short_window,
             finite_buffers: point.router.vc_params().is_some(),
+            closed_loop: w.processor.threads != Threads::Unbounded,
         };
         let report = summarize(&outcome, net, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
         let effective_locality = self.subcube.as_ref().map_or(1.0, |s| s.effective_locality);
@@ -240,7 +301,7 @@ impl Experiment {
             config: point.clone(),
             network: NetworkInfo {
                 name: net.name().to_string(),
-                nodes: net.terminals(),
+                nodes,
                 routers: net.routers(),
                 channels: net.channels().len() as u64,
             },
@@ -255,6 +316,31 @@ impl Experiment {
             outcome,
         })
     }
+}
+
+/// Where replies travel on `net`: `auto` is `same` on a direct network and `separate` on an
+/// indirect one (where a terminal is delivered from another router than it injects at, so
+/// its memory has no path back to it); `same` on an indirect network is an error.
+fn reply_network(asked: ReplyNetwork, net: &Network) -> Result<ReplyNetwork, SimError> {
+    let indirect = (0..net.terminals()).any(|t| net.inject_router(t) != net.eject_router(t));
+    match asked {
+        ReplyNetwork::Auto if indirect => Ok(ReplyNetwork::Separate),
+        ReplyNetwork::Auto => Ok(ReplyNetwork::Same),
+        ReplyNetwork::Same if indirect => Err(SimError::Invalid(format!(
+            "workload.reply.network = same: the {} is an indirect network (its terminals are delivered at other routers than they inject at), so a memory has no path back to its processor on it; replies travel on the network reversed: --reply-network separate (or auto) (--reply-network)",
+            net.name()
+        ))),
+        other => Ok(other),
+    }
+}
+
+/// The request network `net` and its reply network side by side ([`Network::joined`]), routed
+/// by a table of minimal next hops: on an indirect network the replies travel on `net`
+/// reversed (Raghunath & Ranade 1995 §5.1), on a direct one on a copy of it.
+fn joined_network(net: &Network) -> Result<TableRouted, SimError> {
+    let indirect = (0..net.terminals()).any(|t| net.inject_router(t) != net.eject_router(t));
+    let reply = if indirect { net.reversed() } else { net.clone() };
+    Ok(TableRouted::joined(net.joined(&reply))?)
 }
 
 /// The destination pattern of a resolved `spec` on its built network, and the locality

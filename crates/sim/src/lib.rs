@@ -39,8 +39,8 @@ pub use experiment::{
 };
 pub use result::{ModelComparison, SimResult, VERSION};
 pub use spec::{
-    Arbitration, Avoidance, EngineKind, ModelSpec, PatternKind, RouterKind, RouterSpec, RunControl, SimSpec,
-    Switching, VcParams, WorkloadSpec,
+    Arbitration, Avoidance, EngineKind, Interval, ModelSpec, PatternKind, ProcessorSpec, ReplyNetwork,
+    ReplySpec, RouterKind, RouterSpec, RunControl, SimSpec, Switching, Threads, VcParams, WorkloadSpec,
 };
 use thiserror::Error;
 

@@ -15,6 +15,9 @@ pub enum Purpose {
     Size = 2,
     /// The random permutation of the `permutation` pattern (drawn once per run, node 0).
     Permutation = 3,
+    /// A processor's compute intervals between accesses (threads, periodic phases): its own
+    /// stream, so that its destinations are drawn as an open-loop source's are.
+    Interval = 4,
 }
 
 /// SplitMix64 finaliser: a bijective mix used to derive stream seeds.

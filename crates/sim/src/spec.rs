@@ -445,6 +445,130 @@ pub struct WorkloadSpec {
     /// Fraction of messages sent to the hot spots, in (0, 1] (`--hotspot-fraction`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hotspot_fraction: Option<f64>,
+    /// The processors: open loop (the default) or threads that wait for their accesses.
+    #[serde(skip_serializing_if = "ProcessorSpec::is_open_geometric")]
+    pub processor: ProcessorSpec,
+    /// Memories that serve each message as an access and reply to it; absent: a message is
+    /// complete when it is delivered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reply: Option<ReplySpec>,
+}
+
+/// Threads per processor: a number, or `unbounded` (open loop: messages are created whatever
+/// the network does).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threads {
+    /// Open loop.
+    #[default]
+    Unbounded,
+    /// This many threads, each with at most one outstanding access.
+    Count(u32),
+}
+
+impl Serialize for Threads {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Threads::Unbounded => s.serialize_str("unbounded"),
+            Threads::Count(n) => s.serialize_u32(*n),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Threads {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Count(u64),
+            Word(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Count(n) => Ok(Threads::Count(u32::try_from(n).unwrap_or(u32::MAX))),
+            Raw::Word(w) => w.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+impl std::str::FromStr for Threads {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "unbounded" {
+            return Ok(Threads::Unbounded);
+        }
+        s.parse::<u32>().map(Threads::Count).map_err(|_| {
+            format!("threads = {s:?}: a whole number of threads per processor, or unbounded (open loop)")
+        })
+    }
+}
+
+impl std::fmt::Display for Threads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Threads::Unbounded => f.write_str("unbounded"),
+            Threads::Count(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// How long a processor computes between accesses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Interval {
+    /// Geometric, mean 1/m: a Bernoulli trial each cycle (the open model of the homework's
+    /// App. A and Raghunath & Ranade 1995 §6.1).
+    #[default]
+    Geometric,
+    /// A constant 1/m cycles (Raghunath & Ranade 1995 §6.2's periodic model).
+    Periodic,
+}
+
+/// The `workload.processor` section.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
+pub struct ProcessorSpec {
+    /// Threads per processor, or `unbounded` (`--threads`; default unbounded, open loop).
+    pub threads: Threads,
+    /// Intervals between a thread's accesses, of mean 1/m (`--interval`).
+    pub interval: Interval,
+}
+
+impl ProcessorSpec {
+    /// The default: open loop, geometric intervals (left out of a printed spec).
+    pub fn is_open_geometric(&self) -> bool {
+        *self == ProcessorSpec::default()
+    }
+}
+
+/// Where replies travel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum ReplyNetwork {
+    /// The family's own choice: `same` on direct networks, `separate` on indirect ones.
+    #[default]
+    Auto,
+    /// The request network itself (direct networks; on the virtual-channel router requests
+    /// and replies take separate halves of every channel's virtual channels).
+    Same,
+    /// A second network: an identical copy on direct networks (Puente et al. 1999's separate
+    /// data and control networks), the request network reversed on indirect ones (Raghunath &
+    /// Ranade 1995 §5.1).
+    Separate,
+}
+
+/// The `workload.reply` section: memories that serve each message as an access and reply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
+pub struct ReplySpec {
+    /// Memory access time M in cycles (`--memory-latency`; default 0).
+    pub memory_latency: u32,
+    /// Flits of a reply (`--reply-size`; default the request's size); 0: the memory answers
+    /// without a message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+    /// Where replies travel (`--reply-network`).
+    pub network: ReplyNetwork,
 }
 
 impl Default for WorkloadSpec {
@@ -460,6 +584,8 @@ impl Default for WorkloadSpec {
             locality: None,
             hotspots: None,
             hotspot_fraction: None,
+            processor: ProcessorSpec::default(),
+            reply: None,
         }
     }
 }
@@ -557,6 +683,46 @@ pub struct BuildKey {
     pub permutation_seed: Option<u64>,
     /// Routed up*/down* (`router.deadlock = updown`) instead of by `routing`.
     pub updown: bool,
+    /// Where replies travel, when there are reply messages (a separate reply network is built).
+    pub replies: Option<ReplyNetwork>,
+}
+
+/// The most threads a processor may run.
+pub const MAX_THREADS: u32 = 1 << 16;
+
+/// Checks that the virtual-channel router can carry replies as `reply` asks: on the same
+/// network requests and replies take separate halves of every channel's VCs (so a reply never
+/// waits behind a request: no protocol deadlock), and each half must suit the deadlock
+/// avoidance; a separate reply network is routed by tables, which leave no room for an
+/// avoidance scheme that needs the family's routing.
+fn reply_classes(reply: &ReplySpec, p: &VcParams) -> Result<(), SimError> {
+    if reply.size == Some(0) {
+        return Ok(());
+    }
+    if reply.network == ReplyNetwork::Separate && p.deadlock != Avoidance::None {
+        return Err(invalid(format!(
+            "workload.reply.network = separate runs two networks routed by tables of minimal next hops, and router.deadlock = {} needs the family's own routing: use --reply-network same (requests and replies on separate halves of the virtual channels) or --deadlock none (--reply-network, --deadlock)",
+            format!("{:?}", p.deadlock).to_lowercase()
+        )));
+    }
+    if reply.network != ReplyNetwork::Separate {
+        let need = match p.deadlock {
+            Avoidance::Dateline | Avoidance::Escape => 4,
+            _ => 2,
+        };
+        if p.vcs < need {
+            return Err(invalid(format!(
+                "router.vcs = {}: replies on the request network take half of every channel's virtual channels and requests the other half{}, so at least {need} are needed (--vcs, --reply-network separate)",
+                p.vcs,
+                if need == 4 {
+                    format!(", and router.deadlock = {:?} needs two in each half", p.deadlock).to_lowercase()
+                } else {
+                    String::new()
+                }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The most measured messages a run may ask for: sequence numbers are 32-bit.
@@ -722,6 +888,19 @@ impl SimSpec {
             }
             _ => (None, None),
         };
+        if w.processor.threads == Threads::Count(0) {
+            return Err(invalid(
+                "workload.processor.threads = 0: a processor needs at least one thread, or unbounded for an open loop (--threads)".into(),
+            ));
+        }
+        if let Threads::Count(t) = w.processor.threads
+            && t > MAX_THREADS
+        {
+            return Err(invalid(format!(
+                "workload.processor.threads = {t}: at most {MAX_THREADS} threads per processor (each keeps an access in flight) (--threads)"
+            )));
+        }
+        let reply = w.reply.map(|r| ReplySpec { size: Some(r.size.unwrap_or(w.size)), ..r });
         let r = &self.run;
         if r.messages == 0 || r.messages > MAX_MESSAGES {
             return Err(invalid(format!(
@@ -752,6 +931,9 @@ impl SimSpec {
             )));
         }
         let router = self.router.resolve(r.engine, &topology, routing.algorithm)?;
+        if let (Some(reply), Some(p)) = (&reply, router.vc_params()) {
+            reply_classes(reply, &p)?;
+        }
         let routing =
             if router.deadlock == Some(Avoidance::Updown) { updown_routing(&self.routing)? } else { routing };
         let mut notes = notes;
@@ -783,6 +965,7 @@ impl SimSpec {
                 locality,
                 hotspots,
                 hotspot_fraction,
+                reply,
                 ..w.clone()
             },
             run: r.clone(),
@@ -805,6 +988,7 @@ impl SimSpec {
             hotspot_fraction: w.hotspot_fraction.map(f64::to_bits),
             permutation_seed: (w.pattern == PatternKind::Permutation).then_some(self.run.seed),
             updown: self.updown(),
+            replies: w.reply.filter(|r| r.size != Some(0)).map(|r| r.network),
         }
     }
 

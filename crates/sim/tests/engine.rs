@@ -15,6 +15,7 @@ fn script(msgs: Vec<(u64, u32, u32)>, size: u32) -> RunSpec {
     RunSpec {
         messages: msgs.len() as u64,
         arrivals: Arrivals::Script(msgs),
+        memories: None,
         size: MessageSize::Fixed(size),
         warmup: 0,
         max_cycles: 100_000,

@@ -51,6 +51,7 @@ fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Ve
     let spec = RunSpec {
         messages: msgs.len() as u64,
         arrivals: Arrivals::Script(msgs),
+        memories: None,
         size: netwrap_sim::traffic::MessageSize::Fixed(size),
         warmup: 0,
         max_cycles: 100_000_000,
@@ -77,7 +78,8 @@ fn formula(p: &VcParams, h: u64, size: u32) -> u64 {
 /// measured: the runs that show deadlock avoidance keeps a network delivering.
 fn full_load(rate: f64, size: u32, seed: u64) -> RunSpec {
     RunSpec {
-        arrivals: Arrivals::Bernoulli(rate),
+        arrivals: Arrivals::bernoulli(rate),
+        memories: None,
         size: netwrap_sim::traffic::MessageSize::Fixed(size),
         warmup: 50_000,
         messages: 1 << 31,

@@ -90,6 +90,17 @@ impl TableRouting {
     /// Builds the table; fails when it would exceed [`TABLE_LIMIT`] bytes, when some terminal
     /// cannot reach another, or when a route would exceed 254 hops.
     pub fn new(net: &Network) -> Result<Self, TopoError> {
+        Self::build(net, false)
+    }
+
+    /// As [`TableRouting::new`] for a request and reply network joined ([`Network::joined`]):
+    /// each processor must reach every memory and each memory every processor (the halves do
+    /// not reach each other otherwise).
+    pub fn new_joined(net: &Network) -> Result<Self, TopoError> {
+        Self::build(net, true)
+    }
+
+    fn build(net: &Network, joined: bool) -> Result<Self, TopoError> {
         let n = net.routers() as usize;
         let (row_of, targets) = destination_rows(net);
         let bytes = targets.len() as u64 * n as u64;
@@ -134,10 +145,17 @@ impl TableRouting {
         if too_far.reduce(|| false, |a, b| a || b) {
             return Err(TopoError::Invalid("table routing supports routes of at most 254 hops".into()));
         }
+        let half = net.terminals() / 2;
         for s in 0..net.terminals() {
             let from = net.inject_router(s) as usize;
+            // Joined: processors (below half) talk to memories (from half on), and back.
+            let talks_to = |d: usize| {
+                !joined
+                    || (0..net.terminals())
+                        .any(|t| net.eject_router(t) as usize == d && (t < half) != (s < half))
+            };
             for &d in &targets {
-                if dist[row_of[d] as usize * n + from] == u8::MAX {
+                if dist[row_of[d] as usize * n + from] == u8::MAX && talks_to(d) {
                     return Err(TopoError::Invalid(format!(
                         "the network is not connected: terminal {s} cannot reach router {d}"
                     )));
@@ -217,6 +235,15 @@ pub struct Routed<T> {
 
 /// A network routed by a minimal-next-hop [`TableRouting`].
 pub type TableRouted = Routed<TableRouting>;
+
+impl Routed<TableRouting> {
+    /// A request and reply network joined ([`Network::joined`]), routed by a table of minimal
+    /// next hops.
+    pub fn joined(network: Network) -> Result<Self, TopoError> {
+        let table = TableRouting::new_joined(&network)?;
+        Ok(Routed { network, table })
+    }
+}
 
 impl<T: HopTable> Routed<T> {
     /// Builds the table for `network`.

@@ -492,6 +492,39 @@ impl Network {
         net.terminal_width = self.terminal_width;
         net
     }
+    /// This network for requests and `reply` for replies, side by side as one network of
+    /// 2N terminals: terminal p < N injects into this network and is delivered from `reply`
+    /// (processor p), terminal N + d is delivered from this network and injects into `reply`
+    /// (memory d). `reply`'s routers and channels follow this network's, its classes are named
+    /// `reply …`. Both must have the same N terminals.
+    pub fn joined(&self, reply: &Network) -> Network {
+        assert_eq!(self.terminals, reply.terminals, "requests and replies join the same terminals");
+        let (r0, c0) = (self.routers, self.classes.len() as u16);
+        let channels = self
+            .edges()
+            .map(|(s, c)| (s, *c))
+            .chain(
+                reply
+                    .edges()
+                    .map(|(s, c)| (s + r0, Channel { dst: c.dst + r0, width: c.width, class: c.class + c0 })),
+            )
+            .collect();
+        let n = self.terminals;
+        let inject = (0..n).map(|t| self.inject_router(t)).chain((0..n).map(|d| reply.inject_router(d) + r0));
+        let eject = (0..n).map(|t| reply.eject_router(t) + r0).chain((0..n).map(|d| self.eject_router(d)));
+        let classes =
+            self.classes.iter().cloned().chain(reply.classes.iter().map(|c| format!("reply {c}"))).collect();
+        let mut net = Network::new(
+            format!("{} with replies on {}", self.name, reply.name),
+            r0 + reply.routers,
+            channels,
+            inject.collect(),
+            eject.collect(),
+            classes,
+        );
+        net.terminal_width = self.terminal_width;
+        net
+    }
     /// Out-degree of every router, as (minimum, maximum); (0, 0) without routers.
     pub fn degree_range(&self) -> (u32, u32) {
         let fold = |it: &mut dyn Iterator<Item = u32>| {

@@ -517,6 +517,42 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
         (None, p) => format!("{} traffic", p.name()),
     };
     writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+    let pr = &w.processor;
+    if pr.threads != netwrap_sim::Threads::Unbounded || pr.interval != netwrap_sim::Interval::Geometric {
+        let intervals = match pr.interval {
+            netwrap_sim::Interval::Geometric => "geometric",
+            netwrap_sim::Interval::Periodic => "periodic",
+        };
+        let threads = match pr.threads {
+            netwrap_sim::Threads::Unbounded => "open loop".to_string(),
+            netwrap_sim::Threads::Count(1) => {
+                "1 thread, waiting for each access (m is the request rate while busy)".to_string()
+            }
+            netwrap_sim::Threads::Count(t) => format!(
+                "{t} threads, each waiting for its access, round-robin with a one-cycle switch (m is the request rate while busy)"
+            ),
+        };
+        writeln!(out, "processors: {threads}; {intervals} intervals between accesses")?;
+    }
+    if let Some(reply) = &w.reply {
+        let size = reply.size.unwrap_or(w.size);
+        let replies = if size == 0 {
+            "answered without a reply message".to_string()
+        } else {
+            format!(
+                "replies of {size} flits on {}",
+                match reply.network {
+                    netwrap_sim::ReplyNetwork::Separate => "a separate network (tables of minimal next hops)",
+                    _ => "the request network",
+                }
+            )
+        };
+        writeln!(
+            out,
+            "memories: access time M = {} cycles, one access at a time, first come first served; {replies}",
+            reply.memory_latency
+        )?;
+    }
     let warmup = if swept.is_empty() {
         format!("{} warm-up cycles", c.run.warmup.unwrap_or(0))
     } else {
@@ -651,6 +687,22 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     }
     line(out, "source queueing", format!("{:.3}", rep.source_queueing))?;
     line(out, "network latency", format!("{:.3}", rep.network_latency))?;
+    if let Some(a) = &rep.accesses {
+        if let Some(u) = a.processor_utilization {
+            line(out, "processor utilization U", format!("{u:.4}"))?;
+        }
+        line(out, "accesses (per processor/cycle)", format!("{:.5}", a.access_rate))?;
+        line(out, "round trip", format!("{:.3} ± {}", a.round_trip, opt(a.round_trip_ci95, 3)))?;
+        line(out, "  request", format!("{:.3}", a.request_latency))?;
+        if r.config.workload.reply.is_some() {
+            line(out, "  memory (queueing + M)", format!("{:.3}", a.memory_time))?;
+            line(out, "  reply", format!("{:.3}", a.reply_latency))?;
+        }
+        if let Some(p) = &a.round_trip_percentiles {
+            line(out, "round trip p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
+        }
+        line(out, "accesses measured", format!("{} of {}", a.accesses_measured, r.config.run.messages))?;
+    }
     if let (Some(p), Some(n), Some(d)) =
         (rep.packet_latency, rep.packet_network_latency, rep.packets_delivered)
     {

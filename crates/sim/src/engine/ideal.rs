@@ -27,7 +27,6 @@ struct Lane {
 
 /// Runs the ideal-switch network (see the module docs).
 pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
-    let terminals = net.terminals();
     let channels = net.channels();
     let mut lanes: Vec<Lane> =
         channels.iter().map(|c| Lane { free_at: 0, busy: 0, dst: c.dst, width: c.width as u32 }).collect();
@@ -37,7 +36,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let widths: Option<Vec<u32>> =
         channels.iter().any(|c| c.width != width0).then(|| channels.iter().map(|c| c.width as u32).collect());
     let mut collector = Collector::new(spec, net);
-    let mut births = Births::new(spec, terminals);
+    let mut births = Births::new(spec, net);
     let mut events: Calendar<u64> = Calendar::new();
     let mut msgs: Vec<Msg> = Vec::new();
     let mut free: Vec<u32> = Vec::new();
@@ -76,7 +75,11 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             routing.route(m.at, m.dst, m.salt, &mut cands);
             if cands.is_empty() {
                 let m = *m;
-                collector.delivered(&m, if m.hops == 0 { now + m.size as u64 } else { m.tail_at + 1 });
+                births.deliver(
+                    &m,
+                    if m.hops == 0 { now + m.size as u64 } else { m.tail_at + 1 },
+                    &mut collector,
+                );
                 free.push(slot);
                 continue;
             }
@@ -142,5 +145,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     for l in &mut lanes {
         l.busy -= l.free_at.saturating_sub(cut).min(l.busy);
     }
-    collector.finish(net, now, reason, lanes.iter().map(|l| l.busy))
+    let mut outcome = collector.finish(net, now, reason, lanes.iter().map(|l| l.busy));
+    births.close(&mut outcome);
+    outcome
 }

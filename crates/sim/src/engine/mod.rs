@@ -37,24 +37,16 @@
 pub mod ideal;
 pub mod reference;
 pub mod vc;
+pub mod workload;
 
 use crate::calendar::Calendar;
-use crate::rng::{Purpose, Stream, geometric_gap, mix};
+use crate::rng::mix;
 use crate::stats::Measured;
-use crate::traffic::{MessageSize, Pattern};
+use crate::traffic::MessageSize;
 use netwrap_topo::{ChannelId, Network, TerminalId};
 use serde::Serialize;
-
-/// How messages are created.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Arrivals {
-    /// Each terminal creates a message each cycle with this probability, in (0, 1].
-    Bernoulli(f64),
-    /// Exactly these messages: (creation cycle, source, destination). Used for exact tests
-    /// and traces; the destination pattern is not consulted.
-    Script(Vec<(u64, TerminalId, TerminalId)>),
-}
+pub(crate) use workload::Births;
+pub use workload::{AccessOutcome, Arrivals, Memories};
 
 /// When to stop before every measured message is delivered (see the module docs).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -96,6 +88,9 @@ pub struct RunSpec {
     pub arrivals: Arrivals,
     /// Flits per message, each at least 1.
     pub size: MessageSize,
+    /// Memories that serve each message as an access and reply to it (`None`: a message is
+    /// complete when it is delivered).
+    pub memories: Option<Memories>,
     /// Cycles discarded before measurement starts; below `max_cycles`.
     pub warmup: u64,
     /// Messages created at or after the warm-up whose latency is measured (at most 2^32 − 2).
@@ -206,6 +201,8 @@ pub struct Outcome {
     /// Virtual-channel router only: per channel class, how long packets held a channel and how
     /// long their headers waited for it.
     pub channel_service: Option<Vec<ClassService>>,
+    /// Processors that wait and memories that reply: what their accesses measured.
+    pub accesses: Option<AccessOutcome>,
 }
 
 /// How one class of channels served packets on the virtual-channel router, over the packets
@@ -298,12 +295,31 @@ pub(crate) struct Msg {
     pub hops: u32,
     /// Flits.
     pub size: u32,
+    /// The access it belongs to, as the workload numbers it ([`workload::UNTRACKED`]: none).
+    pub tag: u32,
 }
 
 impl Msg {
     /// A message of `size` flits created at `now`, ready at router `at`, not yet moved.
-    pub fn new(now: u64, dst: TerminalId, at: u32, salt: u32, seq: u32, size: u32) -> Self {
-        Msg { created: now, first_start: now, tail_at: now, in_width: 0, dst, at, salt, seq, hops: 0, size }
+    pub fn new(now: u64, dst: TerminalId, at: u32, salt: u32, seq: u32, size: u32, tag: u32) -> Self {
+        Msg {
+            created: now,
+            first_start: now,
+            tail_at: now,
+            in_width: 0,
+            dst,
+            at,
+            salt,
+            seq,
+            hops: 0,
+            size,
+            tag,
+        }
+    }
+
+    /// Whether it is a reply.
+    pub fn is_reply(&self) -> bool {
+        self.tag != workload::UNTRACKED && self.tag & (1 << 31) != 0
     }
 }
 
@@ -312,117 +328,6 @@ pub(crate) const UNMEASURED: u32 = u32::MAX;
 
 /// A terminal that never creates another message.
 pub(crate) const NEVER: u64 = u64::MAX;
-
-/// Every terminal's random stream (or script) and the cycle of its next message.
-pub(crate) struct Sources {
-    streams: Vec<Stream>,
-    /// Per terminal, the stream of message lengths (empty for a fixed size).
-    size_streams: Vec<Stream>,
-    size: MessageSize,
-    log_q: f64,
-    script: Vec<std::collections::VecDeque<(u64, TerminalId)>>,
-}
-
-/// The terminals' message creations filed by cycle: the event-driven engines' sources.
-pub(crate) struct Births {
-    sources: Sources,
-    calendar: Calendar<u32>,
-    due: Vec<u32>,
-}
-
-impl Births {
-    pub fn new(spec: &RunSpec, terminals: u32) -> Self {
-        let (sources, first) = Sources::new(spec, terminals);
-        let mut calendar = Calendar::new();
-        for (t, &at) in first.iter().enumerate() {
-            if at != NEVER {
-                calendar.push(at, t as u32);
-            }
-        }
-        Births { sources, calendar, due: Vec::new() }
-    }
-
-    /// The messages created at cycle `now`, in terminal order, each registered with
-    /// `collector` and ready at its terminal's injection router, into `out` (emptied first).
-    #[inline]
-    pub fn create(
-        &mut self,
-        now: u64,
-        pattern: &Pattern,
-        net: &Network,
-        collector: &mut Collector,
-        out: &mut Vec<(TerminalId, Msg)>,
-    ) {
-        out.clear();
-        self.calendar.take(now, &mut self.due);
-        self.due.sort_unstable();
-        for src in self.due.drain(..) {
-            let (dst, salt, size, next) = self.sources.create(src, now, pattern);
-            if next != NEVER {
-                self.calendar.push(next, src);
-            }
-            let seq = collector.created(src, now, size);
-            out.push((src, Msg::new(now, dst, net.inject_router(src), salt, seq, size)));
-        }
-    }
-
-    /// The next cycle after the current one at which a message is created, if any.
-    pub fn next_after_now(&self) -> Option<u64> {
-        self.calendar.next_after_now()
-    }
-}
-
-impl Sources {
-    /// Sources for `terminals` terminals, with each terminal's first creation cycle.
-    pub fn new(spec: &RunSpec, terminals: u32) -> (Self, Vec<u64>) {
-        let mut streams: Vec<Stream> =
-            (0..terminals).map(|t| Stream::new(spec.seed, t, Purpose::Traffic)).collect();
-        let size_streams = if spec.size.is_random() {
-            (0..terminals).map(|t| Stream::new(spec.seed, t, Purpose::Size)).collect()
-        } else {
-            Vec::new()
-        };
-        let size = spec.size;
-        match &spec.arrivals {
-            Arrivals::Bernoulli(rate) => {
-                // ln(1 − m) without cancellation: m = 1e-17 stays 1e-17, not 0.
-                let log_q = (-rate).ln_1p();
-                let first = streams.iter_mut().map(|s| geometric_gap(s, log_q)).collect();
-                (Sources { streams, size_streams, size, log_q, script: Vec::new() }, first)
-            }
-            Arrivals::Script(list) => {
-                let mut script = vec![std::collections::VecDeque::new(); terminals as usize];
-                let mut sorted = list.clone();
-                sorted.sort_unstable();
-                for (t, src, dst) in sorted {
-                    script[src as usize].push_back((t, dst));
-                }
-                let first = script.iter().map(|q| q.front().map_or(NEVER, |m| m.0)).collect();
-                (Sources { streams, size_streams, size, log_q: 0.0, script }, first)
-            }
-        }
-    }
-
-    /// Creates terminal `src`'s message at cycle `t`: its destination, salt, length, and the
-    /// cycle of the terminal's next message ([`NEVER`] if none).
-    #[inline]
-    pub fn create(&mut self, src: TerminalId, t: u64, pattern: &Pattern) -> (TerminalId, u32, u32, u64) {
-        let size = match self.size {
-            MessageSize::Fixed(b) => b,
-            random => random.pick(&mut self.size_streams[src as usize]),
-        };
-        let s = &mut self.streams[src as usize];
-        if self.script.is_empty() {
-            let dst = pattern.pick(src, s);
-            let salt = s.next_u32();
-            let next = t.saturating_add(1).saturating_add(geometric_gap(s, self.log_q));
-            return (dst, salt, size, next);
-        }
-        let q = &mut self.script[src as usize];
-        let (_, dst) = q.pop_front().expect("scripted creation without a scripted message");
-        (dst, s.next_u32(), size, q.front().map_or(NEVER, |m| m.0))
-    }
-}
 
 /// A delivery known ahead of the clock, counted when the clock reaches it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -459,11 +364,22 @@ pub(crate) struct Collector {
     delivered: Vec<u32>,
     records: Option<Vec<MessageRecord>>,
     record_channels: bool,
+    /// Nodes counted per terminal: the processors (a joined request and reply network's
+    /// memory terminal N + d counts as node d).
+    nodes: u32,
+    /// Measured accesses issued and completed (processors that wait, memories that reply): the
+    /// run drains when both its measured messages and its measured accesses are done.
+    accesses_issued: u64,
+    accesses_completed: u64,
+    access_target: u64,
 }
 
 impl Collector {
     pub fn new(spec: &RunSpec, net: &Network) -> Self {
-        let terminals = net.terminals() as usize;
+        let joined = spec.memories.is_some_and(|m| m.joined);
+        let nodes = if joined { net.terminals() / 2 } else { net.terminals() };
+        let terminals = nodes as usize;
+        let tracked = spec.memories.is_some() || matches!(spec.arrivals, Arrivals::Threads { .. });
         Collector {
             warmup: spec.warmup,
             rule: spec.stop.clone(),
@@ -483,7 +399,30 @@ impl Collector {
             delivered: vec![0; terminals],
             records: spec.record.messages.then(Vec::new),
             record_channels: spec.record.channels,
+            nodes,
+            accesses_issued: 0,
+            accesses_completed: 0,
+            access_target: if tracked { spec.messages } else { 0 },
         }
+    }
+
+    /// A measured access was issued.
+    #[inline]
+    pub fn access_issued(&mut self) {
+        self.accesses_issued += 1;
+    }
+
+    /// A measured access completed at cycle `at`.
+    #[inline]
+    pub fn access_completed(&mut self, at: u64) {
+        self.accesses_completed += 1;
+        self.last_delivery = self.last_delivery.max(at);
+    }
+
+    /// The node a terminal counts for.
+    #[inline]
+    fn node(&self, t: TerminalId) -> usize {
+        (if t >= self.nodes { t - self.nodes } else { t }) as usize
     }
 
     /// Registers a message of `size` flits created at `t`; returns its measured sequence
@@ -495,7 +434,8 @@ impl Collector {
             return UNMEASURED;
         }
         self.window_flits_created += size as u64;
-        self.generated[src as usize] = self.generated[src as usize].saturating_add(1);
+        let node = self.node(src);
+        self.generated[node] = self.generated[node].saturating_add(1);
         if self.measured.created < self.measured.target {
             self.measured.created += 1;
             if let Some(r) = &mut self.records {
@@ -544,7 +484,8 @@ impl Collector {
         self.window_deliveries += self.due.len() as u64;
         for d in &self.due {
             self.window_flits_delivered += d.size as u64;
-            self.delivered[d.dst as usize] = self.delivered[d.dst as usize].saturating_add(1);
+            let node = self.node(d.dst);
+            self.delivered[node] = self.delivered[node].saturating_add(1);
             if d.seq != UNMEASURED {
                 self.measured.record(
                     d.seq as u64,
@@ -569,6 +510,8 @@ impl Collector {
 
     fn all_measured_delivered(&self) -> bool {
         self.measured_known == self.measured.target
+            && self.accesses_issued == self.access_target
+            && self.accesses_completed == self.access_target
     }
 
     /// Whether the run stops at the end of cycle `now`, and why.
@@ -662,6 +605,7 @@ impl Collector {
             packets: None,
             vc_occupancy: None,
             channel_service: None,
+            accesses: None,
         }
     }
 }

@@ -9,7 +9,7 @@
 //! them present, or the check fails and is counted as a stall. A message entering a channel
 //! wider than the one it arrived on starts only once all its flits are present.
 
-use super::{Collector, Msg, Outcome, RunSpec, Sources, choose};
+use super::{Births, Collector, Msg, Outcome, RunSpec, choose};
 use crate::traffic::Pattern;
 use netwrap_topo::{Candidates, Network, Routing};
 use std::collections::VecDeque;
@@ -42,12 +42,12 @@ struct Path {
 
 /// Runs the network flit by flit (see the module docs).
 pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
-    let terminals = net.terminals();
     let channels = net.channels();
     let width = |c: u32| channels[c as usize].width as u32;
     let hold = |c: u32, flits: u32| flits.div_ceil(width(c)) as u64;
     let mut collector = Collector::new(spec, net);
-    let (mut sources, mut next_birth) = Sources::new(spec, terminals);
+    let mut births = Births::new(spec, net);
+    let mut born = Vec::new();
     let mut msgs: Vec<Msg> = Vec::new();
     let mut paths: Vec<Path> = Vec::new();
     let mut free: Vec<u32> = Vec::new();
@@ -67,14 +67,8 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 headers.push((((msgs[f.slot as usize].salt as u64) << 32) | f.slot as u64, false));
             }
         }
-        for src in 0..terminals {
-            if next_birth[src as usize] != now {
-                continue;
-            }
-            let (dst, salt, size, next) = sources.create(src, now, pattern);
-            next_birth[src as usize] = next;
-            let msg =
-                Msg::new(now, dst, net.inject_router(src), salt, collector.created(src, now, size), size);
+        births.create(now, pattern, net, &mut collector, &mut born);
+        for &(_, msg) in &born {
             let slot = match free.pop() {
                 Some(s) => {
                     msgs[s as usize] = msg;
@@ -87,7 +81,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                     (msgs.len() - 1) as u32
                 }
             };
-            headers.push((((salt as u64) << 32) | slot as u64, true));
+            headers.push((((msg.salt as u64) << 32) | slot as u64, true));
         }
         headers.sort_unstable();
         for &(key, fresh) in &headers {
@@ -98,7 +92,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 paths[slot as usize].channels.push(u32::MAX);
                 if fresh {
                     // Self-addressed: no channel; the processor takes its B flits.
-                    collector.delivered(&m, now + m.size as u64);
+                    births.deliver(&m, now + m.size as u64, &mut collector);
                     free.push(slot);
                 }
                 continue;
@@ -139,7 +133,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             if next == u32::MAX {
                 if f.index == msgs[f.slot as usize].size - 1 {
                     let m = msgs[f.slot as usize];
-                    collector.delivered(&m, now + 1);
+                    births.deliver(&m, now + 1, &mut collector);
                     free.push(f.slot);
                 }
             } else {
@@ -188,11 +182,18 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         }
         if in_transit.is_empty() && queued == 0 {
             // Nothing moves until the next creation or delivery: jump there.
-            let next = next_birth.iter().copied().chain(collector.next_delivery()).min().unwrap_or(u64::MAX);
+            let next = births
+                .next_after_now()
+                .into_iter()
+                .chain(collector.next_delivery())
+                .min()
+                .unwrap_or(u64::MAX);
             now = next.clamp(now + 1, spec.max_cycles.max(now + 1));
         } else {
             now += 1;
         }
     }
-    collector.finish(net, now, reason, busy.into_iter())
+    let mut outcome = collector.finish(net, now, reason, busy.into_iter());
+    births.close(&mut outcome);
+    outcome
 }

@@ -289,7 +289,13 @@ pub fn run<R: Routing>(
     }
     // Dateline (tori only, checked when the spec is resolved): each channel's ring.
     let dateline: Vec<(u32, bool)> = if p.deadlock == Avoidance::Dateline { rings(net) } else { Vec::new() };
-    let half = v / 2;
+    // Replies on the request network take the upper half of every port's VCs, requests the
+    // lower half (no reply waits behind a request: no protocol deadlock); each half runs the
+    // deadlock avoidance on its own. `vcs_in`: VCs per class.
+    let split = spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0);
+    let vcs_in = if split { v / 2 } else { v };
+    let half = vcs_in / 2;
+    let class_base = |reply: bool| if split && reply { vcs_in } else { 0 };
     let bubble = p.deadlock == Avoidance::Bubble;
     // Puente et al.'s adaptive router: VC 0 escapes by dimension order, the rest adapt; the
     // escape channel keeps the bubble where routes go round rings.
@@ -356,7 +362,7 @@ pub fn run<R: Routing>(
     let mut packets_left: Vec<u32> = Vec::new();
     let mut free_msgs: Vec<u32> = Vec::new();
     let mut collector = Collector::new(spec, net);
-    let mut births = Births::new(spec, terminals);
+    let mut births = Births::new(spec, net);
     let mut born: Vec<(TerminalId, Msg)> = Vec::new();
     let mut reqs: Vec<(u64, u64, u32)> = Vec::new();
     let mut cands = Candidates::default();
@@ -448,7 +454,8 @@ pub fn run<R: Routing>(
             if inj_vc[ti] == NONE {
                 let pk = &packets[source_q[ti][0] as usize];
                 let need = if whole { pk.len } else { 1 };
-                for k in 0..v {
+                let base = class_base(msgs[pk.msg as usize].is_reply());
+                for k in base..base + vcs_in {
                     let ivc = port * v + k;
                     if !inj_held[(t * v + k) as usize] && f - ivcs[ivc as usize].len >= need {
                         inj_held[(t * v + k) as usize] = true;
@@ -598,15 +605,17 @@ pub fn run<R: Routing>(
                 // The VCs this packet may take on channel `c`: all; with a dateline the upper
                 // class from its ring's wrap-around channel on, the lower class before; with
                 // escape routing the adaptive ones, 1 to V − 1.
+                let base = class_base(msgs[pk.msg as usize].is_reply());
+                let top = base + vcs_in;
                 let vcs_of = |c: u32| -> std::ops::Range<u32> {
                     if escape {
-                        return 1..v;
+                        return base + 1..top;
                     }
                     if dateline.is_empty() {
-                        return 0..v;
+                        return base..top;
                     }
-                    let prev = (port < nc).then_some((port, ivc % v >= half));
-                    if upper_class(&dateline, prev, c) { half..v } else { 0..half }
+                    let prev = (port < nc).then_some((port, ivc % v >= base + half));
+                    if upper_class(&dateline, prev, c) { base + half..top } else { base..base + half }
                 };
                 let free_vc = |c: u32| -> u32 {
                     vcs_of(c)
@@ -622,11 +631,11 @@ pub fn run<R: Routing>(
                     // No adaptive VC: the escape channel, VC 0 of the dimension-order hop. A
                     // packet not already in the escape VC of that ring enters it.
                     let e = routing.escape(rt as u32, pk.dst, pk.salt).expect("not at the destination");
-                    let entering = ivc % v != 0 || class_of(port) != class_of(e);
+                    let entering = ivc % v != base || class_of(port) != class_of(e);
                     let need = if escape_bubble && entering { 2 * pk.len } else { pk.len };
-                    let ov = ovcs[(e * v) as usize];
+                    let ov = ovcs[(e * v + base) as usize];
                     if !ov.held && ov.credits >= need {
-                        o = e * v;
+                        o = e * v + base;
                     }
                 }
                 if o != NONE {
@@ -716,7 +725,7 @@ pub fn run<R: Routing>(
                         if *left == 0 {
                             let m = &mut msgs[pk.msg as usize];
                             m.hops = pk.hops;
-                            collector.delivered(m, now + 1);
+                            births.deliver(m, now + 1, &mut collector);
                             free_msgs.push(pk.msg);
                         }
                     }
@@ -839,5 +848,6 @@ pub fn run<R: Routing>(
     outcome.packets = Some(pstats);
     outcome.vc_occupancy = Some(occupancy);
     outcome.channel_service = Some(service);
+    births.close(&mut outcome);
     outcome
 }

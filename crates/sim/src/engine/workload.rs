@@ -1,0 +1,624 @@
+//! What the terminals do: sources that create messages, processors whose threads wait for
+//! their accesses, and memories that serve them and reply. Every engine drives it the same
+//! way: [`Births::create`] at the start of each cycle hands over the messages created in it,
+//! [`Births::deliver`] tells it (possibly a few cycles ahead) when a message will be delivered,
+//! and [`Births::next_after_now`] says when it next has something to do.
+//!
+//! # Sources
+//! - **Open loop** ([`Arrivals::Open`]): each terminal creates messages at intervals of mean
+//!   1/m whatever the network does: `geometric` (a Bernoulli trial each cycle, the homework's
+//!   App. A; the first message after a geometric gap from cycle 0) or `periodic` (every 1/m
+//!   cycles, from a phase drawn uniformly over the first interval; when 1/m is not whole the
+//!   intervals alternate between its floor and ceiling so that their mean is 1/m).
+//! - **Threads** ([`Arrivals::Threads`]; Raghunath & Ranade 1995 §6.2): each processor runs T
+//!   threads, each with at most one outstanding access. A thread computes for an interval
+//!   (geometric: P(X = x) = (1 − m)^(x−1)·m, x ≥ 1, mean 1/m; or periodic, as above), during
+//!   which the processor is busy; at the end of it, in the first cycle after its last busy
+//!   cycle, it issues its access and is suspended until the access completes. The processor
+//!   then switches to the next thread in round-robin order, which costs one cycle (with T ≥ 2;
+//!   one thread switches to nothing), and stalls until that thread's previous access has
+//!   completed if it has not. With T = 1 this is the homework's App. D processor: busy for X
+//!   cycles, waiting for the access's latency L, so U = E[X] / (E[X] + L) = 1/(1 + m·L).
+//!   Every thread starts computing at cycle 0 in turn (thread 0 first); a periodic first
+//!   interval is drawn uniformly from 1 to ⌈1/m⌉ so that processors do not start in step.
+//!
+//! # Accesses, memories and replies
+//! A message created by a source is an access's request (its destination the memory, chosen
+//! by the destination pattern). Without memories ([`RunSpec::memories`] `None`) the access
+//! completes when its request is delivered (App. D with M = 0, the homework's assumption).
+//! With memories, the request is served by the destination's memory module: one access at a
+//! time, first come first served, each taking M cycles (Raghunath & Ranade's memory conflicts;
+//! requests delivered in one cycle are served in order of their access numbers). When its
+//! service ends the memory sends a reply of its own size back to the processor, and the access
+//! completes when the reply is delivered; a reply size of 0 means the memory answers without a
+//! message (App. D's M, added to the request's latency). Round trip = completion − issue.
+//!
+//! On a network where replies travel separately ([`Memories::joined`]), the engine runs the
+//! request network and the reply network side by side as one network of 2N terminals:
+//! terminal p < N is processor p (injecting into the request network, delivered from the reply
+//! network), terminal N + d is memory d (delivered from the request network, injecting into
+//! the reply network).
+
+use super::{Collector, Msg, NEVER, Outcome, RunSpec, UNMEASURED};
+use crate::calendar::Calendar;
+use crate::rng::{Purpose, Stream, geometric_gap, mix};
+use crate::spec::Interval;
+use crate::stats::Measured;
+use crate::traffic::{MessageSize, Pattern};
+use netwrap_topo::{Network, TerminalId};
+use serde::Serialize;
+
+/// How messages are created.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arrivals {
+    /// Open loop: each terminal creates messages at intervals of mean 1/`rate` (a rate in
+    /// (0, 1]) whatever the network does.
+    Open {
+        /// Request rate m: messages per terminal per cycle.
+        rate: f64,
+        /// Geometric (Bernoulli trials) or periodic intervals.
+        interval: Interval,
+    },
+    /// Processors of `threads` threads, each waiting for its access (see the module docs).
+    Threads {
+        /// Request rate m while the processor is busy: the mean interval is 1/m cycles.
+        rate: f64,
+        /// Geometric or periodic intervals.
+        interval: Interval,
+        /// Threads per processor, at least 1.
+        threads: u32,
+    },
+    /// Exactly these messages: (creation cycle, source, destination). Used for exact tests;
+    /// the destination pattern is not consulted.
+    Script(Vec<(u64, TerminalId, TerminalId)>),
+}
+
+impl Arrivals {
+    /// Open-loop Bernoulli arrivals at `rate` (the homework's App. A).
+    pub fn bernoulli(rate: f64) -> Self {
+        Arrivals::Open { rate, interval: Interval::Geometric }
+    }
+}
+
+/// The memories that serve accesses and reply to them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Memories {
+    /// Access time M of a memory module, in cycles.
+    pub latency: u64,
+    /// Flits of a reply; 0: the memory answers without a message.
+    pub reply_size: u32,
+    /// Requests and replies travel on two networks run as one (see the module docs): the
+    /// network has 2N terminals, N processors then N memories.
+    pub joined: bool,
+}
+
+/// Marks a message that is a reply: its tag is its access's number with this bit set.
+const REPLY: u32 = 1 << 31;
+/// The tag of a message that belongs to no tracked access.
+pub(crate) const UNTRACKED: u32 = u32::MAX;
+const NONE: u32 = u32::MAX;
+
+/// An access in flight.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    issued: u64,
+    /// Cycle its request was delivered to the memory.
+    arrived: u64,
+    /// Cycle the memory's service of it ended.
+    served: u64,
+    processor: u32,
+    memory: u32,
+    thread: u32,
+    /// Hops of its request and reply.
+    hops: u32,
+    /// Measured access number, or [`UNMEASURED`].
+    seq: u32,
+    salt: u32,
+}
+
+/// What the workload measured, when accesses are tracked (threads or memories).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccessOutcome {
+    /// Processors.
+    pub processors: u32,
+    /// Threads per processor (`None`: open loop).
+    pub threads: Option<u32>,
+    /// Processor-cycles spent computing in the window [warm-up, end) (threads only).
+    pub busy: u64,
+    /// Measured accesses (the first `run.messages` issued at or after the warm-up): their
+    /// round trips as latencies, request and reply hops as hops, and the cycles their request
+    /// waited at the memory before its service began as source waits.
+    pub round_trip: Measured,
+    /// Over the completed measured accesses: sum of their requests' latencies (issue to
+    /// delivery at the memory).
+    pub request_sum: u128,
+    /// Sum of their memory times: delivery at the memory to the end of its service (queueing
+    /// plus M).
+    pub memory_sum: u128,
+    /// Sum of their replies' latencies (end of service to delivery at the processor).
+    pub reply_sum: u128,
+    /// Accesses completed in the window (measured or not).
+    pub completed: u64,
+    /// Accesses issued in the window.
+    pub issued: u64,
+}
+
+/// Every processor's random streams (or script).
+struct Sources {
+    streams: Vec<Stream>,
+    /// Per processor, the stream of message lengths (empty for a fixed size).
+    size_streams: Vec<Stream>,
+    /// Per processor, the stream of compute intervals (threads and periodic phases).
+    interval_streams: Vec<Stream>,
+    size: MessageSize,
+    log_q: f64,
+    /// The mean interval 1/m, for periodic intervals.
+    period: f64,
+    periodic: bool,
+    /// Per processor, the fraction of a cycle a periodic interval carries over.
+    carry: Vec<f64>,
+    script: Vec<std::collections::VecDeque<(u64, TerminalId)>>,
+}
+
+impl Sources {
+    fn new(spec: &RunSpec, processors: u32) -> Self {
+        let streams = (0..processors).map(|t| Stream::new(spec.seed, t, Purpose::Traffic)).collect();
+        let size_streams = if spec.size.is_random() {
+            (0..processors).map(|t| Stream::new(spec.seed, t, Purpose::Size)).collect()
+        } else {
+            Vec::new()
+        };
+        let (rate, interval) = match spec.arrivals {
+            Arrivals::Open { rate, interval } | Arrivals::Threads { rate, interval, .. } => (rate, interval),
+            Arrivals::Script(_) => (1.0, Interval::Geometric),
+        };
+        let periodic = interval == Interval::Periodic;
+        let interval_streams = if periodic || matches!(spec.arrivals, Arrivals::Threads { .. }) {
+            (0..processors).map(|t| Stream::new(spec.seed, t, Purpose::Interval)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut script = Vec::new();
+        if let Arrivals::Script(list) = &spec.arrivals {
+            script = vec![std::collections::VecDeque::new(); processors as usize];
+            let mut sorted = list.clone();
+            sorted.sort_unstable();
+            for (t, src, dst) in sorted {
+                script[src as usize].push_back((t, dst));
+            }
+        }
+        Sources {
+            streams,
+            size_streams,
+            interval_streams,
+            size: spec.size,
+            // ln(1 − m) without cancellation: m = 1e-17 stays 1e-17, not 0.
+            log_q: (-rate).ln_1p(),
+            period: 1.0 / rate,
+            periodic,
+            carry: vec![0.0; if periodic { processors as usize } else { 0 }],
+            script,
+        }
+    }
+
+    /// Processor `p`'s next compute interval, at least one cycle.
+    #[inline]
+    fn interval(&mut self, p: u32) -> u64 {
+        let s = &mut self.interval_streams[p as usize];
+        if self.periodic {
+            let c = &mut self.carry[p as usize];
+            let x = (*c + self.period).floor();
+            *c += self.period - x;
+            (x as u64).max(1)
+        } else {
+            1u64.saturating_add(geometric_gap(s, self.log_q))
+        }
+    }
+
+    /// A periodic first interval: uniform from 1 to ⌈1/m⌉.
+    fn phase(&mut self, p: u32) -> u64 {
+        let top = self.period.ceil().min(u32::MAX as f64) as u32;
+        1 + self.interval_streams[p as usize].below(top) as u64
+    }
+
+    /// Processor `p`'s first open-loop creation cycle ([`NEVER`] if none).
+    fn first(&mut self, p: u32) -> u64 {
+        if !self.script.is_empty() {
+            return self.script[p as usize].front().map_or(NEVER, |m| m.0);
+        }
+        if self.periodic {
+            return self.phase(p) - 1;
+        }
+        geometric_gap(&mut self.streams[p as usize], self.log_q)
+    }
+
+    /// Processor `p`'s message at cycle `t`: its destination, salt and length.
+    #[inline]
+    fn message(&mut self, p: TerminalId, pattern: &Pattern) -> (TerminalId, u32, u32) {
+        let size = match self.size {
+            MessageSize::Fixed(b) => b,
+            random => random.pick(&mut self.size_streams[p as usize]),
+        };
+        let s = &mut self.streams[p as usize];
+        if self.script.is_empty() {
+            let dst = pattern.pick(p, s);
+            return (dst, s.next_u32(), size);
+        }
+        let (_, dst) =
+            self.script[p as usize].pop_front().expect("scripted creation without a scripted message");
+        (dst, s.next_u32(), size)
+    }
+
+    /// The cycle of open-loop processor `p`'s next message after one at `t`.
+    #[inline]
+    fn next_open(&mut self, p: TerminalId, t: u64) -> u64 {
+        if !self.script.is_empty() {
+            return self.script[p as usize].front().map_or(NEVER, |m| m.0);
+        }
+        if self.periodic {
+            return t.saturating_add(self.interval(p));
+        }
+        t.saturating_add(1).saturating_add(geometric_gap(&mut self.streams[p as usize], self.log_q))
+    }
+}
+
+/// The processors' threads (see the module docs).
+struct Threads {
+    threads: u32,
+    /// Per processor, the thread running or next to run.
+    current: Vec<u32>,
+    /// Per processor, whether it stalls waiting for its current thread's access.
+    stalled: Vec<bool>,
+    /// Per processor, the cycle of its last issue.
+    last_issue: Vec<u64>,
+    /// Per processor × thread, its outstanding access or [`NONE`].
+    outstanding: Vec<u32>,
+    /// Per processor, its latest busy interval [from, to).
+    busy_from: Vec<u64>,
+    busy_to: Vec<u64>,
+    /// Busy processor-cycles from the warm-up on, as scheduled (intervals may end after the run).
+    busy: u64,
+}
+
+/// The workload the engines drive: message creation, and with threads or memories the
+/// accesses in flight.
+pub(crate) struct Births {
+    sources: Sources,
+    /// Processors whose next message is due, by cycle.
+    calendar: Calendar<u32>,
+    due: Vec<u32>,
+    processors: u32,
+    warmup: u64,
+    threads: Option<Threads>,
+    memories: Option<Memories>,
+    /// Tracks accesses (threads or memories); otherwise messages carry no tag.
+    track: bool,
+    accesses: Vec<Access>,
+    free: Vec<u32>,
+    /// Tags of messages delivered, by delivery cycle.
+    arrived: Calendar<u32>,
+    /// Accesses whose memory service ends, by cycle.
+    served: Calendar<u32>,
+    scratch: Vec<u32>,
+    memory_free: Vec<u64>,
+    outcome: AccessOutcome,
+}
+
+impl Births {
+    pub fn new(spec: &RunSpec, net: &Network) -> Self {
+        let joined = spec.memories.is_some_and(|m| m.joined);
+        let processors = if joined { net.terminals() / 2 } else { net.terminals() };
+        let mut sources = Sources::new(spec, processors);
+        let mut calendar = Calendar::new();
+        let threads = match spec.arrivals {
+            Arrivals::Threads { threads, .. } => {
+                let mut th = Threads {
+                    threads,
+                    current: vec![0; processors as usize],
+                    stalled: vec![false; processors as usize],
+                    last_issue: vec![0; processors as usize],
+                    outstanding: vec![NONE; processors as usize * threads as usize],
+                    busy_from: vec![0; processors as usize],
+                    busy_to: vec![0; processors as usize],
+                    busy: 0,
+                };
+                for p in 0..processors {
+                    let x = if sources.periodic { sources.phase(p) } else { sources.interval(p) };
+                    th.schedule(p, 0, x, spec.warmup);
+                    calendar.push(x, p);
+                }
+                Some(th)
+            }
+            _ => {
+                for p in 0..processors {
+                    let at = sources.first(p);
+                    if at != NEVER {
+                        calendar.push(at, p);
+                    }
+                }
+                None
+            }
+        };
+        let track = threads.is_some() || spec.memories.is_some();
+        Births {
+            sources,
+            calendar,
+            due: Vec::new(),
+            processors,
+            warmup: spec.warmup,
+            memories: spec.memories,
+            outcome: AccessOutcome {
+                processors,
+                threads: threads.as_ref().map(|t| t.threads),
+                busy: 0,
+                round_trip: Measured::new(if track { spec.messages } else { 0 }),
+                request_sum: 0,
+                memory_sum: 0,
+                reply_sum: 0,
+                completed: 0,
+                issued: 0,
+            },
+            threads,
+            track,
+            accesses: Vec::new(),
+            free: Vec::new(),
+            arrived: Calendar::new(),
+            served: Calendar::new(),
+            scratch: Vec::new(),
+            memory_free: vec![0; if spec.memories.is_some() { processors as usize } else { 0 }],
+        }
+    }
+
+    /// The messages created at cycle `now` — replies whose memory service ended, then new
+    /// requests in processor order — each registered with `collector` and ready at its
+    /// terminal's injection router, into `out` (emptied first). Deliveries due at `now` are
+    /// taken first: accesses complete, threads resume, memories start serving.
+    #[inline]
+    pub fn create(
+        &mut self,
+        now: u64,
+        pattern: &Pattern,
+        net: &Network,
+        collector: &mut Collector,
+        out: &mut Vec<(TerminalId, Msg)>,
+    ) {
+        out.clear();
+        if self.track {
+            self.arrivals(now, net, collector, out);
+        }
+        self.calendar.take(now, &mut self.due);
+        if self.due.is_empty() {
+            return;
+        }
+        self.due.sort_unstable();
+        let due = std::mem::take(&mut self.due);
+        for &p in &due {
+            let (dst, salt, size) = self.sources.message(p, pattern);
+            let mut tag = UNTRACKED;
+            if self.track {
+                tag = self.issue(p, dst, salt, now, collector);
+            }
+            match &mut self.threads {
+                Some(th) => th.switch(p, now, &mut self.sources, &mut self.calendar, self.warmup),
+                None => {
+                    let next = self.sources.next_open(p, now);
+                    if next != NEVER {
+                        self.calendar.push(next, p);
+                    }
+                }
+            }
+            let dst = self.memory_terminal(dst);
+            let seq = collector.created(p, now, size);
+            out.push((p, Msg::new(now, dst, net.inject_router(p), salt, seq, size, tag)));
+        }
+        self.due = due;
+        self.due.clear();
+    }
+
+    /// The terminal of memory `d`.
+    #[inline]
+    fn memory_terminal(&self, d: TerminalId) -> TerminalId {
+        if self.memories.is_some_and(|m| m.joined) { d + self.processors } else { d }
+    }
+
+    /// Registers processor `p`'s new access to memory `dst`; returns its tag.
+    fn issue(&mut self, p: u32, dst: TerminalId, salt: u32, now: u64, collector: &mut Collector) -> u32 {
+        let mut seq = UNMEASURED;
+        if now >= self.warmup {
+            self.outcome.issued += 1;
+            let m = &mut self.outcome.round_trip;
+            if m.created < m.target {
+                seq = m.created as u32;
+                m.created += 1;
+                collector.access_issued();
+            }
+        }
+        let thread = self.threads.as_ref().map_or(NONE, |t| t.current[p as usize]);
+        let a = Access {
+            issued: now,
+            arrived: now,
+            served: now,
+            processor: p,
+            memory: dst,
+            thread,
+            hops: 0,
+            seq,
+            salt,
+        };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.accesses[id as usize] = a;
+                id
+            }
+            None => {
+                self.accesses.push(a);
+                (self.accesses.len() - 1) as u32
+            }
+        };
+        if let Some(th) = &mut self.threads {
+            th.outstanding[(p * th.threads + thread) as usize] = id;
+        }
+        id
+    }
+
+    /// Deliveries and memory services due at `now`.
+    fn arrivals(
+        &mut self,
+        now: u64,
+        net: &Network,
+        collector: &mut Collector,
+        out: &mut Vec<(TerminalId, Msg)>,
+    ) {
+        let mut tags = std::mem::take(&mut self.scratch);
+        self.arrived.take(now, &mut tags);
+        tags.sort_unstable();
+        let mut ready = Vec::new();
+        for &tag in &tags {
+            let id = tag & !REPLY;
+            if tag & REPLY != 0 {
+                self.complete(id, now, collector);
+                continue;
+            }
+            let a = &mut self.accesses[id as usize];
+            a.arrived = now;
+            match self.memories {
+                None => {
+                    a.served = now;
+                    self.complete(id, now, collector)
+                }
+                Some(m) => {
+                    let free = &mut self.memory_free[a.memory as usize];
+                    let done = now.max(*free).saturating_add(m.latency);
+                    *free = done;
+                    a.served = done;
+                    if done == now {
+                        ready.push(id);
+                    } else {
+                        self.served.push(done, id);
+                    }
+                }
+            }
+        }
+        tags.clear();
+        self.served.take(now, &mut tags);
+        tags.extend_from_slice(&ready);
+        tags.sort_unstable();
+        for &id in &tags {
+            let m = self.memories.expect("served without memories");
+            if m.reply_size == 0 {
+                self.complete(id, now, collector);
+                continue;
+            }
+            let a = self.accesses[id as usize];
+            let src = self.memory_terminal(a.memory);
+            let seq = collector.created(a.memory, now, m.reply_size);
+            let salt = mix(((a.salt as u64) << 32) | id as u64) as u32;
+            let msg = Msg::new(now, a.processor, net.inject_router(src), salt, seq, m.reply_size, id | REPLY);
+            out.push((src, msg));
+        }
+        tags.clear();
+        self.scratch = tags;
+    }
+
+    /// Access `id` completes at `now`: its statistics, and its thread resumes.
+    fn complete(&mut self, id: u32, now: u64, collector: &mut Collector) {
+        let a = self.accesses[id as usize];
+        self.free.push(id);
+        if now >= self.warmup {
+            self.outcome.completed += 1;
+        }
+        if a.seq != UNMEASURED {
+            let o = &mut self.outcome;
+            o.round_trip.record(
+                a.seq as u64,
+                now.saturating_sub(self.warmup),
+                now - a.issued,
+                a.hops as u64,
+                a.served.saturating_sub(a.arrived).saturating_sub(self.memories.map_or(0, |m| m.latency)),
+            );
+            o.request_sum += (a.arrived - a.issued) as u128;
+            o.memory_sum += (a.served - a.arrived) as u128;
+            o.reply_sum += (now - a.served) as u128;
+            collector.access_completed(now);
+        }
+        if let Some(th) = &mut self.threads {
+            let p = a.processor;
+            th.outstanding[(p * th.threads + a.thread) as usize] = NONE;
+            if th.stalled[p as usize] && th.current[p as usize] == a.thread {
+                th.stalled[p as usize] = false;
+                let switch = if th.threads > 1 { 1 } else { 0 };
+                let start = now.max(th.last_issue[p as usize] + switch);
+                let x = self.sources.interval(p);
+                th.schedule(p, start, x, self.warmup);
+                self.calendar.push(start + x, p);
+            }
+        }
+    }
+
+    /// Registers that `m` will be delivered at cycle `at` (not before the clock), with
+    /// `collector` and, for an access's message, with the workload.
+    #[inline]
+    pub fn deliver(&mut self, m: &Msg, at: u64, collector: &mut Collector) {
+        collector.delivered(m, at);
+        if m.tag != UNTRACKED {
+            self.accesses[(m.tag & !REPLY) as usize].hops += m.hops;
+            self.arrived.push(at, m.tag);
+        }
+    }
+
+    /// The next cycle after the current one at which it has something to do, if any.
+    pub fn next_after_now(&self) -> Option<u64> {
+        let next = self.calendar.next_after_now();
+        if !self.track {
+            return next;
+        }
+        [next, self.arrived.next_after_now(), self.served.next_after_now()].into_iter().flatten().min()
+    }
+
+    /// Adds what the workload measured to the run's outcome (its window ends at `o.end`).
+    pub fn close(mut self, o: &mut Outcome) {
+        if !self.track {
+            return;
+        }
+        if let Some(th) = &self.threads {
+            // Busy intervals scheduled past the end of the run do not count beyond it.
+            let cut = o.end.max(self.warmup);
+            let mut busy = th.busy;
+            for p in 0..self.processors as usize {
+                let from = th.busy_from[p].max(cut);
+                busy -= th.busy_to[p].saturating_sub(from).min(busy);
+            }
+            self.outcome.busy = busy;
+        }
+        o.accesses = Some(self.outcome);
+    }
+}
+
+impl Threads {
+    /// Processor `p` computes over [start, start + x).
+    fn schedule(&mut self, p: u32, start: u64, x: u64, warmup: u64) {
+        let end = start.saturating_add(x);
+        self.busy_from[p as usize] = start;
+        self.busy_to[p as usize] = end;
+        self.busy += end.saturating_sub(start.max(warmup));
+    }
+
+    /// Processor `p` has issued its current thread's access at `now`: it switches to the next
+    /// thread, which computes from the next cycle if its access has completed; otherwise the
+    /// processor stalls until it does.
+    fn switch(&mut self, p: u32, now: u64, sources: &mut Sources, calendar: &mut Calendar<u32>, warmup: u64) {
+        let pi = p as usize;
+        self.last_issue[pi] = now;
+        let next = (self.current[pi] + 1) % self.threads;
+        self.current[pi] = next;
+        if self.outstanding[(p * self.threads + next) as usize] == NONE {
+            let start = now + 1;
+            let x = sources.interval(p);
+            self.schedule(p, start, x, warmup);
+            calendar.push(start + x, p);
+        } else {
+            self.stalled[pi] = true;
+        }
+    }
+}
