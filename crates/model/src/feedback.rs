@@ -112,6 +112,18 @@ fn form_for(p: &KaryNCube, solution: Solution, k_d: f64) -> Result<ContentionFor
     }
 }
 
+/// [`solve`] for processors of `threads` threads (1: App. D itself).
+pub fn solve_threads(
+    p: &KaryNCube,
+    threads: u32,
+    solution: Solution,
+) -> Result<FeedbackPrediction, ModelError> {
+    if threads != 1 {
+        return Err(ModelError::Invalid(format!("threads = {threads}: the model is solved for one thread")));
+    }
+    solve(p, solution)
+}
+
 /// Solves Appendix D for the network and workload in `p` (`p.rate` is m, the request rate
 /// while busy). Every input is validated once, before any solution runs
 /// ([`kary_ncube::validate`]: m must be a probability, B positive, …), so the three

@@ -180,7 +180,7 @@ impl Experiment {
         // Without the loads, the mean over every channel still bounds the busiest one from
         // below: a message of h hops holds h channels for at least ⌈B / widest⌉ cycles each.
         let offered_mean = match (&loads, net.channels().iter().map(|c| c.width as u64).max()) {
-            (None, Some(widest)) => {
+            (None, Some(widest)) if !closed => {
                 let hold = size.mean_hold(widest);
                 let channels = net.channels().len() as f64;
                 Some(rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)

@@ -4,10 +4,10 @@
 use crate::SimError;
 use crate::engine::Outcome;
 use crate::report::Report;
-use crate::spec::{SimSpec, Switching};
+use crate::spec::{Interval, SimSpec, Switching, Threads};
 use crate::traffic::LocalitySubcube;
 use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
-use netwrap_model::{fat_tree, indirect};
+use netwrap_model::{fat_tree, feedback, indirect};
 use netwrap_topo::TopologySpec;
 use serde::Serialize;
 
@@ -92,6 +92,9 @@ pub struct ModelComparison {
     pub saturated: bool,
     /// (simulation − model) / model.
     pub relative_error: RelativeError,
+    /// Processor utilisation U (the feedback model, for processors that wait).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub processor_utilization: Option<f64>,
 }
 
 /// Relative errors of the simulation against the model.
@@ -103,6 +106,9 @@ pub struct RelativeError {
     pub latency: Option<f64>,
     /// Of the mean hops.
     pub mean_hops: Option<f64>,
+    /// Of the processor utilisation (processors that wait).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub processor_utilization: Option<f64>,
 }
 
 fn rel(sim: Option<f64>, model: Option<f64>) -> Option<f64> {
@@ -118,6 +124,30 @@ fn rel(sim: Option<f64>, model: Option<f64>) -> Option<f64> {
 /// worm, so it applies to `--router vc --switching wormhole` with packets at least as long as
 /// the longest message, and to nothing else.
 pub fn model_unavailable(spec: &SimSpec) -> Option<String> {
+    let w = &spec.workload;
+    if w.reply.is_some_and(|r| r.size != Some(0)) {
+        return Some(
+            "netwrap's models carry no replies: the request network's model applies with --reply-size 0 (the memory answers without a message)".into(),
+        );
+    }
+    if w.processor.threads != Threads::Unbounded {
+        if !spec.topology.is_cube()
+            || matches!(
+                spec.topology,
+                TopologySpec::Torus { radices: Some(_), .. } | TopologySpec::Mesh { radices: Some(_), .. }
+            )
+        {
+            return Some(format!(
+                "processors that wait are modelled for k-ary n-cubes of one radix (the homework's App. D), not for a {}",
+                spec.topology.family()
+            ));
+        }
+        if w.processor.interval != Interval::Geometric {
+            return Some(
+                "the feedback model (the homework's App. D) assumes geometric intervals between requests: use --interval geometric".into(),
+            );
+        }
+    }
     match &spec.topology {
         TopologySpec::Torus { radices: Some(_), .. } | TopologySpec::Mesh { radices: Some(_), .. } => Some(
             "the k-ary n-cube model (Agarwal 1991) needs the same radix in every dimension".into(),
@@ -168,6 +198,7 @@ pub fn compare(
     }
     let w = &spec.workload;
     let model_error = |e: netwrap_model::ModelError| SimError::Invalid(format!("model: {e}"));
+    let mut processor_utilization = None;
     let (model, source, contention, p) = match &spec.topology {
         TopologySpec::Butterfly { k, stages, .. } | TopologySpec::Omega { k, stages, .. } => {
             let (k, d) = (k.unwrap_or(2), stages.unwrap_or(4));
@@ -233,12 +264,46 @@ pub fn compare(
                 form: spec.model.as_ref().map(|m| m.contention).unwrap_or_default(),
                 ..kary_ncube::KaryNCube::new(k, n, w.rate(), w.message_size().mean())
             };
-            let p = kary_ncube::predict(&params).map_err(model_error)?;
-            let form = format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());
-            let values =
-                (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops);
-            ("kary-ncube", format!("Agarwal 1991 eq. 10 with {form}"), Some(p.contention_form), values)
+            let params = kary_ncube::KaryNCube {
+                memory_latency: w.reply.map_or(0.0, |r| r.memory_latency as f64),
+                ..params
+            };
+            if let Threads::Count(threads) = w.processor.threads {
+                let p = feedback::solve_threads(&params, threads, feedback::Solution::Exact)
+                    .map_err(model_error)?;
+                let form =
+                    format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());
+                processor_utilization = Some(p.processor_utilization);
+                let values = (
+                    p.utilization,
+                    Some(p.latency),
+                    p.unloaded_latency,
+                    p.throughput,
+                    p.max_rate,
+                    p.mean_hops,
+                );
+                let source = if threads == 1 {
+                    format!("the homework's App. D (exact fixed point) with Agarwal 1991 eq. 10 and {form}")
+                } else {
+                    format!(
+                        "App. D for {threads} threads (docs/models.md) with Agarwal 1991 eq. 10 and {form}"
+                    )
+                };
+                ("feedback", source, Some(p.contention_form), values)
+            } else {
+                let p = kary_ncube::predict(&params).map_err(model_error)?;
+                let form =
+                    format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());
+                let values =
+                    (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops);
+                ("kary-ncube", format!("Agarwal 1991 eq. 10 with {form}"), Some(p.contention_form), values)
+            }
         }
+    };
+    // A processor that waits is compared by its accesses: its round trip is App. D's T.
+    let sim_latency = match (&report.accesses, processor_utilization) {
+        (Some(a), Some(_)) if report.latency.is_some() => Some(a.round_trip),
+        _ => report.latency,
     };
     // Both models' predictions share these names; saturated is ρ ≥ 1 in both.
     let (utilization, latency, unloaded_latency, throughput, max_rate, mean_hops) = p;
@@ -260,9 +325,14 @@ pub fn compare(
             utilization: (model != "fat-tree")
                 .then(|| rel(Some(report.utilization), Some(utilization)))
                 .flatten(),
-            latency: rel(report.latency, latency),
+            latency: rel(sim_latency, latency),
             mean_hops: rel(Some(report.mean_hops), Some(mean_hops)),
+            processor_utilization: rel(
+                report.accesses.as_ref().and_then(|a| a.processor_utilization),
+                processor_utilization,
+            ),
         },
+        processor_utilization,
     })
 }
 

@@ -490,7 +490,7 @@ impl Sweep {
 }
 
 /// The metric columns of a tidy row, after the point's index, replication and swept values.
-pub const METRICS: [&str; 33] = [
+pub const METRICS: [&str; 42] = [
     "verdict",
     "saturated",
     "utilization",
@@ -524,6 +524,15 @@ pub const METRICS: [&str; 33] = [
     "model_max_rate",
     "model_error_utilization",
     "model_error_latency",
+    "processor_utilization",
+    "access_rate",
+    "round_trip",
+    "round_trip_ci95",
+    "request_latency",
+    "memory_time",
+    "reply_latency",
+    "model_processor_utilization",
+    "model_error_processor_utilization",
 ];
 
 /// A result's values for [`METRICS`], in order (`null` where there is none).
@@ -531,6 +540,7 @@ pub fn metrics(r: &SimResult) -> Vec<Value> {
     let rep = &r.report;
     let p = rep.latency_percentiles.as_ref();
     let m = r.model.as_ref();
+    let a = rep.accesses.as_ref();
     vec![
         serde_json::to_value(rep.verdict).unwrap_or(Value::Null),
         rep.saturated.into(),
@@ -565,6 +575,15 @@ pub fn metrics(r: &SimResult) -> Vec<Value> {
         (m.map(|m| m.max_rate).into()),
         (m.and_then(|m| m.relative_error.utilization).into()),
         (m.and_then(|m| m.relative_error.latency).into()),
+        (a.and_then(|a| a.processor_utilization).into()),
+        (a.map(|a| a.access_rate).into()),
+        (a.map(|a| a.round_trip).into()),
+        (a.and_then(|a| a.round_trip_ci95).into()),
+        (a.map(|a| a.request_latency).into()),
+        (a.map(|a| a.memory_time).into()),
+        (a.map(|a| a.reply_latency).into()),
+        (m.and_then(|m| m.processor_utilization).into()),
+        (m.and_then(|m| m.relative_error.processor_utilization).into()),
     ]
 }
 

@@ -653,6 +653,26 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
         m.map(|m| opt(m.latency, 3)),
         m.map(|m| pct(m.relative_error.latency)),
     )?;
+    if let (Some(model), Some(u)) =
+        (m.and_then(|m| m.processor_utilization), rep.accesses.as_ref().and_then(|a| a.processor_utilization))
+    {
+        row(
+            out,
+            "processor utilization U",
+            format!("{u:.4}"),
+            Some(format!("{model:.4}")),
+            m.map(|m| pct(m.relative_error.processor_utilization)),
+        )?;
+        if let Some(a) = &rep.accesses {
+            row(
+                out,
+                "round trip (App. D's T)",
+                format!("{:.3} ± {}", a.round_trip, opt(a.round_trip_ci95, 3)),
+                m.map(|m| opt(m.latency, 3)),
+                m.map(|m| pct(m.relative_error.latency)),
+            )?;
+        }
+    }
     row(
         out,
         "mean hops",
@@ -688,7 +708,7 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     line(out, "source queueing", format!("{:.3}", rep.source_queueing))?;
     line(out, "network latency", format!("{:.3}", rep.network_latency))?;
     if let Some(a) = &rep.accesses {
-        if let Some(u) = a.processor_utilization {
+        if let (Some(u), None) = (a.processor_utilization, m) {
             line(out, "processor utilization U", format!("{u:.4}"))?;
         }
         line(out, "accesses (per processor/cycle)", format!("{:.5}", a.access_rate))?;
@@ -823,8 +843,22 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
         head += &format!("{:>4} ", "rep");
     }
     head += &format!("{:>8} {:>16} {:>8} {:>10} {:>14}", "rho", "latency", "hops", "accepted", "verdict");
+    // Processors that wait: their utilisation and round trip (and the model's U).
+    let with_u = done
+        .iter()
+        .any(|(_, r)| r.report.accesses.as_ref().is_some_and(|a| a.processor_utilization.is_some()));
+    let with_trip = done.iter().any(|(_, r)| r.report.accesses.is_some());
+    if with_u {
+        head += &format!(" {:>7}", "U");
+    }
+    if with_trip {
+        head += &format!(" {:>16}", "round trip");
+    }
     if with_model {
         head += &format!(" {:>8} {:>10} {:>8}", "rho_mdl", "T_model", "error");
+        if with_u {
+            head += &format!(" {:>7} {:>8}", "U_mdl", "error_U");
+        }
     }
     writeln!(out, "{head}")?;
     for (p, r) in done {
@@ -850,6 +884,19 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
             rep.throughput,
             verdict
         );
+        let a = rep.accesses.as_ref();
+        if with_u {
+            line += &format!(
+                " {:>7}",
+                a.and_then(|a| a.processor_utilization).map_or("—".into(), |u| format!("{u:.4}"))
+            );
+        }
+        if with_trip {
+            line += &format!(
+                " {:>16}",
+                a.map_or("—".into(), |a| format!("{:.2}±{}", a.round_trip, opt(a.round_trip_ci95, 2)))
+            );
+        }
         if with_model {
             let m = r.model.as_ref();
             line += &format!(
@@ -858,6 +905,13 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
                 m.map_or("—".into(), |m| opt(m.latency, 2)),
                 pct(m.and_then(|m| m.relative_error.latency))
             );
+            if with_u {
+                line += &format!(
+                    " {:>7} {:>8}",
+                    m.and_then(|m| m.processor_utilization).map_or("—".into(), |u| format!("{u:.4}")),
+                    pct(m.and_then(|m| m.relative_error.processor_utilization))
+                );
+            }
         }
         writeln!(out, "{}", line.trim_end())?;
     }
