@@ -35,6 +35,8 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let width0 = channels.first().map_or(1, |c| c.width);
     let widths: Option<Vec<u32>> =
         channels.iter().any(|c| c.width != width0).then(|| channels.iter().map(|c| c.width as u32).collect());
+    // A message that uses no channel passes to its processor over the terminal's link.
+    let terminal_width = net.terminal_width() as u64;
     let mut collector = Collector::new(spec, net);
     let mut births = Births::new(spec, net);
     let mut events: Calendar<u64> = Calendar::new();
@@ -77,7 +79,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 let m = *m;
                 births.deliver(
                     &m,
-                    if m.hops == 0 { now + m.size as u64 } else { m.tail_at + 1 },
+                    if m.hops == 0 { now + (m.size as u64).div_ceil(terminal_width) } else { m.tail_at + 1 },
                     &mut collector,
                 );
                 free.push(slot);

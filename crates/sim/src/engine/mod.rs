@@ -17,7 +17,8 @@
 //!   arriving in the same cycle are ordered by salt (then by message slot), a seeded tie-break.
 //! - At the destination router the flits pass to the processor as they arrive, uncontended:
 //!   a message is delivered the cycle after its last flit reaches its destination router (a
-//!   self-addressed message, which uses no channel, B cycles after its creation). With unit
+//!   self-addressed message, which uses no channel, ⌈B / w⌉ cycles after its creation, w the
+//!   terminals' link width: 1 but on crossbar modules with wider processor links). With unit
 //!   channels a message whose header is ready at its destination at cycle a is delivered at
 //!   a + B: unloaded, a message of h hops takes exactly h + B cycles, and the mean is the
 //!   model's T0 = n·k_d + B.
