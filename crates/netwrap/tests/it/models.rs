@@ -184,8 +184,9 @@ fn feedback_one_thread_prints_app_d_unchanged() {
 /// Characterisation of `--threads` on Ex 1's network (k = 8, n = 2, m = 0.04, B = 4): two
 /// threads are already saturated (T(R + C) = 52 ≥ R + C + L ≈ 47), so U = R/(R + C) = 25/26
 /// exactly; at m = 0.2 (R = 5) they are linear and U = 2R/(R + C + L) holds at the reported
-/// L to rounding. The table and JSON name the threads and the regime; T = 0 and the
-/// single-thread algebra with T ≥ 2 are refused with status 2, naming what to use.
+/// L to rounding, and the quadratic agrees (1e-9). The table and JSON name the threads and
+/// the regime; T = 0 and the printed closed form with T ≥ 2 are refused with status 2, naming
+/// what to use.
 #[test]
 fn feedback_threads_report_threads_and_regime() {
     let base = ["model", "feedback", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"];
@@ -209,14 +210,14 @@ fn feedback_threads_report_threads_and_regime() {
         .code(2)
         .stderr(contains("--threads"))
         .stderr(contains("at least 1"));
-    for solution in ["quadratic", "closed-form"] {
-        netwrap()
-            .args(["model", "feedback", "--threads", "2", "--solution", solution])
-            .assert()
-            .code(2)
-            .stderr(contains("--threads 2"))
-            .stderr(contains("only the exact solution"));
-    }
+    let q = json(&["model", "feedback", "--rate", "0.2", "--threads", "2", "--solution", "quadratic"]);
+    assert!((num(&q, "processor_utilization") - u).abs() < 1e-9 * u);
+    netwrap()
+        .args(["model", "feedback", "--threads", "2", "--solution", "closed-form"])
+        .assert()
+        .code(2)
+        .stderr(contains("--solution closed-form with --threads 2"))
+        .stderr(contains("use the exact solution (bisection on U) or the quadratic"));
 }
 
 /// Characterisation: a saturated model prints its report and exits with status 3, saying

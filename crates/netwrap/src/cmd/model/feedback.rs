@@ -35,7 +35,7 @@ pub struct FeedbackArgs {
     pub solution: SolutionArg,
     /// Threads per processor T, at least 1: each computes for R = 1/m cycles on average, then
     /// waits for its access while the processor switches (1 cycle) to the next in round-robin
-    /// order. 1 is App. D; more need --solution exact.
+    /// order. 1 is App. D; more take --solution exact or quadratic.
     #[arg(long, default_value_t = 1, value_parser = small_count::<1>, allow_hyphen_values = true)]
     pub threads: u32,
 }
