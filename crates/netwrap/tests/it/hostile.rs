@@ -794,10 +794,20 @@ fn model_feedback_answers_every_input_honestly() {
         case(0, Out, "processor utilization U", &["model", "feedback", "--k", "94906265", "--n", "2", "--rate", "1"]),
         case(2, Err, "the printed closed form embeds eq. 8's large-k_d form", &["model", "feedback", "--k", "2", "--n", "53", "--solution", "closed-form"]),
         case(2, Err, "unrecognized subcommand", &["model", "feedbac"]),
+        case(2, Err, "use the exact solution (bisection on U) or the quadratic", &["model", "feedback", "--threads", "2", "--solution", "closed-form"]),
+        case(0, Out, "multithreading regime", &["model", "feedback", "--threads", "4294967295", "--solution", "quadratic", "--rate", "1"]),
+        case(0, Out, "processor utilization U", &["model", "feedback", "--threads", "4294967295", "--rate", "1", "--size", "4294967295"]),
+        case(0, Out, "processor utilization U", &["model", "feedback", "--threads", "4294967295", "--k", "2", "--n", "53", "--rate", "1"]),
     ];
     let ok = "processor utilization U";
     let beyond = (2, "these parameters take the result beyond the range of floating point");
-    let numeric = cube_model_options("feedback", ok, (0, ok), beyond);
+    let mut numeric = cube_model_options("feedback", ok, (0, ok), beyond);
+    numeric.push(Numeric {
+        args: v(&["model", "feedback", "--threads", "VALUE"]),
+        name: "--threads",
+        refusal: WHOLE,
+        takes: vec![("4294967295", 0, Out, ok)],
+    });
     check("model feedback", &cases, &numeric);
 }
 

@@ -164,6 +164,62 @@ fn feedback_solutions_and_processor_utilization() {
     netwrap().args(base).assert().success().stdout(contains("processor utilization U"));
 }
 
+/// Verification: `--threads 1` is App. D unchanged — table and JSON byte for byte the same as
+/// without the option, for every solution, and the JSON has no `threads` or `regime` keys.
+#[test]
+fn feedback_one_thread_prints_app_d_unchanged() {
+    for solution in ["exact", "quadratic", "closed-form"] {
+        for json in [&[][..], &["--json"]] {
+            let base = [&["model", "feedback", "--rate", "0.05", "--solution", solution][..], json].concat();
+            let plain = netwrap().args(&base).assert().success().get_output().stdout.clone();
+            let one =
+                netwrap().args(&base).args(["--threads", "1"]).assert().success().get_output().stdout.clone();
+            assert_eq!(plain, one, "{base:?}");
+            let text = String::from_utf8(one).unwrap();
+            assert!(!text.contains("threads") && !text.contains("regime"), "{text}");
+        }
+    }
+}
+
+/// Characterisation of `--threads` on Ex 1's network (k = 8, n = 2, m = 0.04, B = 4): two
+/// threads are already saturated (T(R + C) = 52 ≥ R + C + L ≈ 47), so U = R/(R + C) = 25/26
+/// exactly; at m = 0.2 (R = 5) they are linear and U = 2R/(R + C + L) holds at the reported
+/// L to rounding, and the quadratic agrees (1e-9). The table and JSON name the threads and
+/// the regime; T = 0 and the printed closed form with T ≥ 2 are refused with status 2, naming
+/// what to use.
+#[test]
+fn feedback_threads_report_threads_and_regime() {
+    let base = ["model", "feedback", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"];
+    let v = json(&[&base[..], &["--threads", "2"]].concat());
+    assert_eq!(v["threads"], 2);
+    assert_eq!(v["regime"], "saturated");
+    assert_eq!(num(&v, "processor_utilization"), 25.0 / 26.0);
+    let v = json(&["model", "feedback", "--rate", "0.2", "--threads", "2"]);
+    assert_eq!(v["regime"], "linear");
+    let (u, l) = (num(&v, "processor_utilization"), num(&v, "latency"));
+    assert!((u - 10.0 / (6.0 + l)).abs() < 1e-12, "{u} {l}");
+    netwrap()
+        .args(["model", "feedback", "--threads", "8"])
+        .assert()
+        .success()
+        .stdout(contains("threads per processor T      8, round robin, switch cost C = 1 cycle"))
+        .stdout(contains("multithreading regime        saturated"));
+    netwrap()
+        .args(["model", "feedback", "--threads", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("--threads"))
+        .stderr(contains("at least 1"));
+    let q = json(&["model", "feedback", "--rate", "0.2", "--threads", "2", "--solution", "quadratic"]);
+    assert!((num(&q, "processor_utilization") - u).abs() < 1e-9 * u);
+    netwrap()
+        .args(["model", "feedback", "--threads", "2", "--solution", "closed-form"])
+        .assert()
+        .code(2)
+        .stderr(contains("--solution closed-form with --threads 2"))
+        .stderr(contains("use the exact solution (bisection on U) or the quadratic"));
+}
+
 /// Characterisation: a saturated model prints its report and exits with status 3, saying
 /// which queue is unstable and the highest sustainable rate.
 #[test]

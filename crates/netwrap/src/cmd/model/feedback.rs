@@ -1,12 +1,15 @@
 //! `netwrap model feedback`: processor utilisation with network feedback (the homework's
-//! App. D).
+//! App. D), with T threads per processor (`--threads`; Saavedra-Barrera, Culler & von Eicken
+//! 1990, Agarwal 1992). With one thread (the default) every output is App. D's, unchanged;
+//! with more, the table and JSON add the threads and the multithreading regime.
 
 use super::kary_ncube::{KaryNCubeModelArgs, ResolvedConfig, Timing, form_line, resolve, timing};
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
+use crate::values::small_count;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use netwrap_model::feedback::{self, FeedbackPrediction, Solution};
+use netwrap_model::feedback::{self, FeedbackPrediction, Regime, Solution};
 use serde::Serialize;
 use std::io::Write;
 
@@ -30,6 +33,11 @@ pub struct FeedbackArgs {
     /// Solution method.
     #[arg(long, value_enum, default_value = "exact")]
     pub solution: SolutionArg,
+    /// Threads per processor T, at least 1: each computes for R = 1/m cycles on average, then
+    /// waits for its access while the processor switches (1 cycle) to the next in round-robin
+    /// order. 1 is App. D; more take --solution exact or quadratic.
+    #[arg(long, default_value_t = 1, value_parser = small_count::<1>, allow_hyphen_values = true)]
+    pub threads: u32,
 }
 
 #[derive(Serialize)]
@@ -51,9 +59,14 @@ pub fn run(a: FeedbackArgs) -> anyhow::Result<()> {
         SolutionArg::Quadratic => Solution::Quadratic,
         SolutionArg::ClosedForm => Solution::ClosedForm,
     };
-    let p = feedback::solve(&cfg.network, solution).with_context(|| {
+    let threads = a.threads;
+    let p = feedback::solve_threads(&cfg.network, solution, threads).with_context(|| {
         let name = a.solution.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
-        format!("--solution {name} with --contention {}", cfg.network.form.name())
+        if threads > 1 {
+            format!("--solution {name} with --threads {threads}")
+        } else {
+            format!("--solution {name} with --contention {}", cfg.network.form.name())
+        }
     })?;
     let timing = timing(&cfg, Some(p.latency), p.unloaded_latency)?;
     if a.model.net.json {
@@ -68,7 +81,14 @@ pub fn run(a: FeedbackArgs) -> anyhow::Result<()> {
     }
     let n = &cfg.network;
     let mut out = output::stdout();
-    writeln!(out, "netwrap {VERSION} model feedback (the homework's App. D), {solution}")?;
+    if threads > 1 {
+        writeln!(
+            out,
+            "netwrap {VERSION} model feedback (the homework's App. D with threads: Saavedra-Barrera et al. 1990, Agarwal 1992), {solution}"
+        )?;
+    } else {
+        writeln!(out, "netwrap {VERSION} model feedback (the homework's App. D), {solution}")?;
+    }
     writeln!(
         out,
         "network: {}-ary {}-cube, N = {}, {}; workload: m = {} while busy, B = {}, l = {}",
@@ -85,8 +105,26 @@ pub fn run(a: FeedbackArgs) -> anyhow::Result<()> {
     } else {
         form_line(n.form, p.contention_form, p.k_d, n.locality)
     };
+    if let Some(regime) = p.regime {
+        let c = feedback::switch_cost(threads);
+        writeln!(
+            out,
+            "threads per processor T      {threads}, round robin, switch cost C = {} cycle",
+            num(c)
+        )?;
+        let formula = match regime {
+            Regime::Linear => "too few threads to hide L: U = T*R/(R+C+L)",
+            Regime::Saturated => "the threads hide L: U = R/(R+C)",
+        };
+        writeln!(
+            out,
+            "multithreading regime        {regime}, {formula}, R = 1/m = {}",
+            fixed(1.0 / n.rate, 4)
+        )?;
+    }
     writeln!(out, "contention form              {form}")?;
-    writeln!(out, "latency T                    {}", fixed(p.latency, 4))?;
+    let latency = if threads > 1 { "latency L" } else { "latency T" };
+    writeln!(out, "{latency:<29}{}", fixed(p.latency, 4))?;
     writeln!(out, "processor utilization U      {}", fixed(p.processor_utilization, 4))?;
     writeln!(out, "effective rate m*U           {}", fixed(p.throughput, 6))?;
     writeln!(out, "channel utilization rho      {}", fixed(p.utilization, 4))?;

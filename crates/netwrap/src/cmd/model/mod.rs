@@ -18,7 +18,8 @@ pub enum ModelCommand {
     KaryNcube(kary_ncube::KaryNCubeModelArgs),
     /// Buffered indirect (Omega) network (Agarwal 1991 eqs. 13–14; the homework's App. C).
     Indirect(indirect::IndirectArgs),
-    /// Processor utilisation with network feedback (the homework's App. D).
+    /// Processor utilisation with network feedback (the homework's App. D; `--threads` for T
+    /// threads per processor, after Agarwal 1992).
     Feedback(feedback::FeedbackArgs),
     /// Wormhole butterfly fat-tree (Greenberg & Guan).
     FatTree(fat_tree::FatTreeArgs),
