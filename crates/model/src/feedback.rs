@@ -38,17 +38,19 @@
 //! - the processor then moves to the next thread in round-robin order; with T ≥ 2 a switch
 //!   costs C = [`SWITCH_CYCLES`] = 1 idle cycle, with T = 1 there is no switch (C = 0);
 //! - if the next thread's access has not completed the processor stalls until it has; the
-//!   switch into that thread is paid once it is ready (stall, then switch), so a thread's
-//!   own cycle is R + L + C when the processor waits for it.
+//!   switch into that thread is made first and overlaps the wait (switch, then stall: the
+//!   thread's next instruction waits for its data), so a thread's own cycle is R + L when the
+//!   processor waits for it — netwrap's simulated processors (`--threads`) do exactly this.
 //!
 //! **Derivation** (deterministic runs and latency, the classic model of Saavedra-Barrera,
 //! Culler & von Eicken 1990, in Agarwal 1992's form). In steady state every thread goes
-//! round the same cycle. If T·(R + C) < R + C + L the threads cannot cover the latency: each
-//! thread's cycle is R + C + L, during which the processor computes T·R cycles, so
-//! U = T·R/(R + C + L) (the *linear* region). Otherwise the processor never waits: each thread
-//! costs R + C and U = R/(R + C) (the *saturated* region). Both at once:
+//! round the same cycle. If T·(R + C) < R + L the threads cannot cover the latency: each
+//! thread's cycle is R + L (its access is issued as the switch away from it begins, and it
+//! runs again as soon as its access completes), during which the processor computes T·R
+//! cycles, so U = T·R/(R + L) (the *linear* region). Otherwise the processor never waits: each
+//! thread costs R + C and U = R/(R + C) (the *saturated* region). Both at once:
 //!
-//! - U = min(T·R/(R + C + L), R/(R + C)) = min(T/(1 + m·(C + L)), 1/(1 + m·C)),
+//! - U = min(T·R/(R + L), R/(R + C)) = min(T/(1 + m·L), 1/(1 + m·C)),
 //!
 //! ([`utilization_at`]). A busy cycle issues an access with probability m, so the effective
 //! rate is m·U as in App. D, and the network closes the loop:
@@ -88,14 +90,15 @@
 //! so the model is App. D's exactly. With T ≥ 2 variance matters: geometric runs (and
 //! variable latencies) sometimes leave every thread waiting at once, so a simulation with
 //! geometric intervals will give a lower U than the formula, above all near the knee
-//! T·(R + C) = R + C + L, as Raghunath & Ranade §6.3 observe against their periodic workload.
+//! T·(R + C) = R + L, as Raghunath & Ranade §6.3 observe against their periodic workload.
 //! Read the formula as the periodic workload's answer, optimistic for geometric runs: with
-//! R = 10, C = 1 and a fixed L = 30 (knee at T ≈ 3.7), geometric runs lose 0.03, 0.09 and
-//! 0.14 of U at T = 2, 3, 4 and 0.0006 at T = 8 (a test counts both processors cycle by
+//! R = 10, C = 1 and a fixed L = 30 (knee at T ≈ 3.6), geometric runs lose 0.03, 0.10 and
+//! 0.13 of U at T = 2, 3, 4 and 0.0004 at T = 8 (a test counts both processors cycle by
 //! cycle; the periodic one matches the formula).
-//! If a switch is instead overlapped with the stall (switch, then wait), the linear region
-//! becomes T·R/(R + L), higher by the factor 1 + C/(R + L): a simulator must pick one order,
-//! and this model is the stall-then-switch one.
+//! If a switch were paid after the stall instead (stall, then switch: the classic model's
+//! R + C + L cycle of Agarwal 1992), the linear region would be T·R/(R + C + L), lower by the
+//! factor 1 + C/(R + L): a simulator must pick one order, and this model is netwrap's,
+//! switch then stall.
 
 use crate::error::{ModelError, check_finite, num};
 use crate::kary_ncube::{self, ContentionForm, KaryNCube};
@@ -167,7 +170,7 @@ pub struct FeedbackPrediction {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Regime {
-    /// Too few threads to cover the latency: U = T·R/(R + C + L) grows linearly with T.
+    /// Too few threads to cover the latency: U = T·R/(R + L) grows linearly with T.
     Linear,
     /// Enough threads to cover the latency: the processor only computes and switches,
     /// U = R/(R + C). (The processor is saturated, not the network.)
@@ -212,18 +215,6 @@ fn form_for(p: &KaryNCube, solution: Solution, k_d: f64) -> Result<ContentionFor
     }
 }
 
-/// [`solve`] for processors of `threads` threads (1: App. D itself).
-pub fn solve_threads(
-    p: &KaryNCube,
-    threads: u32,
-    solution: Solution,
-) -> Result<FeedbackPrediction, ModelError> {
-    if threads != 1 {
-        return Err(ModelError::Invalid(format!("threads = {threads}: the model is solved for one thread")));
-    }
-    solve(p, solution)
-}
-
 /// Solves Appendix D for the network and workload in `p` (`p.rate` is m, the request rate
 /// while busy): one thread per processor, [`solve_threads`] with T = 1.
 pub fn solve(p: &KaryNCube, solution: Solution) -> Result<FeedbackPrediction, ModelError> {
@@ -242,18 +233,19 @@ pub const SWITCH_CYCLES: f64 = 1.0;
 
 /// The processor utilisation with `threads` threads, request rate `m` while busy and access
 /// latency `latency`, and the regime that sets it (Saavedra-Barrera, Culler & von Eicken
-/// 1990; Agarwal 1992): min(T/(1 + m·(C + L)), 1/(1 + m·C)), which is
-/// min(T·R/(R + C + L), R/(R + C)) with R = 1/m, written without 1/m so that m = 0 gives 1.
+/// 1990; Agarwal 1992, with the switch overlapping the wait): min(T/(1 + m·L), 1/(1 + m·C)),
+/// which is min(T·R/(R + L), R/(R + C)) with R = 1/m, written without 1/m so that m = 0
+/// gives 1.
 /// With T = 1 (C = 0) it is App. D's 1/(1 + m·L), to the last bit.
 pub fn utilization_at(threads: u32, m: f64, latency: f64) -> (f64, Regime) {
     let c = switch_cost(threads);
-    let linear = threads as f64 / (1.0 + m * (c + latency));
+    let linear = threads as f64 / (1.0 + m * latency);
     let saturated = 1.0 / (1.0 + m * c);
     if linear < saturated { (linear, Regime::Linear) } else { (saturated, Regime::Saturated) }
 }
 
 /// Solves the feedback model with `threads` threads per processor (see the module docs):
-/// U = min(T/(1 + m·(C + L)), 1/(1 + m·C)) with L App. B's latency at the effective rate m·U.
+/// U = min(T/(1 + m·L), 1/(1 + m·C)) with L App. B's latency at the effective rate m·U.
 /// Every input is validated once, before any solution runs ([`kary_ncube::validate`]: m must
 /// be a probability, B positive, …; T at least 1), so the solutions see the same inputs; the
 /// contention form is resolved once, for all of them. With T = 1 the result is App. D's, bit
@@ -376,8 +368,8 @@ fn bisect(threads: u32, m: f64, latency_at: &impl Fn(f64) -> kary_ncube::Predict
 }
 
 /// The linear region's U with T threads, in closed form: the root in [0, 1/(m·q)) of
-/// U·(1 + m(C + L)) = T with L = T0 + c·ρ/(1 − ρ) and ρ = U·m·q. With a = m·q and
-/// K = 1 + m(C + T0), clearing 1 − ρ gives the quadratic
+/// U·(1 + m·L) = T with L = T0 + c·ρ/(1 − ρ) and ρ = U·m·q. With a = m·q and
+/// K = 1 + m·T0, clearing 1 − ρ gives the quadratic
 /// a(m·c − K)·U² + (K + T·a)·U − T = 0, whose discriminant is (K − T·a)² + 4·a·m·c·T ≥ 0, so
 /// U = 2T/((K + T·a) + √((K − T·a)² + 4·a·m·c·T)),
 /// a form without cancellation. (U·K + m·c·a·U²/(1 − aU) grows from 0 to ∞ on [0, 1/a), so
@@ -388,7 +380,7 @@ fn bisect(threads: u32, m: f64, latency_at: &impl Fn(f64) -> kary_ncube::Predict
 pub fn threads_quadratic_root(threads: u32, m: f64, t0: f64, q: f64, c: f64) -> f64 {
     let t = threads as f64;
     let a = m * q;
-    let k = 1.0 + m * (switch_cost(threads) + t0);
+    let k = 1.0 + m * t0;
     2.0 * t / ((k + t * a) + (k - t * a).hypot(2.0 * (a * m * c * t).sqrt()))
 }
 
@@ -695,20 +687,20 @@ mod tests {
     }
 
     /// Verification (requirement b), against a hand computation. As m → 0 the contention
-    /// vanishes and U = min(T·R/(R + C + L0), R/(R + C)) with L0 = n·k_d + M + B.
+    /// vanishes and U = min(T·R/(R + L0), R/(R + C)) with L0 = n·k_d + M + B.
     ///
     /// k = 8, n = 2, unidirectional torus, B = 4, m = 0.001 (R = 1000), C = 1: k_d = 3.5.
     /// The neglected contention is bounded: U ≤ 1 so ρ ≤ m·B·k_d = 0.014 and (eq. 8's form,
     /// k_d > 2) w = ρB/(1 − ρ)·(k_d − 1)/k_d²·(1 + 1/n) ≤ 0.014·4/0.986·(2.5/12.25)·1.5
     /// = 0.017386, so L − L0 = w·n·k_d ∈ [0, 0.1218].
     ///
-    /// - M = 0: L0 = 7 + 4 = 11. T = 2: T(R + C) = 2002 ≥ R + C + L = 1012.12 at most, so
+    /// - M = 0: L0 = 7 + 4 = 11. T = 2: T(R + C) = 2002 ≥ R + L = 1011.12 at most, so
     ///   saturated: U = 1000/1001 = 0.999000999…, whatever the contention (tolerance: rounding).
     ///   T = 64: the same. T = 1 (C = 0): U = 1000/(1000 + L), hand value 1000/1011 =
     ///   0.98912, and 0 ≤ 1000/1011 − U ≤ R·0.1218/(R + L0)² = 1.19e-4.
-    /// - M = 1000: L0 = 1011. T = 2: 2002 < R + C + L0 = 2012, so linear: U = 2R/(R + C + L),
-    ///   hand value 2000/2012 = 0.994036, and 0 ≤ 2000/2012 − U ≤ 2R·0.1218/2012² = 6.02e-5.
-    ///   T = 64: 64·1001 ≫ 2012.2, saturated, U = 1000/1001 exactly.
+    /// - M = 1000: L0 = 1011. T = 2: 2002 < R + L0 = 2011, so linear: U = 2R/(R + L), hand
+    ///   value 2000/2011 = 0.994530, and 0 ≤ 2000/2011 − U ≤ 2R·0.1218/2011² = 6.03e-5.
+    ///   T = 64: 64·1001 ≫ 2011.2, saturated, U = 1000/1001 exactly.
     #[test]
     fn light_load_matches_the_hand_computation() {
         let dl = 0.1218;
@@ -727,8 +719,8 @@ mod tests {
         assert!((0.0..=1.19e-4).contains(&gap), "{gap}");
         assert_eq!(one.regime, None);
         let two = at(1000.0, 2);
-        let gap = 2000.0 / 2012.0 - two.processor_utilization;
-        assert!((0.0..=6.02e-5).contains(&gap), "{gap}");
+        let gap = 2000.0 / 2011.0 - two.processor_utilization;
+        assert!((0.0..=6.03e-5).contains(&gap), "{gap}");
         assert_eq!(two.regime, Some(Regime::Linear));
         assert!(two.latency >= 1011.0 && two.latency - 1011.0 <= dl);
     }
@@ -813,9 +805,8 @@ mod tests {
                                     (ue - uq).abs() <= 1e-9 * uq,
                                     "{k} {n} {m} {b} {form:?} {t}: {ue} vs {uq}"
                                 );
-                                // At the knee (here k = 4, n = 3, m = 0.2, B = 1, T = 2: L = 6 =
-                                // T(R + C) − R − C exactly) the two regimes meet and either may
-                                // be named.
+                                // At the knee (L = T(R + C) − R exactly) the two regimes meet
+                                // and either may be named.
                                 let knee = (uq - 1.0 / (1.0 + m)).abs() <= 1e-9 * uq;
                                 assert!(knee || e.regime == q.regime, "{k} {n} {m} {b} {form:?} {t}");
                                 linear += (e.regime == Some(Regime::Linear)) as usize;
@@ -837,8 +828,9 @@ mod tests {
 
     /// The processor of the module docs, cycle by cycle, with a fixed access latency `l` and
     /// no network: T threads in round-robin order, each computing for a run `run()` long, then
-    /// waiting `l`; the processor stalls until the next thread's access is done, then switches
-    /// (C cycles, none with one thread). Returns the fraction of cycles spent computing.
+    /// waiting `l`; the processor switches (C cycles, none with one thread) and then stalls
+    /// until the next thread's access is done, the switch overlapping the wait. Returns the
+    /// fraction of cycles spent computing.
     fn processor(threads: u32, l: u64, runs: u64, mut run: impl FnMut() -> u64) -> f64 {
         let c = switch_cost(threads) as u64;
         let mut ready = vec![0u64; threads as usize];
@@ -849,12 +841,12 @@ mod tests {
             busy += r;
             ready[i] = now + l;
             i = (i + 1) % ready.len();
-            now = now.max(ready[i]) + c;
+            now = (now + c).max(ready[i]);
         }
         busy as f64 / now as f64
     }
 
-    /// Verification of the derivation's U = min(T·R/(R + C + L), R/(R + C)) by an independent
+    /// Verification of the derivation's U = min(T·R/(R + L), R/(R + C)) by an independent
     /// count: the processor above, with periodic runs (the classic model's constants), over
     /// both regions and the knee. 100,000 runs leave a start-up transient of at most one
     /// round, so the count matches to 1e-3.
@@ -875,7 +867,7 @@ mod tests {
     /// Characterisation of the assumption the module docs state: with geometric runs of the
     /// same mean (an access each busy cycle with probability m, as the simulator draws them)
     /// one thread still gets the formula (only means matter), while several threads get less
-    /// than the periodic formula, most near the knee T·(R + C) = R + C + L (here 0.03, 0.09
+    /// than the periodic formula, most near the knee T·(R + C) = R + L (here 0.03, 0.10
     /// and 0.14 of U below it at T = 2, 3, 4, against 0.0006 at T = 8, well above it).
     #[test]
     fn geometric_runs_fall_below_the_formula_with_threads() {
@@ -906,7 +898,7 @@ mod tests {
             assert!(counted < formula, "T = {t}: {counted} vs {formula}");
             gaps.push(formula - counted);
         }
-        // R = 10, C = 1, L = 30: the knee is at T = 41/11 ≈ 3.7. Near it U falls short by
+        // R = 10, C = 1, L = 30: the knee is at T = 40/11 ≈ 3.6. Near it U falls short by
         // several hundredths, T = 4 most; far above it (T = 8) the gap closes again.
         eprintln!("formula − geometric at T = 2, 3, 4, 8: {gaps:?}");
         assert!(
@@ -928,7 +920,7 @@ mod tests {
         }
 
         /// Verification (requirement d): the T-thread fixed point satisfies its own equations —
-        /// ρ = U·m·B·k_d/d, U = min(T/(1 + m(C + L)), 1/(1 + m·C)) at the reported L, and App. B's
+        /// ρ = U·m·B·k_d/d, U = min(T/(1 + m·L), 1/(1 + m·C)) at the reported L, and App. B's
         /// latency at the rate m·U gives that U back — to 1e-9, over networks, rates, message
         /// lengths, wirings and thread counts; and the quadratic's U is the same to 1e-9.
         #[test]
@@ -939,7 +931,7 @@ mod tests {
             let s = solve_threads(&p, Solution::Exact, t).unwrap();
             let u = s.processor_utilization;
             let c = switch_cost(t);
-            let f = |l: f64| (t as f64 / (1.0 + m * (c + l))).min(1.0 / (1.0 + m * c));
+            let f = |l: f64| (t as f64 / (1.0 + m * l)).min(1.0 / (1.0 + m * c));
             let rho = u * m * b * s.k_d / p.directions();
             proptest::prop_assert!((s.utilization - rho).abs() <= 1e-9 * rho.max(1e-300));
             // U = F(L) itself where it is well conditioned: away from ρ → 1, where L(U) is steep,

@@ -269,7 +269,7 @@ pub fn compare(
                 ..params
             };
             if let Threads::Count(threads) = w.processor.threads {
-                let p = feedback::solve_threads(&params, threads, feedback::Solution::Exact)
+                let p = feedback::solve_threads(&params, feedback::Solution::Exact, threads)
                     .map_err(model_error)?;
                 let form =
                     format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());

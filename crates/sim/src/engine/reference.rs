@@ -92,7 +92,11 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 paths[slot as usize].channels.push(u32::MAX);
                 if fresh {
                     // Self-addressed: no channel; the processor takes its B flits.
-                    births.deliver(&m, now + (m.size as u64).div_ceil(net.terminal_width() as u64), &mut collector);
+                    births.deliver(
+                        &m,
+                        now + (m.size as u64).div_ceil(net.terminal_width() as u64),
+                        &mut collector,
+                    );
                     free.push(slot);
                 }
                 continue;

@@ -113,7 +113,7 @@ pub fn run(a: FeedbackArgs) -> anyhow::Result<()> {
             num(c)
         )?;
         let formula = match regime {
-            Regime::Linear => "too few threads to hide L: U = T*R/(R+C+L)",
+            Regime::Linear => "too few threads to hide L: U = T*R/(R+L)",
             Regime::Saturated => "the threads hide L: U = R/(R+C)",
         };
         writeln!(
