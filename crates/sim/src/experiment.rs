@@ -66,6 +66,10 @@ pub fn default_warmup(longest: u64, size: u32, offered_max: Option<f64>, max_cyc
 /// ten seconds of simulation): its verdict is known before its first cycle.
 pub const SATURATED_WORK: f64 = 5e8;
 
+/// The most threads (processors × threads per processor) a run keeps: 2^26, about 1 GiB of
+/// thread and access state at most.
+pub const MAX_THREAD_SLOTS: u64 = 1 << 26;
+
 /// The most messages a run keeps in flight: 16 per terminal, between 2^18 and 2^23 (at
 /// about 64 bytes each, 16 MiB to half a gigabyte).
 pub fn in_flight_limit(terminals: u32) -> u64 {
@@ -83,6 +87,15 @@ impl Experiment {
         }
         let mut spec = spec;
         let topology = spec.shape()?.build()?;
+        if let crate::spec::Threads::Count(t) = spec.workload.processor.threads {
+            let slots = t as u64 * topology.network().terminals() as u64;
+            if slots > MAX_THREAD_SLOTS {
+                return Err(SimError::Invalid(format!(
+                    "workload.processor.threads = {t} on {} processors: {slots} threads, more than the {MAX_THREAD_SLOTS} a run keeps (each may hold an access in flight) (--threads)",
+                    topology.network().terminals()
+                )));
+            }
+        }
         let (pattern, subcube) = build_pattern(&spec, &topology)?;
         let facts = facts(&topology, &pattern, subcube.as_ref())?;
         let joined = match &mut spec.workload.reply {

@@ -239,6 +239,23 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
     let beyond_noise = shortfall > 5.0 * (o.in_flight.max(1) as f64).sqrt();
     let grows = m.latency_grows(o.stop == StopReason::Drained);
     let behind = !ctx.closed_loop && throughput < 0.95 * offered && (grows || beyond_noise);
+    // Open-loop accesses: the memories (one access at a time) or the replies may fall behind
+    // although requests are delivered; round trips then grow, or the accesses waiting pile up.
+    let memories_behind = o.accesses.as_ref().filter(|a| a.threads.is_none()).and_then(|a| {
+        let per = (a.processors.max(1) as f64) * window.max(1.0);
+        let (issued, completed) = (a.issued as f64 / per, a.completed as f64 / per);
+        let waiting = a.issued.saturating_sub(a.completed) as f64;
+        let piling = waiting > 5.0 * waiting.sqrt().max(1.0) + 0.05 * a.issued as f64;
+        let grows = a.round_trip.latency_grows(o.stop == StopReason::Drained);
+        (!ctx.closed_loop && completed < 0.95 * issued && (grows || piling)).then(|| {
+            format!(
+                "the accesses fall behind: {completed:.5} completed against {issued:.5} issued per processor per cycle, as the memories (one access at a time each) or the replies cannot keep up"
+            )
+        })
+    });
+    if let Some(why) = memories_behind {
+        return (Verdict::Saturated, Some(why));
+    }
     // Without the exact loads, or with finite buffers (which saturate below a busiest-channel
     // load of one), the run's own measurements decide whether the network fell behind.
     let dynamic_verdict = ctx.offered_max.is_none() || ctx.finite_buffers;

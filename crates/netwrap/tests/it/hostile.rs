@@ -243,6 +243,22 @@ fn sim_answers_every_input_honestly() {
         // Without exact loads, a mean load over every channel of 5 is saturation, not "limit
         // reached below saturation" (which it was).
         case(3, Err, "the mean offered load over every channel is 4.98", &["sim", "midimew", "--nodes", "70000", "--messages", "100", "--max-cycles", "50"]),
+        // Processors and memories: no threads, a zero interval (m = 0), too many threads,
+        // replies with no path back or no room in the VCs; memories that fall behind end in
+        // bounded time.
+        case(2, Err, "must be a whole number of threads of at least 1, or unbounded", &["sim", "--threads", "0"]),
+        case(2, Err, "must be a whole number of threads of at least 1, or unbounded", &["sim", "--threads", "many"]),
+        case(2, Err, "must be a probability in (0, 1]", &["sim", "--threads", "4", "--rate", "0"]),
+        case(2, Err, "at most 65536 threads per processor", &["sim", "--threads", "65537"]),
+        case(2, Err, "more than the 67108864 a run keeps", &["sim", "--threads", "65536", "--k", "64", "--n", "2"]),
+        case(2, Err, "has no path back to its processor", &["sim", "butterfly", "--reply-network", "same"]),
+        case(2, Err, "so at least 2 are needed", &["sim", "--router", "vc", "--vcs", "1", "--memory-latency", "1"]),
+        case(2, Err, "needs the family's own routing", &["sim", "--router", "vc", "--bidirectional", "--deadlock", "escape", "--switching", "vct", "--buffer", "32", "--reply-network", "separate"]),
+        case(0, Out, "processor utilization U", &["sim", "--threads", "65536", "--messages", "200"]),
+        case(0, Out, "round trip", &["sim", "--threads", "unbounded", "--interval", "periodic", "--reply-size", "0", "--memory-latency", "3", "--messages", "200"]),
+        case(3, Err, "the accesses fall behind", &["sim", "--rate", "1", "--memory-latency", "4294967295", "--messages", "10"]),
+        case(3, Err, "the accesses fall behind", &["sim", "--reply-size", "4294967295", "--messages", "10", "--max-cycles", "100000"]),
+        case(5, Err, "limit", &["sim", "--threads", "1", "--rate", "1e-300", "--interval", "periodic", "--messages", "10", "--max-cycles", "100000"]),
         // Files that cannot be written.
         case(1, Err, "cannot write the detailed statistics file /nonexistent/dir/x", &["sim", "--det-file", "/nonexistent/dir/x"]),
         case(1, Err, "cannot write the detailed statistics file /dev/full", &["sim", "--messages", "100", "--det-file", "/dev/full"]),

@@ -182,8 +182,8 @@ fn feedback_one_thread_prints_app_d_unchanged() {
 }
 
 /// Characterisation of `--threads` on Ex 1's network (k = 8, n = 2, m = 0.04, B = 4): two
-/// threads are already saturated (T(R + C) = 52 ≥ R + C + L ≈ 47), so U = R/(R + C) = 25/26
-/// exactly; at m = 0.2 (R = 5) they are linear and U = 2R/(R + C + L) holds at the reported
+/// threads are already saturated (T(R + C) = 52 ≥ R + L ≈ 46), so U = R/(R + C) = 25/26
+/// exactly; at m = 0.2 (R = 5) they are linear and U = 2R/(R + L) holds at the reported
 /// L to rounding, and the quadratic agrees (1e-9). The table and JSON name the threads and
 /// the regime; T = 0 and the printed closed form with T ≥ 2 are refused with status 2, naming
 /// what to use.
@@ -197,7 +197,7 @@ fn feedback_threads_report_threads_and_regime() {
     let v = json(&["model", "feedback", "--rate", "0.2", "--threads", "2"]);
     assert_eq!(v["regime"], "linear");
     let (u, l) = (num(&v, "processor_utilization"), num(&v, "latency"));
-    assert!((u - 10.0 / (6.0 + l)).abs() < 1e-12, "{u} {l}");
+    assert!((u - 10.0 / (5.0 + l)).abs() < 1e-12, "{u} {l}");
     netwrap()
         .args(["model", "feedback", "--threads", "8"])
         .assert()

@@ -197,3 +197,87 @@ fn puente_base_latency_64_nodes_uniform_midimew_below_torus_below_mesh() {
         assert!(l_far - l_near > margin, "{l_far:.3} ± {ci_far:.3} against {l_near:.3} ± {ci_near:.3}");
     }
 }
+
+/// Raghunath & Ranade 1995 §6's networks with 1024 processors: `name` with 128-bit requests
+/// and replies (`size` flits), replies on the network reversed, memories serving in `memory`
+/// cycles, the workload's `extra` TOML lines, `messages` accesses, `seed`.
+fn two_level(name: &str, size: u32, memory: u32, extra: &str, messages: u64, seed: u64) -> SimSpec {
+    toml::from_str(&format!(
+        "[topology]\nfamily = \"two-level\"\nname = \"{name}\"\n[workload]\nsize = {size}\n{extra}\n[workload.reply]\nnetwork = \"separate\"\nmemory-latency = {memory}\n[run]\nmessages = {messages}\nseed = {seed}\n"
+    ))
+    .unwrap()
+}
+
+/// Mean and 95% half-width (Student's t, 2 degrees of freedom: 4.303) of the processor
+/// utilisation over three replications (seeds 1, 2, 3).
+fn utilisation(name: &str, threads: u32, rate: f64, interval: &str) -> (f64, f64) {
+    let us: Vec<f64> = (1..=3)
+        .map(|seed| {
+            let extra = format!(
+                "rate = {rate}\n[workload.processor]\nthreads = {threads}\ninterval = \"{interval}\""
+            );
+            let r = simulate(&two_level(name, 16, 16, &extra, 20_000, seed)).unwrap();
+            r.report.accesses.unwrap().processor_utilization.unwrap()
+        })
+        .collect();
+    let mean = us.iter().sum::<f64>() / 3.0;
+    let sd = (us.iter().map(|u| (u - mean).powi(2)).sum::<f64>() / 2.0).sqrt();
+    (mean, 4.303 * sd / 3f64.sqrt())
+}
+
+/// Verification of Raghunath & Ranade 1995 §6.3's claim that periodic access intervals give
+/// higher processor utilisation than geometric ones (less variance, fewer moments when every
+/// thread waits), where it matters most: near the knee, Butterfly.8-2dil.8 at a mean interval
+/// of 32 cycles with 4 threads. The two 95% intervals (three replications each) must not
+/// overlap.
+#[test]
+fn raghunath_ranade_periodic_intervals_beat_geometric_ones() {
+    let (g, gi) = utilisation("Butterfly.8-2dil.8", 4, 1.0 / 32.0, "geometric");
+    let (p, pi) = utilisation("Butterfly.8-2dil.8", 4, 1.0 / 32.0, "periodic");
+    assert!(p - pi > g + gi, "periodic {p} ± {pi}, geometric {g} ± {gi}");
+}
+
+/// Verification of Raghunath & Ranade 1995 §6.3: "dilation of channels helps", and
+/// "increasing the dilation from 2 to 4 does not seem to have much of an effect, indicating
+/// that a dilation factor of 2 is sufficient to eliminate most of the intra-module
+/// contention". At a mean interval of 16 cycles with 8 threads (geometric): dilation 2 raises
+/// U beyond both intervals, and ("most", our reading) dilation 4 adds less than a quarter of
+/// what dilation 2 added.
+#[test]
+fn raghunath_ranade_dilation_two_helps_and_four_adds_little() {
+    let (u1, i1) = utilisation("Butterfly.8.8", 8, 1.0 / 16.0, "geometric");
+    let (u2, i2) = utilisation("Butterfly.8-2dil.8", 8, 1.0 / 16.0, "geometric");
+    let (u4, i4) = utilisation("Butterfly.8-4dil.8", 8, 1.0 / 16.0, "geometric");
+    assert!(u2 - i2 > u1 + i1, "dilation 2: {u2} ± {i2} against {u1} ± {i1}");
+    assert!(u4 - u2 + i4 + i2 < 0.25 * (u2 - u1), "dilation 4 adds {} ± {}", u4 - u2, i4 + i2);
+}
+
+/// Verification of Raghunath & Ranade 1995 §6.3: at a mean access interval of 32 cycles (50%
+/// load) "at high levels of multithreading, it is possible to get processor utilizations of
+/// almost 100%". With a one-cycle switch U cannot pass 32/33; with 16 threads the slowest of
+/// the paper's networks, Butterfly.8.8, comes within 2% of that ceiling.
+#[test]
+fn raghunath_ranade_enough_threads_reach_the_ceiling_at_half_load() {
+    let (u, _) = utilisation("Butterfly.8.8", 16, 1.0 / 32.0, "geometric");
+    assert!(u >= 0.98 * 32.0 / 33.0, "{u}");
+}
+
+/// Verification of Raghunath & Ranade 1995 §6.3's third effect of wider intra-module channels,
+/// "it increases message latency because of the non-uniformity in channel widths" (a message
+/// waits for its tail where channels widen, §5.3): at 1% load, with memories that take no
+/// time, Butterfly.32.8's round trip exceeds Butterfly.8.8's, and 2hop.64.64-32's exceeds
+/// 2hop.32.64-32's, beyond both 95% intervals.
+#[test]
+fn raghunath_ranade_wider_channels_cost_latency_at_low_load() {
+    let trip = |name: &str, size: u32| {
+        let extra = format!("rate = {}", 0.01 / 16.0);
+        let a = simulate(&two_level(name, size, 0, &extra, 3_000, 1)).unwrap().report.accesses.unwrap();
+        (a.round_trip, a.round_trip_ci95.unwrap())
+    };
+    for (narrow, wide, size) in
+        [("Butterfly.8.8", "Butterfly.32.8", 16), ("2hop.32.64-32", "2hop.64.64-32", 4)]
+    {
+        let ((n, ni), (w, wi)) = (trip(narrow, size), trip(wide, size));
+        assert!(w - wi > n + ni, "{wide} {w} ± {wi} against {narrow} {n} ± {ni}");
+    }
+}

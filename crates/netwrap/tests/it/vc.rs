@@ -555,3 +555,29 @@ fn pair_walked_loads_are_the_same_on_any_number_of_threads() {
     assert_eq!(one, run("2"));
     assert_eq!(one, run("3"));
 }
+
+/// Verification of reproducibility with processors and memories: a sweep over threads,
+/// intervals and reply networks (a butterfly's reversed reply network is routed by a table
+/// built on every core) writes the same bytes on one and on two threads.
+#[test]
+fn a_processor_and_memory_sweep_gives_the_same_bytes_on_one_and_two_threads() {
+    let dir = scratch("workload-threads");
+    let file = dir.join("w.toml");
+    std::fs::write(
+        &file,
+        "[topology]\nfamily = \"butterfly\"\nstages = 5\n[workload]\nrate = 0.05\n[workload.reply]\nmemory-latency = 3\nsize = 2\n[run]\nmessages = 1500\n[sweep]\n\"workload.processor.threads\" = [1, 4, \"unbounded\"]\n\"workload.processor.interval\" = [\"geometric\", \"periodic\"]\n",
+    )
+    .unwrap();
+    let run = |threads: &str| {
+        let csv = dir.join(format!("t{threads}.csv"));
+        netwrap()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["run", file.to_str().unwrap(), "--csv", csv.to_str().unwrap()])
+            .assert()
+            .success();
+        std::fs::read(csv).unwrap()
+    };
+    let one = run("1");
+    assert_eq!(String::from_utf8_lossy(&one).lines().count(), 7, "a header and six points");
+    assert_eq!(one, run("2"));
+}

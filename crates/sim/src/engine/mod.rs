@@ -373,6 +373,8 @@ pub(crate) struct Collector {
     accesses_issued: u64,
     accesses_completed: u64,
     access_target: u64,
+    /// Accesses issued and not completed (measured or not).
+    accesses_open: u64,
 }
 
 impl Collector {
@@ -403,21 +405,26 @@ impl Collector {
             nodes,
             accesses_issued: 0,
             accesses_completed: 0,
+            accesses_open: 0,
             access_target: if tracked { spec.messages } else { 0 },
         }
     }
 
-    /// A measured access was issued.
+    /// An access was issued (`measured`: one of the measured ones).
     #[inline]
-    pub fn access_issued(&mut self) {
-        self.accesses_issued += 1;
+    pub fn access_issued(&mut self, measured: bool) {
+        self.accesses_open += 1;
+        self.accesses_issued += measured as u64;
     }
 
-    /// A measured access completed at cycle `at`.
+    /// An access completed at cycle `at`.
     #[inline]
-    pub fn access_completed(&mut self, at: u64) {
-        self.accesses_completed += 1;
-        self.last_delivery = self.last_delivery.max(at);
+    pub fn access_completed(&mut self, at: u64, measured: bool) {
+        self.accesses_open -= 1;
+        if measured {
+            self.accesses_completed += 1;
+            self.last_delivery = self.last_delivery.max(at);
+        }
     }
 
     /// The node a terminal counts for.
@@ -531,8 +538,9 @@ impl Collector {
             return Some(StopReason::Drained);
         }
         // Deliveries scheduled but still ahead of the clock (a huge message's) hold memory too.
-        if self.messages_total - self.delivered_total + self.pending.len() as u64 > self.rule.in_flight_limit
-        {
+        let messages = self.messages_total - self.delivered_total + self.pending.len() as u64;
+        // Accesses waiting at memories hold memory too, whether or not a message is in flight.
+        if messages.max(self.accesses_open) > self.rule.in_flight_limit {
             return Some(StopReason::InFlightLimit);
         }
         None

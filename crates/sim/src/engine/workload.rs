@@ -431,9 +431,9 @@ impl Births {
             if m.created < m.target {
                 seq = m.created as u32;
                 m.created += 1;
-                collector.access_issued();
             }
         }
+        collector.access_issued(seq != UNMEASURED);
         let thread = self.threads.as_ref().map_or(NONE, |t| t.current[p as usize]);
         let a = Access {
             issued: now,
@@ -540,8 +540,8 @@ impl Births {
             o.request_sum += (a.arrived - a.issued) as u128;
             o.memory_sum += (a.served - a.arrived) as u128;
             o.reply_sum += (now - a.served) as u128;
-            collector.access_completed(now);
         }
+        collector.access_completed(now, a.seq != UNMEASURED);
         if let Some(th) = &mut self.threads {
             let p = a.processor;
             th.outstanding[(p * th.threads + a.thread) as usize] = NONE;
