@@ -1,8 +1,8 @@
 //! What the terminals do: sources that create messages, processors whose threads wait for
 //! their accesses, and memories that serve them and reply. Every engine drives it the same
-//! way: [`Births::create`] at the start of each cycle hands over the messages created in it,
-//! [`Births::deliver`] tells it (possibly a few cycles ahead) when a message will be delivered,
-//! and [`Births::next_after_now`] says when it next has something to do.
+//! way: `Births::create` at the start of each cycle hands over the messages created in it,
+//! `Births::deliver` tells it (possibly a few cycles ahead) when a message will be delivered,
+//! and `Births::next_after_now` says when it next has something to do.
 //!
 //! # Sources
 //! - **Open loop** ([`Arrivals::Open`]): each terminal creates messages at intervals of mean
