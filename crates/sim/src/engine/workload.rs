@@ -18,7 +18,7 @@
 //!   then switches to the next thread in round-robin order, which costs one cycle (with T ≥ 2;
 //!   one thread switches to nothing), and stalls until that thread's previous access has
 //!   completed if it has not. With T = 1 this is the homework's App. D processor: busy for X
-//!   cycles, waiting for the access's latency L, so U = E[X] / (E[X] + L) = 1/(1 + m·L).
+//!   cycles, waiting for the access's latency L, so U = E(X) / (E(X) + L) = 1/(1 + m·L).
 //!   Every thread starts computing at cycle 0 in turn (thread 0 first); a periodic first
 //!   interval is drawn uniformly from 1 to ⌈1/m⌉ so that processors do not start in step.
 //!
