@@ -13,6 +13,7 @@ use anyhow::{Context, bail};
 use netwrap_sim::engine::Record;
 use netwrap_sim::report::Verdict;
 use netwrap_sim::sweep::{METRICS, Point, Sweep, metrics, run_points};
+use netwrap_sim::trace::{TraceFormat, TraceSink};
 use netwrap_sim::traffic::MessageSize;
 use netwrap_sim::{PatternKind, SimError, SimResult};
 use serde_json::Value;
@@ -64,6 +65,8 @@ pub struct RunOptions {
     /// Write every channel's utilisation and (virtual-channel router) mean buffer occupancy
     /// per VC here, as CSV (`-`: standard output).
     pub channels: Option<PathBuf>,
+    /// Record the run's messages here as a trace (a single point only).
+    pub record_trace: Option<PathBuf>,
 }
 
 /// The per-channel statistics of every point as CSV: one row per point and channel, with a
@@ -312,7 +315,23 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         )
     };
     let several = todo.len() > 1;
-    let record = Record { channels: o.channels.is_some(), ..Record::default() };
+    let sink = match &o.record_trace {
+        Some(path) => {
+            if sweep.len() != 1 {
+                bail!(
+                    "--record-trace {} records one run's messages, and this run has {} points: record a single point",
+                    path.display(),
+                    sweep.len()
+                );
+            }
+            let what = || path.display().to_string();
+            let file = File::create(path).map_err(|e| write_failed(what(), e))?;
+            let format = TraceFormat::of_path(path).unwrap_or(TraceFormat::Csv);
+            Some(TraceSink::new(Box::new(std::io::BufWriter::new(file)), format))
+        }
+        None => None,
+    };
+    let record = Record { channels: o.channels.is_some(), trace: sink.clone(), ..Record::default() };
     let results = run_points(
         &todo,
         record,
@@ -337,6 +356,9 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     );
     if let Some(e) = write_error.into_inner().expect("error lock") {
         return Err(e);
+    }
+    if let (Some(sink), Some(path)) = (&sink, &o.record_trace) {
+        sink.finish().map_err(|e| write_failed(path.display().to_string(), e))?;
     }
     if let Some(path) = &o.plot {
         redraw(&mut plotted.into_inner().expect("plot lock"))
@@ -516,7 +538,11 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
         ),
         (None, p) => format!("{} traffic", p.name()),
     };
-    writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+    if let Some(path) = &w.trace {
+        writeln!(out, "workload: the trace {} replayed", path.display())?;
+    } else {
+        writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+    }
     let pr = &w.processor;
     if pr.threads != netwrap_sim::Threads::Unbounded || pr.interval != netwrap_sim::Interval::Geometric {
         let intervals = match pr.interval {
