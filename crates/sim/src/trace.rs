@@ -986,6 +986,26 @@ mod tests {
         std::fs::remove_file(path).ok();
     }
 
+    /// *Verification* by hand of `examples/trace.csv` (docs/sim.md) on the unidirectional
+    /// 4-ary 2-cube routed highest dimension first (node x + 4y): 0 → 5 takes 2 hops (6 cycles
+    /// with B = 4, delivered at 6); 10 → 5 6 hops (10, at 10); 3 → 12 4 hops with B = 2 (6, at
+    /// 7); 5 → 0, 2 cycles after message 0's delivery (created at 8), 6 hops with B = 8 (14, at
+    /// 22); 5 → 10, a cycle after message 1's (at 11), waits for the channel (1,1)→(1,2) that
+    /// message 3 holds until 16, then 2 hops with B = 8: 15 cycles; 0 → 15, 10 cycles after
+    /// message 3's delivery (at 32), 6 hops with B = 4 (10, at 42).
+    #[test]
+    fn the_documented_example_trace() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/trace.csv");
+        let s = spec(&format!(
+            r#"{{"topology": {{"family": "torus", "k": 4}}, "workload": {{"trace": {:?}}}}}"#,
+            path.display().to_string()
+        ));
+        let r = run(&s, None);
+        let lat: Vec<u64> = r.outcome.messages.as_ref().unwrap().iter().map(|m| m.latency).collect();
+        assert_eq!(lat, [6, 10, 6, 14, 15, 10]);
+        assert_eq!(r.outcome.end, 42);
+    }
+
     /// *Characterisation* of the reader: the same records as CSV (columns in any order,
     /// optional ones left out or empty, comments) and as JSON lines read alike; a file without
     /// a known extension is sniffed.

@@ -462,6 +462,11 @@ pub fn verdict(r: &SimResult) -> anyhow::Result<()> {
     }
 }
 
+/// The replayed trace, if any (the destination pattern's figures do not apply to it).
+fn c_trace(r: &SimResult) -> Option<&Path> {
+    r.config.workload.trace.as_deref()
+}
+
 /// Relative error as a signed percentage.
 fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "—".into(), |e| format!("{:+.1}%", 100.0 * e))
@@ -594,7 +599,7 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
             netwrap_sim::EngineKind::Reference => "flit-by-flit reference",
         },
         routing_text(r),
-        r.load_method
+        if c_trace(r).is_some() { "none (a trace's messages are the run's own)" } else { &r.load_method }
     )?;
     if let Some(p) = c.router.vc_params() {
         writeln!(
@@ -702,7 +707,9 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     } else {
         "routes' mean hops (uniform's)"
     };
-    line(out, hops_label, format!("{:.3}", r.expected_mean_hops))?;
+    if c_trace(r).is_none() {
+        line(out, hops_label, format!("{:.3}", r.expected_mean_hops))?;
+    }
     if let (Some(u), Some(max)) = (r.offered_utilization, r.max_rate) {
         writeln!(
             out,
@@ -738,7 +745,8 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     if let Some(p) = &rep.latency_percentiles {
         line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
     }
-    line(out, "messages delivered", format!("{} of {}", rep.messages_delivered, r.config.run.messages))?;
+    // (A replayed trace that ends early measures the messages it has.)
+    line(out, "messages delivered", format!("{} of {}", rep.messages_delivered, r.outcome.measured.target))?;
     line(out, "messages generated (window)", rep.messages_generated.to_string())?;
     line(out, "cycles simulated", rep.cycles.to_string())?;
     for c in &rep.utilization_by_class {
