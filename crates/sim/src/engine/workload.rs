@@ -1,8 +1,8 @@
 //! What the terminals do: sources that create messages, processors whose threads wait for
 //! their accesses, and memories that serve them and reply. Every engine drives it the same
-//! way: [`Births::create`] at the start of each cycle hands over the messages created in it,
-//! [`Births::deliver`] tells it (possibly a few cycles ahead) when a message will be delivered,
-//! and [`Births::next_after_now`] says when it next has something to do.
+//! way: `Births::create` at the start of each cycle hands over the messages created in it,
+//! `Births::deliver` tells it (possibly a few cycles ahead) when a message will be delivered,
+//! and `Births::next_after_now` says when it next has something to do.
 //!
 //! # Sources
 //! - **Open loop** ([`Arrivals::Open`]): each terminal creates messages at intervals of mean
@@ -18,7 +18,7 @@
 //!   then switches to the next thread in round-robin order, which costs one cycle (with T ≥ 2;
 //!   one thread switches to nothing), and stalls until that thread's previous access has
 //!   completed if it has not. With T = 1 this is the homework's App. D processor: busy for X
-//!   cycles, waiting for the access's latency L, so U = E[X] / (E[X] + L) = 1/(1 + m·L).
+//!   cycles, waiting for the access's latency L, so U = E\[X\] / (E\[X\] + L) = 1/(1 + m·L).
 //!   Every thread starts computing at cycle 0 in turn (thread 0 first); a periodic first
 //!   interval is drawn uniformly from 1 to ⌈1/m⌉ so that processors do not start in step.
 //!
