@@ -20,7 +20,8 @@
 //!
 //! The file's extension chooses the format (`.csv`: CSV; `.jsonl`, `.ndjson`, `.json`: JSON
 //! lines); with another extension a file whose first non-blank character is `{` is JSON lines,
-//! anything else CSV. In CSV, blank lines and lines starting with `#` are skipped.
+//! anything else CSV. In CSV, blank lines and lines starting with `#` are skipped, and fields
+//! are plain numbers (no quoting).
 //!
 //! - `id`: the record's number, 0, 1, 2, … in file order (a recorded trace numbers its
 //!   messages in creation order).
@@ -127,8 +128,49 @@ pub struct TraceReader {
     last_cycle: u64,
 }
 
-/// The most bytes a JSON line may hold.
+/// The most bytes a line may hold (a file without line breaks, `/dev/zero` say, is refused
+/// instead of read into memory whole).
 const MAX_LINE: u64 = 1 << 16;
+
+/// A CSV trace's bytes on their way to the CSV reader: a line longer than [`MAX_LINE`] fails,
+/// carriage returns are dropped, and an empty line gets a space (the CSV reader would skip it without counting it in its
+/// line numbers; a record of empty fields is skipped by [`TraceReader`]).
+struct LineLimit<R> {
+    inner: R,
+    /// Bytes since the last line break.
+    run: u64,
+    out: Vec<u8>,
+    pos: usize,
+}
+
+impl<R: Read> Read for LineLimit<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos == self.out.len() {
+            let mut raw = [0u8; 8192];
+            let n = self.inner.read(&mut raw)?;
+            self.out.clear();
+            self.pos = 0;
+            // (Carriage returns go: a CRLF line ends as a LF one.)
+            for &b in raw[..n].iter().filter(|&&b| b != b'\r') {
+                if self.run == 0 && b == b'\n' {
+                    self.out.push(b' ');
+                }
+                self.out.push(b);
+                self.run = if b == b'\n' { 0 } else { self.run + 1 };
+            }
+            if self.run > MAX_LINE {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("a line longer than {MAX_LINE} bytes"),
+                ));
+            }
+        }
+        let n = buf.len().min(self.out.len() - self.pos);
+        buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
 
 impl TraceReader {
     /// Opens the trace at `path` for a network of `nodes` nodes.
@@ -162,12 +204,13 @@ impl TraceReader {
         let input = match format {
             TraceFormat::JsonLines => Input::Json { reader: input, buf: Vec::new() },
             TraceFormat::Csv => {
-                let input: Box<dyn Read + Send> = input;
+                let input: Box<dyn Read + Send> =
+                    Box::new(LineLimit { inner: input, run: 0, out: Vec::new(), pos: 0 });
                 let reader = csv::ReaderBuilder::new()
                     .has_headers(false)
                     .flexible(true)
                     .trim(csv::Trim::All)
-                    .comment(Some(b'#'))
+                    .quoting(false)
                     .from_reader(input);
                 Input::Csv {
                     reader: Box::new(reader),
@@ -189,7 +232,10 @@ impl TraceReader {
     /// Reads a CSV trace's header line.
     fn header(&mut self) -> Result<(), SimError> {
         let Input::Csv { reader, row, columns, width } = &mut self.input else { return Ok(()) };
-        let got = reader.read_record(row);
+        let mut got = reader.read_record(row);
+        while matches!(got, Ok(true)) && skipped(row) {
+            got = reader.read_record(row);
+        }
         let line = row.position().map_or(1, |p| p.line());
         let fail = |what: String| {
             SimError::Invalid(format!("workload.trace {} line {line}: {what} (--trace)", self.name))
@@ -229,12 +275,12 @@ impl TraceReader {
         let mut fields: [Option<u64>; 8] = [None; 8];
         match &mut self.input {
             Input::Csv { reader, row, columns, width } => {
-                let got = reader.read_record(row);
-                if let Some(p) = row.position() {
-                    self.line = p.line();
+                let mut got = reader.read_record(row);
+                while matches!(got, Ok(true)) && skipped(row) {
+                    got = reader.read_record(row);
                 }
                 match got {
-                    Ok(true) => {}
+                    Ok(true) => self.line = row.position().map_or(self.line + 1, |p| p.line()),
                     Ok(false) => return Ok(None),
                     Err(e) => {
                         let line = e.position().map_or(self.line + 1, |p| p.line());
@@ -379,6 +425,11 @@ impl TraceReader {
             salt: salt.map(|s| s as u32),
         })
     }
+}
+
+/// Whether a CSV line is blank or a comment (its first field starts with `#`).
+fn skipped(row: &csv::StringRecord) -> bool {
+    row.iter().all(str::is_empty) || row.get(0).is_some_and(|f| f.starts_with('#'))
 }
 
 /// An error in trace `name` at `line`.
@@ -1067,14 +1118,20 @@ mod tests {
             ),
             (format!("{h}0,5,1,2,4,,\n2,6,1,2,4,,\n"), "line 3: id = 2: records are numbered 0, 1, 2"),
             (format!("{h}0,5,1,2\n"), "line 2: 4 fields, and the header names 7"),
+            (format!("{h}\n# a comment\n\r\n0,x,1,2,4,,\n"), "line 5: cycle = \"x\" is not a whole number"),
             (format!("{h}0,5,1,2,4,,3\n"), "line 2: wait = 3 without after"),
             ("id,cycle,source,size\n".to_string(), "line 1: the header has no column \"destination\""),
             ("id,cycle,source,destination,size,colour\n".to_string(), "line 1: unknown column \"colour\""),
+            (
+                format!("{h}0,0,1,2,4,,\n1,{}", "9".repeat(100_000)),
+                "line 3: unreadable CSV: a line longer than 65536 bytes",
+            ),
             (String::new(), "line 1: no header line"),
         ] {
             let path = file("bad.csv", &text);
             let e = validate(&path, 16).unwrap_err().to_string();
-            assert!(e.contains(fragment) && e.ends_with("(--trace)"), "{text:?}: {e}");
+            let shown: String = text.chars().take(200).collect();
+            assert!(e.contains(fragment) && e.ends_with("(--trace)"), "{shown:?}: {e}");
         }
         for (text, fragment) in [
             (
