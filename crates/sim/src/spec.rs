@@ -799,6 +799,12 @@ impl SimSpec {
         let w = &self.workload;
         if let Some(path) = &w.trace {
             trace_alone(w, path)?;
+            if self.model.is_some() {
+                return Err(invalid(format!(
+                    "model: the analytical models predict a rate and a destination pattern, and workload.trace = {} replays a trace's own messages (--model, --trace)",
+                    path.display()
+                )));
+            }
         }
         if let Some(rate) = w.rate
             && !(rate.is_finite() && rate > 0.0 && rate <= 1.0)

@@ -177,10 +177,16 @@ fn options_that_do_not_apply_to_a_trace_are_refused() {
         vec!["--memory-latency", "3"],
         vec!["--rates", "0.1,0.2"],
         vec!["--find-saturation"],
+        vec!["--model"],
     ] {
         let mut args = vec!["sim", "--k", "4", "--trace", p];
         args.extend(&flags);
-        netwrap().args(&args).assert().code(2).stderr(predicate::str::contains("cannot be used with"));
+        let refusal = if flags[0] == "--model" {
+            "the analytical models predict a rate"
+        } else {
+            "cannot be used with"
+        };
+        netwrap().args(&args).assert().code(2).stderr(predicate::str::contains(refusal));
     }
     let spec = dir.join("spec.toml");
     std::fs::write(
