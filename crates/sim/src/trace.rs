@@ -958,9 +958,10 @@ mod tests {
     /// meaningful comparison: equal means could hide compensating differences. The runs are
     /// loaded enough that messages queue (some source waits and some latencies above the
     /// unloaded h + B), so ties are broken as recorded, not by luck. Cases: open loop on the
-    /// ideal switch (fast and flit-by-flit engines) and on the virtual-channel router, and a
+    /// ideal switch (fast and flit-by-flit engines) and on the virtual-channel router, a
     /// closed loop of two threads per processor whose every later access is recorded as
-    /// following its thread's previous completion.
+    /// following its thread's previous completion, and an open loop whose memories (M = 3)
+    /// reply, every reply recorded as following its request.
     #[test]
     fn a_recorded_run_replays_exactly_on_its_own_network() {
         let torus = r#""topology": {"family": "torus", "k": 4, "n": 2}"#;
@@ -973,6 +974,7 @@ mod tests {
             ),
             ("vc.csv", r#""workload": {"rate": 0.1}, "router": {"kind": "vc"}"#),
             ("threads.jsonl", r#""workload": {"rate": 0.1, "processor": {"threads": 2}}"#),
+            ("memories.csv", r#""workload": {"rate": 0.04, "reply": {"memory-latency": 3}}"#),
         ] {
             // The case's own run section, if it has one, replaces the common one.
             let text = if extra.contains("\"run\"") {
@@ -1001,7 +1003,7 @@ mod tests {
             } else {
                 text.lines().filter(|l| l.contains("\"after\"")).count()
             };
-            if name.starts_with("threads") {
+            if name.starts_with("threads") || name.starts_with("memories") {
                 assert!(dependent > 1000, "{name}: {dependent} dependent records");
             } else {
                 assert_eq!(dependent, 0, "{name}: an open loop depends on nothing");
