@@ -133,8 +133,9 @@ pub struct TraceReader {
 const MAX_LINE: u64 = 1 << 16;
 
 /// A CSV trace's bytes on their way to the CSV reader: a line longer than [`MAX_LINE`] fails,
-/// carriage returns are dropped, and an empty line gets a space (the CSV reader would skip it without counting it in its
-/// line numbers; a record of empty fields is skipped by [`TraceReader`]).
+/// carriage returns are dropped, and an empty line gets a space (the CSV reader would skip it
+/// without counting it in its line numbers; a record of empty fields is skipped by
+/// [`TraceReader`]).
 struct LineLimit<R> {
     inner: R,
     /// Bytes since the last line break.
@@ -145,9 +146,12 @@ struct LineLimit<R> {
 
 impl<R: Read> Read for LineLimit<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.pos == self.out.len() {
+        while self.pos == self.out.len() {
             let mut raw = [0u8; 8192];
             let n = self.inner.read(&mut raw)?;
+            if n == 0 {
+                return Ok(0);
+            }
             self.out.clear();
             self.pos = 0;
             // (Carriage returns go: a CRLF line ends as a LF one.)
