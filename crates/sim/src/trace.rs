@@ -752,6 +752,14 @@ impl Recorder {
 
 /// A replayed trace: records read ahead of the clock, waiting for their cycle or for the
 /// delivery of the message they follow.
+///
+/// Why reading `distance` records ahead of the creations is enough: a record that follows
+/// message X lies at most `distance` records after X's, so it has been read by the time X is
+/// created (each cycle reads up to the last record created plus `distance` before creating).
+/// X is then created knowing what waits for it, carries a tag naming that list, and its
+/// delivery (announced to [`Replay::delivered`], never before the clock) files them at their
+/// cycles. Independent records are read once their cycle comes (the engine wakes up for the
+/// next unread record's cycle), or earlier as part of the read-ahead.
 pub(crate) struct Replay {
     source: TraceReplay,
     reader: Option<TraceReader>,
