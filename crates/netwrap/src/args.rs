@@ -340,6 +340,11 @@ pub struct SpecArgs {
     /// auto, same on direct networks and separate on indirect ones).
     #[arg(long, value_enum, global = true, help_heading = "Processors and memories")]
     pub reply_network: Option<ReplyNetwork>,
+    /// Replay this message trace (CSV or JSON lines; see docs/sim.md) instead of the sources:
+    /// its records give every message's cycle, source, destination and size [spec:
+    /// workload.trace]; the rate, size, pattern, processor and memory options do not apply.
+    #[arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "hotspots", "hotspot_fraction", "threads", "interval", "memory_latency", "reply_size", "reply_network"])]
+    pub trace: Option<std::path::PathBuf>,
     /// Measured messages: the run lasts until all of them are delivered [spec: run.messages]
     /// (default 10000); with processors that wait or memories, also that many accesses.
     #[arg(long, value_parser = count::<1>, allow_negative_numbers = true, global = true, help_heading = "Run")]
@@ -420,6 +425,9 @@ impl SpecArgs {
         }
         if let Some(i) = self.interval {
             w.processor.interval = i;
+        }
+        if let Some(t) = &self.trace {
+            w.trace = Some(t.clone());
         }
         if self.memory_latency.is_some() || self.reply_size.is_some() || self.reply_network.is_some() {
             let reply = w.reply.get_or_insert_with(ReplySpec::default);

@@ -44,6 +44,8 @@ pub struct Experiment {
     /// With replies on a separate network: the request and reply networks as one, routed by
     /// a table of minimal next hops.
     joined: Option<TableRouted>,
+    /// The replayed trace, validated against the network.
+    trace: Option<crate::trace::TraceSummary>,
 }
 
 /// Default warm-up: ten unloaded worst-case latencies (longest route + B), stretched by
@@ -118,7 +120,12 @@ impl Experiment {
                 format!("{:?}", p.deadlock).to_lowercase()
             )));
         }
-        Ok(Experiment { spec, notes, topology, facts, pattern, subcube, joined })
+        // Every error in a trace comes before any simulation.
+        let trace = match &spec.workload.trace {
+            Some(path) => Some(crate::trace::validate(path, topology.network().terminals())?),
+            None => None,
+        };
+        Ok(Experiment { spec, notes, topology, facts, pattern, subcube, joined, trace })
     }
 
     /// The network the engine runs: the topology's, or with a separate reply network the two
@@ -181,7 +188,8 @@ impl Experiment {
         let classes = net.classes();
         // Replies add load the request pattern's loads do not hold: the run's own measurements
         // judge it. Processors that wait never offer more than the network accepts.
-        let closed = w.processor.threads != Threads::Unbounded;
+        // (Nor does a trace offer what the rate says.)
+        let closed = w.processor.threads != Threads::Unbounded || w.trace.is_some();
         let replies = w.reply.is_some_and(|r| r.size != Some(0));
         let loads = self
             .facts
@@ -193,7 +201,7 @@ impl Experiment {
         // Without the loads, the mean over every channel still bounds the busiest one from
         // below: a message of h hops holds h channels for at least ⌈B / widest⌉ cycles each.
         let offered_mean = match (&loads, net.channels().iter().map(|c| c.width as u64).max()) {
-            (None, Some(widest)) if !closed => {
+            (None, Some(widest)) if !closed && w.trace.is_none() => {
                 let hold = size.mean_hold(widest);
                 let channels = net.channels().len() as f64;
                 Some(rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)
@@ -262,9 +270,12 @@ impl Experiment {
         let limit = stop.in_flight_limit;
         let rate = w.rate();
         let p = &w.processor;
-        let arrivals = match p.threads {
-            Threads::Unbounded => Arrivals::Open { rate, interval: p.interval },
-            Threads::Count(threads) => Arrivals::Threads { rate, interval: p.interval, threads },
+        let arrivals = match (p.threads, &w.trace, self.trace) {
+            (_, Some(path), Some(summary)) => {
+                Arrivals::Trace(crate::trace::TraceReplay::new(path.clone(), nodes, summary))
+            }
+            (Threads::Unbounded, ..) => Arrivals::Open { rate, interval: p.interval },
+            (Threads::Count(threads), ..) => Arrivals::Threads { rate, interval: p.interval, threads },
         };
         let memories = w.reply.map(|reply| Memories {
             latency: reply.memory_latency as u64,
@@ -290,6 +301,11 @@ impl Experiment {
             Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, model),
             None => execute(&self.topology, &self.pattern, &run, model),
         };
+        if let Arrivals::Trace(t) = &run.arrivals
+            && let Some(e) = t.take_error()
+        {
+            return Err(e);
+        }
         let ctx = Context {
             offered_max,
             offered_mean,

@@ -31,6 +31,7 @@ pub mod saturation;
 pub mod spec;
 pub mod stats;
 pub mod sweep;
+pub mod trace;
 pub mod traffic;
 
 pub use experiment::{

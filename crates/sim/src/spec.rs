@@ -452,6 +452,10 @@ pub struct WorkloadSpec {
     /// complete when it is delivered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reply: Option<ReplySpec>,
+    /// A message trace to replay instead of the sources (`--trace`; format: [`crate::trace`]):
+    /// every other workload key must keep its default, and `run.warmup` defaults to 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<std::path::PathBuf>,
 }
 
 /// Threads per processor: a number, or `unbounded` (open loop: messages are created whatever
@@ -586,6 +590,7 @@ impl Default for WorkloadSpec {
             hotspot_fraction: None,
             processor: ProcessorSpec::default(),
             reply: None,
+            trace: None,
         }
     }
 }
@@ -685,6 +690,8 @@ pub struct BuildKey {
     pub updown: bool,
     /// Where replies travel, when there are reply messages (a separate reply network is built).
     pub replies: Option<ReplyNetwork>,
+    /// The replayed trace (validated against the network).
+    pub trace: Option<std::path::PathBuf>,
 }
 
 /// The most threads a processor may run.
@@ -745,6 +752,33 @@ fn updown_routing(routing: &RoutingSpec) -> Result<RoutingSpec, SimError> {
     Ok(RoutingSpec { algorithm: RoutingAlgorithm::Family, order: None })
 }
 
+/// With `workload.trace`, the trace says what every message is: the keys that describe the
+/// sources (rate, sizes, pattern, processors, memories) must keep their defaults.
+fn trace_alone(w: &WorkloadSpec, path: &std::path::Path) -> Result<(), SimError> {
+    let d = WorkloadSpec::default();
+    let given = [
+        ("rate", "--rate", w.rate.is_some()),
+        ("load", "--load", w.load.is_some()),
+        ("size", "--size", w.size != d.size),
+        ("long-size", "--long-size", w.long_size.is_some()),
+        ("long-fraction", "--long-fraction", w.long_fraction.is_some()),
+        ("pattern", "--pattern", w.pattern != d.pattern),
+        ("locality", "--locality", w.locality.is_some()),
+        ("hotspots", "--hotspots", w.hotspots.is_some()),
+        ("hotspot-fraction", "--hotspot-fraction", w.hotspot_fraction.is_some()),
+        ("processor.threads", "--threads", w.processor.threads != d.processor.threads),
+        ("processor.interval", "--interval", w.processor.interval != d.processor.interval),
+        ("reply", "--memory-latency, --reply-size, --reply-network", w.reply.is_some()),
+    ];
+    if let Some((key, flag, _)) = given.iter().find(|g| g.2) {
+        return Err(invalid(format!(
+            "workload.{key} ({flag}) does not apply with workload.trace = {}: the trace gives every message's cycle, source, destination and size, and what it waits for (--trace)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 fn invalid(msg: String) -> SimError {
     SimError::Invalid(msg)
 }
@@ -763,6 +797,15 @@ impl SimSpec {
         let (topology, notes) = self.topology.resolve()?;
         let routing = topology.resolve_routing(&self.routing)?;
         let w = &self.workload;
+        if let Some(path) = &w.trace {
+            trace_alone(w, path)?;
+            if self.model.is_some() {
+                return Err(invalid(format!(
+                    "model: the analytical models predict a rate and a destination pattern, and workload.trace = {} replays a trace's own messages (--model, --trace)",
+                    path.display()
+                )));
+            }
+        }
         if let Some(rate) = w.rate
             && !(rate.is_finite() && rate > 0.0 && rate <= 1.0)
         {
@@ -954,12 +997,18 @@ impl SimSpec {
                 ));
             }
         }
+        let mut run = r.clone();
+        if w.trace.is_some() {
+            // A trace's first cycle is the run's: nothing is discarded unless asked.
+            run.warmup = Some(run.warmup.unwrap_or(0));
+        }
         let spec = SimSpec {
             topology,
             routing,
             router,
             workload: WorkloadSpec {
-                rate: Some(rate),
+                // A trace says what is offered: no rate is recorded beside it.
+                rate: w.trace.is_none().then_some(rate),
                 load: None,
                 pattern,
                 locality,
@@ -968,7 +1017,7 @@ impl SimSpec {
                 reply,
                 ..w.clone()
             },
-            run: r.clone(),
+            run,
             model: self.model.clone(),
         };
         Ok((spec, notes))
@@ -989,6 +1038,7 @@ impl SimSpec {
             permutation_seed: (w.pattern == PatternKind::Permutation).then_some(self.run.seed),
             updown: self.updown(),
             replies: w.reply.filter(|r| r.size != Some(0)).map(|r| r.network),
+            trace: w.trace.clone(),
         }
     }
 

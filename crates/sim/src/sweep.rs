@@ -611,7 +611,7 @@ pub fn run_points(
             let result = match built.as_ref() {
                 Ok(e) => e.plan(&p.spec).and_then(|plan| {
                     started(p, &plan);
-                    e.run_with(&p.spec, record)
+                    e.run_with(&p.spec, record.clone())
                 }),
                 Err(e) => Err(e.clone()),
             };

@@ -21,7 +21,7 @@ fn script(msgs: Vec<(u64, u32, u32)>, size: u32) -> RunSpec {
         max_cycles: 100_000,
         seed: 9,
         stop: StopRule::drain(),
-        record: Record { messages: true, channels: true },
+        record: Record { messages: true, channels: true, ..Record::default() },
     }
 }
 
@@ -116,9 +116,10 @@ fn compare(s: &SimSpec) {
     fast.run.engine = EngineKind::Fast;
     let mut slow = s.clone();
     slow.run.engine = EngineKind::Reference;
-    let record = Record { messages: true, channels: true };
+    let record = Record { messages: true, channels: true, ..Record::default() };
     let e = Experiment::new(&fast).unwrap();
-    let (f, r) = (e.run_with(&fast, record).unwrap().outcome, e.run_with(&slow, record).unwrap().outcome);
+    let (f, r) =
+        (e.run_with(&fast, record.clone()).unwrap().outcome, e.run_with(&slow, record).unwrap().outcome);
     let name = serde_json::to_string(&s).unwrap();
     assert_eq!(r.stalls, 0, "a granted message found its next flit missing: {name}");
     first_difference(f.messages.as_ref().unwrap(), r.messages.as_ref().unwrap(), "messages", &name);

@@ -57,7 +57,7 @@ fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Ve
         max_cycles: 100_000_000,
         seed: 5,
         stop: StopRule::drain(),
-        record: Record { messages: true, channels: false },
+        record: Record { messages: true, channels: false, ..Record::default() },
     };
     (execute(topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p)), pairs)
 }

@@ -46,6 +46,10 @@ pub struct RunArgs {
     /// occupancy per VC, one row per point and channel, as CSV (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     pub channels: Option<PathBuf>,
+    /// Write every message of the run (a single point) to FILE as a trace that --trace
+    /// replays: CSV, or JSON lines for a .jsonl or .json FILE.
+    #[arg(long, value_name = "FILE")]
+    pub record_trace: Option<PathBuf>,
 }
 
 /// Reads an experiment file, by its extension (or its first character).
@@ -70,6 +74,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<()> {
         json: a.json,
         det_file: a.det_file,
         channels: a.channels,
+        record_trace: a.record_trace,
         plot: a.plot.map(|p| {
             p.unwrap_or_else(|| {
                 let stem = a.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();

@@ -13,6 +13,7 @@ use anyhow::{Context, bail};
 use netwrap_sim::engine::Record;
 use netwrap_sim::report::Verdict;
 use netwrap_sim::sweep::{METRICS, Point, Sweep, metrics, run_points};
+use netwrap_sim::trace::{TraceFormat, TraceSink};
 use netwrap_sim::traffic::MessageSize;
 use netwrap_sim::{PatternKind, SimError, SimResult};
 use serde_json::Value;
@@ -64,6 +65,8 @@ pub struct RunOptions {
     /// Write every channel's utilisation and (virtual-channel router) mean buffer occupancy
     /// per VC here, as CSV (`-`: standard output).
     pub channels: Option<PathBuf>,
+    /// Record the run's messages here as a trace (a single point only).
+    pub record_trace: Option<PathBuf>,
 }
 
 /// The per-channel statistics of every point as CSV: one row per point and channel, with a
@@ -312,7 +315,23 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         )
     };
     let several = todo.len() > 1;
-    let record = Record { channels: o.channels.is_some(), ..Record::default() };
+    let sink = match &o.record_trace {
+        Some(path) => {
+            if sweep.len() != 1 {
+                bail!(
+                    "--record-trace {} records one run's messages, and this run has {} points: record a single point",
+                    path.display(),
+                    sweep.len()
+                );
+            }
+            let what = || path.display().to_string();
+            let file = File::create(path).map_err(|e| write_failed(what(), e))?;
+            let format = TraceFormat::of_path(path).unwrap_or(TraceFormat::Csv);
+            Some(TraceSink::new(Box::new(std::io::BufWriter::new(file)), format))
+        }
+        None => None,
+    };
+    let record = Record { channels: o.channels.is_some(), trace: sink.clone(), ..Record::default() };
     let results = run_points(
         &todo,
         record,
@@ -337,6 +356,9 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     );
     if let Some(e) = write_error.into_inner().expect("error lock") {
         return Err(e);
+    }
+    if let (Some(sink), Some(path)) = (&sink, &o.record_trace) {
+        sink.finish().map_err(|e| write_failed(path.display().to_string(), e))?;
     }
     if let Some(path) = &o.plot {
         redraw(&mut plotted.into_inner().expect("plot lock"))
@@ -440,6 +462,11 @@ pub fn verdict(r: &SimResult) -> anyhow::Result<()> {
     }
 }
 
+/// The replayed trace, if any (the destination pattern's figures do not apply to it).
+fn c_trace(r: &SimResult) -> Option<&Path> {
+    r.config.workload.trace.as_deref()
+}
+
 /// Relative error as a signed percentage.
 fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "—".into(), |e| format!("{:+.1}%", 100.0 * e))
@@ -516,7 +543,11 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
         ),
         (None, p) => format!("{} traffic", p.name()),
     };
-    writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+    if let Some(path) = &w.trace {
+        writeln!(out, "workload: the trace {} replayed", path.display())?;
+    } else {
+        writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+    }
     let pr = &w.processor;
     if pr.threads != netwrap_sim::Threads::Unbounded || pr.interval != netwrap_sim::Interval::Geometric {
         let intervals = match pr.interval {
@@ -568,7 +599,7 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
             netwrap_sim::EngineKind::Reference => "flit-by-flit reference",
         },
         routing_text(r),
-        r.load_method
+        if c_trace(r).is_some() { "none (a trace's messages are the run's own)" } else { &r.load_method }
     )?;
     if let Some(p) = c.router.vc_params() {
         writeln!(
@@ -696,7 +727,9 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     } else {
         "routes' mean hops (uniform's)"
     };
-    line(out, hops_label, format!("{:.3}", r.expected_mean_hops))?;
+    if c_trace(r).is_none() {
+        line(out, hops_label, format!("{:.3}", r.expected_mean_hops))?;
+    }
     if let (Some(u), Some(max)) = (r.offered_utilization, r.max_rate) {
         writeln!(
             out,
@@ -732,7 +765,8 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     if let Some(p) = &rep.latency_percentiles {
         line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
     }
-    line(out, "messages delivered", format!("{} of {}", rep.messages_delivered, r.config.run.messages))?;
+    // (A replayed trace that ends early measures the messages it has.)
+    line(out, "messages delivered", format!("{} of {}", rep.messages_delivered, r.outcome.measured.target))?;
     line(out, "messages generated (window)", rep.messages_generated.to_string())?;
     line(out, "cycles simulated", rep.cycles.to_string())?;
     for c in &rep.utilization_by_class {

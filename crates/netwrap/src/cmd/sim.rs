@@ -48,11 +48,16 @@ pub struct SimArgs {
     pub spec: SpecArgs,
     /// A sweep over the request rate: comma-separated rates, run in parallel and printed as a
     /// table [spec: a sweep axis "workload.rate"].
-    #[arg(long, value_delimiter = ',', value_parser = rate, allow_negative_numbers = true, conflicts_with = "rate", global = true, help_heading = "Workload")]
+    #[arg(long, value_delimiter = ',', value_parser = rate, allow_negative_numbers = true, conflicts_with_all = ["rate", "trace"], global = true, help_heading = "Workload")]
     pub rates: Option<Vec<f64>>,
     /// Search the request rate at which the network saturates (see `netwrap saturation`).
-    #[arg(long, global = true, conflicts_with = "rates", help_heading = "Output")]
+    #[arg(long, global = true, conflicts_with_all = ["rates", "trace"], help_heading = "Output")]
     pub find_saturation: bool,
+    /// Write every message the run creates (warm-up included, requests and replies, in
+    /// creation order) to FILE as a trace that --trace replays: CSV, or JSON lines for a
+    /// .jsonl or .json FILE (see docs/sim.md).
+    #[arg(long, global = true, value_name = "FILE", help_heading = "Output")]
+    pub record_trace: Option<PathBuf>,
     /// Print JSON instead of text: the result, or an array of points for a sweep.
     #[arg(long, global = true, help_heading = "Output")]
     pub json: bool,
@@ -138,6 +143,7 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         det_file: a.det_file,
         plot: a.plot,
         channels: a.channels,
+        record_trace: a.record_trace,
         ..RunOptions::default()
     };
     // `runner::run` prints the notes resolving the spec makes.

@@ -14,6 +14,7 @@ mod plot;
 #[cfg(target_os = "linux")]
 mod spec_fuzz;
 mod topo;
+mod trace;
 mod validation;
 mod vc;
 

@@ -74,12 +74,16 @@ impl StopRule {
 }
 
 /// What to keep beyond the aggregate statistics (for tests, detailed output and traces).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Record {
     /// Every measured message's latency, source wait and hops, by sequence number.
     pub messages: bool,
     /// Every channel's busy cycles in the window.
     pub channels: bool,
+    /// Write every message created (warm-up included) here, as a trace
+    /// ([`crate::trace`]); the caller calls [`crate::trace::TraceSink::finish`] after the run.
+    #[serde(skip)]
+    pub trace: Option<crate::trace::TraceSink>,
 }
 
 /// What an engine runs: workload and run control, already validated.
@@ -453,6 +457,12 @@ impl Collector {
         } else {
             UNMEASURED
         }
+    }
+
+    /// No message will be created any more (a replayed trace ended): the measured messages are
+    /// those created so far.
+    pub fn creations_ended(&mut self) {
+        self.measured.target = self.measured.target.min(self.measured.created);
     }
 
     /// Records that `m` will be delivered at cycle `at` (not before the clock).

@@ -33,6 +33,17 @@
 //! completes when the reply is delivered; a reply size of 0 means the memory answers without a
 //! message (App. D's M, added to the request's latency). Round trip = completion − issue.
 //!
+//! # Traces
+//! A replayed trace ([`Arrivals::Trace`]; [`crate::trace`]) takes the sources' place: its
+//! records are created at their cycles or after the deliveries they follow, and once they are
+//! all created the measured messages are those created so far. A recorder
+//! ([`super::Record::trace`]) writes every message created, in creation order, with what it
+//! followed: a reply its request's delivery (wait: the memory's queueing and M), a thread's
+//! access the completion of the thread's previous access (the delivery of its reply, or of its
+//! request without replies). A replay on the same network therefore creates every message when
+//! the recorded run did; on another network it keeps these dependencies, not the round-robin
+//! order of a processor's threads nor its memories' queues (an approximation).
+//!
 //! On a network where replies travel separately ([`Memories::joined`]), the engine runs the
 //! request network and the reply network side by side as one network of 2N terminals:
 //! terminal p < N is processor p (injecting into the request network, delivered from the reply
@@ -44,6 +55,7 @@ use crate::calendar::Calendar;
 use crate::rng::{Purpose, Stream, geometric_gap, mix};
 use crate::spec::Interval;
 use crate::stats::Measured;
+use crate::trace::{Recorder, Replay};
 use crate::traffic::{MessageSize, Pattern};
 use netwrap_topo::{Network, TerminalId};
 use serde::Serialize;
@@ -72,6 +84,9 @@ pub enum Arrivals {
     /// Exactly these messages: (creation cycle, source, destination). Used for exact tests;
     /// the destination pattern is not consulted.
     Script(Vec<(u64, TerminalId, TerminalId)>),
+    /// The messages of a trace file, streamed ([`crate::trace`]): the destination pattern, the
+    /// sizes and the rate are not consulted.
+    Trace(crate::trace::TraceReplay),
 }
 
 impl Arrivals {
@@ -171,7 +186,7 @@ impl Sources {
         };
         let (rate, interval) = match spec.arrivals {
             Arrivals::Open { rate, interval } | Arrivals::Threads { rate, interval, .. } => (rate, interval),
-            Arrivals::Script(_) => (1.0, Interval::Geometric),
+            Arrivals::Script(_) | Arrivals::Trace(_) => (1.0, Interval::Geometric),
         };
         let periodic = interval == Interval::Periodic;
         let interval_streams = if periodic || matches!(spec.arrivals, Arrivals::Threads { .. }) {
@@ -303,6 +318,10 @@ pub(crate) struct Births {
     scratch: Vec<u32>,
     memory_free: Vec<u64>,
     outcome: AccessOutcome,
+    /// A trace replayed instead of the sources.
+    replay: Option<Replay>,
+    /// Where the messages are recorded as a trace.
+    recorder: Option<Recorder>,
 }
 
 impl Births {
@@ -330,6 +349,7 @@ impl Births {
                 }
                 Some(th)
             }
+            Arrivals::Trace(_) => None,
             _ => {
                 for p in 0..processors {
                     let at = sources.first(p);
@@ -367,6 +387,17 @@ impl Births {
             served: Calendar::new(),
             scratch: Vec::new(),
             memory_free: vec![0; if spec.memories.is_some() { processors as usize } else { 0 }],
+            replay: match &spec.arrivals {
+                Arrivals::Trace(t) => Some(Replay::new(t, spec.seed)),
+                _ => None,
+            },
+            recorder: spec.record.trace.clone().map(|sink| {
+                let threads = match spec.arrivals {
+                    Arrivals::Threads { threads, .. } => threads as usize,
+                    _ => 0,
+                };
+                Recorder::new(sink, processors as usize * threads)
+            }),
         }
     }
 
@@ -384,6 +415,9 @@ impl Births {
         out: &mut Vec<(TerminalId, Msg)>,
     ) {
         out.clear();
+        if let Some(r) = &mut self.replay {
+            return r.create(now, net, collector, out, self.recorder.as_mut());
+        }
         if self.track {
             self.arrivals(now, net, collector, out);
         }
@@ -398,6 +432,17 @@ impl Births {
             let mut tag = UNTRACKED;
             if self.track {
                 tag = self.issue(p, dst, salt, now, collector);
+            }
+            if let Some(r) = &mut self.recorder {
+                // A thread's access follows the completion of its previous one.
+                let dep = self
+                    .threads
+                    .as_ref()
+                    .and_then(|th| r.take_done((p * th.threads + th.current[p as usize]) as usize));
+                let id = r.message(now, p, dst, size, salt, dep);
+                if self.track {
+                    r.request(tag, id);
+                }
             }
             match &mut self.threads {
                 Some(th) => th.switch(p, now, &mut self.sources, &mut self.calendar, self.warmup),
@@ -516,6 +561,13 @@ impl Births {
             let salt = mix(((a.salt as u64) << 32) | id as u64) as u32;
             let msg = Msg::new(now, a.processor, net.inject_router(src), salt, seq, m.reply_size, id | REPLY);
             out.push((src, msg));
+            if let Some(r) = &mut self.recorder {
+                // A reply follows its request's delivery by the memory's time.
+                let request = r.id_of(id, false);
+                let reply =
+                    r.message(now, a.memory, a.processor, m.reply_size, salt, Some((request, a.arrived)));
+                r.reply(id, reply);
+            }
         }
         tags.clear();
         self.scratch = tags;
@@ -544,6 +596,12 @@ impl Births {
         collector.access_completed(now, a.seq != UNMEASURED);
         if let Some(th) = &mut self.threads {
             let p = a.processor;
+            if let Some(r) = &mut self.recorder {
+                // The access completes with its reply's delivery, or its request's.
+                let replied = self.memories.is_some_and(|m| m.reply_size > 0);
+                let done = if replied { (r.id_of(id, true), now) } else { (r.id_of(id, false), a.arrived) };
+                r.completed((p * th.threads + a.thread) as usize, done.0, done.1);
+            }
             th.outstanding[(p * th.threads + a.thread) as usize] = NONE;
             if th.stalled[p as usize] && th.current[p as usize] == a.thread {
                 th.stalled[p as usize] = false;
@@ -562,6 +620,9 @@ impl Births {
     pub fn deliver(&mut self, m: &Msg, at: u64, collector: &mut Collector) {
         collector.delivered(m, at);
         if m.tag != UNTRACKED {
+            if let Some(r) = &mut self.replay {
+                return r.delivered(m.tag, at);
+            }
             self.accesses[(m.tag & !REPLY) as usize].hops += m.hops;
             self.arrived.push(at, m.tag);
         }
@@ -569,6 +630,9 @@ impl Births {
 
     /// The next cycle after the current one at which it has something to do, if any.
     pub fn next_after_now(&self) -> Option<u64> {
+        if let Some(r) = &self.replay {
+            return r.next_after_now();
+        }
         let next = self.calendar.next_after_now();
         if !self.track {
             return next;

@@ -1,0 +1,1178 @@
+//! Message traces: a run's messages as data, replayed on any network (`workload.trace`,
+//! `--trace FILE`) and written by any run (`--record-trace FILE`).
+//!
+//! # Format
+//! One record per message, in nondecreasing order of `cycle`, either as CSV with a header
+//! line naming the columns (any order; `after`, `wait` and `salt` may be left out or empty)
+//!
+//! ```text
+//! id,cycle,source,destination,size,after,wait,salt
+//! 0,5,1,9,4,,,2790436317
+//! 1,7,9,1,4,0,2,
+//! ```
+//!
+//! or as JSON lines, one object per line (`after`, `wait` and `salt` optional):
+//!
+//! ```text
+//! {"id":0,"cycle":5,"source":1,"destination":9,"size":4,"salt":2790436317}
+//! {"id":1,"cycle":7,"source":9,"destination":1,"size":4,"after":0,"wait":2}
+//! ```
+//!
+//! The file's extension chooses the format (`.csv`: CSV; `.jsonl`, `.ndjson`, `.json`: JSON
+//! lines); with another extension a file whose first non-blank character is `{` is JSON lines,
+//! anything else CSV. In CSV, blank lines and lines starting with `#` are skipped, and fields
+//! are plain numbers (no quoting).
+//!
+//! - `id`: the record's number, 0, 1, 2, … in file order (a recorded trace numbers its
+//!   messages in creation order).
+//! - `cycle`: when the message is created.
+//! - `source`, `destination`: node numbers, 0 to N − 1 (a reply travels from its memory's node
+//!   to its processor's).
+//! - `size`: flits, at least 1.
+//! - `after`, `wait`: the message is created `wait` cycles after message `after` (the id of an
+//!   earlier record) is delivered; its `cycle` then says when it was created in the recorded run
+//!   and orders the file. `wait` defaults to 0.
+//! - `salt`: the message's 32-bit tie-break (see [`crate::engine`]); a recorded trace carries
+//!   it so that a replay on the same network breaks ties as the recorded run did. Absent, it is
+//!   drawn from the run's seed and the record's id.
+//!
+//! # Replay
+//! An independent record is created at its `cycle`, a dependent one `wait` cycles after its
+//! `after` message is delivered; records due in the same cycle are created in id order. The
+//! file is streamed: it is read a little ahead of the clock (every record whose `cycle` has come,
+//! and, for dependent records, up to the largest distance in ids between a record and the one it
+//! waits for), so memory does not grow with the trace's length. [`validate`] reads the whole file
+//! once before the run, so that every error (with its line number) comes before any simulation.
+
+use crate::SimError;
+use crate::calendar::Calendar;
+use crate::engine::{Collector, Msg};
+use crate::rng::mix;
+use netwrap_topo::{Network, TerminalId};
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// One message of a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceRecord {
+    /// The record's number: 0, 1, 2, … in file order.
+    pub id: u64,
+    /// Creation cycle (of a dependent record: its creation in the recorded run).
+    pub cycle: u64,
+    /// Source node.
+    pub source: u32,
+    /// Destination node.
+    pub destination: u32,
+    /// Flits, at least 1.
+    pub size: u32,
+    /// The earlier record whose delivery this one waits for.
+    pub after: Option<u64>,
+    /// Cycles from that delivery to this message's creation (0 without `after`).
+    pub wait: u64,
+    /// Tie-break salt (absent: drawn from the seed and the id).
+    pub salt: Option<u32>,
+}
+
+/// The largest message a trace may hold, in flits (as `--size`).
+pub const MAX_SIZE: u32 = 1 << 30;
+
+/// How a trace is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// CSV with a header line.
+    Csv,
+    /// One JSON object per line.
+    JsonLines,
+}
+
+impl TraceFormat {
+    /// The format a file's extension names, if it names one.
+    pub fn of_path(path: &Path) -> Option<Self> {
+        match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("csv") => Some(TraceFormat::Csv),
+            Some("jsonl" | "ndjson" | "json") => Some(TraceFormat::JsonLines),
+            _ => None,
+        }
+    }
+}
+
+const COLUMNS: [&str; 8] = ["id", "cycle", "source", "destination", "size", "after", "wait", "salt"];
+const REQUIRED: usize = 5;
+
+/// Where the fields of a record come from.
+enum Input {
+    Csv {
+        reader: Box<csv::Reader<Box<dyn Read + Send>>>,
+        row: csv::StringRecord,
+        /// The column of each of [`COLUMNS`], if present.
+        columns: [Option<usize>; 8],
+        width: usize,
+    },
+    Json {
+        reader: Box<dyn BufRead + Send>,
+        buf: Vec<u8>,
+    },
+}
+
+/// A trace read record by record, each checked (fields, order, ids, nodes) with its line
+/// number in any error.
+pub struct TraceReader {
+    name: String,
+    input: Input,
+    line: u64,
+    nodes: u32,
+    next_id: u64,
+    last_cycle: u64,
+}
+
+/// The most bytes a line may hold (a file without line breaks, `/dev/zero` say, is refused
+/// instead of read into memory whole).
+const MAX_LINE: u64 = 1 << 16;
+
+/// A CSV trace's bytes on their way to the CSV reader: a line longer than [`MAX_LINE`] fails,
+/// carriage returns are dropped, and an empty line gets a space (the CSV reader would skip it
+/// without counting it in its line numbers; a record of empty fields is skipped by
+/// [`TraceReader`]).
+struct LineLimit<R> {
+    inner: R,
+    /// Bytes since the last line break.
+    run: u64,
+    out: Vec<u8>,
+    pos: usize,
+}
+
+impl<R: Read> Read for LineLimit<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.pos == self.out.len() {
+            let mut raw = [0u8; 8192];
+            let n = self.inner.read(&mut raw)?;
+            if n == 0 {
+                return Ok(0);
+            }
+            self.out.clear();
+            self.pos = 0;
+            // (Carriage returns go: a CRLF line ends as a LF one.)
+            for &b in raw[..n].iter().filter(|&&b| b != b'\r') {
+                if self.run == 0 && b == b'\n' {
+                    self.out.push(b' ');
+                }
+                self.out.push(b);
+                self.run = if b == b'\n' { 0 } else { self.run + 1 };
+            }
+            if self.run > MAX_LINE {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("a line longer than {MAX_LINE} bytes"),
+                ));
+            }
+        }
+        let n = buf.len().min(self.out.len() - self.pos);
+        buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+impl TraceReader {
+    /// Opens the trace at `path` for a network of `nodes` nodes.
+    pub fn open(path: &Path, nodes: u32) -> Result<Self, SimError> {
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path)
+            .map_err(|e| SimError::Invalid(format!("workload.trace: cannot read {name}: {e} (--trace)")))?;
+        let mut reader = BufReader::new(file);
+        let format = match TraceFormat::of_path(path) {
+            Some(f) => f,
+            None => {
+                let head = reader.fill_buf().map_err(|e| {
+                    SimError::Invalid(format!("workload.trace: cannot read {name}: {e} (--trace)"))
+                })?;
+                match head.iter().find(|b| !b.is_ascii_whitespace()) {
+                    Some(b'{') => TraceFormat::JsonLines,
+                    _ => TraceFormat::Csv,
+                }
+            }
+        };
+        Self::from_reader(Box::new(reader), format, name, nodes)
+    }
+
+    /// Reads a trace of `format` from `input`, named `name` in errors.
+    pub fn from_reader(
+        input: Box<dyn BufRead + Send>,
+        format: TraceFormat,
+        name: String,
+        nodes: u32,
+    ) -> Result<Self, SimError> {
+        let input = match format {
+            TraceFormat::JsonLines => Input::Json { reader: input, buf: Vec::new() },
+            TraceFormat::Csv => {
+                let input: Box<dyn Read + Send> =
+                    Box::new(LineLimit { inner: input, run: 0, out: Vec::new(), pos: 0 });
+                let reader = csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .flexible(true)
+                    .trim(csv::Trim::All)
+                    .quoting(false)
+                    .from_reader(input);
+                Input::Csv {
+                    reader: Box::new(reader),
+                    row: csv::StringRecord::new(),
+                    columns: [None; 8],
+                    width: 0,
+                }
+            }
+        };
+        let mut r = TraceReader { name, input, line: 0, nodes, next_id: 0, last_cycle: 0 };
+        r.header()?;
+        Ok(r)
+    }
+
+    fn error(&self, what: impl fmt::Display) -> SimError {
+        fail(&self.name, self.line, what)
+    }
+
+    /// Reads a CSV trace's header line.
+    fn header(&mut self) -> Result<(), SimError> {
+        let Input::Csv { reader, row, columns, width } = &mut self.input else { return Ok(()) };
+        let mut got = reader.read_record(row);
+        while matches!(got, Ok(true)) && skipped(row) {
+            got = reader.read_record(row);
+        }
+        let line = row.position().map_or(1, |p| p.line());
+        let fail = |what: String| {
+            SimError::Invalid(format!("workload.trace {} line {line}: {what} (--trace)", self.name))
+        };
+        match got {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(fail(format!("no header line: a CSV trace starts with {}", COLUMNS.join(","))));
+            }
+            Err(e) => return Err(fail(format!("unreadable CSV: {}", csv_why(&e)))),
+        }
+        self.line = line;
+        for (i, name) in row.iter().enumerate() {
+            let Some(k) = COLUMNS.iter().position(|c| c.eq_ignore_ascii_case(name)) else {
+                return Err(fail(format!(
+                    "unknown column {name:?}: a CSV trace's columns are {} (the last three optional)",
+                    COLUMNS.join(",")
+                )));
+            };
+            if columns[k].replace(i).is_some() {
+                return Err(fail(format!("column {name:?} appears twice")));
+            }
+        }
+        if let Some(k) = (0..REQUIRED).find(|&k| columns[k].is_none()) {
+            return Err(fail(format!(
+                "the header has no column {:?}: a CSV trace's columns are {} (the last three optional)",
+                COLUMNS[k],
+                COLUMNS.join(",")
+            )));
+        }
+        *width = row.len();
+        Ok(())
+    }
+
+    /// The next record, or `None` at the end of the trace.
+    pub fn next_record(&mut self) -> Result<Option<TraceRecord>, SimError> {
+        let mut fields: [Option<u64>; 8] = [None; 8];
+        match &mut self.input {
+            Input::Csv { reader, row, columns, width } => {
+                let mut got = reader.read_record(row);
+                while matches!(got, Ok(true)) && skipped(row) {
+                    got = reader.read_record(row);
+                }
+                match got {
+                    Ok(true) => self.line = row.position().map_or(self.line + 1, |p| p.line()),
+                    Ok(false) => return Ok(None),
+                    Err(e) => {
+                        let line = e.position().map_or(self.line + 1, |p| p.line());
+                        self.line = line;
+                        return Err(self.error(format!("unreadable CSV: {}", csv_why(&e))));
+                    }
+                }
+                if row.len() != *width {
+                    let n = row.len();
+                    return Err(fail(
+                        &self.name,
+                        self.line,
+                        format!("{n} fields, and the header names {width}"),
+                    ));
+                }
+                let columns = *columns;
+                for (k, col) in columns.iter().enumerate() {
+                    let Some(text) = col.and_then(|c| row.get(c)) else { continue };
+                    if text.is_empty() {
+                        if k < REQUIRED {
+                            let what = format!("{} is empty: {}", COLUMNS[k], takes(k));
+                            return Err(fail(&self.name, self.line, what));
+                        }
+                        continue;
+                    }
+                    fields[k] = Some(parse_text(k, text).map_err(|e| fail(&self.name, self.line, e))?);
+                }
+            }
+            Input::Json { .. } => {
+                let Some(object) = self.json_object()? else { return Ok(None) };
+                for (key, value) in &object {
+                    let Some(k) = COLUMNS.iter().position(|c| c == key) else {
+                        return Err(self.error(format!(
+                            "unknown key {key:?}: a record's keys are {} (the last three optional)",
+                            COLUMNS.join(", ")
+                        )));
+                    };
+                    if value.is_null() && k >= REQUIRED {
+                        continue;
+                    }
+                    fields[k] = Some(parse_json(k, value).map_err(|e| self.error(e))?);
+                }
+                if let Some(k) = (0..REQUIRED).find(|&k| fields[k].is_none()) {
+                    return Err(self.error(format!("no {:?}: {}", COLUMNS[k], takes(k))));
+                }
+            }
+        }
+        self.check(fields).map(Some)
+    }
+
+    /// The next non-blank JSON line's object, or `None` at the end.
+    fn json_object(&mut self) -> Result<Option<serde_json::Map<String, serde_json::Value>>, SimError> {
+        loop {
+            let Input::Json { reader, buf } = &mut self.input else { return Ok(None) };
+            buf.clear();
+            let read = reader.by_ref().take(MAX_LINE).read_until(b'\n', buf);
+            let long = matches!(read, Ok(n) if n as u64 == MAX_LINE && buf.last() != Some(&b'\n'));
+            let blank = buf.iter().all(u8::is_ascii_whitespace);
+            let parsed = (!blank && !long)
+                .then(|| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(buf));
+            self.line += 1;
+            match read {
+                Err(e) => return Err(self.error(format!("cannot read: {e}"))),
+                Ok(0) => return Ok(None),
+                Ok(_) => {}
+            }
+            if long {
+                return Err(self.error(format!("a line longer than {MAX_LINE} bytes")));
+            }
+            match parsed {
+                None => continue,
+                Some(Ok(o)) => return Ok(Some(o)),
+                Some(Err(e)) => {
+                    return Err(self.error(format!(
+                        "not a JSON object such as {{\"id\":0,\"cycle\":5,\"source\":1,\"destination\":9,\"size\":4}}: {e}"
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Checks a record's fields against each other, the network and the records before it.
+    fn check(&mut self, f: [Option<u64>; 8]) -> Result<TraceRecord, SimError> {
+        let [Some(id), Some(cycle), Some(source), Some(destination), Some(size), after, wait, salt] = f
+        else {
+            return Err(self.error("a required field is missing"));
+        };
+        if id != self.next_id {
+            return Err(self.error(format!(
+                "id = {id}: records are numbered 0, 1, 2, … in file order, and this one is {}",
+                self.next_id
+            )));
+        }
+        if cycle < self.last_cycle {
+            return Err(self.error(format!(
+                "cycle = {cycle} is before the previous record's cycle {}: records are in nondecreasing cycle order",
+                self.last_cycle
+            )));
+        }
+        for (name, node) in [("source", source), ("destination", destination)] {
+            if node >= self.nodes as u64 {
+                return Err(self.error(format!(
+                    "{name} = {node}: the network has {} nodes, 0 to {}",
+                    self.nodes,
+                    self.nodes.saturating_sub(1)
+                )));
+            }
+        }
+        if size == 0 {
+            return Err(self.error("size = 0: a message needs at least one flit"));
+        }
+        if size > MAX_SIZE as u64 {
+            return Err(self.error(format!("size = {size}: at most {MAX_SIZE} flits")));
+        }
+        if let Some(a) = after
+            && a >= id
+        {
+            return Err(self.error(format!(
+                "after = {a}: a record waits for the delivery of an earlier record's message, and this is record {id}"
+            )));
+        }
+        if let (None, Some(w)) = (after, wait) {
+            return Err(self.error(format!(
+                "wait = {w} without after: wait counts from the delivery of message `after`"
+            )));
+        }
+        if let Some(s) = salt
+            && s > u32::MAX as u64
+        {
+            return Err(self.error(format!("salt = {s}: {}", takes(7))));
+        }
+        self.next_id += 1;
+        self.last_cycle = cycle;
+        Ok(TraceRecord {
+            id,
+            cycle,
+            source: source as u32,
+            destination: destination as u32,
+            size: size as u32,
+            after,
+            wait: wait.unwrap_or(0),
+            salt: salt.map(|s| s as u32),
+        })
+    }
+}
+
+/// Whether a CSV line is blank or a comment (its first field starts with `#`).
+fn skipped(row: &csv::StringRecord) -> bool {
+    row.iter().all(str::is_empty) || row.get(0).is_some_and(|f| f.starts_with('#'))
+}
+
+/// An error in trace `name` at `line`.
+fn fail(name: &str, line: u64, what: impl fmt::Display) -> SimError {
+    SimError::Invalid(format!("workload.trace {name} line {line}: {what} (--trace)"))
+}
+
+fn csv_why(e: &csv::Error) -> String {
+    match e.kind() {
+        csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".into(),
+        csv::ErrorKind::Io(e) => e.to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// What field `k` takes, in words.
+fn takes(k: usize) -> &'static str {
+    match COLUMNS[k] {
+        "id" => "the record's number, 0, 1, 2, … in file order",
+        "cycle" => "the creation cycle, a whole number 0 or more",
+        "source" | "destination" => "a node number, 0 to N - 1",
+        "size" => "the message's flits, a whole number 1 or more",
+        "after" => "the id of an earlier record",
+        "wait" => "cycles after that record's delivery, a whole number 0 or more",
+        _ => "a 32-bit tie-break, 0 to 4294967295",
+    }
+}
+
+fn parse_text(k: usize, text: &str) -> Result<u64, String> {
+    text.parse::<u64>().map_err(|_| {
+        let why = if text.parse::<f64>().is_ok_and(|x| x < 0.0) { "negative" } else { "not a whole number" };
+        format!("{} = {text:?} is {why}: {}", COLUMNS[k], takes(k))
+    })
+}
+
+fn parse_json(k: usize, v: &serde_json::Value) -> Result<u64, String> {
+    v.as_u64().ok_or_else(|| {
+        let why = match v {
+            serde_json::Value::Number(n) if n.as_f64().is_some_and(|x| x < 0.0) => "negative",
+            serde_json::Value::Number(_) => "not a whole number",
+            serde_json::Value::String(_) => "text, not a number",
+            _ => "not a number",
+        };
+        format!("{} = {v} is {why}: {}", COLUMNS[k], takes(k))
+    })
+}
+
+/// What [`validate`] learned about a trace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TraceSummary {
+    /// Records.
+    pub records: u64,
+    /// The largest `id − after` of a dependent record (0 without any): how far ahead of its
+    /// creations a replay reads.
+    pub distance: u64,
+    /// The last record's cycle.
+    pub last_cycle: u64,
+}
+
+/// Reads the whole trace at `path` once, checking every record for a network of `nodes` nodes.
+pub fn validate(path: &Path, nodes: u32) -> Result<TraceSummary, SimError> {
+    let mut r = TraceReader::open(path, nodes)?;
+    let mut s = TraceSummary::default();
+    while let Some(rec) = r.next_record()? {
+        s.records += 1;
+        s.last_cycle = rec.cycle;
+        if let Some(a) = rec.after {
+            s.distance = s.distance.max(rec.id - a);
+        }
+    }
+    Ok(s)
+}
+
+/// A trace to replay, as the engine's workload takes it ([`crate::engine::Arrivals::Trace`]):
+/// the file, what validating it found, and where an error met while streaming it is kept.
+#[derive(Clone, Debug)]
+pub struct TraceReplay {
+    /// The trace file.
+    pub path: PathBuf,
+    /// Its nodes' range: the network's node count.
+    pub nodes: u32,
+    /// What [`validate`] found.
+    pub summary: TraceSummary,
+    error: Arc<Mutex<Option<SimError>>>,
+}
+
+impl TraceReplay {
+    /// The validated trace at `path` for a network of `nodes` nodes.
+    pub fn new(path: PathBuf, nodes: u32, summary: TraceSummary) -> Self {
+        TraceReplay { path, nodes, summary, error: Arc::default() }
+    }
+
+    /// The error met while replaying (the file changed or became unreadable since it was
+    /// validated), taken.
+    pub fn take_error(&self) -> Option<SimError> {
+        self.error.lock().ok()?.take()
+    }
+
+    fn fail(&self, e: SimError) {
+        if let Ok(mut slot) = self.error.lock() {
+            slot.get_or_insert(e);
+        }
+    }
+}
+
+impl PartialEq for TraceReplay {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path && self.nodes == other.nodes && self.summary == other.summary
+    }
+}
+
+impl serde::Serialize for TraceReplay {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.path.to_string_lossy())
+    }
+}
+
+/// Writes records in either format.
+pub struct TraceWriter {
+    out: Box<dyn Write + Send>,
+    format: TraceFormat,
+    written: u64,
+    error: Option<io::Error>,
+}
+
+impl TraceWriter {
+    /// A writer of `format` onto `out`; a CSV header is written at once.
+    pub fn new(out: Box<dyn Write + Send>, format: TraceFormat) -> Self {
+        let mut w = TraceWriter { out, format, written: 0, error: None };
+        if format == TraceFormat::Csv {
+            let header = COLUMNS.join(",");
+            let r = writeln!(w.out, "{header}");
+            w.keep(r);
+        }
+        w
+    }
+
+    fn keep(&mut self, r: io::Result<()>) {
+        if let Err(e) = r {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    /// Writes `r` (nothing more after a write has failed).
+    pub fn write(&mut self, r: &TraceRecord) {
+        if self.error.is_some() {
+            return;
+        }
+        let out = &mut self.out;
+        let result = match self.format {
+            TraceFormat::Csv => {
+                write!(out, "{},{},{},{},{},", r.id, r.cycle, r.source, r.destination, r.size).and_then(
+                    |_| {
+                        match r.after {
+                            Some(a) => write!(out, "{a},{},", r.wait),
+                            None => write!(out, ",,"),
+                        }?;
+                        match r.salt {
+                            Some(s) => writeln!(out, "{s}"),
+                            None => writeln!(out),
+                        }
+                    },
+                )
+            }
+            TraceFormat::JsonLines => write!(
+                out,
+                "{{\"id\":{},\"cycle\":{},\"source\":{},\"destination\":{},\"size\":{}",
+                r.id, r.cycle, r.source, r.destination, r.size
+            )
+            .and_then(|_| {
+                if let Some(a) = r.after {
+                    write!(out, ",\"after\":{a},\"wait\":{}", r.wait)?;
+                }
+                if let Some(s) = r.salt {
+                    write!(out, ",\"salt\":{s}")?;
+                }
+                writeln!(out, "}}")
+            }),
+        };
+        self.written += 1;
+        self.keep(result);
+    }
+
+    /// Flushes; the first error met, if any, else the records written.
+    pub fn finish(&mut self) -> io::Result<u64> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()?;
+        Ok(self.written)
+    }
+}
+
+/// Where a run records its messages ([`crate::engine::Record::trace`]): a writer shared between
+/// the caller, who supplies it and calls [`TraceSink::finish`] after the run, and the workload.
+#[derive(Clone)]
+pub struct TraceSink(Arc<Mutex<TraceWriter>>);
+
+impl TraceSink {
+    /// Records onto `out` in `format`.
+    pub fn new(out: Box<dyn Write + Send>, format: TraceFormat) -> Self {
+        TraceSink(Arc::new(Mutex::new(TraceWriter::new(out, format))))
+    }
+
+    /// Flushes the records; the first write error met, if any, else the records written.
+    pub fn finish(&self) -> io::Result<u64> {
+        match self.0.lock() {
+            Ok(mut w) => w.finish(),
+            Err(_) => Err(io::Error::other("a run recording the trace failed")),
+        }
+    }
+
+    fn write(&self, r: &TraceRecord) {
+        if let Ok(mut w) = self.0.lock() {
+            w.write(r);
+        }
+    }
+}
+
+impl fmt::Debug for TraceSink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TraceSink")
+    }
+}
+
+impl PartialEq for TraceSink {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+const NONE: u64 = u64::MAX;
+
+/// The workload's recorder: numbers the messages in creation order and remembers what the
+/// next ones depend on (see [`crate::engine::workload`]).
+pub(crate) struct Recorder {
+    sink: TraceSink,
+    next: u64,
+    /// Per access: its request's id, and its reply's.
+    request: Vec<u64>,
+    reply: Vec<u64>,
+    /// Per processor × thread: the message whose delivery completed its last access, and when.
+    done: Vec<(u64, u64)>,
+}
+
+impl Recorder {
+    pub fn new(sink: TraceSink, slots: usize) -> Self {
+        Recorder { sink, next: 0, request: Vec::new(), reply: Vec::new(), done: vec![(NONE, 0); slots] }
+    }
+
+    /// Records a message created at `now`, `wait`ing since the delivery `dep` = (id, cycle);
+    /// returns its id.
+    pub fn message(
+        &mut self,
+        now: u64,
+        src: u32,
+        dst: u32,
+        size: u32,
+        salt: u32,
+        dep: Option<(u64, u64)>,
+    ) -> u64 {
+        let id = self.next;
+        self.next += 1;
+        let (after, wait) = match dep {
+            Some((a, at)) if a != NONE => (Some(a), now.saturating_sub(at)),
+            _ => (None, 0),
+        };
+        self.sink.write(&TraceRecord {
+            id,
+            cycle: now,
+            source: src,
+            destination: dst,
+            size,
+            after,
+            wait,
+            salt: Some(salt),
+        });
+        id
+    }
+
+    fn slot(v: &mut Vec<u64>, access: u32) -> &mut u64 {
+        let i = access as usize;
+        if v.len() <= i {
+            v.resize(i + 1, NONE);
+        }
+        &mut v[i]
+    }
+
+    /// Access `access`'s request is message `id`.
+    pub fn request(&mut self, access: u32, id: u64) {
+        *Self::slot(&mut self.request, access) = id;
+    }
+
+    /// Access `access`'s reply is message `id`.
+    pub fn reply(&mut self, access: u32, id: u64) {
+        *Self::slot(&mut self.reply, access) = id;
+    }
+
+    /// The id of access `access`'s request (or reply).
+    pub fn id_of(&mut self, access: u32, reply: bool) -> u64 {
+        *Self::slot(if reply { &mut self.reply } else { &mut self.request }, access)
+    }
+
+    /// Thread slot `slot`'s access completed with the delivery of message `id` at `at`.
+    pub fn completed(&mut self, slot: usize, id: u64, at: u64) {
+        if let Some(d) = self.done.get_mut(slot) {
+            *d = (id, at);
+        }
+    }
+
+    /// What thread slot `slot`'s next access waits for, taken.
+    pub fn take_done(&mut self, slot: usize) -> Option<(u64, u64)> {
+        self.done.get_mut(slot).map(|d| std::mem::replace(d, (NONE, 0))).filter(|d| d.0 != NONE)
+    }
+}
+
+/// A replayed trace: records read ahead of the clock, waiting for their cycle or for the
+/// delivery of the message they follow.
+///
+/// Why reading `distance` records ahead of the creations is enough: a record that follows
+/// message X lies at most `distance` records after X's, so it has been read by the time X is
+/// created (each cycle reads up to the last record created plus `distance` before creating).
+/// X is then created knowing what waits for it, carries a tag naming that list, and its
+/// delivery (announced to [`Replay::delivered`], never before the clock) files them at their
+/// cycles. Independent records are read once their cycle comes (the engine wakes up for the
+/// next unread record's cycle), or earlier as part of the read-ahead.
+pub(crate) struct Replay {
+    source: TraceReplay,
+    reader: Option<TraceReader>,
+    head: Option<TraceRecord>,
+    seed: u64,
+    /// Records read and not yet created.
+    slab: Vec<TraceRecord>,
+    free: Vec<u32>,
+    pending: u64,
+    /// Records due, by creation cycle.
+    calendar: Calendar<u32>,
+    due: Vec<u32>,
+    /// Records waiting for a message not yet created, by its id.
+    waiting: HashMap<u64, Vec<u32>>,
+    /// Per tag of a message in flight that others wait for: its id in this run, and them.
+    followers: Vec<(u64, Vec<u32>)>,
+    free_tags: Vec<u32>,
+    /// Messages created so far (the next one's id in this run).
+    created: u64,
+    ended: bool,
+}
+
+impl Replay {
+    pub fn new(source: &TraceReplay, seed: u64) -> Self {
+        let mut r = Replay {
+            source: source.clone(),
+            reader: None,
+            head: None,
+            seed,
+            slab: Vec::new(),
+            free: Vec::new(),
+            pending: 0,
+            calendar: Calendar::new(),
+            due: Vec::new(),
+            waiting: HashMap::new(),
+            followers: Vec::new(),
+            free_tags: Vec::new(),
+            created: 0,
+            ended: false,
+        };
+        match TraceReader::open(&source.path, source.nodes) {
+            Ok(reader) => {
+                r.reader = Some(reader);
+                r.advance();
+            }
+            Err(e) => source.fail(e),
+        }
+        r
+    }
+
+    /// Reads the next record into `head`.
+    fn advance(&mut self) {
+        self.head = None;
+        let Some(reader) = &mut self.reader else { return };
+        match reader.next_record() {
+            Ok(Some(rec)) => self.head = Some(rec),
+            Ok(None) => self.reader = None,
+            Err(e) => {
+                self.source.fail(e);
+                self.reader = None;
+            }
+        }
+    }
+
+    /// Reads every record whose cycle has come by `now`, and every record up to id `upto`.
+    fn fill(&mut self, now: u64, upto: Option<u64>) {
+        while let Some(h) = self.head {
+            if h.cycle > now && upto.is_none_or(|u| h.id > u) {
+                break;
+            }
+            let slot = match self.free.pop() {
+                Some(s) => {
+                    self.slab[s as usize] = h;
+                    s
+                }
+                None => {
+                    self.slab.push(h);
+                    (self.slab.len() - 1) as u32
+                }
+            };
+            self.pending += 1;
+            match h.after {
+                None => self.calendar.push(h.cycle.max(now), slot),
+                Some(a) => self.waiting.entry(a).or_default().push(slot),
+            }
+            self.advance();
+        }
+    }
+
+    /// The messages created at `now`, in id order, into `out` (see [`crate::engine::workload`]).
+    pub fn create(
+        &mut self,
+        now: u64,
+        net: &Network,
+        collector: &mut Collector,
+        out: &mut Vec<(TerminalId, Msg)>,
+        recorder: Option<&mut Recorder>,
+    ) {
+        self.fill(now, None);
+        let mut due = std::mem::take(&mut self.due);
+        self.calendar.take(now, &mut due);
+        if !due.is_empty() {
+            due.sort_unstable_by_key(|&s| self.slab[s as usize].id);
+            // Whatever waits for the messages created now is read before they are.
+            let last = self.slab[due[due.len() - 1] as usize].id;
+            self.fill(now, Some(last.saturating_add(self.source.summary.distance)));
+            let mut recorder = recorder;
+            for &s in &due {
+                let rec = self.slab[s as usize];
+                self.free.push(s);
+                self.pending -= 1;
+                let id = self.created;
+                self.created += 1;
+                let mut tag = super::engine::workload::UNTRACKED;
+                if let Some(list) = self.waiting.remove(&rec.id) {
+                    tag = match self.free_tags.pop() {
+                        Some(t) => {
+                            self.followers[t as usize] = (id, list);
+                            t
+                        }
+                        None => {
+                            self.followers.push((id, list));
+                            (self.followers.len() - 1) as u32
+                        }
+                    };
+                }
+                let salt = rec.salt.unwrap_or_else(|| mix(self.seed ^ mix(rec.id)) as u32);
+                if let Some(r) = recorder.as_deref_mut() {
+                    let dep = rec.after.map(|a| (a, now - rec.wait.min(now)));
+                    r.message(now, rec.source, rec.destination, rec.size, salt, dep);
+                }
+                let seq = collector.created(rec.source, now, rec.size);
+                let at = net.inject_router(rec.source);
+                out.push((rec.source, Msg::new(now, rec.destination, at, salt, seq, rec.size, tag)));
+            }
+            due.clear();
+        }
+        self.due = due;
+        if !self.ended && self.head.is_none() && self.pending == 0 {
+            // The trace is over: the measured messages are those created.
+            self.ended = true;
+            collector.creations_ended();
+        }
+    }
+
+    /// The message tagged `tag` will be delivered at `at`: what waits for it is due `wait`
+    /// cycles later.
+    pub fn delivered(&mut self, tag: u32, at: u64) {
+        let Some((id, list)) = self.followers.get_mut(tag as usize).map(|f| (f.0, std::mem::take(&mut f.1)))
+        else {
+            return;
+        };
+        for &s in &list {
+            let rec = &mut self.slab[s as usize];
+            // In this run's numbering, for a recorder.
+            rec.after = Some(id);
+            self.calendar.push(at.saturating_add(rec.wait), s);
+        }
+        self.free_tags.push(tag);
+    }
+
+    /// The next cycle after the current one at which a record may be created.
+    pub fn next_after_now(&self) -> Option<u64> {
+        [self.calendar.next_after_now(), self.head.map(|h| h.cycle)].into_iter().flatten().min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Record;
+    use crate::{Experiment, SimResult, SimSpec};
+
+    /// A file of this test process's own, holding `text`.
+    fn file(name: &str, text: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("netwrap-trace-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn spec(json: &str) -> SimSpec {
+        serde_json::from_str(json).unwrap()
+    }
+
+    fn run(s: &SimSpec, trace: Option<TraceSink>) -> SimResult {
+        let record = Record { messages: true, trace, ..Record::default() };
+        Experiment::new(s).unwrap().run_with(s, record).unwrap()
+    }
+
+    /// Runs `s` recording its trace to `name`, then replays the trace on the same network.
+    fn record_and_replay(s: &SimSpec, name: &str) -> (SimResult, SimResult, PathBuf) {
+        let path = file(name, "");
+        let format = TraceFormat::of_path(&path).unwrap_or(TraceFormat::Csv);
+        let sink = TraceSink::new(Box::new(std::fs::File::create(&path).unwrap()), format);
+        let recorded = run(s, Some(sink.clone()));
+        let written = sink.finish().unwrap();
+        assert_eq!(written, recorded.outcome.messages_total);
+        let mut replay = s.clone();
+        replay.workload = crate::WorkloadSpec { trace: Some(path.clone()), ..crate::WorkloadSpec::default() };
+        (recorded, run(&replay, None), path)
+    }
+
+    /// *Verification*: a recorded run replayed on its own network creates every message when the
+    /// recorded run did, with its source, destination, size and salt, so it reproduces that
+    /// run's every measured message exactly: latency, source wait and hops, message by message
+    /// (the expected values are the recorded run's, measured independently of the trace), and
+    /// with them the report's mean, percentiles and hop histogram. Per-message figures are the
+    /// meaningful comparison: equal means could hide compensating differences. The runs are
+    /// loaded enough that messages queue (some source waits and some latencies above the
+    /// unloaded h + B), so ties are broken as recorded, not by luck. Cases: open loop on the
+    /// ideal switch (fast and flit-by-flit engines) and on the virtual-channel router, a
+    /// closed loop of two threads per processor whose every later access is recorded as
+    /// following its thread's previous completion, and an open loop whose memories (M = 3)
+    /// reply, every reply recorded as following its request.
+    #[test]
+    fn a_recorded_run_replays_exactly_on_its_own_network() {
+        let torus = r#""topology": {"family": "torus", "k": 4, "n": 2}"#;
+        let run = r#""run": {"messages": 3000, "warmup": 300, "seed": 7}"#;
+        for (name, extra) in [
+            ("ideal.csv", r#""workload": {"rate": 0.06}"#),
+            (
+                "reference.jsonl",
+                r#""workload": {"rate": 0.06}, "run": {"messages": 1000, "warmup": 300, "engine": "reference"}"#,
+            ),
+            ("vc.csv", r#""workload": {"rate": 0.1}, "router": {"kind": "vc"}"#),
+            ("threads.jsonl", r#""workload": {"rate": 0.1, "processor": {"threads": 2}}"#),
+            ("memories.csv", r#""workload": {"rate": 0.04, "reply": {"memory-latency": 3}}"#),
+        ] {
+            // The case's own run section, if it has one, replaces the common one.
+            let text = if extra.contains("\"run\"") {
+                format!("{{{torus}, {extra}}}")
+            } else {
+                format!("{{{torus}, {extra}, {run}}}")
+            };
+            let (recorded, replayed, path) = record_and_replay(&spec(&text), name);
+            let (a, b) =
+                (recorded.outcome.messages.as_ref().unwrap(), replayed.outcome.messages.as_ref().unwrap());
+            assert!(a.len() >= 1000 && a.iter().all(|m| m.latency != u64::MAX), "{name}");
+            assert_eq!(a, b, "{name}: per-message latencies differ");
+            assert!(
+                a.iter().any(|m| m.source_wait > 0) && a.iter().any(|m| m.latency > m.hops as u64 + 4),
+                "{name}: no contention"
+            );
+            let (x, y) = (&recorded.report, &replayed.report);
+            assert_eq!(
+                (x.latency, &x.latency_percentiles, &x.hop_histogram),
+                (y.latency, &y.latency_percentiles, &y.hop_histogram),
+                "{name}"
+            );
+            let text = std::fs::read_to_string(&path).unwrap();
+            let dependent = if name.ends_with("csv") {
+                text.lines().skip(1).filter(|l| l.split(',').nth(5).is_some_and(|a| !a.is_empty())).count()
+            } else {
+                text.lines().filter(|l| l.contains("\"after\"")).count()
+            };
+            if name.starts_with("threads") || name.starts_with("memories") {
+                assert!(dependent > 1000, "{name}: {dependent} dependent records");
+            } else {
+                assert_eq!(dependent, 0, "{name}: an open loop depends on nothing");
+            }
+            std::fs::remove_file(path).ok();
+        }
+    }
+
+    /// *Verification* of the replay's semantics by hand, on the unidirectional ring of 8 nodes
+    /// (one cycle a hop, so an unloaded message of h hops and B flits takes h + B cycles):
+    /// record 0, 0 → 3 at cycle 0 (B = 2): delivered at 3 + 2 = 5; record 1 follows it by 2
+    /// cycles: created at 7, 3 → 0 is 5 hops, so delivered at 7 + 5 + 2 = 14; record 2, 1 → 2
+    /// at cycle 20 (B = 1): 2 cycles. The trace holds 3 messages, fewer than the 10,000
+    /// measured messages asked for: once it is over the run measures the 3 and ends at the last
+    /// delivery (cycle 22) with every measured message delivered.
+    #[test]
+    fn dependencies_wait_for_deliveries_and_a_short_trace_ends_the_run() {
+        let path = file(
+            "short.csv",
+            "id,cycle,source,destination,size,after,wait\n0,0,0,3,2,,\n1,6,3,0,2,0,2\n2,20,1,2,1,,\n",
+        );
+        let s = spec(&format!(
+            r#"{{"topology": {{"family": "ring", "k": 8}}, "workload": {{"trace": {:?}}}}}"#,
+            path.display().to_string()
+        ));
+        let r = run(&s, None);
+        let lat: Vec<u64> = r.outcome.messages.as_ref().unwrap().iter().map(|m| m.latency).collect();
+        assert_eq!(lat, [5, 7, 2]);
+        assert_eq!(r.outcome.stop, crate::engine::StopReason::Drained);
+        assert_eq!((r.outcome.end, r.outcome.measured.target, r.report.messages_delivered), (22, 3, 3));
+        assert_eq!(r.config.run.warmup, Some(0));
+        assert_eq!(r.config.workload.trace.as_deref(), Some(path.as_path()));
+        std::fs::remove_file(path).ok();
+    }
+
+    /// *Verification* by hand of `examples/trace.csv` (docs/sim.md) on the unidirectional
+    /// 4-ary 2-cube routed highest dimension first (node x + 4y): 0 → 5 takes 2 hops (6 cycles
+    /// with B = 4, delivered at 6); 10 → 5 6 hops (10, at 10); 3 → 12 4 hops with B = 2 (6, at
+    /// 7); 5 → 0, 2 cycles after message 0's delivery (created at 8), 6 hops with B = 8 (14, at
+    /// 22); 5 → 10, a cycle after message 1's (at 11), waits for the channel (1,1)→(1,2) that
+    /// message 3 holds until 16, then 2 hops with B = 8: 15 cycles; 0 → 15, 10 cycles after
+    /// message 3's delivery (at 32), 6 hops with B = 4 (10, at 42).
+    #[test]
+    fn the_documented_example_trace() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/trace.csv");
+        let s = spec(&format!(
+            r#"{{"topology": {{"family": "torus", "k": 4}}, "workload": {{"trace": {:?}}}}}"#,
+            path.display().to_string()
+        ));
+        let r = run(&s, None);
+        let lat: Vec<u64> = r.outcome.messages.as_ref().unwrap().iter().map(|m| m.latency).collect();
+        assert_eq!(lat, [6, 10, 6, 14, 15, 10]);
+        assert_eq!(r.outcome.end, 42);
+    }
+
+    /// *Characterisation* of the reader: the same records as CSV (columns in any order,
+    /// optional ones left out or empty, comments) and as JSON lines read alike; a file without
+    /// a known extension is sniffed.
+    #[test]
+    fn csv_and_json_lines_read_alike() {
+        let csv = "# a comment\nsource,destination,id,cycle,size,after,wait\n1,9,0,5,4,,\n9,1,1,7,4,0,2\n";
+        let json = "{\"id\":0,\"cycle\":5,\"source\":1,\"destination\":9,\"size\":4}\n\n{\"id\":1,\"cycle\":7,\"source\":9,\"destination\":1,\"size\":4,\"after\":0,\"wait\":2,\"salt\":null}\n";
+        let read = |name: &str, text: &str| -> Vec<TraceRecord> {
+            let path = file(name, text);
+            let mut r = TraceReader::open(&path, 16).unwrap();
+            let mut v = Vec::new();
+            while let Some(rec) = r.next_record().unwrap() {
+                v.push(rec);
+            }
+            std::fs::remove_file(path).ok();
+            v
+        };
+        let a = read("alike.csv", csv);
+        assert_eq!(a, read("alike.jsonl", json));
+        assert_eq!(a, read("alike.trace", json));
+        assert_eq!(
+            a[1],
+            TraceRecord {
+                id: 1,
+                cycle: 7,
+                source: 9,
+                destination: 1,
+                size: 4,
+                after: Some(0),
+                wait: 2,
+                salt: None
+            }
+        );
+        let path = file("summary.csv", csv);
+        assert_eq!(validate(&path, 16).unwrap(), TraceSummary { records: 2, distance: 1, last_cycle: 7 });
+        std::fs::remove_file(path).ok();
+    }
+
+    /// *Characterisation*: every kind of bad record is refused with its line number and what
+    /// the field takes.
+    #[test]
+    fn bad_records_name_their_line() {
+        let h = "id,cycle,source,destination,size,after,wait\n";
+        for (text, fragment) in [
+            (
+                format!("{h}0,0,1,2,4,,\n1,3,1,16,4,,\n"),
+                "line 3: destination = 16: the network has 16 nodes, 0 to 15",
+            ),
+            (format!("{h}0,-3,1,2,4,,\n"), "line 2: cycle = \"-3\" is negative"),
+            (format!("{h}0,soon,1,2,4,,\n"), "line 2: cycle = \"soon\" is not a whole number"),
+            (format!("{h}0,0,1,2,0,,\n"), "line 2: size = 0: a message needs at least one flit"),
+            (
+                format!("{h}0,0,1,2,4,,\n1,1,1,2,4,1,0\n"),
+                "line 3: after = 1: a record waits for the delivery of an earlier record's message",
+            ),
+            (
+                format!("{h}0,5,1,2,4,,\n1,3,1,2,4,,\n"),
+                "line 3: cycle = 3 is before the previous record's cycle 5",
+            ),
+            (format!("{h}0,5,1,2,4,,\n2,6,1,2,4,,\n"), "line 3: id = 2: records are numbered 0, 1, 2"),
+            (format!("{h}0,5,1,2\n"), "line 2: 4 fields, and the header names 7"),
+            (format!("{h}\n# a comment\n\r\n0,x,1,2,4,,\n"), "line 5: cycle = \"x\" is not a whole number"),
+            (format!("{h}0,5,1,2,4,,3\n"), "line 2: wait = 3 without after"),
+            ("id,cycle,source,size\n".to_string(), "line 1: the header has no column \"destination\""),
+            ("id,cycle,source,destination,size,colour\n".to_string(), "line 1: unknown column \"colour\""),
+            (
+                format!("{h}0,0,1,2,4,,\n1,{}", "9".repeat(100_000)),
+                "line 3: unreadable CSV: a line longer than 65536 bytes",
+            ),
+            (String::new(), "line 1: no header line"),
+        ] {
+            let path = file("bad.csv", &text);
+            let e = validate(&path, 16).unwrap_err().to_string();
+            let shown: String = text.chars().take(200).collect();
+            assert!(e.contains(fragment) && e.ends_with("(--trace)"), "{shown:?}: {e}");
+        }
+        for (text, fragment) in [
+            (
+                "{\"id\":0,\"cycle\":-1,\"source\":1,\"destination\":2,\"size\":4}\n",
+                "line 1: cycle = -1 is negative",
+            ),
+            (
+                "\n{\"id\":0,\"cycle\":\"5\",\"source\":1,\"destination\":2,\"size\":4}\n",
+                "line 2: cycle = \"5\" is text",
+            ),
+            ("{\"id\":0,\"cycle\":1,\"source\":1,\"size\":4}\n", "line 1: no \"destination\""),
+            (
+                "{\"id\":0,\"cycle\":1,\"source\":1,\"destination\":2,\"size\":4,\"colour\":1}\n",
+                "line 1: unknown key \"colour\"",
+            ),
+            (
+                "{\"id\":0,\"cycle\":1.5,\"source\":1,\"destination\":2,\"size\":4}\n",
+                "line 1: cycle = 1.5 is not a whole number",
+            ),
+            (
+                "{\"id\":0,\"cycle\":1,\"source\":1,\"destination\":2,\"size\":4}\n[1]\n",
+                "line 2: not a JSON object",
+            ),
+        ] {
+            let path = file("bad.jsonl", text);
+            let e = validate(&path, 16).unwrap_err().to_string();
+            assert!(e.contains(fragment), "{text:?}: {e}");
+        }
+    }
+}
