@@ -10,6 +10,22 @@ fn spec(toml: &str) -> SimSpec {
     toml::from_str(toml).unwrap()
 }
 
+/// Exactly the scripted accesses `script` (cycle, source, destination), each of `size` flits,
+/// served by `memories`, run until they complete.
+fn scripted(script: Vec<(u64, u32, u32)>, size: u32, memories: Memories) -> RunSpec {
+    RunSpec {
+        messages: script.len() as u64,
+        arrivals: Arrivals::Script(script),
+        memories: Some(memories),
+        size: MessageSize::Fixed(size),
+        warmup: 0,
+        max_cycles: 10_000,
+        seed: 1,
+        stop: StopRule::drain(),
+        record: Record::default(),
+    }
+}
+
 /// Processor utilisation, round trip (mean, max, min) and the window in cycles.
 fn measure(s: &SimSpec) -> (f64, f64, u64, u64, f64) {
     let r = simulate(s).unwrap();
@@ -71,17 +87,11 @@ fn a_memory_serves_one_access_at_a_time_in_arrival_order() {
     )
     .unwrap();
     for (reply, trips) in [(0, [12, 21]), (3, [22, 31])] {
-        let run = RunSpec {
-            arrivals: Arrivals::Script(vec![(0, 0, 1), (1, 0, 1)]),
-            memories: Some(Memories { latency: 10, reply_size: reply, joined: false }),
-            size: MessageSize::Fixed(1),
-            warmup: 0,
-            messages: 2,
-            max_cycles: 10_000,
-            seed: 1,
-            stop: StopRule::drain(),
-            record: Record::default(),
-        };
+        let run = scripted(
+            vec![(0, 0, 1), (1, 0, 1)],
+            1,
+            Memories { latency: 10, reply_size: reply, joined: false },
+        );
         let o = execute_on(net.network(), &net, &Pattern::Uniform(8), &run, netwrap_sim::EngineKind::Fast);
         let a = o.accesses.unwrap();
         let seen: Vec<u64> = a.round_trip.latency.iter().map(|(v, _)| v).collect();
@@ -103,17 +113,7 @@ fn replies_cross_an_indirect_network_reversed() {
     let joined = TableRouted::joined(net.joined(&net.reversed())).unwrap();
     let pairs: Vec<(u64, u32, u32)> = (0..16).map(|i| (i as u64 * 40, i, (i * 7 + 3) % 16)).collect();
     for engine in [netwrap_sim::EngineKind::Fast, netwrap_sim::EngineKind::Reference] {
-        let run = RunSpec {
-            arrivals: Arrivals::Script(pairs.clone()),
-            memories: Some(Memories { latency: 5, reply_size: 2, joined: true }),
-            size: MessageSize::Fixed(4),
-            warmup: 0,
-            messages: 16,
-            max_cycles: 10_000,
-            seed: 1,
-            stop: StopRule::drain(),
-            record: Record::default(),
-        };
+        let run = scripted(pairs.clone(), 4, Memories { latency: 5, reply_size: 2, joined: true });
         let o = execute_on(joined.network(), &joined, &Pattern::Uniform(16), &run, engine);
         let a = o.accesses.unwrap();
         assert_eq!(a.round_trip.delivered, 16);
@@ -134,17 +134,8 @@ fn replies_on_the_vc_router_take_their_own_virtual_channels() {
         netwrap_topo::DimensionOrder::HighestFirst,
     )
     .unwrap();
-    let run = RunSpec {
-        arrivals: Arrivals::Script(vec![(0, 0, 5), (100, 5, 0)]),
-        memories: Some(Memories { latency: 3, reply_size: 2, joined: false }),
-        size: MessageSize::Fixed(4),
-        warmup: 0,
-        messages: 2,
-        max_cycles: 10_000,
-        seed: 1,
-        stop: StopRule::drain(),
-        record: Record::default(),
-    };
+    let run =
+        scripted(vec![(0, 0, 5), (100, 5, 0)], 4, Memories { latency: 3, reply_size: 2, joined: false });
     let p = VcParams {
         vcs: 2,
         buffer: 16,

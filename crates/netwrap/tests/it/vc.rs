@@ -151,13 +151,19 @@ fn every_router_key_round_trips_through_its_config() {
 /// on one and on two threads.
 #[test]
 fn a_vc_sweep_gives_the_same_bytes_on_one_and_two_threads() {
-    let dir = scratch("vc-threads");
-    let file = dir.join("vc.toml");
-    std::fs::write(
-        &file,
+    same_bytes_on_one_and_two_threads(
+        "vc-threads",
         "[topology]\nfamily = \"torus\"\nk = 4\nbidirectional = true\n[router]\nkind = \"vc\"\nbuffer = 8\npacket = 4\n[workload]\nsize = 6\n[run]\nmessages = 1500\n[sweep]\n\"router.switching\" = [\"wormhole\", \"vct\", \"saf\"]\n\"workload.rate\" = [0.01, 0.04, 0.2]\n",
-    )
-    .unwrap();
+        9,
+    );
+}
+
+/// Runs the experiment file `toml` on one and on two threads and checks that both write the
+/// same CSV, a header and `points` rows.
+fn same_bytes_on_one_and_two_threads(name: &str, toml: &str, points: usize) {
+    let dir = scratch(name);
+    let file = dir.join("experiment.toml");
+    std::fs::write(&file, toml).unwrap();
     let run = |threads: &str| {
         let csv = dir.join(format!("t{threads}.csv"));
         netwrap()
@@ -168,7 +174,7 @@ fn a_vc_sweep_gives_the_same_bytes_on_one_and_two_threads() {
         std::fs::read(csv).unwrap()
     };
     let one = run("1");
-    assert_eq!(String::from_utf8_lossy(&one).lines().count(), 10, "a header and nine points");
+    assert_eq!(String::from_utf8_lossy(&one).lines().count(), points + 1, "a header and {points} points");
     assert_eq!(one, run("2"));
 }
 
@@ -561,23 +567,9 @@ fn pair_walked_loads_are_the_same_on_any_number_of_threads() {
 /// built on every core) writes the same bytes on one and on two threads.
 #[test]
 fn a_processor_and_memory_sweep_gives_the_same_bytes_on_one_and_two_threads() {
-    let dir = scratch("workload-threads");
-    let file = dir.join("w.toml");
-    std::fs::write(
-        &file,
+    same_bytes_on_one_and_two_threads(
+        "workload-threads",
         "[topology]\nfamily = \"butterfly\"\nstages = 5\n[workload]\nrate = 0.05\n[workload.reply]\nmemory-latency = 3\nsize = 2\n[run]\nmessages = 1500\n[sweep]\n\"workload.processor.threads\" = [1, 4, \"unbounded\"]\n\"workload.processor.interval\" = [\"geometric\", \"periodic\"]\n",
-    )
-    .unwrap();
-    let run = |threads: &str| {
-        let csv = dir.join(format!("t{threads}.csv"));
-        netwrap()
-            .env("RAYON_NUM_THREADS", threads)
-            .args(["run", file.to_str().unwrap(), "--csv", csv.to_str().unwrap()])
-            .assert()
-            .success();
-        std::fs::read(csv).unwrap()
-    };
-    let one = run("1");
-    assert_eq!(String::from_utf8_lossy(&one).lines().count(), 7, "a header and six points");
-    assert_eq!(one, run("2"));
+        6,
+    );
 }
