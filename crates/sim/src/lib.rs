@@ -23,6 +23,7 @@ pub mod deadlock;
 pub mod engine;
 mod experiment;
 pub mod load;
+pub mod progress;
 pub mod report;
 pub mod result;
 pub mod rng;

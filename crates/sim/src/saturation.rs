@@ -13,10 +13,12 @@
 //! stable and a saturated rate bracket the answer, then four evenly spaced rates inside the
 //! bracket per round, until the bracket is narrower than the tolerance.
 
+use crate::engine::Record;
 use crate::spec::SimSpec;
 use crate::{Experiment, SimError, SimResult};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Accepted throughput below this share of the offered load counts as falling behind.
 pub const BEHIND: f64 = 0.95;
@@ -81,6 +83,29 @@ fn judge(r: &SimResult) -> Probe {
 /// Searches the saturation rate of `spec` (its `workload.rate` is the first guess where the
 /// channel loads are unknown) to within relative `tolerance`.
 pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
+    search_with(spec, tolerance, &Record::default(), |_| {})
+}
+
+/// Where a search stands, told to [`search_with`]'s observer as each probe finishes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Status {
+    /// Probes finished so far.
+    pub probes: usize,
+    /// The highest rate judged stable below the lowest saturated one, so far (0: none yet).
+    pub stable: f64,
+    /// The lowest rate judged saturated so far, if any.
+    pub saturated: Option<f64>,
+}
+
+/// [`search`], recording every probe's run as `record` says (a progress counter, say: it
+/// only observes) and telling `observe` where the search stands as each probe finishes (from
+/// worker threads, the bracket as of the last finished batch). The result is the same.
+pub fn search_with(
+    spec: &SimSpec,
+    tolerance: f64,
+    record: &Record,
+    observe: impl Fn(Status) + Sync,
+) -> Result<Search, SimError> {
     if !(tolerance.is_finite() && tolerance > 0.0 && tolerance < 1.0) {
         return Err(SimError::Invalid(format!(
             "tolerance = {}: the search's relative precision must be in (0, 1)",
@@ -98,17 +123,24 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
         let scale = 10f64.powi(digits - 1 - x.log10().floor() as i32);
         ((x * scale).round() / scale).min(1.0)
     };
-    let probe_at = |rates: &[f64]| -> Result<Vec<Probe>, SimError> {
+    let finished = AtomicUsize::new(0);
+    let tell = |stable: f64, saturated: Option<f64>| {
+        observe(Status { probes: finished.fetch_add(1, Ordering::Relaxed) + 1, stable, saturated })
+    };
+    let probe_at = |rates: &[f64], lo: f64, hi: Option<f64>| -> Result<Vec<Probe>, SimError> {
         rates
             .par_iter()
             .map(|&rate| {
                 let mut s = base.clone();
                 s.workload.rate = Some(round(rate));
-                experiment.run(&s).map(|r| judge(&r))
+                let probe = experiment.run_with(&s, record.clone()).map(|r| judge(&r));
+                tell(lo, hi);
+                probe
             })
             .collect()
     };
-    let guess_run = experiment.run(&base)?;
+    let guess_run = experiment.run_with(&base, record.clone())?;
+    tell(0.0, None);
     let from_loads = guess_run.max_rate.filter(|_| guess_run.offered_utilization.is_some_and(|u| u > 0.0));
     let mut probes = vec![judge(&guess_run)];
     let guess = from_loads.unwrap_or(base.workload.rate()).clamp(f64::MIN_POSITIVE, 1.0);
@@ -133,7 +165,7 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
         } else {
             break;
         };
-        probes.extend(probe_at(&rates)?);
+        probes.extend(probe_at(&rates, lo, hi)?);
         update(&probes, &mut lo, &mut hi);
         if hi.is_none() && rates.iter().any(|&r| r >= 1.0) {
             break; // stable at m = 1: it never saturates
@@ -148,7 +180,7 @@ pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
         && rounds < MAX_ROUNDS
     {
         let rates: Vec<f64> = (1..=4).map(|j| lo + (h - lo) * j as f64 / 5.0).collect();
-        probes.extend(probe_at(&rates)?);
+        probes.extend(probe_at(&rates, lo, hi)?);
         update(&probes, &mut lo, &mut hi);
         rounds += 1;
     }

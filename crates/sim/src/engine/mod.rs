@@ -84,6 +84,10 @@ pub struct Record {
     /// ([`crate::trace`]); the caller calls [`crate::trace::TraceSink::finish`] after the run.
     #[serde(skip)]
     pub trace: Option<crate::trace::TraceSink>,
+    /// Count the simulated cycles here as the run goes, for a caller showing progress
+    /// ([`crate::progress`]); it only observes, and costs nothing when absent.
+    #[serde(skip)]
+    pub progress: Option<crate::progress::Progress>,
 }
 
 /// What an engine runs: workload and run control, already validated.
@@ -379,6 +383,8 @@ pub(crate) struct Collector {
     access_target: u64,
     /// Accesses issued and not completed (measured or not).
     accesses_open: u64,
+    /// Counts the simulated cycles into [`Record::progress`], if any.
+    progress: crate::progress::Reporter,
 }
 
 impl Collector {
@@ -411,6 +417,7 @@ impl Collector {
             accesses_completed: 0,
             accesses_open: 0,
             access_target: if tracked { spec.messages } else { 0 },
+            progress: crate::progress::Reporter::new(spec.record.progress.clone()),
         }
     }
 
@@ -498,6 +505,8 @@ impl Collector {
     /// Counts the deliveries that happen at cycle `now`.
     #[inline]
     pub fn tick(&mut self, now: u64) {
+        // Every engine ticks once a loop iteration, at the cycle it simulates or jumped to.
+        self.progress.at(now);
         self.pending.take(now, &mut self.due);
         self.window_deliveries += self.due.len() as u64;
         for d in &self.due {
@@ -590,6 +599,7 @@ impl Collector {
         for t in now..=end {
             self.tick(t);
         }
+        self.progress.finish(end);
         let classes = net.classes().len();
         let mut class_busy = vec![0u64; classes];
         let mut class_channels = vec![0u64; classes];
