@@ -9,6 +9,7 @@ mod chart;
 mod cli;
 mod cmd;
 mod output;
+mod progress;
 mod values;
 
 use std::io::Write;

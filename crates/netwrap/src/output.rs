@@ -130,8 +130,11 @@ impl Write for Out {
 }
 
 /// A note for the user on standard error (`netwrap: …`); a closed standard error is ignored.
+/// A progress bar on screen steps aside for it.
 pub fn note(message: impl std::fmt::Display) {
-    let _ = writeln!(io::stderr(), "netwrap: {message}");
+    crate::progress::suspend(|| {
+        let _ = writeln!(io::stderr(), "netwrap: {message}");
+    });
 }
 
 /// Writes `value` as one pretty JSON object on stdout, followed by a newline.

@@ -7,10 +7,16 @@
 //! not whole (stderr says so); pkts counts measured messages, created after a warm-up; the
 //! run lasts until they are delivered or steps cycles pass (the warm-up included); the seed
 //! is 1 (use `netwrap sim --seed` for others).
+//!
+//! A `--quiet` after the eight arguments silences the progress bar (drawn on a terminal for
+//! runs over a second): it cannot be taken for one of them, so the positional interface is
+//! unchanged.
 
 use crate::cmd::{details, runner};
 use crate::output::{self, VERSION, num};
+use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
+use netwrap_sim::engine::Record;
 use netwrap_sim::report::Verdict;
 use netwrap_sim::{Experiment, SimSpec};
 use netwrap_topo::TopologySpec;
@@ -83,7 +89,11 @@ fn spec(args: &[String]) -> anyhow::Result<(SimSpec, PathBuf)> {
 
 /// Runs the positional form; `args` excludes the program name.
 pub fn run(args: &[OsString]) -> anyhow::Result<()> {
-    let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let mut args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let quiet = args.len() == 9 && args[8] == "--quiet";
+    if quiet {
+        args.pop();
+    }
     let (spec, det) = spec(&args)?;
     if !details::is_null(&det) {
         details::check_writable(&det, "the detailed statistics file")?;
@@ -92,8 +102,13 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
     for note in experiment.notes() {
         crate::output::note(note);
     }
-    runner::warn_if_long(None, &experiment.plan(&spec).context("invalid parameters")?);
-    let r = experiment.run(&spec).context("invalid parameters")?;
+    let plan = experiment.plan(&spec).context("invalid parameters")?;
+    runner::warn_if_long(None, &plan);
+    let bar = Bar::start(Work::Run, quiet);
+    bar.planned(plan.cycles);
+    let r = experiment.run_with(&spec, Record { progress: bar.counter(), ..Record::default() });
+    bar.finish();
+    let r = r.context("invalid parameters")?;
     details::write(&det, &[&r])?;
     let rep = &r.report;
     let mut out = output::stdout();

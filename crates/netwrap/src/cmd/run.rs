@@ -50,6 +50,10 @@ pub struct RunArgs {
     /// replays: CSV, or JSON lines for a .jsonl or .json FILE.
     #[arg(long, value_name = "FILE")]
     pub record_trace: Option<PathBuf>,
+    /// Draw no progress bar (otherwise drawn on standard error, when it is a terminal, for work
+    /// lasting over a second).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Reads an experiment file, by its extension (or its first character).
@@ -75,6 +79,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<()> {
         det_file: a.det_file,
         channels: a.channels,
         record_trace: a.record_trace,
+        quiet: a.quiet,
         plot: a.plot.map(|p| {
             p.unwrap_or_else(|| {
                 let stem = a.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();

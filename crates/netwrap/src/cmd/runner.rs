@@ -9,6 +9,7 @@
 
 use crate::cmd::details;
 use crate::output::{self, VERSION, deadlocked, limit_reached, num, opt, saturated, write_failed};
+use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
 use netwrap_sim::engine::Record;
 use netwrap_sim::report::Verdict;
@@ -67,6 +68,8 @@ pub struct RunOptions {
     pub channels: Option<PathBuf>,
     /// Record the run's messages here as a trace (a single point only).
     pub record_trace: Option<PathBuf>,
+    /// No progress bar on standard error, even on a terminal.
+    pub quiet: bool,
 }
 
 /// The per-channel statistics of every point as CSV: one row per point and channel, with a
@@ -331,12 +334,22 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let record = Record { channels: o.channels.is_some(), trace: sink.clone(), ..Record::default() };
+    let bar = Bar::start(if several { Work::Points(todo.len() as u64) } else { Work::Run }, o.quiet);
+    let record = Record {
+        channels: o.channels.is_some(),
+        trace: sink.clone(),
+        progress: bar.counter(),
+        ..Record::default()
+    };
     let results = run_points(
         &todo,
         record,
-        |p, plan| warn_if_long(several.then_some(p.index), plan),
+        |p, plan| {
+            warn_if_long(several.then_some(p.index), plan);
+            bar.planned(plan.cycles);
+        },
         |p, r| {
+            bar.point_done();
             let Ok(r) = r else { return };
             if o.plot.is_some() {
                 let mut rows = plotted.lock().expect("plot lock");
@@ -354,6 +367,8 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
             }
         },
     );
+    // Cleared before anything else is written.
+    bar.finish();
     if let Some(e) = write_error.into_inner().expect("error lock") {
         return Err(e);
     }

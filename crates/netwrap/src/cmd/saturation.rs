@@ -3,10 +3,12 @@
 
 use crate::cmd::run::read;
 use crate::output::{self, VERSION, num, opt};
+use crate::progress::{Bar, Work};
 use anyhow::bail;
 use clap::Args;
 use netwrap_sim::SimSpec;
-use netwrap_sim::saturation::search;
+use netwrap_sim::engine::Record;
+use netwrap_sim::saturation::search_with;
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -27,6 +29,10 @@ pub struct SaturationArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Draw no progress bar (otherwise drawn on standard error, when it is a terminal, for a
+    /// search lasting over a second).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Serialize)]
@@ -47,13 +53,20 @@ pub fn run(a: SaturationArgs) -> anyhow::Result<()> {
     for note in notes {
         output::note(note);
     }
-    search_and_print(sweep.base(), a.tolerance, a.json)
+    search_and_print(sweep.base(), a.tolerance, a.json, a.quiet)
 }
 
-/// Runs the search on `spec` and prints it.
-pub fn search_and_print(spec: &SimSpec, tolerance: f64, json: bool) -> anyhow::Result<()> {
+/// Runs the search on `spec` and prints it; `quiet`: without a progress bar.
+pub fn search_and_print(spec: &SimSpec, tolerance: f64, json: bool, quiet: bool) -> anyhow::Result<()> {
     let (config, _) = spec.resolve()?;
-    let s = search(spec, tolerance)?;
+    let bar = Bar::start(Work::Search, quiet);
+    let record = Record { progress: bar.counter(), ..Record::default() };
+    let s = search_with(spec, tolerance, &record, |status| {
+        bar.point_done();
+        bar.bracket(status.stable, status.saturated);
+    });
+    bar.finish();
+    let s = s?;
     let mut out = output::stdout();
     if json {
         output::write_json(

@@ -77,6 +77,10 @@ pub struct SimArgs {
     /// .svg or .png (default: sim-latency.svg).
     #[arg(long, global = true, help_heading = "Output", value_name = "FILE", num_args = 0..=1, default_missing_value = "sim-latency.svg", requires = "rates")]
     pub plot: Option<PathBuf>,
+    /// Draw no progress bar (otherwise drawn on standard error, when it is a terminal, for work
+    /// lasting over a second).
+    #[arg(long, global = true, help_heading = "Output")]
+    pub quiet: bool,
 }
 
 impl SimArgs {
@@ -128,7 +132,7 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         for note in &notes {
             crate::output::note(note);
         }
-        return saturation::search_and_print(&spec, saturation::DEFAULT_TOLERANCE, a.json);
+        return saturation::search_and_print(&spec, saturation::DEFAULT_TOLERANCE, a.json, a.quiet);
     }
     let sweep = match &a.rates {
         Some(rates) => Sweep::with_axes(
@@ -144,6 +148,7 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         plot: a.plot,
         channels: a.channels,
         record_trace: a.record_trace,
+        quiet: a.quiet,
         ..RunOptions::default()
     };
     // `runner::run` prints the notes resolving the spec makes.
