@@ -48,6 +48,9 @@ pub struct Snapshot {
     pub cycles: u64,
     /// The plan's estimate of a single run's cycles (0: not known yet).
     pub planned: f64,
+    /// A sweep's points in flight, counted by the share of their plans' cycles they have
+    /// simulated (two points half done count as one): the ETA need not wait for whole points.
+    pub running: f64,
     /// Time since the work started.
     pub elapsed: Duration,
     /// A search's bracket: the highest stable rate, and the lowest saturated one if any.
@@ -82,8 +85,8 @@ pub fn view(work: Work, s: &Snapshot) -> View {
     match work {
         Work::Points(total) => {
             let done = s.done.min(total);
-            let eta =
-                if done == total { Some(Duration::ZERO) } else { eta(s.elapsed, done as f64 / total as f64) };
+            let share = (done as f64 + s.running.clamp(0.0, (total - done) as f64)) / total as f64;
+            let eta = if done == total { Some(Duration::ZERO) } else { eta(s.elapsed, share) };
             View {
                 position: done,
                 length: total,
@@ -124,6 +127,14 @@ pub fn view(work: Work, s: &Snapshot) -> View {
             }
         }
     }
+}
+
+/// [`Snapshot::running`]: `points` in flight whose plans expect `planned` cycles in all, when
+/// `cycles` have been simulated over every point, `finished` of them by the points finished.
+fn running(planned: f64, points: usize, cycles: u64, finished: u64) -> f64 {
+    // The cycles counted beyond the finished points' belong to the points in flight.
+    let simulated = cycles.saturating_sub(finished) as f64;
+    if planned > 0.0 { (simulated / planned).min(1.0) * points as f64 } else { 0.0 }
 }
 
 /// Whether to draw: on a terminal, without `--quiet`, once the work has lasted [`DELAY`].
@@ -184,8 +195,11 @@ struct Shared {
     started: Instant,
     done: AtomicU64,
     counter: Progress,
-    /// The plan's cycle estimate, as `f64` bits.
+    /// The last plan's cycle estimate, as `f64` bits.
     planned: AtomicU64,
+    /// A sweep's points in flight by index, with their plans' cycle estimates, and the cycles
+    /// of the points finished.
+    flight: Mutex<(std::collections::HashMap<u64, f64>, u64)>,
     bracket: Mutex<Option<(f64, Option<f64>)>>,
     stop: Mutex<bool>,
     wake: Condvar,
@@ -193,9 +207,15 @@ struct Shared {
 
 impl Shared {
     fn snapshot(&self) -> Snapshot {
+        let cycles = self.counter.cycles();
+        let running = {
+            let flight = self.flight.lock().unwrap_or_else(|e| e.into_inner());
+            running(flight.0.values().sum(), flight.0.len(), cycles, flight.1)
+        };
         Snapshot {
+            running,
             done: self.done.load(Ordering::Relaxed),
-            cycles: self.counter.cycles(),
+            cycles,
             planned: f64::from_bits(self.planned.load(Ordering::Relaxed)),
             elapsed: self.started.elapsed(),
             bracket: *self.bracket.lock().unwrap_or_else(|e| e.into_inner()),
@@ -220,6 +240,7 @@ impl Bar {
             done: AtomicU64::new(0),
             counter: Progress::new(),
             planned: AtomicU64::new(0f64.to_bits()),
+            flight: Mutex::new(Default::default()),
             bracket: Mutex::new(None),
             stop: Mutex::new(false),
             wake: Condvar::new(),
@@ -239,14 +260,27 @@ impl Bar {
         self.thread.is_some().then(|| self.shared.counter.clone())
     }
 
-    /// A point (or probe) finished.
-    pub fn point_done(&self) {
+    /// Point `index` starts, its plan expecting to simulate `cycles`.
+    pub fn started(&self, index: u64, cycles: f64) {
+        self.shared.planned.store(cycles.to_bits(), Ordering::Relaxed);
+        if self.thread.is_some() && cycles.is_finite() && cycles > 0.0 {
+            self.shared.flight.lock().unwrap_or_else(|e| e.into_inner()).0.insert(index, cycles);
+        }
+    }
+
+    /// Point `index` finished, having simulated `cycles` (none: it failed before running).
+    pub fn point_done(&self, index: u64, cycles: Option<u64>) {
+        if self.thread.is_some() {
+            let mut flight = self.shared.flight.lock().unwrap_or_else(|e| e.into_inner());
+            flight.0.remove(&index);
+            flight.1 += cycles.unwrap_or(0);
+        }
         self.shared.done.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// A single run's plan: it expects to simulate `cycles`.
-    pub fn planned(&self, cycles: f64) {
-        self.shared.planned.store(cycles.to_bits(), Ordering::Relaxed);
+    /// A saturation search's probe finished.
+    pub fn probe_done(&self) {
+        self.shared.done.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A search's bracket so far.
@@ -362,6 +396,25 @@ mod tests {
         assert_eq!(v.message, "4/10 points, 1.23M cycles, ETA 12s");
         let v = view(Work::Points(3), &Snapshot { done: 3, elapsed: secs(8.0), ..Default::default() });
         assert_eq!(v.eta, Some(Duration::ZERO));
+        // Points in flight count by their share done: 4 done and 2 half done (1 point) of 10
+        // in 10 s is half the work, so 10 s more; before any point finishes, 2 points a
+        // quarter done of 10 in 5 s leave 95 s.
+        let v = view(
+            Work::Points(10),
+            &Snapshot { done: 4, running: 1.0, elapsed: secs(10.0), ..Default::default() },
+        );
+        assert_eq!((v.position, v.eta), (4, Some(secs(10.0))));
+        let v = view(
+            Work::Points(10),
+            &Snapshot { done: 0, running: 0.5, elapsed: secs(5.0), ..Default::default() },
+        );
+        assert_eq!(v.eta, Some(secs(95.0)));
+        assert_eq!(v.message, "0/10 points, 0 cycles, ETA 1m35s");
+        // Two points in flight planned for 1000 and 3000 cycles, 1000 simulated beyond the
+        // 5000 of those finished: a quarter of their work, half a point.
+        assert_eq!(running(4000.0, 2, 6000, 5000), 0.5);
+        assert_eq!(running(4000.0, 2, 99_000, 5000), 2.0);
+        assert_eq!(running(0.0, 0, 6000, 6000), 0.0);
     }
 
     /// Verification: a run's bar fills with simulated cycles against the plan's estimate and
@@ -428,7 +481,7 @@ mod tests {
         }
         let bar = Bar::start(Work::Points(2), false);
         assert!(bar.counter().is_none());
-        bar.point_done();
+        bar.point_done(0, Some(5));
         bar.finish();
         assert!(Bar::start(Work::Run, true).counter().is_none());
     }

@@ -105,7 +105,7 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
     let plan = experiment.plan(&spec).context("invalid parameters")?;
     runner::warn_if_long(None, &plan);
     let bar = Bar::start(Work::Run, quiet);
-    bar.planned(plan.cycles);
+    bar.started(0, plan.cycles);
     let r = experiment.run_with(&spec, Record { progress: bar.counter(), ..Record::default() });
     bar.finish();
     let r = r.context("invalid parameters")?;

@@ -346,10 +346,10 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         record,
         |p, plan| {
             warn_if_long(several.then_some(p.index), plan);
-            bar.planned(plan.cycles);
+            bar.started(p.index, plan.cycles);
         },
         |p, r| {
-            bar.point_done();
+            bar.point_done(p.index, r.as_ref().ok().map(|r| r.report.cycles));
             let Ok(r) = r else { return };
             if o.plot.is_some() {
                 let mut rows = plotted.lock().expect("plot lock");

@@ -62,7 +62,7 @@ pub fn search_and_print(spec: &SimSpec, tolerance: f64, json: bool, quiet: bool)
     let bar = Bar::start(Work::Search, quiet);
     let record = Record { progress: bar.counter(), ..Record::default() };
     let s = search_with(spec, tolerance, &record, |status| {
-        bar.point_done();
+        bar.probe_done();
         bar.bracket(status.stable, status.saturated);
     });
     bar.finish();
