@@ -229,6 +229,9 @@ pub fn colour(t: f64) -> RGBColor {
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
+/// The most routers a drawing has across or down.
+pub const MAX_CELLS: i64 = 128;
+
 /// Margins and sizes in pixels.
 const LEFT: i32 = 24;
 const TOP: i32 = 56;
@@ -374,6 +377,18 @@ pub fn map(
     if layout.step.len() != values.len() || layout.at.len() != net.routers() as usize {
         bail!("--heatmap: the drawing of {} does not match its channels", net.name());
     }
+    let span = |v: &dyn Fn(&(i64, i64)) -> i64| {
+        let (lo, hi) = layout.at.iter().map(v).fold((i64::MAX, i64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+        hi.saturating_sub(lo).saturating_add(1)
+    };
+    let (w, h) = (span(&|p| p.0), span(&|p| p.1));
+    // Beyond this a picture is thousands of pixels across and its arrows too small to read.
+    if w.max(h) > MAX_CELLS {
+        bail!(
+            "--heatmap: {} is {w} x {h} routers across, too large to draw legibly (at most {MAX_CELLS} a side)",
+            net.name()
+        );
+    }
     let small = net.routers() <= 64;
     let routers = layout.at.iter().enumerate().map(|(r, &at)| (at, small.then(|| r.to_string()))).collect();
     let arrows = net
@@ -454,6 +469,15 @@ mod tests {
         let t = build(TopologySpec::Butterfly { k: Some(2), stages: Some(3), nodes: None });
         let e = Layout::of(&t).err().unwrap().to_string();
         assert!(e.contains("no 2-D drawing") && e.contains(FAMILIES), "{e}");
+    }
+
+    /// Verification: a ring too long to read is refused, not drawn thousands of pixels wide.
+    #[test]
+    fn a_drawing_too_large_to_read_is_refused() {
+        let t = build(TopologySpec::Ring { k: Some(200), bidirectional: false });
+        let e = map(&t, Layout::of(&t).unwrap(), &[0.0; 200], "t".into(), ["u".into(), "v".into()], 1.0);
+        let e = e.err().unwrap().to_string();
+        assert!(e.contains("200 x 1 routers across, too large to draw legibly"), "{e}");
     }
 
     /// Verification: the scale runs from the first colour to the last and clamps.
