@@ -1,5 +1,6 @@
 //! Charts: the one place netwrap draws. `figure` and `plot` (and `run --plot`) describe what
-//! to draw as a [`Chart`] and call [`write()`], which renders SVG or PNG through plotters. Text
+//! to draw as a [`Chart`] and call [`write()`], which renders SVG or PNG through plotters;
+//! `plot --heatmap` draws a [`crate::heatmap`] through the same [`render`]. Text
 //! is set in the bundled DejaVu Sans, so a PNG needs no system fonts or libraries.
 
 use crate::output::write_failed;
@@ -92,18 +93,60 @@ const SIZE: (u32, u32) = (800, 560);
 pub fn write(chart: &Chart, path: &Path) -> anyhow::Result<()> {
     let format = Format::of(path)?;
     let bounds = Bounds::of(chart)?;
+    render(&Plotted(chart, bounds), format, path)
+}
+
+/// Something drawn on a white canvas of its own size: a chart, or a heat map
+/// ([`crate::heatmap`]). One trait so both go through one SVG and PNG path.
+pub trait Picture {
+    /// Width and height in pixels.
+    fn size(&self) -> (u32, u32);
+    /// Draws onto `root`, which is already white.
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static;
+}
+
+/// A chart with its axes' ranges worked out.
+struct Plotted<'a>(&'a Chart, Bounds);
+
+impl Picture for Plotted<'_> {
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
+    fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        draw(root, self.0, &self.1)
+    }
+}
+
+/// Renders `picture` as `format` into `path`; a failed write names the file (status 1).
+pub fn render(picture: &impl Picture, format: Format, path: &Path) -> anyhow::Result<()> {
     register_font();
+    let size = picture.size();
     match format {
         Format::Svg => {
             let mut svg = String::new();
-            draw(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), chart, &bounds)?;
+            {
+                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+                root.fill(&WHITE).map_err(plot_error)?;
+                picture.draw_on(&root)?;
+                root.present().map_err(plot_error)?;
+            }
             std::fs::write(path, svg).map_err(|e| write_failed(path.display().to_string(), e))?;
         }
         Format::Png => {
-            let mut rgb = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
-            draw(BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area(), chart, &bounds)?;
+            let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+            {
+                let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+                root.fill(&WHITE).map_err(plot_error)?;
+                picture.draw_on(&root)?;
+                root.present().map_err(plot_error)?;
+            }
             let image =
-                image::RgbImage::from_raw(SIZE.0, SIZE.1, rgb).context("a PNG buffer of the wrong size")?;
+                image::RgbImage::from_raw(size.0, size.1, rgb).context("a PNG buffer of the wrong size")?;
             let mut bytes = Vec::new();
             image
                 .write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
@@ -174,24 +217,22 @@ impl Bounds {
     }
 }
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart, b: &Bounds) -> anyhow::Result<()>
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart, b: &Bounds) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
 {
-    root.fill(&WHITE).map_err(plot_error)?;
     let (x, y) = (b.x.0..b.x.1, b.y.0..b.y.1);
     match (chart.log_x, chart.log_y) {
-        (false, false) => draw_in(&root, chart, x, y)?,
-        (true, false) => draw_in(&root, chart, x.log_scale(), y)?,
-        (false, true) => draw_in(&root, chart, x, y.log_scale())?,
-        (true, true) => draw_in(&root, chart, x.log_scale(), y.log_scale())?,
+        (false, false) => draw_in(root, chart, x, y)?,
+        (true, false) => draw_in(root, chart, x.log_scale(), y)?,
+        (false, true) => draw_in(root, chart, x, y.log_scale())?,
+        (true, true) => draw_in(root, chart, x.log_scale(), y.log_scale())?,
     }
-    root.present().map_err(plot_error)?;
     Ok(())
 }
 
 /// A tick label: at most five significant digits, no trailing zeros (`35000`, `0.015`, `1e-6`).
-fn tick(v: &f64) -> String {
+pub fn tick(v: &f64) -> String {
     let a = v.abs();
     if *v == 0.0 {
         "0".into()
@@ -204,7 +245,7 @@ fn tick(v: &f64) -> String {
     }
 }
 
-fn plot_error<E: std::error::Error + Send + Sync + 'static>(e: DrawingAreaErrorKind<E>) -> anyhow::Error {
+pub fn plot_error<E: std::error::Error + Send + Sync + 'static>(e: DrawingAreaErrorKind<E>) -> anyhow::Error {
     anyhow::anyhow!("drawing the plot: {e}")
 }
 

@@ -40,7 +40,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Regenerate Agarwal 1991's model figures 6–16 as CSV and SVG.
     Figure(cmd::figure::FigureArgs),
-    /// Draw a CSV of results as SVG or PNG: latency against load, the model dashed over it.
+    /// Draw a CSV of results as SVG or PNG: latency against load, the model dashed over it;
+    /// or per-channel values as a heat map on the network's 2-D drawing (--heatmap).
     Plot(cmd::plot::PlotArgs),
     /// Search the k-ary n-cubes that meet a width constraint, ranked by predicted latency.
     Design(cmd::design::DesignArgs),
@@ -53,7 +54,7 @@ enum Command {
 /// `netwrap sim --topology FAMILY …` is `netwrap sim FAMILY …`: the option names the family
 /// subcommand, whose own options follow it.
 fn topology_as_family(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    if args.get(1).is_some_and(|a| a == "sim" || a == "check") {
+    if args.get(1).is_some_and(|a| a == "sim" || a == "check" || a == "plot") {
         if let Some(i) = args.iter().position(|a| a == "--topology") {
             args.remove(i);
         } else if let Some(i) =
@@ -101,7 +102,7 @@ fn join_negative_values(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString
 /// `--topology` must name a family: alone (last, or before another option) it would be
 /// dropped and the default torus run instead.
 fn check_topology(args: &[std::ffi::OsString]) -> anyhow::Result<()> {
-    if args.get(1).is_some_and(|a| a == "sim" || a == "check")
+    if args.get(1).is_some_and(|a| a == "sim" || a == "check" || a == "plot")
         && let Some(i) = args.iter().position(|a| a == "--topology")
         && args.get(i + 1).is_none_or(|f| f.to_str().is_none_or(|f| f.starts_with('-')))
     {

@@ -8,6 +8,7 @@ mod args;
 mod chart;
 mod cli;
 mod cmd;
+mod heatmap;
 mod output;
 mod progress;
 mod values;

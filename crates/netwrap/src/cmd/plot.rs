@@ -1,42 +1,76 @@
 //! `netwrap plot`: a sweep's CSV as a chart — simulated points with their confidence
-//! intervals, the model dashed over them when the file has it, saturated points marked.
+//! intervals, the model dashed over them when the file has it, saturated points marked — or,
+//! with `--heatmap`, a `--channels` CSV as a heat map on the network's 2-D drawing.
+//!
+//! A heat map takes its network the way `netwrap sim` does, as a family and its options after
+//! the plot's own (`… --heatmap occupancy torus --k 16 --bidirectional`): the CSV stays as
+//! `--channels` writes it, and its rows are checked channel by channel against the network
+//! built, so a file made on another network is refused rather than drawn wrongly.
 
+use crate::args::FamilyCmd;
 use crate::chart::{self, Chart, Series, Style};
+use crate::heatmap;
 use crate::output;
+use crate::values::positive;
 use anyhow::{Context, bail};
 use clap::Args;
+use netwrap_topo::RoutingSpec;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// Draw a CSV of results (`netwrap run … --csv`, `figure`'s files, any tidy CSV).
+/// Draw a CSV of results (`netwrap run … --csv`, `figure`'s files, any tidy CSV), or with
+/// --heatmap a `--channels` CSV on the network's drawing: name the network after the options,
+/// as for `netwrap sim`, e.g. `netwrap plot ch.csv --heatmap occupancy --out map.svg torus --k
+/// 16 --bidirectional`.
 #[derive(Debug, Args)]
+#[command(
+    subcommand_value_name = "FAMILY",
+    subcommand_help_heading = "With --heatmap: the network the CSV was made on"
+)]
 pub struct PlotArgs {
     /// The CSV file (`-` for standard input).
     pub file: PathBuf,
     /// Column on the x axis (default: a sweep's first parameter).
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub x: Option<String>,
     /// Column on the y axis; its confidence interval is the column Y_ci95 and its model the
     /// column model_Y, when the file has them.
-    #[arg(long, default_value = "latency")]
+    #[arg(long, default_value = "latency", global = true)]
     pub y: String,
     /// Columns whose values tell the curves apart, comma-separated (default: a sweep's other
     /// parameters that vary).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', global = true)]
     pub series: Option<Vec<String>>,
     /// Where to write, FILE.svg or FILE.png (default: beside the CSV, its name ending in -Y.svg).
-    #[arg(long, short)]
+    #[arg(long, short, global = true)]
     pub out: Option<PathBuf>,
     /// Logarithmic x axis.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub log_x: bool,
     /// Logarithmic y axis.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub log_y: bool,
     /// Caption (default: the y column against the x column).
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub title: Option<String>,
+    /// Draw a `--channels` CSV as a heat map on the network's 2-D drawing (tori, meshes and
+    /// rings of one or two dimensions, Midimews), coloured by COLUMN: utilization, occupancy,
+    /// or one VC's occupancy (vc0, vc1, …).
+    #[arg(long, value_name = "COLUMN", global = true, conflicts_with_all = ["x", "series", "log_x", "log_y"])]
+    pub heatmap: Option<String>,
+    /// With --heatmap: the point to draw, when the file holds several (its `point` column).
+    #[arg(long, global = true, value_parser = crate::values::count::<0>)]
+    pub point: Option<u64>,
+    /// With --heatmap: the value at the top of the colour scale (default: 1 for utilization,
+    /// else the largest value drawn, rounded up to 1, 2, 2.5 or 5 times a power of ten); larger
+    /// values take its colour.
+    #[arg(long, global = true, value_parser = positive, allow_negative_numbers = true)]
+    pub max: Option<f64>,
+    /// With --heatmap: the network the CSV was made on, a family and its options as for
+    /// `netwrap sim`.
+    #[command(subcommand)]
+    pub family: Option<FamilyCmd>,
 }
 
 pub fn run(a: PlotArgs) -> anyhow::Result<()> {
@@ -55,6 +89,35 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
         None => default_out(&a.file, &a.y),
     };
     let table = Table::parse(&text).with_context(|| format!("{}", a.file.display()))?;
+    if let Some(column) = &a.heatmap {
+        let Some(family) = &a.family else {
+            bail!(
+                "--heatmap needs the network the CSV was made on, named after the options as for `netwrap sim`, e.g. `netwrap plot {} --heatmap {column} --out map.svg torus --k 16 --bidirectional`",
+                a.file.display()
+            );
+        };
+        let out = a.out.clone().unwrap_or_else(|| default_out(&a.file, &format!("{column}-map")));
+        let format = chart::Format::of(&out)?;
+        let map = table
+            .heatmap(family, column, a.point, a.max, a.title.clone())
+            .with_context(|| format!("{}", a.file.display()))?;
+        chart::render(&map, format, &out)?;
+        let mut stdout = output::stdout();
+        writeln!(stdout, "{}", out.display())?;
+        stdout.finish()?;
+        return Ok(());
+    }
+    if let Some(f) = &a.family {
+        bail!(
+            "`{}` names the network of a --heatmap; without --heatmap, `plot` draws columns against each other",
+            f.spec().family()
+        );
+    }
+    for (given, name) in [(a.point.is_some(), "--point"), (a.max.is_some(), "--max")] {
+        if given {
+            bail!("{name} is for --heatmap");
+        }
+    }
     let axes = Axes { x: a.x, y: a.y, series: a.series, log_x: a.log_x, log_y: a.log_y, title: a.title };
     chart::write(&table.chart(&axes)?, &out)?;
     let mut stdout = output::stdout();
@@ -67,6 +130,108 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
 pub fn default_out(csv: &Path, y: &str) -> PathBuf {
     let stem = csv.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "plot".into());
     csv.with_file_name(format!("{stem}-{}.svg", y.replace(['/', '.'], "_")))
+}
+
+impl Table {
+    /// The heat map of `column` at one point of a `--channels` CSV, on `family`'s drawing.
+    /// The rows must be the network's channels, each once, with their `from` and `to` routers:
+    /// otherwise the file was made on another network (status 2).
+    fn heatmap(
+        &self,
+        family: &FamilyCmd,
+        column: &str,
+        point: Option<u64>,
+        max: Option<f64>,
+        title: Option<String>,
+    ) -> anyhow::Result<heatmap::Map> {
+        let (spec, _) = family.spec().resolve()?;
+        let routing = spec.resolve_routing(&RoutingSpec::default())?;
+        let topo = spec.shape(&routing)?.build().context("invalid topology")?;
+        // A family without a drawing is the first thing wrong, whatever the file holds.
+        let layout = heatmap::Layout::of(&topo)?;
+        let net = topo.network();
+        let [p_col, ch_col, from_col, to_col] =
+            ["point", "channel", "from", "to"].map(|c| self.column(c, "a --channels CSV"));
+        let (p_col, ch_col, from_col, to_col) = (p_col?, ch_col?, from_col?, to_col?);
+        let value = self.column(column, "--heatmap")?;
+        let whole = |row: usize, col: usize| -> anyhow::Result<u64> {
+            let cell = self.rows[row][col].trim();
+            cell.parse::<u64>().map_err(|_| {
+                anyhow::anyhow!("line {}: {} = {cell:?} is not a whole number", row + 2, self.header[col])
+            })
+        };
+        let mut points = std::collections::BTreeSet::new();
+        for row in 0..self.rows.len() {
+            points.insert(whole(row, p_col)?);
+        }
+        let list = || points.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let chosen = match (point, points.first()) {
+            (_, None) => bail!("no channels: the file has a header and no rows"),
+            (Some(p), _) if points.contains(&p) => p,
+            (Some(p), _) => bail!("--point {p}: the file holds point(s) {}", list()),
+            (None, Some(&p)) if points.len() == 1 => p,
+            (None, _) => bail!("the file holds points {}: choose one with --point", list()),
+        };
+        let rows: Vec<usize> =
+            (0..self.rows.len()).filter(|&r| whole(r, p_col).ok() == Some(chosen)).collect();
+        let channels = net.channels().len();
+        if rows.len() != channels {
+            bail!(
+                "point {chosen} has {} channels, but {} has {channels}: the CSV was made on another network (name the one `netwrap sim` ran)",
+                rows.len(),
+                net.name()
+            );
+        }
+        let mut values = vec![f64::NAN; channels];
+        let sources: Vec<u32> = net.edges().map(|(s, _)| s).collect();
+        for &row in &rows {
+            let line = row + 2;
+            let ch = whole(row, ch_col)?;
+            let Some(&src) = usize::try_from(ch).ok().and_then(|c| sources.get(c)) else {
+                bail!("line {line}: channel {ch}: {} has channels 0 to {}", net.name(), channels - 1);
+            };
+            let dst = net.channels()[ch as usize].dst;
+            let (from, to) = (whole(row, from_col)?, whole(row, to_col)?);
+            if (from, to) != (src as u64, dst as u64) {
+                bail!(
+                    "line {line}: channel {ch} goes from router {src} to {dst} in {}, not from {from} to {to}: the CSV was made on another network",
+                    net.name()
+                );
+            }
+            if !values[ch as usize].is_nan() {
+                bail!("line {line}: channel {ch} appears twice at point {chosen}");
+            }
+            values[ch as usize] = match self.number(row, value, column)? {
+                Some(v) => v.max(0.0),
+                None => bail!(
+                    "line {line}: no {column} value (buffer occupancy is measured by `--router vc` only)"
+                ),
+            };
+        }
+        let top = max.unwrap_or_else(|| {
+            let largest = values.iter().copied().fold(0.0, f64::max);
+            if column == "utilization" || largest <= 0.0 { 1.0 } else { nice_ceiling(largest) }
+        });
+        let unit = match column {
+            "utilization" => "(busy fraction of cycles)".to_string(),
+            "occupancy" => "(flits, mean over cycles, all VCs)".to_string(),
+            vc if vc.strip_prefix("vc").is_some_and(|n| n.parse::<u32>().is_ok()) => {
+                format!("(flits, mean over cycles, VC {})", &vc[2..])
+            }
+            _ => String::new(),
+        };
+        let at_point = if points.len() > 1 { format!(", point {chosen}") } else { String::new() };
+        let title = title.unwrap_or_else(|| format!("{column} per channel: {}{at_point}", net.name()));
+        heatmap::map(&topo, layout, &values, title, [column.to_string(), unit], top)
+    }
+}
+
+/// The least of 1, 2, 2.5 and 5 times a power of ten that is at least `v` (> 0): a colour
+/// scale's top whose quarter ticks read plainly.
+fn nice_ceiling(v: f64) -> f64 {
+    let power = 10f64.powf(v.log10().floor());
+    let m = v / power;
+    [1.0, 2.0, 2.5, 5.0, 10.0].into_iter().find(|&s| s >= m * (1.0 - 1e-12)).unwrap_or(10.0) * power
 }
 
 /// One curve's simulated points, model points and saturated x values.
@@ -287,6 +452,15 @@ mod tests {
         assert_eq!(c.series[0].points, vec![(0.01, 10.5, Some(0.2)), (0.02, 12.5, Some(0.3))]);
         assert_eq!(c.series[0].saturated, vec![0.03]);
         assert_eq!(c.series[1].style, Style::Dashed);
+    }
+
+    /// Verification: a colour scale's default top is the next plain number.
+    #[test]
+    fn scale_tops_are_plain_numbers() {
+        assert_eq!(nice_ceiling(0.24), 0.25);
+        assert_eq!(nice_ceiling(80.0), 100.0);
+        assert_eq!(nice_ceiling(50.0), 50.0);
+        assert_eq!(nice_ceiling(1.3), 2.0);
     }
 
     #[test]

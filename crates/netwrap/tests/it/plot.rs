@@ -86,3 +86,170 @@ fn a_sweep_draws_its_plot_and_a_single_run_refuses_to() {
     assert!(text.contains("workload.size = 2") && text.contains("workload.size = 4"), "one curve per size");
     netwrap().args(["sim", "--plot", "x.svg"]).assert().code(2).stderr(predicates::str::contains("--rates"));
 }
+
+/// A `--channels` CSV of a short run of `family` (its arguments after `sim`) on the VC router.
+fn channels_csv(dir: &std::path::Path, name: &str, family: &[&str]) -> std::path::PathBuf {
+    let csv = dir.join(name);
+    netwrap()
+        .arg("sim")
+        .args(family)
+        .args(["--router", "vc", "--messages", "300", "--rate", "0.05", "--channels"])
+        .arg(&csv)
+        .assert()
+        .code(0);
+    csv
+}
+
+/// Draws `csv` as a heat map of `column` on `family` into an SVG and returns its text.
+fn heat_map(csv: &std::path::Path, column: &str, family: &[&str]) -> String {
+    let svg = csv.with_extension("svg");
+    netwrap()
+        .arg("plot")
+        .arg(csv)
+        .args(["--heatmap", column, "--out"])
+        .arg(&svg)
+        .args(family)
+        .assert()
+        .code(0)
+        .stdout(format!("{}\n", svg.display()));
+    std::fs::read_to_string(&svg).unwrap()
+}
+
+/// Verification: a 4×4 bidirectional torus's heat map has one coloured arrow (polygon) per
+/// channel — 16 routers × 4 — its routers as numbered boxes, and a colour bar of 64 slices
+/// labelled with the column, its unit and its ticks (utilisation runs 0 to 1).
+#[test]
+fn a_torus_heat_map_has_an_arrow_per_channel_and_a_labelled_colour_bar() {
+    let dir = scratch("heatmap-torus");
+    let csv = channels_csv(&dir, "t4.csv", &["torus", "--k", "4", "--bidirectional"]);
+    let text = heat_map(&csv, "utilization", &["torus", "--k", "4", "--bidirectional"]);
+    assert!(text.starts_with("<svg"));
+    assert_eq!(count(&text, "<polygon"), 64, "one arrow per channel");
+    // Per router a filled box and its border; 64 colour-bar slices and the bar's border.
+    assert_eq!(count(&text, "<rect"), 16 * 2 + 64 + 1 + 1, "the background, boxes and the bar");
+    for label in [
+        "utilization per channel: 4-ary 2-cube (torus, bidirectional)",
+        "(busy fraction of cycles)",
+        "wrap-around channels are stubs",
+    ] {
+        assert!(text.contains(label), "no {label:?} in the SVG");
+    }
+    // Tick labels and router numbers, each a text element's whole content.
+    for label in ["0", "0.25", "0.75", "1", "15"] {
+        assert!(text.lines().any(|l| l.trim() == label), "no text {label:?} in the SVG");
+    }
+}
+
+/// Verification: a 16-node Midimew, C_16(2,3), is drawn on Puente et al. 1999 Fig. 1's layout
+/// with an arrow per channel (16 × 4) and occupancy in flits on its colour bar.
+#[test]
+fn a_midimew_heat_map_uses_the_mesh_with_wrap_around_layout() {
+    let dir = scratch("heatmap-midimew");
+    let csv = channels_csv(&dir, "m16.csv", &["midimew", "--nodes", "16"]);
+    let text = heat_map(&csv, "occupancy", &["midimew", "--nodes", "16"]);
+    assert_eq!(count(&text, "<polygon"), 64, "one arrow per channel");
+    for label in ["Midimew 16 = C_16(2,3)", "(flits, mean over cycles, all VCs)", "2 columns x 8 rows"] {
+        assert!(text.contains(label), "no {label:?} in the SVG");
+    }
+}
+
+/// Characterisation (golden files): the heat maps in docs/plots that reproduce Puente et al.
+/// 1999 Fig. 8 are what the committed CSVs and today's drawing make (a changed drawing or CSV
+/// fails here; the commands are in docs/validation.md).
+#[test]
+fn committed_heat_maps_are_current() {
+    let dir = scratch("heatmap-golden");
+    for (name, title, family) in [
+        ("torus-16x16", "16x16 torus", &["torus", "--k", "16", "--bidirectional"][..]),
+        ("midimew-256", "256-node Midimew", &["midimew", "--nodes", "256"][..]),
+    ] {
+        let out = dir.join(format!("{name}.svg"));
+        netwrap()
+            .current_dir(crate::root())
+            .arg("plot")
+            .arg(format!("docs/validation/puente-fig-8-{name}.csv"))
+            .args(["--heatmap", "vc1", "--max", "80", "--title"])
+            .arg(format!("Adaptive VC occupancy, transpose at offered load 0.5: {title}"))
+            .arg("--out")
+            .arg(&out)
+            .args(family)
+            .assert()
+            .code(0);
+        let committed = crate::root().join(format!("docs/plots/puente-fig-8-{name}.svg"));
+        let committed = std::fs::read_to_string(&committed)
+            .unwrap_or_else(|_| panic!("docs/plots/puente-fig-8-{name}.svg is missing"));
+        assert!(
+            std::fs::read_to_string(&out).unwrap() == committed,
+            "docs/plots/puente-fig-8-{name}.svg is stale"
+        );
+    }
+}
+
+/// Verification of refusals (status 2, said in words): a family without a 2-D drawing, a CSV
+/// made on another network (other channel count, or same count and other wiring), an unknown
+/// column, an absent point, no occupancy from the ideal router, no network named.
+#[test]
+fn heat_maps_refuse_what_they_cannot_draw() {
+    let dir = scratch("heatmap-bad");
+    let csv = channels_csv(&dir, "t4.csv", &["torus", "--k", "4", "--bidirectional"]);
+    let ideal = dir.join("ideal.csv");
+    netwrap()
+        .args(["sim", "--k", "4", "--messages", "200", "--rate", "0.05", "--channels"])
+        .arg(&ideal)
+        .assert()
+        .code(0);
+    let svg = dir.join("x.svg").display().to_string();
+    let cases: &[(&std::path::Path, &[&str], &str)] = &[
+        (
+            &csv,
+            &["--heatmap", "utilization", "--out", &svg, "butterfly", "--k", "2"],
+            "no 2-D drawing; the families with one are tori and meshes",
+        ),
+        (&csv, &["--heatmap", "utilization", "--out", &svg, "hypercube", "--n", "4"], "no 2-D drawing"),
+        (
+            &csv,
+            &["--heatmap", "utilization", "--out", &svg, "torus", "--k", "5", "--bidirectional"],
+            "point 0 has 64 channels, but 5-ary 2-cube (torus, bidirectional) has 100: the CSV was made on another network",
+        ),
+        (
+            &csv,
+            &["--heatmap", "utilization", "--out", &svg, "midimew", "--nodes", "16"],
+            "line 2: channel 0 goes from router 0 to 2 in Midimew 16 = C_16(2,3), not from 0 to 1",
+        ),
+        (
+            &csv,
+            &["--heatmap", "occupncy", "--out", &svg, "torus", "--k", "4", "--bidirectional"],
+            "--heatmap: no column \"occupncy\" (did you mean occupancy?)",
+        ),
+        (
+            &csv,
+            &[
+                "--heatmap",
+                "utilization",
+                "--point",
+                "3",
+                "--out",
+                &svg,
+                "torus",
+                "--k",
+                "4",
+                "--bidirectional",
+            ],
+            "--point 3: the file holds point(s) 0",
+        ),
+        (
+            &ideal,
+            &["--heatmap", "occupancy", "--out", &svg, "torus", "--k", "4"],
+            "no occupancy value (buffer occupancy is measured by `--router vc` only)",
+        ),
+        (
+            &csv,
+            &["--heatmap", "utilization", "--out", &svg],
+            "--heatmap needs the network the CSV was made on",
+        ),
+        (&csv, &["--out", &svg, "torus", "--k", "4"], "`torus` names the network of a --heatmap"),
+    ];
+    for (file, args, says) in cases {
+        netwrap().arg("plot").arg(file).args(*args).assert().code(2).stderr(predicates::str::contains(*says));
+    }
+}
