@@ -6,7 +6,9 @@
 //! netwrap version, the seed and the fully resolved configuration.
 
 use serde::Serialize;
+use serde_json::Value;
 use std::io::{self, Write};
+use std::path::Path;
 
 /// netwrap's version, as recorded in every result.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -151,6 +153,86 @@ pub fn write_json<T: Serialize>(out: &mut impl Write, value: &T) -> io::Result<(
     writeln!(out)
 }
 
+/// Whether an output path is `-`, standard output.
+pub fn is_stdout(p: &Path) -> bool {
+    p == Path::new("-")
+}
+
+/// A CSV cell for a JSON value: numbers as their shortest exact decimal, text as is, nothing
+/// for null, JSON for lists and tables.
+pub fn cell(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// One CSV record and its newline, quoted by the `csv` crate where a cell needs it.
+pub fn csv_line(cells: &[String]) -> String {
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    w.write_record(cells).expect("writing CSV to memory");
+    String::from_utf8(w.into_inner().expect("flushing CSV to memory")).expect("CSV of UTF-8 cells")
+}
+
+/// A JSON value's leaves under dotted names (`config.k`), in order: a tidy row's columns.
+/// Lists stay whole (one cell of JSON), so a row's columns are its parameters and metrics.
+fn flatten(prefix: &str, v: &Value, into: &mut Vec<(String, Value)>) {
+    match v {
+        Value::Object(fields) => {
+            for (key, field) in fields {
+                let name = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+                flatten(&name, field, into);
+            }
+        }
+        other => into.push((prefix.to_string(), other.clone())),
+    }
+}
+
+/// Tidy CSV of `rows`, each what the command's JSON printer serialises: a header of every
+/// column any row has (in the order they first appear), then one row per item, empty where a
+/// row has no such column. Built from the JSON value so that the two printers cannot disagree.
+pub fn csv_table<T: Serialize>(rows: &[T]) -> io::Result<String> {
+    let mut columns: Vec<String> = Vec::new();
+    let mut flat = Vec::with_capacity(rows.len());
+    for row in rows {
+        let mut leaves = Vec::new();
+        flatten("", &serde_json::to_value(row).map_err(io::Error::from)?, &mut leaves);
+        for (name, _) in &leaves {
+            if !columns.contains(name) {
+                columns.push(name.clone());
+            }
+        }
+        flat.push(leaves);
+    }
+    let mut text = csv_line(&columns);
+    for leaves in flat {
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|c| leaves.iter().find(|(name, _)| name == c).map(|(_, v)| cell(v)).unwrap_or_default())
+            .collect();
+        text.push_str(&csv_line(&cells));
+    }
+    Ok(text)
+}
+
+/// Writes `--csv FILE|-`: the tidy CSV of `rows` (see [`csv_table`]) into `path`, or on
+/// standard output for `-`. Returns whether it went to standard output, where it replaces the
+/// table (and the JSON); a file is written besides them. A file that cannot be written is an
+/// error naming it (status 1).
+pub fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> anyhow::Result<bool> {
+    let text = csv_table(rows)?;
+    if is_stdout(path) {
+        let mut out = stdout();
+        out.write_all(text.as_bytes())?;
+        out.finish()?;
+        Ok(true)
+    } else {
+        std::fs::write(path, text).map_err(|e| write_failed(path.display().to_string(), e))?;
+        Ok(false)
+    }
+}
+
 /// A number as a person reads it: the shortest decimal that reads back exactly when it is of
 /// ordinary size, scientific notation otherwise (`1e-17`, not seventeen zeros; `1.8e19`, not
 /// twenty digits).
@@ -177,6 +259,19 @@ mod tests {
         assert_eq!(num(1024.0), "1024");
         assert_eq!(num(0.0), "0");
         assert_eq!(num(f64::NAN), "NaN");
+    }
+
+    /// Verification of the tidy CSV: nested fields become dotted columns, lists one cell of
+    /// JSON, none an empty cell, text with commas quoted, and rows missing a column leave it
+    /// empty.
+    #[test]
+    fn csv_tables_are_tidy() {
+        let rows = [
+            serde_json::json!({"a": 1, "b": {"c": 0.1, "d": null}, "e": [1, 2], "f": "x, y"}),
+            serde_json::json!({"a": 2.5, "g": 1e-17}),
+        ];
+        let text = csv_table(&rows).unwrap();
+        assert_eq!(text, "a,b.c,b.d,e,f,g\n1,0.1,,\"[1,2]\",\"x, y\",\n2.5,,,,,1e-17\n");
     }
 
     #[test]

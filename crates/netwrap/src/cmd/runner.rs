@@ -8,7 +8,9 @@
 //! sharding (`netwrap merge` joins shards into exactly what one unsharded run writes).
 
 use crate::cmd::details;
-use crate::output::{self, VERSION, deadlocked, limit_reached, num, opt, saturated, write_failed};
+use crate::output::{
+    self, VERSION, cell, csv_line, deadlocked, is_stdout, limit_reached, num, opt, saturated, write_failed,
+};
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
 use netwrap_sim::engine::Record;
@@ -109,20 +111,6 @@ fn channels_csv(done: &[(&Point, SimResult)]) -> String {
     text
 }
 
-fn is_stdout(p: &Path) -> bool {
-    p == Path::new("-")
-}
-
-/// A CSV cell for a JSON value: numbers as their shortest exact decimal, text as is, nothing
-/// for null, JSON for lists and tables.
-fn cell(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// A table cell for a swept value: like [`cell`], with long decimals shortened to four
 /// significant digits (the CSV and JSON keep them exact).
 fn table_cell(v: &Value) -> String {
@@ -164,12 +152,6 @@ fn json_line(sweep: &Sweep, p: &Point, r: &SimResult) -> String {
         obj.extend(fields);
     }
     Value::Object(obj).to_string()
-}
-
-fn csv_line(cells: &[String]) -> String {
-    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
-    w.write_record(cells).expect("writing CSV to memory");
-    String::from_utf8(w.into_inner().expect("flushing CSV to memory")).expect("CSV of UTF-8 cells")
 }
 
 /// One output file: appended to as points finish, sorted at the end.

@@ -787,6 +787,9 @@ fn model_kary_ncube_answers_every_input_honestly() {
         case(3, Err, SATURATED, &["model", "kary-ncube", "--bits", "128", "--bisection-of", "2:1e-300"]),
         case(2, Err, "unexpected argument '--bogus'", &["model", "kary-ncube", "--bogus"]),
         case(2, Err, "cannot be used with", &["model", "kary-ncube", "--n", "2", "--nodes", "64"]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["model", "kary-ncube", "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["model", "kary-ncube", "--csv", "/nonexistent/dir/x.csv"]),
     ];
     let numeric = cube_model_options("kary-ncube", "latency T", (3, SATURATED), (3, SATURATED));
     check("model kary-ncube", &cases, &numeric);
@@ -814,6 +817,9 @@ fn model_feedback_answers_every_input_honestly() {
         case(0, Out, "multithreading regime", &["model", "feedback", "--threads", "4294967295", "--solution", "quadratic", "--rate", "1"]),
         case(0, Out, "processor utilization U", &["model", "feedback", "--threads", "4294967295", "--rate", "1", "--size", "4294967295"]),
         case(0, Out, "processor utilization U", &["model", "feedback", "--threads", "4294967295", "--k", "2", "--n", "53", "--rate", "1"]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["model", "feedback", "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["model", "feedback", "--csv", "/nonexistent/dir/x.csv"]),
     ];
     let ok = "processor utilization U";
     let beyond = (2, "these parameters take the result beyond the range of floating point");
@@ -838,6 +844,9 @@ fn model_indirect_answers_every_input_honestly() {
         case(2, Err, "gives B = inf flits", &["model", "indirect", "--bits", "1e300", "--width", "1e-300"]),
         case(0, Out, "latency T", &["model", "indirect", "--k", "2", "--n", "53"]),
         case(2, Err, "connects 2^54 processors", &["model", "indirect", "--k", "2", "--n", "54"]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["model", "indirect", "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["model", "indirect", "--csv", "/nonexistent/dir/x.csv"]),
     ];
     let numeric = [
         Numeric {
@@ -950,6 +959,9 @@ fn model_fat_tree_answers_every_input_honestly() {
         case(2, Err, not_4n, &["model", "fat-tree", "--nodes", "18014398509481984"]),
         case(3, Err, "saturated", &["model", "fat-tree", "--size", "1e9"]),
         case(2, Err, "invalid value 'sideways' for '--turn <TURN>'", &["model", "fat-tree", "--turn", "sideways"]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["model", "fat-tree", "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["model", "fat-tree", "--csv", "/nonexistent/dir/x.csv"]),
     ];
     let numeric = [
         Numeric {
@@ -1419,6 +1431,11 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["model", "indirect"],
         vec!["model", "feedback", "--json"],
         vec!["model", "fat-tree"],
+        vec!["model", "kary-ncube", "--csv", "-"],
+        vec!["model", "kary-ncube", "--rate", "1", "--csv", "-"],
+        vec!["model", "indirect", "--csv", "-"],
+        vec!["model", "feedback", "--csv", "-"],
+        vec!["model", "fat-tree", "--csv", "-"],
         vec!["figure", "all", "--out", "FIGURES"],
         vec!["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256"],
         vec![

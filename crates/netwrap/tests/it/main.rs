@@ -4,6 +4,7 @@
 
 mod check;
 mod cli;
+mod csv_output;
 mod docs;
 mod goldens;
 #[cfg(target_os = "linux")]

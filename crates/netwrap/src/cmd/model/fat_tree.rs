@@ -49,6 +49,10 @@ pub struct FatTreeArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Write the result as tidy CSV, a header and one row (the channels as one cell of JSON) (`-`: standard output, instead of
+    /// the table or JSON; a file is written besides them).
+    #[arg(long, value_name = "FILE|-")]
+    pub csv: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -75,14 +79,16 @@ pub fn run(a: FatTreeArgs) -> anyhow::Result<()> {
     };
     fat_tree::levels(a.nodes).context("--nodes")?;
     let p = fat_tree::predict(&params).context("invalid model parameters")?;
-    if a.json {
-        print_json(&Report {
-            model: "fat-tree",
-            netwrap_version: VERSION,
-            seed: None,
-            config: &params,
-            prediction: &p,
-        })?;
+    let report =
+        Report { model: "fat-tree", netwrap_version: VERSION, seed: None, config: &params, prediction: &p };
+    let csv_only = match &a.csv {
+        Some(path) => output::write_csv(path, &[&report])?,
+        None => false,
+    };
+    if csv_only {
+        // The CSV on standard output replaces the table and the JSON.
+    } else if a.json {
+        print_json(&report)?;
     } else {
         let mut out = output::stdout();
         writeln!(out, "netwrap {VERSION} model fat-tree (Greenberg & Guan eqs. 1-26)")?;

@@ -69,16 +69,23 @@ pub fn run(a: FeedbackArgs) -> anyhow::Result<()> {
         }
     })?;
     let timing = timing(&cfg, Some(p.latency), p.unloaded_latency)?;
-    if a.model.net.json {
-        return print_json(&Report {
-            model: "feedback",
-            netwrap_version: VERSION,
-            seed: None,
-            config: &cfg,
-            prediction: &p,
-            timing,
-        });
+    let report = Report {
+        model: "feedback",
+        netwrap_version: VERSION,
+        seed: None,
+        config: &cfg,
+        prediction: &p,
+        timing,
+    };
+    if let Some(path) = &a.model.net.csv
+        && output::write_csv(path, &[&report])?
+    {
+        return Ok(());
     }
+    if a.model.net.json {
+        return print_json(&report);
+    }
+    let timing = report.timing;
     let n = &cfg.network;
     let mut out = output::stdout();
     if threads > 1 {

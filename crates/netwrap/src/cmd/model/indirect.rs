@@ -46,6 +46,10 @@ pub struct IndirectArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Write the result as tidy CSV, a header and one row (`-`: standard output, instead of
+    /// the table or JSON; a file is written besides them).
+    #[arg(long, value_name = "FILE|-")]
+    pub csv: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -122,14 +126,21 @@ pub fn run(a: IndirectArgs) -> anyhow::Result<()> {
     let params = Indirect { k: a.k, n, rate: a.rate, size, memory_latency: a.memory_latency };
     let p = indirect::predict(&params).context("invalid model parameters")?;
     let nodes = network_size(a.k, n)?;
-    if a.json {
-        print_json(&Report {
-            model: "indirect",
-            netwrap_version: VERSION,
-            seed: None,
-            config: Config { network: &params, nodes, bits: a.bits, width },
-            prediction: &p,
-        })?;
+    let report = Report {
+        model: "indirect",
+        netwrap_version: VERSION,
+        seed: None,
+        config: Config { network: &params, nodes, bits: a.bits, width },
+        prediction: &p,
+    };
+    let csv_only = match &a.csv {
+        Some(path) => output::write_csv(path, &[&report])?,
+        None => false,
+    };
+    if csv_only {
+        // The CSV on standard output replaces the table and the JSON.
+    } else if a.json {
+        print_json(&report)?;
     } else {
         let mut out = output::stdout();
         writeln!(out, "netwrap {VERSION} model indirect (Agarwal 1991 eqs. 13-14; the homework's App. C)")?;

@@ -77,6 +77,10 @@ pub struct KaryNCubeArgs {
     /// Print one JSON object instead of a table.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Write the result as tidy CSV, a header and one row (`-`: standard output, instead of
+    /// the table or JSON; a file is written besides them).
+    #[arg(long, value_name = "FILE|-", global = true)]
+    pub csv: Option<std::path::PathBuf>,
 }
 
 /// Resolves `--n`/`--nodes` into the dimension count, saying on stderr when N is rounded
@@ -286,16 +290,23 @@ pub fn run(a: KaryNCubeModelArgs) -> anyhow::Result<()> {
             num(p.k_d)
         )
     });
-    if a.net.json {
-        print_json(&Report {
-            model: "kary-ncube",
-            netwrap_version: VERSION,
-            seed: None,
-            config: &cfg,
-            prediction: &p,
-            timing: timing.clone(),
-            note,
-        })?;
+    let report = Report {
+        model: "kary-ncube",
+        netwrap_version: VERSION,
+        seed: None,
+        config: &cfg,
+        prediction: &p,
+        timing: timing.clone(),
+        note: note.clone(),
+    };
+    let csv_only = match &a.net.csv {
+        Some(path) => output::write_csv(path, &[&report])?,
+        None => false,
+    };
+    if csv_only {
+        // The CSV on standard output replaces the table and the JSON.
+    } else if a.net.json {
+        print_json(&report)?;
     } else {
         let mut out = output::stdout();
         writeln!(

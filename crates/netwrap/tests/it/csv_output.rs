@@ -1,0 +1,108 @@
+//! `--csv FILE|-` on the commands that print one result as a table (the models): a header and
+//! one row, one column per field of the JSON result (nested fields under dotted names), the
+//! same numbers as the JSON printer's; `-` replaces the table, a file is written besides it.
+
+use crate::{netwrap, scratch};
+use serde_json::Value;
+
+/// The four model commands, each at a point below saturation.
+const MODELS: [&[&str]; 4] = [
+    &["model", "kary-ncube", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"],
+    &["model", "indirect", "--k", "4", "--n", "3", "--rate", "0.01", "--bits", "128", "--pins", "64"],
+    &["model", "feedback", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4", "--switch-delay", "1"],
+    &["model", "fat-tree", "--nodes", "64", "--rate", "0.001", "--size", "16"],
+];
+
+/// Runs `args`, which must end with `status`, and returns its standard output.
+fn stdout(args: &[&str], status: i32) -> String {
+    let out = netwrap().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(status), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Parses CSV text into its header and rows.
+fn parse(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header = r.headers().unwrap().iter().map(str::to_string).collect();
+    let rows = r.records().map(|rec| rec.unwrap().iter().map(str::to_string).collect()).collect();
+    (header, rows)
+}
+
+/// The JSON result's leaves under dotted names, in order: the columns the docs promise.
+fn leaves(prefix: &str, v: &Value, into: &mut Vec<(String, Value)>) {
+    match v {
+        Value::Object(fields) => {
+            for (key, field) in fields {
+                let name = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+                leaves(&name, field, into);
+            }
+        }
+        other => into.push((prefix.to_string(), other.clone())),
+    }
+}
+
+/// Whether a CSV cell says the same as a JSON value: a number the same `f64` exactly, none an
+/// empty cell, text and booleans as written, a list the same JSON. The cell is read by the
+/// same parser as the JSON (serde_json's, which is not exact in the last bit for every decimal
+/// without its `float_roundtrip` feature), so equal text reads equal.
+fn agrees(cell: &str, v: &Value) -> bool {
+    match v {
+        Value::Null => cell.is_empty(),
+        Value::Number(n) => serde_json::from_str::<f64>(cell).ok() == n.as_f64(),
+        Value::String(s) => cell == s,
+        Value::Bool(b) => cell == b.to_string(),
+        other => serde_json::from_str::<Value>(cell).ok().as_ref() == Some(other),
+    }
+}
+
+/// Verification that the two printers agree: each model's `--csv -` is a header of exactly the
+/// JSON result's fields (dotted where nested) and one row, whose every cell equals the JSON's
+/// value; the metrics and the network's parameters are among the columns.
+#[test]
+fn model_csv_is_one_row_equal_to_the_json() {
+    for args in MODELS {
+        let json: Value = serde_json::from_str(&stdout(&[args, &["--json"]].concat(), 0)).unwrap();
+        let (header, rows) = parse(&stdout(&[args, &["--csv", "-"]].concat(), 0));
+        let mut expected = Vec::new();
+        leaves("", &json, &mut expected);
+        let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(header, names, "{args:?}");
+        assert_eq!(rows.len(), 1, "{args:?}");
+        for ((name, value), cell) in expected.iter().zip(&rows[0]) {
+            assert!(agrees(cell, value), "{args:?}: column {name} is {cell:?}, the JSON says {value}");
+        }
+        for column in ["model", "netwrap_version", "utilization", "latency", "saturated", "max_rate"] {
+            assert!(header.iter().any(|h| h == column), "{args:?}: no {column} column");
+        }
+        assert!(header.iter().any(|h| h.starts_with("config.")), "{args:?}: no config columns");
+    }
+}
+
+/// Characterisation of where the CSV goes: `--csv FILE` writes the same CSV as `--csv -` and
+/// leaves the table (and `--json`) on standard output unchanged; `--csv -` with `--json` prints
+/// the CSV, as `netwrap sim` does.
+#[test]
+fn model_csv_file_is_written_besides_the_table() {
+    let dir = scratch("csv-models");
+    for (i, &args) in MODELS.iter().enumerate() {
+        let file = dir.join(format!("{i}.csv"));
+        let path = file.to_str().unwrap();
+        let csv = stdout(&[args, &["--csv", "-"]].concat(), 0);
+        assert_eq!(stdout(&[args, &["--csv", path]].concat(), 0), stdout(args, 0), "{args:?}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), csv, "{args:?}");
+        let json = stdout(&[args, &["--json"]].concat(), 0);
+        assert_eq!(stdout(&[args, &["--json", "--csv", path]].concat(), 0), json, "{args:?}");
+        assert_eq!(stdout(&[args, &["--json", "--csv", "-"]].concat(), 0), csv, "{args:?}");
+    }
+}
+
+/// Characterisation of a saturated model: the CSV row is printed, with `saturated` true and no
+/// latency, and the status is still 3.
+#[test]
+fn a_saturated_model_still_writes_its_csv_row() {
+    let (header, rows) = parse(&stdout(&["model", "kary-ncube", "--rate", "1", "--csv", "-"], 3));
+    assert_eq!(rows.len(), 1);
+    let col = |name: &str| &rows[0][header.iter().position(|h| h == name).unwrap()];
+    assert_eq!(col("saturated"), "true");
+    assert_eq!(col("latency"), "");
+}
