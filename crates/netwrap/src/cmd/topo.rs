@@ -21,6 +21,10 @@ pub struct TopoArgs {
     /// Print one JSON object instead of a table.
     #[arg(long, global = true)]
     json: bool,
+    /// Write the metrics as tidy CSV, a header and one row (`-`: standard output, instead of
+    /// the table or JSON; a file is written besides them).
+    #[arg(long, global = true, value_name = "FILE|-")]
+    csv: Option<std::path::PathBuf>,
 }
 
 /// The resolved description of what was built: the topology and routing sections of a spec.
@@ -95,20 +99,27 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
     let direct = (0..net.terminals()).all(|t| net.inject_router(t) == net.eject_router(t));
     let n = net.terminals() as f64;
     let with_self = direct.then(|| metrics.average_distance * (n - 1.0) / n);
-    if a.json {
-        return output::print_json(&Report {
-            netwrap_version: VERSION,
-            seed: None,
-            config: Config { topology: &spec, routing: &routing },
-            name: net.name(),
-            classes: net.classes(),
-            metrics: &metrics,
-            average_distance_with_self: with_self,
-            layout,
-            flit_bits,
-            application_to_network: mapping,
-        });
+    let report = Report {
+        netwrap_version: VERSION,
+        seed: None,
+        config: Config { topology: &spec, routing: &routing },
+        name: net.name(),
+        classes: net.classes(),
+        metrics: &metrics,
+        average_distance_with_self: with_self,
+        layout,
+        flit_bits,
+        application_to_network: mapping,
+    };
+    if let Some(path) = &a.csv
+        && output::write_csv(path, &[&report])?
+    {
+        return Ok(());
     }
+    if a.json {
+        return output::print_json(&report);
+    }
+    let Report { layout, application_to_network: mapping, .. } = report;
     let m = &metrics;
     let mut out = output::stdout();
     writeln!(out, "netwrap {VERSION} topo: {}", net.name())?;

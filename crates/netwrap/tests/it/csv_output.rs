@@ -1,17 +1,49 @@
-//! `--csv FILE|-` on the commands that print one result as a table (the models): a header and
-//! one row, one column per field of the JSON result (nested fields under dotted names), the
-//! same numbers as the JSON printer's; `-` replaces the table, a file is written besides it.
+//! `--csv FILE|-` on the commands that print one result as a table (the models, `topo`): a
+//! header and one row, one column per field of the JSON result (nested fields under dotted
+//! names), the same numbers as the JSON printer's; `-` replaces the table, a file is written
+//! besides it.
 
 use crate::{netwrap, scratch};
 use serde_json::Value;
 
-/// The four model commands, each at a point below saturation.
-const MODELS: [&[&str]; 4] = [
-    &["model", "kary-ncube", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"],
-    &["model", "indirect", "--k", "4", "--n", "3", "--rate", "0.01", "--bits", "128", "--pins", "64"],
-    &["model", "feedback", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4", "--switch-delay", "1"],
-    &["model", "fat-tree", "--nodes", "64", "--rate", "0.001", "--size", "16"],
+/// The four model commands, each at a point below saturation, and `topo` (a Midimew with its
+/// mapping, a list), each with columns it must have.
+const COMMANDS: [(&[&str], &[&str]); 7] = [
+    (&["model", "kary-ncube", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"], MODEL_COLUMNS),
+    (
+        &["model", "indirect", "--k", "4", "--n", "3", "--rate", "0.01", "--bits", "128", "--pins", "64"],
+        MODEL_COLUMNS,
+    ),
+    (
+        &[
+            "model",
+            "feedback",
+            "--k",
+            "8",
+            "--n",
+            "2",
+            "--rate",
+            "0.04",
+            "--size",
+            "4",
+            "--switch-delay",
+            "1",
+        ],
+        MODEL_COLUMNS,
+    ),
+    (&["model", "fat-tree", "--nodes", "64", "--rate", "0.001", "--size", "16"], MODEL_COLUMNS),
+    (&["topo", "torus", "--k", "4", "--n", "2"], TOPO_COLUMNS),
+    (&["topo", "fat-tree", "--nodes", "64"], TOPO_COLUMNS),
+    (&["topo", "midimew", "--nodes", "10", "--mapping"], TOPO_COLUMNS),
 ];
+
+/// Columns every model's CSV has: the keys a simulation report shares.
+const MODEL_COLUMNS: &[&str] =
+    &["model", "netwrap_version", "utilization", "latency", "saturated", "max_rate"];
+
+/// Columns every topology's CSV has.
+const TOPO_COLUMNS: &[&str] =
+    &["netwrap_version", "name", "nodes", "diameter", "average_distance", "bisection_width", "channel_load"];
 
 /// Runs `args`, which must end with `status`, and returns its standard output.
 fn stdout(args: &[&str], status: i32) -> String {
@@ -55,12 +87,12 @@ fn agrees(cell: &str, v: &Value) -> bool {
     }
 }
 
-/// Verification that the two printers agree: each model's `--csv -` is a header of exactly the
-/// JSON result's fields (dotted where nested) and one row, whose every cell equals the JSON's
-/// value; the metrics and the network's parameters are among the columns.
+/// Verification that the two printers agree: each command's `--csv -` is a header of exactly
+/// the JSON result's fields (dotted where nested) and one row, whose every cell equals the
+/// JSON's value; the metrics and the network's parameters are among the columns.
 #[test]
-fn model_csv_is_one_row_equal_to_the_json() {
-    for args in MODELS {
+fn csv_is_one_row_equal_to_the_json() {
+    for (args, columns) in COMMANDS {
         let json: Value = serde_json::from_str(&stdout(&[args, &["--json"]].concat(), 0)).unwrap();
         let (header, rows) = parse(&stdout(&[args, &["--csv", "-"]].concat(), 0));
         let mut expected = Vec::new();
@@ -71,7 +103,7 @@ fn model_csv_is_one_row_equal_to_the_json() {
         for ((name, value), cell) in expected.iter().zip(&rows[0]) {
             assert!(agrees(cell, value), "{args:?}: column {name} is {cell:?}, the JSON says {value}");
         }
-        for column in ["model", "netwrap_version", "utilization", "latency", "saturated", "max_rate"] {
+        for column in columns {
             assert!(header.iter().any(|h| h == column), "{args:?}: no {column} column");
         }
         assert!(header.iter().any(|h| h.starts_with("config.")), "{args:?}: no config columns");
@@ -82,9 +114,9 @@ fn model_csv_is_one_row_equal_to_the_json() {
 /// leaves the table (and `--json`) on standard output unchanged; `--csv -` with `--json` prints
 /// the CSV, as `netwrap sim` does.
 #[test]
-fn model_csv_file_is_written_besides_the_table() {
-    let dir = scratch("csv-models");
-    for (i, &args) in MODELS.iter().enumerate() {
+fn csv_file_is_written_besides_the_table() {
+    let dir = scratch("csv-one-row");
+    for (i, &(args, _)) in COMMANDS.iter().enumerate() {
         let file = dir.join(format!("{i}.csv"));
         let path = file.to_str().unwrap();
         let csv = stdout(&[args, &["--csv", "-"]].concat(), 0);

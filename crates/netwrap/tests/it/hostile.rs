@@ -1128,6 +1128,9 @@ fn topo_answers_every_input_honestly() {
         case(2, Err, "would have 67117056 directed channels", &["topo", "complete", "--nodes", "8193"]),
         case(2, Err, "more than 2^64 terminals", &["topo", "torus", "--k", "2", "--n", "4294967295"]),
         case(2, Err, "more than 2^64 terminals", &["topo", "mesh", "--k", "3", "--n", "4294967295"]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["topo", "torus", "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["topo", "torus", "--csv", "/nonexistent/dir/x.csv"]),
         case(2, Err, TOO_LARGE, &["topo", "torus", "--radices", "2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2"]),
         case(2, Err, "the routing table of the 256-ary 2-cube", &["topo", "torus", "--k", "256", "--routing", "table"]),
         case(2, Err, "'--n <N>' cannot be used with '--nodes <NODES>'", &["topo", "mesh", "--n", "2", "--nodes", "16"]),
@@ -1436,6 +1439,8 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["model", "indirect", "--csv", "-"],
         vec!["model", "feedback", "--csv", "-"],
         vec!["model", "fat-tree", "--csv", "-"],
+        vec!["topo", "torus", "--csv", "-"],
+        vec!["topo", "midimew", "--mapping", "--csv", "-"],
         vec!["figure", "all", "--out", "FIGURES"],
         vec!["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256"],
         vec![
