@@ -27,6 +27,11 @@ pub struct CostArgs {
     #[arg(long)]
     #[serde(skip)]
     pub json: bool,
+    /// Write the rows as tidy CSV, one row per network (`-`: standard output, instead of the
+    /// table or JSON; a file is written besides them).
+    #[arg(long, value_name = "FILE|-")]
+    #[serde(skip)]
+    pub csv: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -36,6 +41,15 @@ struct Report<'a> {
     config: &'a CostArgs,
     rows: Vec<CostRow>,
     skipped: Vec<String>,
+}
+
+/// One CSV row: the JSON's row of one network, with the module count it was costed for (the
+/// row carries its bisection width), so that every row stands alone.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    modules: u32,
+    #[serde(flatten)]
+    row: &'a CostRow,
 }
 
 /// The most modules `cost` accepts: its rows are counted on the built inter-module graph,
@@ -71,6 +85,16 @@ pub fn run(a: CostArgs) -> anyhow::Result<()> {
             Ok(r) => rows.push(r),
             // Some rows do not exist for every M (a hypercube needs M = 2^d): say why, keep going.
             Err(e) => skipped.push(format!("{}: {e}", t.label())),
+        }
+    }
+    if let Some(path) = &a.csv {
+        let csv: Vec<CsvRow> = rows.iter().map(|row| CsvRow { modules: a.modules, row }).collect();
+        if output::write_csv(path, &csv)? {
+            // The CSV holds the rows that exist; say which were skipped, as the table does.
+            for s in &skipped {
+                output::note(format!("skipped: {s}"));
+            }
+            return Ok(());
         }
     }
     if a.json {

@@ -138,3 +138,34 @@ fn a_saturated_model_still_writes_its_csv_row() {
     assert_eq!(col("saturated"), "true");
     assert_eq!(col("latency"), "");
 }
+
+/// Verification that `cost`'s two printers agree: `--csv -` is a header of `modules` and the
+/// fields of the JSON's rows, then one row per network of the JSON's `rows` (the skipped ones
+/// named on standard error), every cell equal to the JSON's value; `--csv FILE` writes the
+/// same and leaves the table unchanged.
+#[test]
+fn cost_csv_is_one_row_per_network_equal_to_the_json() {
+    let args = ["cost", "--modules", "24", "--bisection", "4096", "--nhop", "4", "--toroid", "3"];
+    let json: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat(), 0)).unwrap();
+    let out = netwrap().args(args).args(["--csv", "-"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("skipped: Hypercube"));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (header, rows) = parse(&text);
+    let json_rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), json_rows.len());
+    assert!(rows.len() >= 8, "{text}");
+    for (row, v) in rows.iter().zip(json_rows) {
+        let mut expected = vec![("modules".to_string(), json["config"]["modules"].clone())];
+        leaves("", v, &mut expected);
+        let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(header, names);
+        for ((name, value), cell) in expected.iter().zip(row) {
+            assert!(agrees(cell, value), "column {name} is {cell:?}, the JSON says {value}");
+        }
+    }
+    let file = scratch("csv-cost").join("cost.csv");
+    let path = file.to_str().unwrap();
+    assert_eq!(stdout(&[&args[..], &["--csv", path]].concat(), 0), stdout(&args, 0));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}

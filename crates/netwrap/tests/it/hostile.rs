@@ -1263,6 +1263,9 @@ fn cost_answers_every_input_honestly() {
         case(0, Out, "skipped: 100-dim Toroid: M = 32 modules cannot be split into 100 factors", &["cost", "--toroid", "100"]),
         case(0, Out, ok, &["cost", "--modules", "65536", "--bisection", "18446744073709551615", "--nhop", "16", "--toroid", "16"]),
         case(2, Err, "for more than 65536 modules needs gigabytes", &["cost", "--modules", "65537"]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["cost", "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["cost", "--csv", "/nonexistent/dir/x.csv"]),
     ];
     let numeric = [
         Numeric {
@@ -1440,6 +1443,7 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["model", "feedback", "--csv", "-"],
         vec!["model", "fat-tree", "--csv", "-"],
         vec!["topo", "torus", "--csv", "-"],
+        vec!["cost", "--csv", "-"],
         vec!["topo", "midimew", "--mapping", "--csv", "-"],
         vec!["figure", "all", "--out", "FIGURES"],
         vec!["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256"],
