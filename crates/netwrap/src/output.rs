@@ -192,6 +192,8 @@ fn flatten(prefix: &str, v: &Value, into: &mut Vec<(String, Value)>) {
 /// Tidy CSV of `rows`, each what the command's JSON printer serialises: a header of every
 /// column any row has (in the order they first appear), then one row per item, empty where a
 /// row has no such column. Built from the JSON value so that the two printers cannot disagree.
+/// No rows (a design search that kept no candidate) is no text at all: the columns come from
+/// the rows, and a CSV reader takes an empty file as an empty table.
 pub fn csv_table<T: Serialize>(rows: &[T]) -> io::Result<String> {
     let mut columns: Vec<String> = Vec::new();
     let mut flat = Vec::with_capacity(rows.len());
@@ -204,6 +206,9 @@ pub fn csv_table<T: Serialize>(rows: &[T]) -> io::Result<String> {
             }
         }
         flat.push(leaves);
+    }
+    if columns.is_empty() {
+        return Ok(String::new());
     }
     let mut text = csv_line(&columns);
     for leaves in flat {
@@ -272,6 +277,7 @@ mod tests {
         ];
         let text = csv_table(&rows).unwrap();
         assert_eq!(text, "a,b.c,b.d,e,f,g\n1,0.1,,\"[1,2]\",\"x, y\",\n2.5,,,,,1e-17\n");
+        assert_eq!(csv_table::<Value>(&[]).unwrap(), "");
     }
 
     #[test]

@@ -75,6 +75,10 @@ pub struct DesignArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Write the candidates as tidy CSV, one row per candidate (`-`: standard output, instead
+    /// of the table or JSON; a file is written besides them).
+    #[arg(long, value_name = "FILE|-")]
+    pub csv: Option<std::path::PathBuf>,
 }
 
 /// A candidate confirmed by simulation.
@@ -180,6 +184,17 @@ struct Report<'a> {
     simulated: Option<&'a [Simulated]>,
 }
 
+/// One CSV row: a candidate as the JSON has it, with its rank and, when it was simulated, its
+/// simulation (`simulated.*`), so that each row stands alone.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    rank: usize,
+    #[serde(flatten)]
+    candidate: &'a Candidate,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    simulated: Option<&'a Simulated>,
+}
+
 /// Validates the arguments into a query.
 pub fn query(a: &DesignArgs) -> anyhow::Result<DesignQuery> {
     let constraint = match (a.pins, a.bisection, a.width) {
@@ -220,6 +235,20 @@ pub fn run(a: DesignArgs) -> anyhow::Result<()> {
         c.truncate(top);
     }
     let simulated = a.simulate.map(|count| simulate(&a, &c, count)).transpose()?;
+    if let Some(path) = &a.csv {
+        let rows: Vec<CsvRow> = c
+            .iter()
+            .enumerate()
+            .map(|(i, candidate)| CsvRow {
+                rank: i + 1,
+                candidate,
+                simulated: simulated.iter().flatten().find(|s| s.rank == i + 1),
+            })
+            .collect();
+        if crate::output::write_csv(path, &rows)? {
+            return Ok(());
+        }
+    }
     if a.json {
         return print_json(&Report {
             model: "design",

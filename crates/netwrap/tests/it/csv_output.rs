@@ -169,3 +169,52 @@ fn cost_csv_is_one_row_per_network_equal_to_the_json() {
     assert_eq!(stdout(&[&args[..], &["--csv", path]].concat(), 0), stdout(&args, 0));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
 }
+
+/// Verification that `design`'s two printers agree: `--csv -` is a header of `rank`, the
+/// fields of the JSON's candidates and, for those simulated, `simulated.*`, then one row per
+/// candidate of the JSON, every cell equal to the JSON's value; `--csv FILE` writes the same
+/// and leaves the table unchanged.
+#[test]
+fn design_csv_is_one_row_per_candidate_equal_to_the_json() {
+    let args =
+        ["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256", "--simulate", "1"];
+    let args = [&args[..], &["--messages", "200"]].concat();
+    let json: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat(), 0)).unwrap();
+    let text = stdout(&[&args[..], &["--csv", "-"]].concat(), 0);
+    let (header, rows) = parse(&text);
+    let candidates = json["candidates"].as_array().unwrap();
+    let simulated = json["simulated"].as_array().unwrap();
+    assert_eq!(rows.len(), candidates.len());
+    assert!(rows.len() >= 2 && simulated.len() == 1, "{text}");
+    for (i, (row, v)) in rows.iter().zip(candidates).enumerate() {
+        let mut expected = vec![("rank".to_string(), Value::from(i + 1))];
+        leaves("", v, &mut expected);
+        if let Some(s) = simulated.iter().find(|s| s["rank"] == i + 1) {
+            leaves("simulated", s, &mut expected);
+        }
+        for (name, value) in &expected {
+            let column = header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
+            assert!(
+                agrees(&row[column], value),
+                "rank {}: {name} is {:?}, the JSON says {value}",
+                i + 1,
+                row[column]
+            );
+        }
+        if i == 0 {
+            let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
+            assert_eq!(header, names);
+        } else {
+            assert!(
+                header
+                    .iter()
+                    .filter(|h| h.starts_with("simulated."))
+                    .all(|h| { row[header.iter().position(|x| x == h).unwrap()].is_empty() })
+            );
+        }
+    }
+    let file = scratch("csv-design").join("design.csv");
+    let path = file.to_str().unwrap();
+    assert_eq!(stdout(&[&args[..], &["--csv", path]].concat(), 0), stdout(&args, 0));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}

@@ -1012,6 +1012,9 @@ fn design_answers_every_input_honestly() {
     let cases = [
         case(0, Out, ok, &["design", "--nodes", "9007199254740992", "--rate", "1e-300", "--bits", "128", "--pins", "256", "--switch-delay", "1e300", "--space-dims", "4294967295"]),
         case(2, Err, "more than the 2^53 nodes", &["design", "--nodes", "9007199254740993", "--rate", "0.01", "--bits", "128", "--pins", "256"]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256", "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256", "--csv", "/nonexistent/dir/x.csv"]),
         case(2, Err, "required arguments were not provided", &["design"]),
         case(2, Err, "required arguments were not provided", &["design", "--nodes", "64", "--rate", "0.01", "--bits", "128"]),
         case(2, Err, "cannot be used with '--width <WIDTH>'", &["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256", "--width", "8"]),
@@ -1444,6 +1447,7 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["model", "fat-tree", "--csv", "-"],
         vec!["topo", "torus", "--csv", "-"],
         vec!["cost", "--csv", "-"],
+        vec!["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256", "--csv", "-"],
         vec!["topo", "midimew", "--mapping", "--csv", "-"],
         vec!["figure", "all", "--out", "FIGURES"],
         vec!["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256"],
