@@ -11,7 +11,7 @@ use netwrap_sim::engine::Record;
 use netwrap_sim::saturation::search_with;
 use serde::Serialize;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The search's default relative precision.
 pub const DEFAULT_TOLERANCE: f64 = 0.02;
@@ -29,6 +29,10 @@ pub struct SaturationArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Write the probes as tidy CSV, one row per probe (`-`: standard output, instead of the
+    /// table or JSON; a file is written besides them).
+    #[arg(long, value_name = "FILE|-")]
+    pub csv: Option<PathBuf>,
     /// Draw no progress bar (otherwise drawn on standard error, when it is a terminal, for a
     /// search lasting over a second).
     #[arg(long)]
@@ -44,6 +48,15 @@ struct Report<'a> {
     search: &'a netwrap_sim::saturation::Search,
 }
 
+/// One CSV row: a probe as the JSON has it, numbered in the order the search ran it (1 =
+/// first).
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    probe: usize,
+    #[serde(flatten)]
+    result: &'a netwrap_sim::saturation::Probe,
+}
+
 pub fn run(a: SaturationArgs) -> anyhow::Result<()> {
     let sweep = read(&a.file)?;
     if sweep.len() != 1 {
@@ -53,11 +66,18 @@ pub fn run(a: SaturationArgs) -> anyhow::Result<()> {
     for note in notes {
         output::note(note);
     }
-    search_and_print(sweep.base(), a.tolerance, a.json, a.quiet)
+    search_and_print(sweep.base(), a.tolerance, a.json, a.csv.as_deref(), a.quiet)
 }
 
-/// Runs the search on `spec` and prints it; `quiet`: without a progress bar.
-pub fn search_and_print(spec: &SimSpec, tolerance: f64, json: bool, quiet: bool) -> anyhow::Result<()> {
+/// Runs the search on `spec` and prints it; `csv`: also (`-`: only) its probes as CSV;
+/// `quiet`: without a progress bar.
+pub fn search_and_print(
+    spec: &SimSpec,
+    tolerance: f64,
+    json: bool,
+    csv: Option<&Path>,
+    quiet: bool,
+) -> anyhow::Result<()> {
     let (config, _) = spec.resolve()?;
     let bar = Bar::start(Work::Search, quiet);
     let record = Record { progress: bar.counter(), ..Record::default() };
@@ -67,6 +87,13 @@ pub fn search_and_print(spec: &SimSpec, tolerance: f64, json: bool, quiet: bool)
     });
     bar.finish();
     let s = s?;
+    if let Some(path) = csv {
+        let rows: Vec<CsvRow> =
+            s.probes.iter().enumerate().map(|(i, result)| CsvRow { probe: i + 1, result }).collect();
+        if output::write_csv(path, &rows)? {
+            return Ok(());
+        }
+    }
     let mut out = output::stdout();
     if json {
         output::write_json(

@@ -61,7 +61,8 @@ pub struct SimArgs {
     /// Print JSON instead of text: the result, or an array of points for a sweep.
     #[arg(long, global = true, help_heading = "Output")]
     pub json: bool,
-    /// Also write tidy CSV, one row per point (`-` for standard output).
+    /// Also write tidy CSV, one row per point, or per probe with --find-saturation (`-` for
+    /// standard output).
     #[arg(long, global = true, help_heading = "Output")]
     pub csv: Option<PathBuf>,
     /// Write detailed statistics (utilisation per channel class, latency and hop
@@ -132,7 +133,13 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         for note in &notes {
             crate::output::note(note);
         }
-        return saturation::search_and_print(&spec, saturation::DEFAULT_TOLERANCE, a.json, a.quiet);
+        return saturation::search_and_print(
+            &spec,
+            saturation::DEFAULT_TOLERANCE,
+            a.json,
+            a.csv.as_deref(),
+            a.quiet,
+        );
     }
     let sweep = match &a.rates {
         Some(rates) => Sweep::with_axes(

@@ -1,8 +1,8 @@
-//! `--csv FILE|-` on the commands that print one result as a table (the models, `topo`): a
-//! header and one row, one column per field of the JSON result (nested fields under dotted
+//! `--csv FILE|-` on the commands that print a table: the models and `topo` (one result, one
+//! row), `cost` (a row per network), `design` (a row per candidate) and `saturation` (a row
+//! per probe). One column per field of the JSON's result or item (nested fields under dotted
 //! names), the same numbers as the JSON printer's; `-` replaces the table, a file is written
 //! besides it.
-
 use crate::{netwrap, scratch};
 use serde_json::Value;
 
@@ -217,4 +217,37 @@ fn design_csv_is_one_row_per_candidate_equal_to_the_json() {
     let path = file.to_str().unwrap();
     assert_eq!(stdout(&[&args[..], &["--csv", path]].concat(), 0), stdout(&args, 0));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+/// Verification that `saturation`'s two printers agree: `--csv -` is a header of `probe` and
+/// the fields of the JSON's probes, then one row per probe in the order the search ran them,
+/// every cell equal to the JSON's value; `--csv FILE` writes the same and leaves the table
+/// unchanged, and `sim --find-saturation --csv -` prints its probes with the same columns.
+#[test]
+fn saturation_csv_is_one_row_per_probe_equal_to_the_json() {
+    let spec = crate::root().join("examples/saturation.toml");
+    let args = ["saturation", spec.to_str().unwrap(), "--quiet"];
+    let json: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat(), 0)).unwrap();
+    let text = stdout(&[&args[..], &["--csv", "-"]].concat(), 0);
+    let (header, rows) = parse(&text);
+    let probes = json["probes"].as_array().unwrap();
+    assert_eq!(rows.len(), probes.len());
+    assert!(rows.len() >= 3, "{text}");
+    for (i, (row, v)) in rows.iter().zip(probes).enumerate() {
+        let mut expected = vec![("probe".to_string(), Value::from(i + 1))];
+        leaves("", v, &mut expected);
+        let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(header, names);
+        for ((name, value), cell) in expected.iter().zip(row) {
+            assert!(agrees(cell, value), "probe {}: {name} is {cell:?}, the JSON says {value}", i + 1);
+        }
+    }
+    let file = scratch("csv-saturation").join("saturation.csv");
+    let path = file.to_str().unwrap();
+    assert_eq!(stdout(&[&args[..], &["--csv", path]].concat(), 0), stdout(&args, 0));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    let (sim_header, sim_rows) =
+        parse(&stdout(&["sim", "--find-saturation", "--messages", "1000", "--quiet", "--csv", "-"], 0));
+    assert_eq!(sim_header, header);
+    assert!(sim_rows.len() >= 3);
 }

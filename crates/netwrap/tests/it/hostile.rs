@@ -606,6 +606,9 @@ fn saturation_answers_every_input_honestly() {
         sat(2, Err, "sweeps the rate itself", &f("too-many-points.toml")),
         sat(2, Err, "cannot read", &f("missing.toml")),
         case(2, Err, "unexpected argument '--bogus'", &["saturation", &ok, "--bogus"]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["saturation", &ok, "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["saturation", &ok, "--csv", "/nonexistent/dir/x.csv"]),
     ];
     // The tolerance is a fraction in (0, 1); every extreme but 1e-300 is refused, which asks
     // for a search to the last bit of a double and ends when the bracket stops shrinking.
@@ -1428,6 +1431,7 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["run", "SWEEP", "--jsonl", "-"],
         vec!["saturation", "OK"],
         vec!["saturation", "OK", "--json"],
+        vec!["saturation", "OK", "--csv", "-"],
         vec!["merge", "CSV"],
         vec!["plot", "CSV", "--x", "foo", "--y", "foo", "--out", "PLOT"],
         vec!["topo", "torus"],
