@@ -23,6 +23,10 @@ pub struct BenchArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Write the figures as tidy CSV, one row per configuration (`-`: standard output,
+    /// instead of the table or JSON; a file is written besides them).
+    #[arg(long, value_name = "FILE|-")]
+    pub csv: Option<std::path::PathBuf>,
     /// Run in this process instead of one child per configuration (peak memory then
     /// accumulates over configurations).
     #[arg(long)]
@@ -222,6 +226,8 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     }
     let chosen: Vec<&Config> = all.iter().filter(|c| a.only.as_deref().is_none_or(|n| n == c.name)).collect();
     let mut results = Vec::new();
+    // `--csv -` replaces the table and the JSON, as with `netwrap sim`.
+    let csv_only = a.csv.as_deref().is_some_and(output::is_stdout);
     let mut out = output::stdout();
     for c in chosen {
         let figures = if a.in_process || a.only.is_some() {
@@ -239,13 +245,16 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
                 serde_json::from_slice(&child.stdout).context("reading a benchmark's result")?;
             v.pop().context("empty benchmark result")?
         };
-        if !a.json {
+        if !a.json && !csv_only {
             row(&mut out, &figures)?;
             out.flush()?;
         }
         results.push(figures);
     }
-    if a.json {
+    if let Some(path) = &a.csv {
+        output::write_csv(path, &results)?;
+    }
+    if a.json && !csv_only {
         output::write_json(&mut out, &results)?;
     }
     out.finish()?;

@@ -1,8 +1,8 @@
 //! `--csv FILE|-` on the commands that print a table: the models and `topo` (one result, one
-//! row), `cost` (a row per network), `design` (a row per candidate) and `saturation` (a row
-//! per probe). One column per field of the JSON's result or item (nested fields under dotted
-//! names), the same numbers as the JSON printer's; `-` replaces the table, a file is written
-//! besides it.
+//! row), `cost` (a row per network), `design` (a row per candidate), `saturation` (a row per
+//! probe) and `bench` (a row per configuration). One column per field of the JSON's result or
+//! item (nested fields under dotted names), the same numbers as the JSON printer's; `-`
+//! replaces the table, a file is written besides it.
 use crate::{netwrap, scratch};
 use serde_json::Value;
 
@@ -250,4 +250,31 @@ fn saturation_csv_is_one_row_per_probe_equal_to_the_json() {
         parse(&stdout(&["sim", "--find-saturation", "--messages", "1000", "--quiet", "--csv", "-"], 0));
     assert_eq!(sim_header, header);
     assert!(sim_rows.len() >= 3);
+}
+
+/// Verification that `bench`'s two printers agree on the same run (its timings differ
+/// between runs): `--json --csv FILE` prints the JSON and writes a header of the JSON's
+/// fields (the spec's under `config.*`) and one row per configuration, every cell equal to
+/// the JSON's value; `--csv -` prints the same columns and one row, instead of the table.
+#[test]
+fn bench_csv_is_one_row_per_configuration_equal_to_the_json() {
+    let args = ["bench", "--only", "torus8x8", "--scale", "0.0001"];
+    let file = scratch("csv-bench").join("bench.csv");
+    let path = file.to_str().unwrap();
+    let json: Value =
+        serde_json::from_str(&stdout(&[&args[..], &["--json", "--csv", path]].concat(), 0)).unwrap();
+    let (header, rows) = parse(&std::fs::read_to_string(&file).unwrap());
+    let configs = json.as_array().unwrap();
+    assert_eq!(rows.len(), configs.len());
+    assert_eq!(rows.len(), 1);
+    let mut expected = Vec::new();
+    leaves("", &configs[0], &mut expected);
+    let names: Vec<&str> = expected.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(header, names);
+    for ((name, value), cell) in expected.iter().zip(&rows[0]) {
+        assert!(agrees(cell, value), "column {name} is {cell:?}, the JSON says {value}");
+    }
+    let (stdout_header, stdout_rows) = parse(&stdout(&[&args[..], &["--csv", "-"]].concat(), 0));
+    assert_eq!(stdout_header, header);
+    assert_eq!(stdout_rows.len(), 1);
 }

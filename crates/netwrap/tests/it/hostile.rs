@@ -1326,6 +1326,9 @@ fn figure_bench_and_the_top_level_answer_every_input_honestly() {
         case(0, Out, "cycles/s", &["bench", "--only", "torus8x8", "--scale", "0.001", "--in-process"]),
         case(2, Err, "no benchmark named 'torus-8x8': choose one of torus8x8", &["bench", "--only", "torus-8x8"]),
         case(2, Err, "no benchmark named ''", &["bench", "--only", ""]),
+        // --csv into a file that cannot be written: status 1, naming it.
+        case(1, Err, "cannot write /dev/full", &["bench", "--only", "torus8x8", "--scale", "0.0001", "--csv", "/dev/full"]),
+        case(1, Err, "cannot write /nonexistent/dir/x.csv", &["bench", "--only", "torus8x8", "--scale", "0.0001", "--csv", "/nonexistent/dir/x.csv"]),
         // The top level.
         case(0, Out, "Usage: netwrap <COMMAND>", &["--help"]),
         case(0, Out, "netwrap 0.1.0", &["--version"]),
@@ -1473,6 +1476,7 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256", "--json"],
         vec!["bench", "--only", "torus8x8", "--scale", "0.0001"],
         vec!["bench", "--only", "torus8x8", "--scale", "0.0001", "--json", "--in-process"],
+        vec!["bench", "--only", "torus8x8", "--scale", "0.0001", "--csv", "-"],
         vec!["--help"],
         vec!["sim", "--help"],
         vec!["--version"],
