@@ -238,6 +238,11 @@ pub fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> anyhow::Result<bool> 
     }
 }
 
+/// [`write_csv`] when `--csv` was given; `false` (print the table) when it was not.
+pub fn write_csv_if<T: Serialize>(path: Option<&Path>, rows: &[T]) -> anyhow::Result<bool> {
+    path.map_or(Ok(false), |path| write_csv(path, rows))
+}
+
 /// A number as a person reads it: the shortest decimal that reads back exactly when it is of
 /// ordinary size, scientific notation otherwise (`1e-17`, not seventeen zeros; `1.8e19`, not
 /// twenty digits).

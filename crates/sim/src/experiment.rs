@@ -114,8 +114,13 @@ impl Experiment {
             && p.deadlock != crate::spec::Avoidance::None
             && reply.size != Some(0)
         {
+            let advice = if indirect(topology.network()) {
+                "use --deadlock none"
+            } else {
+                "use --reply-network same (requests and replies on separate halves of the virtual channels) or --deadlock none"
+            };
             return Err(SimError::Invalid(format!(
-                "the {} carries its replies on a separate network, and the two are routed by tables of minimal next hops, while router.deadlock = {} needs the family's own routing: use --deadlock none (--deadlock)",
+                "the {} carries its replies on a separate network, and the two are routed by tables of minimal next hops, while router.deadlock = {} needs the family's own routing: {advice} (--reply-network, --deadlock)",
                 topology.network().name(),
                 format!("{:?}", p.deadlock).to_lowercase()
             )));
@@ -347,11 +352,17 @@ impl Experiment {
     }
 }
 
+/// Whether `net` is indirect: some terminal is delivered from another router than it injects
+/// at, so its memory has no path back to it on `net`.
+fn indirect(net: &Network) -> bool {
+    (0..net.terminals()).any(|t| net.inject_router(t) != net.eject_router(t))
+}
+
 /// Where replies travel on `net`: `auto` is `same` on a direct network and `separate` on an
 /// indirect one (where a terminal is delivered from another router than it injects at, so
 /// its memory has no path back to it); `same` on an indirect network is an error.
 fn reply_network(asked: ReplyNetwork, net: &Network) -> Result<ReplyNetwork, SimError> {
-    let indirect = (0..net.terminals()).any(|t| net.inject_router(t) != net.eject_router(t));
+    let indirect = indirect(net);
     match asked {
         ReplyNetwork::Auto if indirect => Ok(ReplyNetwork::Separate),
         ReplyNetwork::Auto => Ok(ReplyNetwork::Same),
@@ -367,8 +378,7 @@ fn reply_network(asked: ReplyNetwork, net: &Network) -> Result<ReplyNetwork, Sim
 /// by a table of minimal next hops: on an indirect network the replies travel on `net`
 /// reversed (Raghunath & Ranade 1995 §5.1), on a direct one on a copy of it.
 fn joined_network(net: &Network) -> Result<TableRouted, SimError> {
-    let indirect = (0..net.terminals()).any(|t| net.inject_router(t) != net.eject_router(t));
-    let reply = if indirect { net.reversed() } else { net.clone() };
+    let reply = if indirect(net) { net.reversed() } else { net.clone() };
     Ok(TableRouted::joined(net.joined(&reply))?)
 }
 

@@ -700,17 +700,10 @@ pub const MAX_THREADS: u32 = 1 << 16;
 /// Checks that the virtual-channel router can carry replies as `reply` asks: on the same
 /// network requests and replies take separate halves of every channel's VCs (so a reply never
 /// waits behind a request: no protocol deadlock), and each half must suit the deadlock
-/// avoidance; a separate reply network is routed by tables, which leave no room for an
-/// avoidance scheme that needs the family's routing.
+/// avoidance. A separate reply network is checked once built ([`crate::Experiment::new`]).
 fn reply_classes(reply: &ReplySpec, p: &VcParams) -> Result<(), SimError> {
     if reply.size == Some(0) {
         return Ok(());
-    }
-    if reply.network == ReplyNetwork::Separate && p.deadlock != Avoidance::None {
-        return Err(invalid(format!(
-            "workload.reply.network = separate runs two networks routed by tables of minimal next hops, and router.deadlock = {} needs the family's own routing: use --reply-network same (requests and replies on separate halves of the virtual channels) or --deadlock none (--reply-network, --deadlock)",
-            format!("{:?}", p.deadlock).to_lowercase()
-        )));
     }
     if reply.network != ReplyNetwork::Separate {
         let need = match p.deadlock {

@@ -295,7 +295,8 @@ pub fn run<R: Routing>(
     let split = spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0);
     let vcs_in = if split { v / 2 } else { v };
     let half = vcs_in / 2;
-    let class_base = |reply: bool| if split && reply { vcs_in } else { 0 };
+    // The first VC of message `m`'s class (read only when the VCs are split).
+    let class_base = |m: &Msg| if split && m.is_reply() { vcs_in } else { 0 };
     let bubble = p.deadlock == Avoidance::Bubble;
     // Puente et al.'s adaptive router: VC 0 escapes by dimension order, the rest adapt; the
     // escape channel keeps the bubble where routes go round rings.
@@ -454,7 +455,7 @@ pub fn run<R: Routing>(
             if inj_vc[ti] == NONE {
                 let pk = &packets[source_q[ti][0] as usize];
                 let need = if whole { pk.len } else { 1 };
-                let base = class_base(msgs[pk.msg as usize].is_reply());
+                let base = class_base(&msgs[pk.msg as usize]);
                 for k in base..base + vcs_in {
                     let ivc = port * v + k;
                     if !inj_held[(t * v + k) as usize] && f - ivcs[ivc as usize].len >= need {
@@ -605,7 +606,7 @@ pub fn run<R: Routing>(
                 // The VCs this packet may take on channel `c`: all; with a dateline the upper
                 // class from its ring's wrap-around channel on, the lower class before; with
                 // escape routing the adaptive ones, 1 to V − 1.
-                let base = class_base(msgs[pk.msg as usize].is_reply());
+                let base = class_base(&msgs[pk.msg as usize]);
                 let top = base + vcs_in;
                 let vcs_of = |c: u32| -> std::ops::Range<u32> {
                     if escape {

@@ -81,10 +81,7 @@ pub fn run(a: FatTreeArgs) -> anyhow::Result<()> {
     let p = fat_tree::predict(&params).context("invalid model parameters")?;
     let report =
         Report { model: "fat-tree", netwrap_version: VERSION, seed: None, config: &params, prediction: &p };
-    let csv_only = match &a.csv {
-        Some(path) => output::write_csv(path, &[&report])?,
-        None => false,
-    };
+    let csv_only = output::write_csv_if(a.csv.as_deref(), &[&report])?;
     if csv_only {
         // The CSV on standard output replaces the table and the JSON.
     } else if a.json {

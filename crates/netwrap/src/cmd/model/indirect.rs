@@ -133,10 +133,7 @@ pub fn run(a: IndirectArgs) -> anyhow::Result<()> {
         config: Config { network: &params, nodes, bits: a.bits, width },
         prediction: &p,
     };
-    let csv_only = match &a.csv {
-        Some(path) => output::write_csv(path, &[&report])?,
-        None => false,
-    };
+    let csv_only = output::write_csv_if(a.csv.as_deref(), &[&report])?;
     if csv_only {
         // The CSV on standard output replaces the table and the JSON.
     } else if a.json {

@@ -299,10 +299,7 @@ pub fn run(a: KaryNCubeModelArgs) -> anyhow::Result<()> {
         timing: timing.clone(),
         note: note.clone(),
     };
-    let csv_only = match &a.net.csv {
-        Some(path) => output::write_csv(path, &[&report])?,
-        None => false,
-    };
+    let csv_only = output::write_csv_if(a.net.csv.as_deref(), &[&report])?;
     if csv_only {
         // The CSV on standard output replaces the table and the JSON.
     } else if a.net.json {
