@@ -92,7 +92,8 @@ const SIZE: (u32, u32) = (800, 560);
 /// error (status 2).
 pub fn write(chart: &Chart, path: &Path) -> anyhow::Result<()> {
     let format = Format::of(path)?;
-    let bounds = Bounds::of(chart)?;
+    let mut bounds = Bounds::of(chart)?;
+    make_room(chart, &mut bounds);
     render(&Plotted(chart, bounds), format, path)
 }
 
@@ -223,12 +224,79 @@ where
 {
     let (x, y) = (b.x.0..b.x.1, b.y.0..b.y.1);
     match (chart.log_x, chart.log_y) {
-        (false, false) => draw_in(root, chart, x, y)?,
-        (true, false) => draw_in(root, chart, x.log_scale(), y)?,
-        (false, true) => draw_in(root, chart, x, y.log_scale())?,
-        (true, true) => draw_in(root, chart, x.log_scale(), y.log_scale())?,
+        (false, false) => draw_in(root, chart, b, x, y)?,
+        (true, false) => draw_in(root, chart, b, x.log_scale(), y)?,
+        (false, true) => draw_in(root, chart, b, x, y.log_scale())?,
+        (true, true) => draw_in(root, chart, b, x.log_scale(), y.log_scale())?,
     }
     Ok(())
+}
+
+/// The corner of the plot whose legend box would cover the fewest points and line
+/// segments (upper left on a tie), so the legend hides as little of the data as it can; with
+/// how many it covers and the legend's height as a fraction of the plot.
+fn legend_corner(chart: &Chart, b: &Bounds) -> (SeriesLabelPosition, usize, f64) {
+    let scale = |v: f64, (lo, hi): (f64, f64), log: bool| {
+        if log { (v.ln() - lo.ln()) / (hi.ln() - lo.ln()) } else { (v - lo) / (hi - lo) }
+    };
+    let shown = |p: &&Point| chart.y_cap.is_none_or(|cap| p.1 <= cap * 1.0001);
+    // Points, and points along each segment, in [0, 1]² with y up.
+    let mut marks: Vec<(f64, f64)> = Vec::new();
+    for s in &chart.series {
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .filter(shown)
+            .map(|p| (scale(p.0, b.x, chart.log_x), scale(p.1, b.y, chart.log_y)))
+            .collect();
+        for w in pts.windows(2) {
+            for i in 0..8 {
+                let t = i as f64 / 8.0;
+                marks.push((w[0].0 + t * (w[1].0 - w[0].0), w[0].1 + t * (w[1].1 - w[0].1)));
+            }
+        }
+        marks.extend(pts.last());
+        marks.extend(s.saturated.iter().map(|&x| (scale(x, b.x, chart.log_x), 1.0)));
+    }
+    // The legend's size as a fraction of the plot: about 7 pixels a character plus the key,
+    // 18 pixels an entry, on a plot area of about 690 × 440 pixels.
+    let entries = chart.series.iter().filter(|s| s.style != Style::Dashed).count()
+        + usize::from(chart.series.iter().any(|s| s.style == Style::Dashed))
+        + usize::from(chart.series.iter().any(|s| !s.saturated.is_empty()));
+    let longest = chart.series.iter().map(|s| s.label.chars().count()).max().unwrap_or(0).max(20);
+    let (w, h) =
+        (((longest * 7 + 50) as f64 / 690.0).min(1.0), ((entries * 18 + 12) as f64 / 440.0).min(1.0));
+    let corners = [
+        (SeriesLabelPosition::UpperLeft, (0.0, 1.0 - h)),
+        (SeriesLabelPosition::UpperRight, (1.0 - w, 1.0 - h)),
+        (SeriesLabelPosition::LowerRight, (1.0 - w, 0.0)),
+        (SeriesLabelPosition::LowerLeft, (0.0, 0.0)),
+    ];
+    let covered = |(x0, y0): (f64, f64)| {
+        marks
+            .iter()
+            .filter(|&&(x, y)| x >= x0 - 0.02 && x <= x0 + w + 0.02 && y >= y0 - 0.02 && y <= y0 + h + 0.02)
+            .count()
+    };
+    let mut best = (SeriesLabelPosition::UpperLeft, usize::MAX, h);
+    for (corner, origin) in corners {
+        let n = covered(origin);
+        if n < best.1 {
+            best = (corner, n, h);
+        }
+    }
+    best
+}
+
+/// Raises the top of the y axis, when every corner's legend would hide data, so that the data
+/// lie below an upper-left legend.
+fn make_room(chart: &Chart, b: &mut Bounds) {
+    let (_, covered, h) = legend_corner(chart, b);
+    if covered == 0 || h >= 0.6 || chart.y_cap.is_some() {
+        return;
+    }
+    let grow = 1.0 / (1.0 - h - 0.02);
+    b.y.1 = if chart.log_y { b.y.0 * (b.y.1 / b.y.0).powf(grow) } else { b.y.0 + (b.y.1 - b.y.0) * grow };
 }
 
 /// A tick label: at most five significant digits, no trailing zeros (`35000`, `0.015`, `1e-6`).
@@ -249,7 +317,13 @@ pub fn plot_error<E: std::error::Error + Send + Sync + 'static>(e: DrawingAreaEr
     anyhow::anyhow!("drawing the plot: {e}")
 }
 
-fn draw_in<DB, X, Y>(root: &DrawingArea<DB, Shift>, chart: &Chart, x: X, y: Y) -> anyhow::Result<()>
+fn draw_in<DB, X, Y>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    b: &Bounds,
+    x: X,
+    y: Y,
+) -> anyhow::Result<()>
 where
     DB: DrawingBackend,
     DB::ErrorType: 'static,
@@ -331,7 +405,7 @@ where
         .label_font(("sans-serif", 13))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(legend_corner(chart, b).0)
         .draw()
         .map_err(plot_error)?;
     Ok(())

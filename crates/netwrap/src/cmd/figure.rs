@@ -78,11 +78,27 @@ pub fn write_csv(fig: &Figure, path: &Path) -> anyhow::Result<()> {
 /// The plot: log-y for base-latency figures as in the paper; the y range of rate sweeps is
 /// capped at six times the lowest unloaded latency so the knees stay visible.
 pub fn write_svg(fig: &Figure, path: &Path) -> anyhow::Result<()> {
+    chart::write(&figure_chart(fig), path)
+}
+
+/// A model figure's column as an axis label with its unit.
+fn axis_label(name: &str) -> String {
+    match name {
+        "dimension" => "dimension n".into(),
+        "rate" => "request rate m (messages/node/cycle)".into(),
+        "latency" => "latency (units of T^w(2), the 2-D wire delay)".into(),
+        "latency_cycles" => "latency (network cycles)".into(),
+        other => other.into(),
+    }
+}
+
+/// The chart of a model figure (see [`write_svg`]).
+pub fn figure_chart(fig: &Figure) -> Chart {
     let floor = fig.series.iter().filter_map(|s| s.points.first().map(|p| p.1)).fold(f64::MAX, f64::min);
-    let chart = Chart {
+    Chart {
         title: format!("Figure {}", fig.id),
-        x_label: fig.x_name.into(),
-        y_label: fig.y_name.into(),
+        x_label: axis_label(fig.x_name),
+        y_label: axis_label(fig.y_name),
         log_x: false,
         log_y: fig.log_y,
         x_from_zero: !fig.log_y,
@@ -99,8 +115,7 @@ pub fn write_svg(fig: &Figure, path: &Path) -> anyhow::Result<()> {
                 saturated: Vec::new(),
             })
             .collect(),
-    };
-    chart::write(&chart, path)
+    }
 }
 
 #[cfg(test)]
