@@ -40,6 +40,9 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Regenerate Agarwal 1991's model figures 6–16 as CSV and SVG.
     Figure(cmd::figure::FigureArgs),
+    /// Reproduce the papers' figures and tables (CSV, SVG and a page each), checking what
+    /// each paper concludes from them.
+    Reproduce(cmd::reproduce::ReproduceArgs),
     /// Draw a CSV of results as SVG or PNG: latency against load, the model dashed over it;
     /// or per-channel values as a heat map on the network's 2-D drawing (--heatmap).
     Plot(cmd::plot::PlotArgs),
@@ -139,6 +142,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         Command::Model(m) => cmd::model::run(m),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Figure(a) => cmd::figure::run(a),
+        Command::Reproduce(a) => cmd::reproduce::run(a),
         Command::Plot(a) => cmd::plot::run(a),
         Command::Design(a) => cmd::design::run(a),
         Command::Topo(a) => cmd::topo::run(a),

@@ -26,6 +26,9 @@ pub mod status {
     /// The run reached its cycle (or in-flight message) limit before its measured messages were
     /// delivered, below saturation: the report says what to raise.
     pub const LIMIT_REACHED: u8 = 5;
+    /// `netwrap reproduce`: a paper's stated conclusion does not hold on netwrap's numbers
+    /// (the pages and the summary say which).
+    pub const CONCLUSION_FAILS: u8 = 6;
 }
 
 /// An outcome that is not success but still produced a report: the error a command returns

@@ -10,6 +10,7 @@ pub mod legacy;
 pub mod merge;
 pub mod model;
 pub mod plot;
+pub mod reproduce;
 pub mod run;
 pub mod runner;
 pub mod saturation;

@@ -14,7 +14,7 @@ use crate::output;
 use crate::values::positive;
 use anyhow::{Context, bail};
 use clap::Args;
-use netwrap_topo::RoutingSpec;
+use netwrap_topo::{RoutingSpec, TopologySpec};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -99,7 +99,7 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
         let out = a.out.clone().unwrap_or_else(|| default_out(&a.file, &format!("{column}-map")));
         let format = chart::Format::of(&out)?;
         let map = table
-            .heatmap(family, column, a.point, a.max, a.title.clone())
+            .heatmap(&family.spec(), column, a.point, a.max, a.title.clone())
             .with_context(|| format!("{}", a.file.display()))?;
         chart::render(&map, format, &out)?;
         let mut stdout = output::stdout();
@@ -136,15 +136,15 @@ impl Table {
     /// The heat map of `column` at one point of a `--channels` CSV, on `family`'s drawing.
     /// The rows must be the network's channels, each once, with their `from` and `to` routers:
     /// otherwise the file was made on another network (status 2).
-    fn heatmap(
+    pub fn heatmap(
         &self,
-        family: &FamilyCmd,
+        family: &TopologySpec,
         column: &str,
         point: Option<u64>,
         max: Option<f64>,
         title: Option<String>,
     ) -> anyhow::Result<heatmap::Map> {
-        let (spec, _) = family.spec().resolve()?;
+        let (spec, _) = family.resolve()?;
         let routing = spec.resolve_routing(&RoutingSpec::default())?;
         let topo = spec.shape(&routing)?.build().context("invalid topology")?;
         // A family without a drawing is the first thing wrong, whatever the file holds.

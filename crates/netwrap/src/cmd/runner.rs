@@ -76,7 +76,7 @@ pub struct RunOptions {
 
 /// The per-channel statistics of every point as CSV: one row per point and channel, with a
 /// column per VC (Puente et al. Fig. 8's buffer-occupancy map, as numbers).
-fn channels_csv(done: &[(&Point, SimResult)]) -> String {
+pub fn channels_csv(done: &[(&Point, SimResult)]) -> String {
     let vcs = done
         .iter()
         .flat_map(|(_, r)| r.report.channels.iter().flatten())
@@ -124,7 +124,7 @@ fn table_cell(v: &Value) -> String {
     }
 }
 
-fn csv_header(params: &[String]) -> Vec<String> {
+pub fn csv_header(params: &[String]) -> Vec<String> {
     ["point", "replication"]
         .iter()
         .map(|s| s.to_string())
@@ -133,7 +133,7 @@ fn csv_header(params: &[String]) -> Vec<String> {
         .collect()
 }
 
-fn csv_row(p: &Point, r: &SimResult) -> Vec<String> {
+pub fn csv_row(p: &Point, r: &SimResult) -> Vec<String> {
     [p.index.to_string(), p.replication.to_string()]
         .into_iter()
         .chain(p.params.iter().map(cell))

@@ -12,6 +12,7 @@ mod hostile;
 mod models;
 mod pipeline;
 mod plot;
+mod reproduce;
 #[cfg(target_os = "linux")]
 mod spec_fuzz;
 mod topo;

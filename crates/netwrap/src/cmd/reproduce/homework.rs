@@ -1,0 +1,519 @@
+//! The homework's Ex 1–8, answered by simulation and by the models.
+
+use super::{Claim, Data, Item, Page, Paper, Picture, axes, fmt, pct};
+use crate::chart::{Chart, Series, Style};
+use netwrap_model::agarwal::WidthConstraint;
+use netwrap_model::design::{self, DesignQuery, RankBy};
+use netwrap_model::exercises;
+use netwrap_model::feedback::{self, Solution};
+use netwrap_model::kary_ncube::{self, KaryNCube};
+use netwrap_topo::{RoutingSpec, TopologySpec};
+
+pub fn items() -> Vec<Item> {
+    vec![
+        Item {
+            id: "homework-ex-1",
+            paper: Paper::Homework,
+            title: "Ex 1: the 64-processor network at m = 0.04, B = 4, simulation against App. B",
+            source: "examples/ex1.toml (`netwrap 64 2000 9999999 0.04 4 8 /dev/null 1.0` runs the same point)",
+            data: |ctx| ctx.experiment("ex1.toml"),
+            present: ex_1,
+        },
+        Item {
+            id: "homework-ex-2",
+            paper: Paper::Homework,
+            title: "Ex 2: utilisation and latency for m = 0.01–0.06 and B = 2–10",
+            source: "examples/ex2-grid.toml",
+            data: |ctx| ctx.experiment("ex2-grid.toml"),
+            present: ex_2,
+        },
+        Item {
+            id: "homework-ex-3",
+            paper: Paper::Homework,
+            title: "Ex 3: double the message size or double the request rate?",
+            source: "examples/ex2-grid.toml (Ex 2's table)",
+            data: |ctx| ctx.experiment("ex2-grid.toml"),
+            present: ex_3,
+        },
+        Item {
+            id: "homework-ex-4",
+            paper: Paper::Homework,
+            title: "Ex 4: mean hops on a unidirectional ring",
+            source: "`netwrap topo torus --k K --n 1` on each ring, beside the derivation",
+            data: |_| ex_4_data(),
+            present: ex_4,
+        },
+        Item {
+            id: "homework-ex-5",
+            paper: Paper::Homework,
+            title: "Ex 5: latency against locality at m = 0.001 and 0.04",
+            source: "examples/ex5-locality.toml",
+            data: |ctx| ctx.experiment("ex5-locality.toml"),
+            present: ex_5,
+        },
+        Item {
+            id: "homework-ex-6",
+            paper: Paper::Homework,
+            title: "Ex 6: locality in the k-ary n-cube model",
+            source: "examples/ex5-locality.toml (Ex 5's runs, with the model's k_dl)",
+            data: |ctx| ctx.experiment("ex5-locality.toml"),
+            present: ex_6,
+        },
+        Item {
+            id: "homework-ex-7",
+            paper: Paper::Homework,
+            title: "Ex 7: the best k-ary n-cube under a 384-pin switch",
+            source: "`netwrap design --nodes 64 --pins 384 --rate 0.015 --bits 1024 --locality 0.5`",
+            data: |_| ex_7_data(),
+            present: ex_7,
+        },
+        Item {
+            id: "homework-ex-8",
+            paper: Paper::Homework,
+            title: "Ex 8: latency with and without feedback as k grows",
+            source: "`netwrap model feedback` and `netwrap model kary-ncube` for k = 2 to 64, 1024 and 4096",
+            data: |_| ex_8_data(),
+            present: ex_8,
+        },
+    ]
+}
+
+/// |simulation − model| within `bound` of the model, widened by the point's 95% interval.
+fn near_model(sim: f64, ci: f64, model: f64, bound: f64) -> bool {
+    (sim - model).abs() <= bound * model + ci
+}
+
+fn ex_1(data: &Data) -> anyhow::Result<Page> {
+    let r = data.find("the one point", |_| true)?;
+    let mut page = Page {
+        about: "An 8-ary 2-cube (64 processors, unidirectional torus as the homework's simulator), m = 0.04, B = 4, 2,000 measured messages after a warm-up, beside App. B's model (Agarwal 1991 eq. 10 with eq. 8's contention form).".into(),
+        ..Page::default()
+    };
+    let (rho, rho_m) = (r.f("utilization"), r.f("model_utilization"));
+    page.claims.push(Claim::new(
+        "the simulation's effective channel utilisation ρ against the model's m·B·k_d = 0.56",
+        format!("{} against {}", fmt(rho, 4), fmt(rho_m, 4)),
+        (rho - rho_m).abs() < 0.03,
+    ));
+    let (t, ci, tm) = (r.f("latency"), r.f("latency_ci95"), r.f("model_latency"));
+    page.claims.push(Claim::new(
+        "the simulation's latency T against the model's (App. B: the two should be close below saturation; read as within 10%, widened by the 95% interval)",
+        format!("{} ± {} against {} ({})", fmt(t, 2), fmt(ci, 2), fmt(tm, 2), pct(t, tm)),
+        near_model(t, ci, tm, 0.10),
+    ));
+    page.notes = format!(
+        "| | simulation | model |\n|---|---:|---:|\n| ρ | {} | {} |\n| T (cycles) | {} ± {} | {} |\n| mean hops | {} | {} |",
+        fmt(rho, 4),
+        fmt(rho_m, 4),
+        fmt(t, 2),
+        fmt(ci, 2),
+        fmt(tm, 2),
+        fmt(r.f("mean_hops"), 3),
+        fmt(r.f("expected_mean_hops"), 3)
+    );
+    Ok(page)
+}
+
+/// k_d of the homework's 8-ary 2-cube (unidirectional): (k − 1)/2.
+const EX_KD: f64 = 3.5;
+
+fn ex_2(data: &Data) -> anyhow::Result<Page> {
+    let mut page = Page {
+        about: "Every combination of m = 0.01–0.06 and B = 2–10 on the 8-ary 2-cube, 2,000 measured messages each, beside the model (dashed). Where ρ = m·B·k_d reaches 1 the run is saturated: it has no steady latency, and the marker at the top of the chart shows the point.".into(),
+        ..Page::default()
+    };
+    page.charts.push((
+        "latency".into(),
+        data.chart(axes(
+            "workload.rate",
+            "latency",
+            &["workload.size"],
+            "The homework's Ex 2: latency, 8-ary 2-cube".into(),
+        ))?
+        .into(),
+    ));
+    page.charts.push((
+        "utilization".into(),
+        data.chart(axes(
+            "workload.rate",
+            "utilization",
+            &["workload.size"],
+            "The homework's Ex 2: channel utilisation".into(),
+        ))?
+        .into(),
+    ));
+    let valid = data.iter().all(|r| {
+        let rho = r.f("workload.rate") * r.f("workload.size") * EX_KD;
+        (r.s("verdict") == "saturated") == (rho >= 1.0)
+    });
+    let saturated: Vec<String> = data
+        .iter()
+        .filter(|r| r.s("verdict") == "saturated")
+        .map(|r| format!("(m {}, B {})", r.s("workload.rate"), r.s("workload.size")))
+        .collect();
+    page.claims.push(Claim::new(
+        "(optional part) \"which of the above combinations … are valid given the maximum allowable channel utilization of 1?\": those with m·B·k_d < 1",
+        format!("the simulation saturates exactly where m·B·3.5 ≥ 1: {}", saturated.join(", ")),
+        valid,
+    ));
+    let behind = data
+        .iter()
+        .filter(|r| r.s("verdict") == "saturated")
+        .all(|r| r.f("throughput") < 0.98 * r.f("offered") && r.f("accepted_load") <= 1.0 / EX_KD + 0.02);
+    page.claims.push(Claim::new(
+        "\"how do you expect the network simulator deals with offered request rates that exceed the maximum achievable limit?\" (the input queues grow without bound)",
+        "at every saturated point the accepted throughput falls behind the offered one and the accepted load stays at the channels' capacity 1/k_d flits/node/cycle: the surplus waits in the sources' queues, so no steady latency exists",
+        behind,
+    ));
+    Ok(page)
+}
+
+fn ex_3(data: &Data) -> anyhow::Result<Page> {
+    let at = |m: &str, b: &str| {
+        data.find(&format!("m = {m}, B = {b}"), |r| r.s("workload.rate") == m && r.s("workload.size") == b)
+    };
+    let (base, rate, size) = (at("0.02", "4")?, at("0.04", "4")?, at("0.02", "8")?);
+    let mut page = Page {
+        about: "From Ex 2's table: the current point m = 0.02, B = 4 against doubling the request rate (m = 0.04, B = 4) and doubling the message size (m = 0.02, B = 8). Both carry the same flits and load the channels equally (ρ = 0.56).".into(),
+        ..Page::default()
+    };
+    let (lr, lrc, ls, lsc) =
+        (rate.f("latency"), rate.f("latency_ci95"), size.f("latency"), size.f("latency_ci95"));
+    page.claims.push(Claim::new(
+        "prefer the option with the lower latency at the same throughput: doubling the request rate (shorter messages wait less behind each other; Agarwal 1991 Fig. 5)",
+        format!(
+            "now {} cycles; doubled rate {} ± {}, doubled size {} ± {} (model {} and {})",
+            fmt(base.f("latency"), 2),
+            fmt(lr, 2),
+            fmt(lrc, 2),
+            fmt(ls, 2),
+            fmt(lsc, 2),
+            fmt(rate.f("model_latency"), 2),
+            fmt(size.f("model_latency"), 2)
+        ),
+        lr + lrc < ls - lsc && rate.f("model_latency") < size.f("model_latency"),
+    ));
+    page.notes = "Other considerations: a message's fixed overhead (header, software send and receive costs) is paid per message, so doubling the rate doubles it while doubling the size does not; and whether the data come in larger units at all is up to the application. Per bit delivered, longer messages are cheaper in overhead and dearer in latency.".into();
+    Ok(page)
+}
+
+fn ex_4_data() -> anyhow::Result<Data> {
+    let mut data =
+        Data::new(&["k", "measured_distinct", "formula_distinct", "measured_with_self", "formula_with_self"]);
+    for k in 2u32..=16 {
+        let spec: TopologySpec = serde_json::from_str(&format!(r#"{{"family":"torus","k":{k},"n":1}}"#))?;
+        let (spec, _) = spec.resolve()?;
+        let routing = spec.resolve_routing(&RoutingSpec::default())?;
+        let m = spec.shape(&routing)?.build()?.metrics()?;
+        let kf = k as f64;
+        data.push(vec![
+            k.to_string(),
+            m.average_distance.to_string(),
+            exercises::ring_mean_hops(k, false).to_string(),
+            (m.average_distance * (kf - 1.0) / kf).to_string(),
+            exercises::ring_mean_hops(k, true).to_string(),
+        ]);
+    }
+    Ok(data)
+}
+
+fn ex_4(data: &Data) -> anyhow::Result<Page> {
+    let mut page = Page {
+        about: "From node 0 of a unidirectional ring of k nodes a message to node d travels d hops, so with every node (itself included) equally likely the mean is Σ_{d=0}^{k−1} d/k = (k − 1)/2 (Agarwal 1991 eq. 1's k_d); excluding itself, k/2. Measured on each ring built by netwrap (all pairs, exactly), k = 2 to 16.".into(),
+        ..Page::default()
+    };
+    let series = |col: &str, label: &str, color: usize, style: Style| Series {
+        label: label.into(),
+        color,
+        style,
+        points: data.iter().map(|r| (r.f("k"), r.f(col), None)).collect(),
+        saturated: Vec::new(),
+    };
+    page.charts.push((
+        String::new(),
+        Picture::Chart(Chart {
+            title: "The homework's Ex 4: mean hops on a unidirectional ring".into(),
+            x_label: "nodes k".into(),
+            y_label: "mean hops".into(),
+            log_x: false,
+            log_y: false,
+            x_from_zero: false,
+            y_cap: None,
+            series: vec![
+                series("measured_with_self", "measured, self included", 0, Style::Points),
+                series("formula_with_self", "(k − 1)/2", 0, Style::Dashed),
+                series("measured_distinct", "measured, others only", 1, Style::Points),
+                series("formula_distinct", "k/2", 1, Style::Dashed),
+            ],
+        }),
+    ));
+    let exact = data.iter().all(|r| {
+        (r.f("measured_with_self") - r.f("formula_with_self")).abs() < 1e-9
+            && (r.f("measured_distinct") - r.f("formula_distinct")).abs() < 1e-9
+    });
+    page.claims.push(Claim::new(
+        "the derivation: (k − 1)/2 hops on average, the source itself included",
+        "the built rings give (k − 1)/2 (and k/2 without the source) exactly for every k from 2 to 16",
+        exact,
+    ));
+    Ok(page)
+}
+
+fn ex_5(data: &Data) -> anyhow::Result<Page> {
+    let mut page = Page {
+        about: "The 8-ary 2-cube, B = 4, each source addressing a subcube of l·N nodes with a corner at itself (side (l·N)^(1/2) rounded to whole nodes), l = 0.2 to 1.0, at m = 0.001 and 0.04; the model with k_d replaced by k_dl (Ex 6) dashed.".into(),
+        ..Page::default()
+    };
+    page.charts.push((
+        String::new(),
+        data.chart(axes(
+            "workload.locality",
+            "latency",
+            &["workload.rate"],
+            "The homework's Ex 5: latency against locality".into(),
+        ))?
+        .into(),
+    ));
+    let lat = |m: &str, l: &str| {
+        data.iter()
+            .find(|r| r.s("workload.rate") == m && r.s("workload.locality") == l)
+            .map_or(f64::NAN, |r| r.f("latency"))
+    };
+    let cut = |m: &str| 1.0 - lat(m, "0.2") / lat(m, "1.0");
+    page.claims.push(Claim::new(
+        "\"the effect of communication locality is more pronounced at the higher load\"",
+        format!(
+            "from l = 1 to 0.2 the latency falls by {:.0}% at m = 0.04 ({} → {}), {:.0}% at m = 0.001 ({} → {})",
+            cut("0.04") * 100.0,
+            fmt(lat("0.04", "1.0"), 1),
+            fmt(lat("0.04", "0.2"), 1),
+            cut("0.001") * 100.0,
+            fmt(lat("0.001", "1.0"), 1),
+            fmt(lat("0.001", "0.2"), 1)
+        ),
+        cut("0.04") > cut("0.001") + 0.05,
+    ));
+    page.notes = "Why: locality shortens the distance, which cuts the unloaded latency by the hops saved; at high load it also cuts each channel's utilisation ρ = m·B·k_dl, and the contention per switch grows faster than linearly in ρ, so the saving is larger.".into();
+    Ok(page)
+}
+
+fn ex_6(data: &Data) -> anyhow::Result<Page> {
+    let mut page = Page {
+        about: "The modification: destinations lie in a subcube of side s = (l·N)^(1/n) = l^(1/n)·k with a corner at the source, so each dimension's offset is uniform on 0..s − 1 and k_d becomes k_dl = (l^(1/n)·k − 1)/2 (the same as Agarwal 1991 §5.1); substituting k_dl for k_d in ρ = m·B·k_dl and in eq. 10 is the whole change. The peak throughput 1/(B·k_d) grows by k_d/k_dl. Checked on Ex 5's runs: simulated mean hops against n·k_dl, latency against the modified model.".into(),
+        ..Page::default()
+    };
+    let mut rows = String::from(
+        "| m | l | side s | k_dl | hops, simulated | hops, n·k_dl | latency | model | error |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut hops_ok = true;
+    for r in data.iter() {
+        let l = r.f("workload.locality");
+        let side = (l * 64.0).sqrt().round();
+        let kdl = kary_ncube::locality_distance_per_dimension(
+            8,
+            2,
+            (side / 8.0).powi(2),
+            kary_ncube::Wiring::UnidirectionalTorus,
+        )?;
+        hops_ok &= (r.f("mean_hops") - 2.0 * kdl).abs() <= r.f("mean_hops_ci95") + 1e-9;
+        rows += &format!(
+            "| {} | {} | {} | {} | {} ± {} | {} | {} | {} | {} |\n",
+            r.s("workload.rate"),
+            r.s("workload.locality"),
+            side,
+            fmt(kdl, 3),
+            fmt(r.f("mean_hops"), 3),
+            fmt(r.f("mean_hops_ci95"), 3),
+            fmt(2.0 * kdl, 3),
+            fmt(r.f("latency"), 2),
+            fmt(r.f("model_latency"), 2),
+            pct(r.f("latency"), r.f("model_latency"))
+        );
+    }
+    page.claims.push(Claim::new(
+        "the hint: k_d is related to the locality parameter l (our answer: k_dl = (l^(1/n)·k − 1)/2 with the side rounded to whole nodes)",
+        "every run's simulated mean hops equal n·k_dl within their 95% interval",
+        hops_ok,
+    ));
+    let model_ok = data
+        .iter()
+        .filter(|r| r.f("utilization") <= 0.6)
+        .all(|r| near_model(r.f("latency"), r.f("latency_ci95"), r.f("model_latency"), 0.10));
+    page.claims.push(Claim::new(
+        "the modified model accounts for locality (read as: within 10% of the simulated latency up to ρ = 0.6, widened by each 95% interval)",
+        format!(
+            "largest |error|: {:.1}%",
+            data.iter().map(|r| (r.f("latency") / r.f("model_latency") - 1.0).abs()).fold(0.0, f64::max) * 100.0
+        ),
+        model_ok,
+    ));
+    let gain = exercises::locality_throughput_gain(1e6, 2, 0.81);
+    page.claims.push(Claim::new(
+        "Agarwal 1991 §5.1: locality raises the peak throughput by k_d/k_dl, which tends to 1/l^(1/n) for large k",
+        format!("at k = 10⁶, n = 2, l = 0.81: {gain:.5} against 1/0.9 = {:.5}", 1.0 / 0.9),
+        (gain - 1.0 / 0.9).abs() < 1e-4,
+    ));
+    page.notes = rows;
+    Ok(page)
+}
+
+fn ex_7_query() -> DesignQuery {
+    DesignQuery {
+        nodes: 64,
+        rate: 0.015,
+        bits: 1024.0,
+        locality: 0.5,
+        constraint: WidthConstraint::Pins { pins: 384.0 },
+        delays: None,
+        bidirectional: false,
+        fractional_flits: false,
+        exact_nodes: false,
+        rank_by: RankBy::Latency,
+    }
+}
+
+fn ex_7_data() -> anyhow::Result<Data> {
+    let mut data =
+        Data::new(&["rank", "n", "k", "nodes", "width", "flits", "k_d", "utilization", "latency", "margin"]);
+    for (i, c) in design::search(&ex_7_query())?.iter().enumerate() {
+        data.push(vec![
+            (i + 1).to_string(),
+            c.n.to_string(),
+            c.k.to_string(),
+            c.nodes.to_string(),
+            c.width.to_string(),
+            c.flits.to_string(),
+            c.prediction.k_d.to_string(),
+            c.prediction.utilization.to_string(),
+            c.prediction.latency.map(|l| l.to_string()).unwrap_or_default(),
+            c.saturation_margin.to_string(),
+        ]);
+    }
+    Ok(data)
+}
+
+fn ex_7(data: &Data) -> anyhow::Result<Page> {
+    let mut page = Page {
+        about: "N = 64, 384 pins per switch (2n channels of W = 384/(2n) bits), m = 0.015, 1024-bit messages (B = ⌈1024/W⌉ flits), l = 0.5, wire length ignored: every dimension ranked by the model's latency (eq. 10 with k_dl), saturated designs last ([docs/design.md](../design.md) explains each row).".into(),
+        ..Page::default()
+    };
+    let best = data.find("the best design", |r| r.s("rank") == "1")?;
+    let example = data.find("the 2-D example", |r| r.s("n") == "2")?;
+    page.claims.push(Claim::new(
+        "the exercise's example switch: 2-D, channels 96 wide, B = 11 for 1024-bit messages",
+        format!("n = 2: W = {}, B = {}", example.s("width"), example.s("flits")),
+        example.f("width") == 96.0 && example.f("flits") == 11.0,
+    ));
+    page.claims.push(Claim::new(
+        "design the k-ary n-cube with the lowest latency (our answer: a 4-ary 3-cube with 64-bit channels)",
+        format!(
+            "{}-ary {}-cube, W = {}, B = {}: {} cycles against the 2-D example's {}",
+            best.s("k"),
+            best.s("n"),
+            best.s("width"),
+            best.s("flits"),
+            fmt(best.f("latency"), 2),
+            fmt(example.f("latency"), 2)
+        ),
+        best.s("n") == "3" && best.s("k") == "4" && best.f("latency") < example.f("latency"),
+    ));
+    let mut table = String::from(
+        "| rank | n | k | nodes | W | B | k_dl | ρ | latency |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in data.iter() {
+        table += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.s("rank"),
+            r.s("n"),
+            r.s("k"),
+            r.s("nodes"),
+            fmt(r.f("width"), 0),
+            r.s("flits"),
+            fmt(r.f("k_d"), 3),
+            fmt(r.f("utilization"), 3),
+            if r.s("latency").is_empty() { "saturated".into() } else { fmt(r.f("latency"), 2) }
+        );
+    }
+    page.notes = table;
+    Ok(page)
+}
+
+/// Ex 8's network: 2-D, B = 4, m = 0.04 while computing (Ex 1's), radix 2 to 64.
+fn ex_8_data() -> anyhow::Result<Data> {
+    let mut data =
+        Data::new(&["k", "k_d", "latency_feedback", "processor_utilization", "latency_open", "slope"]);
+    for k in (2u32..=64).step_by(2).chain([1024, 4096]) {
+        let p = KaryNCube::new(k, 2, 0.04, 4.0);
+        let fb = feedback::solve(&p, Solution::Exact)?;
+        let open = kary_ncube::predict(&p)?;
+        data.push(vec![
+            k.to_string(),
+            fb.k_d.to_string(),
+            fb.latency.to_string(),
+            fb.processor_utilization.to_string(),
+            open.latency.map(|l| l.to_string()).unwrap_or_default(),
+            feedback::large_network_slope(2, 4.0).to_string(),
+        ]);
+    }
+    Ok(data)
+}
+
+fn ex_8(data: &Data) -> anyhow::Result<Page> {
+    let mut page = Page {
+        about: "App. D's model (one outstanding request per processor; m = 0.04 while computing, B = 4, n = 2) against App. B's open model at the same m, k = 2 to 64. The open model saturates at k_d = 1/(m·B) = 6.25 (k ≈ 14); with feedback the processors slow down instead and the latency grows linearly.".into(),
+        ..Page::default()
+    };
+    let line = |col: &str, label: &str, color: usize| Series {
+        label: label.into(),
+        color,
+        style: Style::Line,
+        points: data
+            .iter()
+            .filter(|r| r.f(col).is_finite() && r.f("k") <= 64.0)
+            .map(|r| (r.f("k"), r.f(col), None))
+            .collect(),
+        saturated: Vec::new(),
+    };
+    page.charts.push((
+        String::new(),
+        Picture::Chart(Chart {
+            title: "The homework's Ex 8: latency with and without feedback (n = 2, B = 4, m = 0.04)".into(),
+            x_label: "radix k".into(),
+            y_label: "latency T (cycles)".into(),
+            log_x: false,
+            log_y: false,
+            x_from_zero: true,
+            y_cap: None,
+            series: vec![
+                line("latency_feedback", "with feedback (App. D)", 0),
+                line("latency_open", "without feedback (App. B)", 1),
+            ],
+        }),
+    ));
+    let last = data.find("k = 4096", |r| r.s("k") == "4096")?;
+    let prev = data.find("k = 1024", |r| r.s("k") == "1024")?;
+    let slope = (last.f("latency_feedback") - prev.f("latency_feedback")) / (last.f("k_d") - prev.f("k_d"));
+    let expected = last.f("slope");
+    page.claims.push(Claim::new(
+        "\"show that when the network becomes very large (k ≫ 1), network latency is linearly related to k_d\" (derived: T ≈ max(n, B)·k_d)",
+        format!("dT/dk_d between k = 1024 and 4096: {slope:.3}, against max(n, B) = {expected}"),
+        (slope / expected - 1.0).abs() < 0.02,
+    ));
+    let u_kd = last.f("processor_utilization") * last.f("k_d");
+    let target = 1.0 / (0.04 * expected);
+    page.claims.push(Claim::new(
+        "\"how does processor utilization relate to k_d?\" (derived: U ≈ 1/(m·max(n, B)·k_d), falling as 1/k_d)",
+        format!("U·k_d at k = 4096: {u_kd:.3}, against 1/(m·max(n, B)) = {target:.3}"),
+        (u_kd / target - 1.0).abs() < 0.02,
+    ));
+    let open_sat = data.iter().any(|r| r.s("latency_open").is_empty());
+    page.claims.push(Claim::new(
+        "\"the curve for the model appears largely linear as k increases when the request rate is controlled by network feedback\"; without feedback the latency grows without bound",
+        format!(
+            "the open model saturates from k = {}",
+            data.iter().find(|r| r.s("latency_open").is_empty()).map_or("—".to_string(), |r| r.s("k").to_string())
+        ),
+        open_sat,
+    ));
+    Ok(page)
+}
