@@ -43,9 +43,16 @@ Spec = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 Axes = Mapping[str, Any]
 
 
+def _plain(value: Any) -> Any:
+    """A NumPy or pandas value (``np.linspace(...)``, ``np.int64(4)``, a Series) as plain Python."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not a number, text, list or table")
+
+
 def _json(value: Any, what: str) -> str:
     try:
-        return json.dumps(value, allow_nan=False)
+        return json.dumps(value, allow_nan=False, default=_plain)
     except ValueError:
         raise ValueError(
             f"{what} holds nan or infinity: every value a spec takes is a finite number"
@@ -86,9 +93,11 @@ def _frame(csv: str) -> "pandas.DataFrame":
     """The runner's tidy CSV as a DataFrame: numbers read back exactly, only empty cells missing."""
     import pandas
 
+    text = io.StringIO(csv)
+    if int(pandas.__version__.split(".")[0]) < 3:
+        return pandas.read_csv(text, keep_default_na=False, na_values=[""], float_precision="round_trip")
     # pandas 3 reads floats back exactly by default (and deprecates the option).
-    exact = {"float_precision": "round_trip"} if int(pandas.__version__.split(".")[0]) < 3 else {}
-    return pandas.read_csv(io.StringIO(csv), keep_default_na=False, na_values=[""], **exact)
+    return pandas.read_csv(text, keep_default_na=False, na_values=[""])
 
 
 def simulate(spec: Spec) -> Dict[str, Any]:
@@ -141,6 +150,8 @@ def _option(name: str, value: Any) -> List[str]:
     """A keyword argument as the CLI's option: ``no_wrap=True`` is ``--no-wrap``, a list
     repeats the option, None and False leave it out."""
     flag = "--" + name.replace("_", "-")
+    if hasattr(value, "tolist"):
+        value = value.tolist()
     if value is None or value is False:
         return []
     if value is True:

@@ -1,5 +1,8 @@
 """netwrap.simulate and netwrap.sweep against the command line."""
 
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -48,6 +51,22 @@ def test_simulate_equals_sim_json(cli):
     """Verification: simulate(spec) gives exactly what `netwrap sim ... --json` prints for the
     same network, workload and run (every field, every number)."""
     assert netwrap.simulate(SPEC) == cli.json(*FLAGS)
+
+
+def test_a_result_reruns_to_itself():
+    """Verification: a result given back as the spec re-runs from its `config` and reproduces
+    itself bit for bit, as `netwrap run result.json` does."""
+    r = netwrap.simulate(SPEC)
+    assert netwrap.simulate(r) == r
+
+
+def test_sweeps_do_not_depend_on_the_number_of_threads():
+    """Verification: the sweep's CSV run on one thread (a fresh process with
+    RAYON_NUM_THREADS=1) is the CSV run here on every core."""
+    code = "import sys, netwrap; sys.stdout.write(netwrap._native.run(sys.argv[1], True, '', True))"
+    one = subprocess.run([sys.executable, "-c", code, EXPERIMENT], capture_output=True, text=True,
+                         env={**os.environ, "RAYON_NUM_THREADS": "1"}, check=True).stdout
+    assert one == netwrap._native.run(EXPERIMENT, True, "", True)
 
 
 def test_simulate_toml_and_file_equal_run_json(cli, tmp_path):
@@ -117,6 +136,18 @@ def test_sweep_axes_join_the_spec(cli, tmp_path):
     toml = '[topology]\nfamily = "torus"\nk = 4\n[run]\nmessages = 300\n[sweep]\n"workload.rate" = [0.5]\n'
     got = netwrap.sweep(toml, {"workload.rate": [0.01, 0.02], "workload.size": [1, 3]})
     pandas.testing.assert_frame_equal(got, read_csv(out), check_exact=True)
+
+
+def test_numpy_values_are_plain_values():
+    """Characterisation: NumPy arrays and scalars as axes and spec values sweep as lists and
+    numbers do."""
+    numpy = pytest.importorskip("numpy")
+    spec = {"topology": {"family": "torus", "k": numpy.int64(4)}, "run": {"messages": 300}}
+    got = netwrap.sweep(spec, {"workload.rate": numpy.array([0.01, 0.02])})
+    expected = netwrap.sweep({"topology": {"family": "torus", "k": 4}, "run": {"messages": 300}},
+                             {"workload.rate": [0.01, 0.02]})
+    pandas.testing.assert_frame_equal(got, expected, check_exact=True)
+    assert netwrap.model.kary_ncube(k=numpy.int64(8), rate=numpy.float64(0.02)) == netwrap.model.kary_ncube(k=8, rate=0.02)
 
 
 def test_bad_axes_raise_the_cli_message():

@@ -54,7 +54,7 @@ fn printed(f: impl FnOnce() -> anyhow::Result<()>) -> Result<String, String> {
 
 /// Runs the command line `netwrap ARGS…` (subcommand form, `args` without the program name)
 /// and returns what it prints on standard output; invalid input is the message the CLI
-/// prints. Help (`--help`) is refused: it is for people at a terminal.
+/// prints. Help (`--help`) comes back as an error carrying the help text.
 pub fn command(args: &[String]) -> Result<String, String> {
     let argv = std::iter::once("netwrap".to_string()).chain(args.iter().cloned()).map(Into::into).collect();
     let parsed = cli::parse(argv).map_err(|e| format!("{e:#}"))?;
