@@ -116,10 +116,16 @@ fn check_topology(args: &[std::ffi::OsString]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Parses `args` (program name first) as the subcommand form, printing nothing: the outer
+/// error is invalid input found before clap, the inner one clap's (which may be help).
+pub fn parse(args: Vec<std::ffi::OsString>) -> anyhow::Result<Result<Cli, clap::Error>> {
+    check_topology(&args)?;
+    Ok(Cli::try_parse_from(topology_as_family(join_negative_values(args))))
+}
+
 /// Parses `args` (program name first) and runs the chosen subcommand.
 pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    check_topology(&args)?;
-    let cli = match Cli::try_parse_from(topology_as_family(join_negative_values(args))) {
+    let cli = match parse(args)? {
         Ok(cli) => cli,
         // Help and version go to standard output: a failed write there is a failed write
         // (status 1, or a quiet 0 for a closed pipe), not invalid input.
@@ -133,6 +139,11 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
+    execute(cli)
+}
+
+/// Runs a parsed command line.
+pub fn execute(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Sim(a) => cmd::sim::run(*a),
         Command::Check(a) => cmd::check::run(*a),

@@ -4,15 +4,7 @@
 //! `netwrap procs pkts steps req-rt msg-size rad-k det-file loc`, recognised when the first
 //! argument is a number, and subcommands (`netwrap sim …`, `netwrap model …`, …).
 
-mod args;
-mod chart;
-mod cli;
-mod cmd;
-mod heatmap;
-mod output;
-mod progress;
-mod values;
-
+use netwrap::{cli, cmd, output};
 use std::io::Write;
 use std::process::ExitCode;
 

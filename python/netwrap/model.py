@@ -1,0 +1,103 @@
+"""The analytical models, as ``netwrap model ... --json``: same parameter names (the CLI's
+options, dashes as underscores), same defaults, same validation and messages, same result.
+
+A parameter left as None takes the CLI's default. Each function returns the JSON report as a
+dict: ``model``, ``netwrap_version``, ``config`` (the fully resolved input) and the prediction
+(``utilization``, ``latency``, ``max_rate``, ``saturated``, ...). A saturated prediction is
+returned (``saturated`` is true, ``latency`` None), as the CLI prints it before exiting with
+status 3. Invalid parameters raise ValueError with the CLI's message, which names the option.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Literal, Optional, Tuple, Union
+
+__all__ = ["kary_ncube", "feedback", "indirect", "fat_tree"]
+
+Contention = Literal["auto", "large-kd", "small-kd", "full-variance"]
+WireDelay = Literal["unit", "length"]
+
+
+def _run(command: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    from . import _command, _options
+
+    if isinstance(options.get("bisection_of"), tuple):
+        n0, w0 = options["bisection_of"]
+        options["bisection_of"] = f"{n0}:{w0}"
+    return _command(["model", command] + _options(options))
+
+
+def kary_ncube(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
+               rate: Optional[float] = None, size: Optional[int] = None,
+               locality: Optional[float] = None, bidirectional: bool = False,
+               no_wrap: bool = False, contention: Optional[Contention] = None,
+               bits: Optional[float] = None, width: Optional[float] = None,
+               pins: Optional[float] = None, bisection: Optional[float] = None,
+               bisection_binary_cube: bool = False,
+               bisection_of: Union[str, Tuple[int, float], None] = None,
+               switch_delay: Optional[float] = None, wire_delay: Optional[WireDelay] = None,
+               space_dims: Optional[int] = None) -> Dict[str, Any]:
+    """Contention model of a buffered k-ary n-cube (Agarwal 1991 eqs. 1-12; the homework's
+    App. B), as ``netwrap model kary-ncube --json``.
+
+    ``k`` radix (default 8), ``n`` dimensions (default 2) or ``nodes`` N (n rounded up),
+    ``rate`` m messages/node/cycle (default 0.04), ``size`` B flits (default 4), ``locality``
+    l in (0, 1], ``bidirectional``, ``no_wrap`` (a mesh), ``contention`` form (``auto``: the
+    homework's App. B rule). Agarwal 1991's physical options: ``bits`` L with one width
+    constraint (``width``, ``pins``, ``bisection``, ``bisection_binary_cube`` or
+    ``bisection_of`` = ``"n0:W0"`` or ``(n0, W0)``), and ``switch_delay``, ``wire_delay``,
+    ``space_dims`` for eq. 12's latency in units of the 2-D wire delay.
+    """
+    return _run("kary-ncube", dict(locals()))
+
+
+def feedback(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
+             rate: Optional[float] = None, size: Optional[int] = None,
+             locality: Optional[float] = None, bidirectional: bool = False,
+             no_wrap: bool = False, contention: Optional[Contention] = None,
+             bits: Optional[float] = None, width: Optional[float] = None,
+             pins: Optional[float] = None, bisection: Optional[float] = None,
+             bisection_binary_cube: bool = False,
+             bisection_of: Union[str, Tuple[int, float], None] = None,
+             switch_delay: Optional[float] = None, wire_delay: Optional[WireDelay] = None,
+             space_dims: Optional[int] = None,
+             solution: Optional[Literal["exact", "quadratic", "closed-form"]] = None,
+             threads: Optional[int] = None) -> Dict[str, Any]:
+    """Processor utilisation with network feedback (the homework's App. D; ``threads`` T per
+    processor after Agarwal 1992), as ``netwrap model feedback --json``.
+
+    The k-ary n-cube's parameters as in :func:`kary_ncube` (``rate`` is m while busy), plus
+    ``solution`` (``exact``, the default; ``quadratic``; ``closed-form``, the form App. D
+    prints) and ``threads`` (default 1).
+    """
+    return _run("feedback", dict(locals()))
+
+
+def indirect(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
+             rate: Optional[float] = None, size: Optional[float] = None,
+             bits: Optional[float] = None, width: Optional[float] = None,
+             pins: Optional[float] = None,
+             memory_latency: Optional[float] = None) -> Dict[str, Any]:
+    """Buffered indirect (Omega) network (Agarwal 1991 eqs. 13-14; the homework's App. C), as
+    ``netwrap model indirect --json``.
+
+    ``k`` switch size (default 2), ``n`` stages (default 2) or ``nodes`` N, ``rate`` m
+    (default 0.04), ``size`` B flits (default 4) or ``bits`` L with ``width`` W or ``pins``,
+    ``memory_latency`` M (default 0).
+    """
+    return _run("indirect", dict(locals()))
+
+
+def fat_tree(*, nodes: Optional[int] = None, rate: Optional[float] = None,
+             size: Optional[float] = None,
+             mg2_rate: Optional[Literal["pair", "per-link"]] = None,
+             turn: Optional[Literal["printed", "conditional"]] = None) -> Dict[str, Any]:
+    """Greenberg & Guan's wormhole model of the butterfly fat-tree (their eqs. 1-26), as
+    ``netwrap model fat-tree --json``.
+
+    ``nodes`` N = 4^n (default 1024), ``rate`` lambda_0 messages/processor/cycle (default
+    0.001), ``size`` worm length in flits (default 32), ``mg2_rate`` (``pair``: 2 lambda, the
+    default; ``per-link``: as printed) and ``turn`` (``printed``, the default;
+    ``conditional``).
+    """
+    return _run("fat-tree", dict(locals()))
