@@ -313,7 +313,7 @@ fn quicken(run: &mut netwrap_sim::spec::RunControl) {
 }
 
 impl Ctx {
-    /// Runs the experiment file `name` (one of [`EXPERIMENTS`]) and returns its CSV, as
+    /// Runs the experiment file `name` (one netwrap embeds, from docs/validation or examples) and returns its CSV, as
     /// `netwrap run FILE --csv` writes it; a point that fails fails the page.
     pub fn experiment(&mut self, name: &'static str) -> anyhow::Result<Data> {
         self.experiment_thinned(name, 1)
