@@ -107,7 +107,7 @@ def simulate(spec: Spec) -> Dict[str, Any]:
     ``{"topology": {"family": "torus", "k": 8}, "workload": {"rate": 0.04, "size": 4}}``,
     TOML text, or a file's path. Sections left out take the CLI's defaults (the homework's
     8x8 torus at m = 0.04). The result has ``netwrap_version``, ``seed``, the fully resolved
-    ``config``, ``network``, ``report`` (utilization, latency, ...) and ``model`` when asked.
+    ``config``, ``network``, the report's fields (``utilization``, ``latency``, ...) and ``model`` when asked.
 
     Raises ValueError for an invalid spec (the CLI's message) or a spec that sweeps (use
     :func:`sweep`).
