@@ -222,23 +222,29 @@ fn candidate(
     }))
 }
 
+/// The homework's Ex 7: N = 64, a 384-pin switch, m = 0.015, 1024-bit messages, l = 0.5,
+/// ranked by latency in cycles (wire length ignored).
+pub fn exercise_7() -> DesignQuery {
+    DesignQuery {
+        nodes: 64,
+        rate: 0.015,
+        bits: 1024.0,
+        locality: 0.5,
+        constraint: WidthConstraint::Pins { pins: 384.0 },
+        delays: None,
+        bidirectional: false,
+        fractional_flits: false,
+        exact_nodes: false,
+        rank_by: RankBy::Latency,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn ex7() -> DesignQuery {
-        DesignQuery {
-            nodes: 64,
-            rate: 0.015,
-            bits: 1024.0,
-            locality: 0.5,
-            constraint: WidthConstraint::Pins { pins: 384.0 },
-            delays: None,
-            bidirectional: false,
-            fractional_flits: false,
-            exact_nodes: false,
-            rank_by: RankBy::Latency,
-        }
+        exercise_7()
     }
 
     /// Regression: a locality below 1/N made every candidate unpredictable, and the search

@@ -163,6 +163,21 @@ pub fn capture<T>(f: impl FnOnce() -> T) -> (T, Vec<u8>) {
     (result, captured)
 }
 
+/// Makes sure `--out DIR` is a directory, creating it if missing: a path that exists and is
+/// not a directory is invalid input (status 2), a directory that cannot be made is status 1.
+/// `what` says what goes there, e.g. "the CSV and SVG files".
+pub fn out_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "--out {} is not a directory: --out takes the directory {what} are written to (created if missing)",
+            dir.display()
+        );
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| write_failed(format!("the directory {} (--out)", dir.display()), e))?;
+    Ok(())
+}
+
 /// A note for the user on standard error (`netwrap: …`); a closed standard error is ignored.
 /// A progress bar on screen steps aside for it.
 pub fn note(message: impl std::fmt::Display) {

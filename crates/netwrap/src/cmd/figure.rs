@@ -38,14 +38,7 @@ fn select(id: &str) -> anyhow::Result<Vec<&'static str>> {
 
 pub fn run(a: FigureArgs) -> anyhow::Result<()> {
     let ids = select(&a.id)?;
-    if a.out.exists() && !a.out.is_dir() {
-        bail!(
-            "--out {} is not a directory: --out takes the directory the CSV and SVG files are written to (created if missing)",
-            a.out.display()
-        );
-    }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| write_failed(format!("the directory {} (--out)", a.out.display()), e))?;
+    output::out_dir(&a.out, "the CSV and SVG files")?;
     let mut out = output::stdout();
     for id in ids {
         let fig = figures::figure(id)?;

@@ -1,9 +1,8 @@
 //! The homework's Ex 1–8, answered by simulation and by the models.
 
-use super::{Claim, Data, Item, Page, Paper, Picture, axes, fmt, pct};
+use super::{Claim, Data, Item, Page, Paper, Picture, axes, fmt, md_table, pct};
 use crate::chart::{Chart, Series, Style};
-use netwrap_model::agarwal::WidthConstraint;
-use netwrap_model::design::{self, DesignQuery, RankBy};
+use netwrap_model::design;
 use netwrap_model::exercises;
 use netwrap_model::feedback::{self, Solution};
 use netwrap_model::kary_ncube::{self, KaryNCube};
@@ -302,9 +301,7 @@ fn ex_6(data: &Data) -> anyhow::Result<Page> {
         about: "The modification: destinations lie in a subcube of side s = (l·N)^(1/n) = l^(1/n)·k with a corner at the source, so each dimension's offset is uniform on 0..s − 1 and k_d becomes k_dl = (l^(1/n)·k − 1)/2 (the same as Agarwal 1991 §5.1); substituting k_dl for k_d in ρ = m·B·k_dl and in eq. 10 is the whole change. The peak throughput 1/(B·k_d) grows by k_d/k_dl. Checked on Ex 5's runs: simulated mean hops against n·k_dl, latency against the modified model.".into(),
         ..Page::default()
     };
-    let mut rows = String::from(
-        "| m | l | side s | k_dl | hops, simulated | hops, n·k_dl | latency | model | error |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
+    let mut rows_rows: Vec<Vec<String>> = Vec::new();
     let mut hops_ok = true;
     for r in data.iter() {
         let l = r.f("workload.locality");
@@ -316,19 +313,17 @@ fn ex_6(data: &Data) -> anyhow::Result<Page> {
             kary_ncube::Wiring::UnidirectionalTorus,
         )?;
         hops_ok &= (r.f("mean_hops") - 2.0 * kdl).abs() <= r.f("mean_hops_ci95") + 1e-9;
-        rows += &format!(
-            "| {} | {} | {} | {} | {} ± {} | {} | {} | {} | {} |\n",
-            r.s("workload.rate"),
-            r.s("workload.locality"),
-            side,
+        rows_rows.push(vec![
+            r.s("workload.rate").to_string(),
+            r.s("workload.locality").to_string(),
+            side.to_string(),
             fmt(kdl, 3),
-            fmt(r.f("mean_hops"), 3),
-            fmt(r.f("mean_hops_ci95"), 3),
+            format!("{} ± {}", fmt(r.f("mean_hops"), 3), fmt(r.f("mean_hops_ci95"), 3)),
             fmt(2.0 * kdl, 3),
             fmt(r.f("latency"), 2),
             fmt(r.f("model_latency"), 2),
-            pct(r.f("latency"), r.f("model_latency"))
-        );
+            pct(r.f("latency"), r.f("model_latency")),
+        ]);
     }
     page.claims.push(Claim::new(
         "the hint: k_d is related to the locality parameter l (our answer: k_dl = (l^(1/n)·k − 1)/2 with the side rounded to whole nodes)",
@@ -353,29 +348,27 @@ fn ex_6(data: &Data) -> anyhow::Result<Page> {
         format!("at k = 10⁶, n = 2, l = 0.81: {gain:.5} against 1/0.9 = {:.5}", 1.0 / 0.9),
         (gain - 1.0 / 0.9).abs() < 1e-4,
     ));
-    page.notes = rows;
+    page.notes = md_table(
+        &[
+            ("m", true),
+            ("l", true),
+            ("side s", true),
+            ("k_dl", true),
+            ("hops, simulated", true),
+            ("hops, n·k_dl", true),
+            ("latency", true),
+            ("model", true),
+            ("error", true),
+        ],
+        rows_rows,
+    );
     Ok(page)
-}
-
-fn ex_7_query() -> DesignQuery {
-    DesignQuery {
-        nodes: 64,
-        rate: 0.015,
-        bits: 1024.0,
-        locality: 0.5,
-        constraint: WidthConstraint::Pins { pins: 384.0 },
-        delays: None,
-        bidirectional: false,
-        fractional_flits: false,
-        exact_nodes: false,
-        rank_by: RankBy::Latency,
-    }
 }
 
 fn ex_7_data() -> anyhow::Result<Data> {
     let mut data =
         Data::new(&["rank", "n", "k", "nodes", "width", "flits", "k_d", "utilization", "latency", "margin"]);
-    for (i, c) in design::search(&ex_7_query())?.iter().enumerate() {
+    for (i, c) in design::search(&design::exercise_7())?.iter().enumerate() {
         data.push(vec![
             (i + 1).to_string(),
             c.n.to_string(),
@@ -417,24 +410,34 @@ fn ex_7(data: &Data) -> anyhow::Result<Page> {
         ),
         best.s("n") == "3" && best.s("k") == "4" && best.f("latency") < example.f("latency"),
     ));
-    let mut table = String::from(
-        "| rank | n | k | nodes | W | B | k_dl | ρ | latency |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
+    let mut table_rows: Vec<Vec<String>> = Vec::new();
     for r in data.iter() {
-        table += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.s("rank"),
-            r.s("n"),
-            r.s("k"),
-            r.s("nodes"),
+        table_rows.push(vec![
+            r.s("rank").to_string(),
+            r.s("n").to_string(),
+            r.s("k").to_string(),
+            r.s("nodes").to_string(),
             fmt(r.f("width"), 0),
-            r.s("flits"),
+            r.s("flits").to_string(),
             fmt(r.f("k_d"), 3),
             fmt(r.f("utilization"), 3),
-            if r.s("latency").is_empty() { "saturated".into() } else { fmt(r.f("latency"), 2) }
-        );
+            if r.s("latency").is_empty() { "saturated".into() } else { fmt(r.f("latency"), 2) },
+        ]);
     }
-    page.notes = table;
+    page.notes = md_table(
+        &[
+            ("rank", true),
+            ("n", true),
+            ("k", true),
+            ("nodes", true),
+            ("W", true),
+            ("B", true),
+            ("k_dl", true),
+            ("ρ", true),
+            ("latency", true),
+        ],
+        table_rows,
+    );
     Ok(page)
 }
 

@@ -440,14 +440,7 @@ pub fn run(a: ReproduceArgs) -> anyhow::Result<()> {
     }
     let every = a.id == "all";
     let chosen = select(&a.id, items())?;
-    if a.out.exists() && !a.out.is_dir() {
-        bail!(
-            "--out {} is not a directory: --out takes the directory the pages are written to",
-            a.out.display()
-        );
-    }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| write_failed(format!("the directory {} (--out)", a.out.display()), e))?;
+    output::out_dir(&a.out, "the pages")?;
     let mut ctx = Ctx { quick: a.quick, quiet: a.quiet, runs: HashMap::new() };
     let mut done = Vec::new();
     for item in &chosen {
@@ -515,6 +508,20 @@ fn picture_stem(id: &str, suffix: &str) -> String {
     if suffix.is_empty() { id.to_string() } else { format!("{id}-{suffix}") }
 }
 
+/// A Markdown table: `columns` as (heading, right-aligned), one line a row.
+pub fn md_table(columns: &[(&str, bool)], rows: Vec<Vec<String>>) -> String {
+    let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
+    let mut t = line(columns.iter().map(|c| c.0.to_string()).collect());
+    t += &format!(
+        "|{}|\n",
+        columns.iter().map(|c| if c.1 { "---:" } else { "---" }).collect::<Vec<_>>().join("|")
+    );
+    for r in rows {
+        t += &line(r.iter().map(|c| cell(c)).collect());
+    }
+    t
+}
+
 /// Escapes a table cell's `|`.
 fn cell(s: &str) -> String {
     s.replace('|', "\\|")
@@ -540,15 +547,19 @@ fn markdown(item: &Item, page: &Page, data: &Data) -> String {
         let _ = writeln!(md, "![{}]({}.svg)\n", chart.title(), picture_stem(item.id, suffix));
     }
     if !page.claims.is_empty() {
-        md.push_str("| the paper states | netwrap | agrees |\n|---|---|---|\n");
-        for c in &page.claims {
-            let verdict = match (c.agrees, c.ok) {
-                (true, _) => "yes",
-                (false, true) => "no: see below",
-                (false, false) => "**no: check failed**",
-            };
-            let _ = writeln!(md, "| {} | {} | {verdict} |", cell(&c.paper), cell(&c.ours));
-        }
+        let rows = page
+            .claims
+            .iter()
+            .map(|c| {
+                let verdict = match (c.agrees, c.ok) {
+                    (true, _) => "yes",
+                    (false, true) => "no: see below",
+                    (false, false) => "**no: check failed**",
+                };
+                vec![c.paper.clone(), c.ours.clone(), verdict.to_string()]
+            })
+            .collect();
+        md += &md_table(&[("the paper states", false), ("netwrap", false), ("agrees", false)], rows);
         md.push('\n');
     }
     if !page.notes.is_empty() {

@@ -1,7 +1,7 @@
 //! Puente et al. 1999 (Table 1, Figs. 6–8), Greenberg & Guan 1997 (Fig. 3) and Raghunath &
 //! Ranade 1995 (Tables I–II, Figs. 4–8).
 
-use super::{Claim, Ctx, Data, Item, Page, Paper, Picture, Row, axes, fmt, pct};
+use super::{Claim, Ctx, Data, Item, Page, Paper, Picture, Row, axes, fmt, md_table, pct};
 use crate::chart::{Chart, Series, Style};
 use netwrap_topo::cost::{InterModule, cost};
 use netwrap_topo::{RoutingSpec, TopologySpec};
@@ -181,21 +181,15 @@ fn puente_table_1(data: &Data) -> anyhow::Result<Page> {
         about: "Each network built and measured by `netwrap topo` (links = channels / 2; diameter and average distance over ordered pairs of distinct nodes, exact), beside Table 1's formulas with k₁ = k₂ = k = √N.".into(),
         ..Page::default()
     };
-    let mut table = String::from(
-        "| network | N | links (Table 1) | diameter (Table 1) | average distance (Table 1) |\n|---|---:|---:|---:|---:|\n",
-    );
+    let mut table_rows: Vec<Vec<String>> = Vec::new();
     for r in data.iter() {
-        table += &format!(
-            "| {} | {} | {} ({}) | {} ({}) | {} ({}) |\n",
-            family_label(r.s("network")),
-            r.s("nodes"),
-            r.s("links"),
-            r.s("table_links"),
-            r.s("diameter"),
-            r.s("table_diameter"),
-            fmt(r.f("average_distance"), 3),
-            fmt(r.f("table_average_distance"), 3)
-        );
+        table_rows.push(vec![
+            family_label(r.s("network")).to_string(),
+            r.s("nodes").to_string(),
+            format!("{} ({})", r.s("links"), r.s("table_links")),
+            format!("{} ({})", r.s("diameter"), r.s("table_diameter")),
+            format!("{} ({})", fmt(r.f("average_distance"), 3), fmt(r.f("table_average_distance"), 3)),
+        ]);
     }
     let same = |r: &Row, a: &str, b: &str| (r.f(a) - r.f(b)).abs() < 1e-9;
     let exact = data.iter().filter(|r| r.s("network") != "midimew").all(|r| {
@@ -246,7 +240,17 @@ fn puente_table_1(data: &Data) -> anyhow::Result<Page> {
         at("midimew", "256", "average_distance") < at("torus", "256", "average_distance"),
     ));
     page.notes = format!(
-        "{table}\nThe Midimew's average-distance formula k₀(1 − 2(k₀² − 1)/(3(N − 1))) is an approximation: it is off by up to a few per cent from the built graphs (C_N(b − 1, b), measured exactly)."
+        "{}\nThe Midimew's average-distance formula k₀(1 − 2(k₀² − 1)/(3(N − 1))) is an approximation: it is off by up to a few per cent from the built graphs (C_N(b − 1, b), measured exactly).",
+        md_table(
+            &[
+                ("network", false),
+                ("N", true),
+                ("links (Table 1)", true),
+                ("diameter (Table 1)", true),
+                ("average distance (Table 1)", true)
+            ],
+            table_rows
+        )
     );
     Ok(page)
 }
@@ -634,23 +638,26 @@ fn rr_table_1(data: &Data) -> anyhow::Result<Page> {
         ),
         complete_least,
     ));
-    let mut table = String::from(
-        "| M | topology | pin count (Table I) | bundles per module (Table I) | total bundles (Table I) |\n|---:|---|---:|---:|---:|\n",
-    );
+    let mut table_rows: Vec<Vec<String>> = Vec::new();
     for r in data.iter() {
-        table += &format!(
-            "| {} | {} | {} ({}) | {} ({}) | {} ({}) |\n",
-            r.s("modules"),
-            r.s("topology"),
-            fmt(r.f("pin_count"), 1),
-            fmt(r.f("table_pin_count"), 1),
-            r.s("bundles_per_module"),
-            r.s("table_bundles_per_module"),
-            r.s("total_bundles"),
-            r.s("table_total_bundles")
-        );
+        table_rows.push(vec![
+            r.s("modules").to_string(),
+            r.s("topology").to_string(),
+            format!("{} ({})", fmt(r.f("pin_count"), 1), fmt(r.f("table_pin_count"), 1)),
+            format!("{} ({})", r.s("bundles_per_module"), r.s("table_bundles_per_module")),
+            format!("{} ({})", r.s("total_bundles"), r.s("table_total_bundles")),
+        ]);
     }
-    page.notes = table;
+    page.notes = md_table(
+        &[
+            ("M", true),
+            ("topology", false),
+            ("pin count (Table I)", true),
+            ("bundles per module (Table I)", true),
+            ("total bundles (Table I)", true),
+        ],
+        table_rows,
+    );
     Ok(page)
 }
 
@@ -700,20 +707,14 @@ fn rr_table_2(data: &Data) -> anyhow::Result<Page> {
         about: "Table II recomputed: 32 modules, bisection 8192 wires, each network built and counted (the butterfly and CCC rows from Table I's formulas with log₂ 32 = 5, as the paper does); the paper's printed values in parentheses.".into(),
         ..Page::default()
     };
-    let mut table = String::from(
-        "| topology | pin count (paper) | bundles per module (paper) | total bundles (paper) |\n|---|---:|---:|---:|\n",
-    );
+    let mut table_rows: Vec<Vec<String>> = Vec::new();
     for r in data.iter() {
-        table += &format!(
-            "| {} | {} ({}) | {} ({}) | {} ({}) |\n",
-            r.s("topology"),
-            r.s("pin_count"),
-            r.s("paper_pin_count"),
-            r.s("bundles_per_module"),
-            r.s("paper_bundles_per_module"),
-            r.s("total_bundles"),
-            r.s("paper_total_bundles")
-        );
+        table_rows.push(vec![
+            r.s("topology").to_string(),
+            format!("{} ({})", r.s("pin_count"), r.s("paper_pin_count")),
+            format!("{} ({})", r.s("bundles_per_module"), r.s("paper_bundles_per_module")),
+            format!("{} ({})", r.s("total_bundles"), r.s("paper_total_bundles")),
+        ]);
     }
     let equal = data.iter().all(|r| {
         ["pin_count", "bundles_per_module", "total_bundles"]
@@ -725,7 +726,15 @@ fn rr_table_2(data: &Data) -> anyhow::Result<Page> {
         if equal { "every one equal".to_string() } else { "some differ (table below)".to_string() },
         equal,
     ));
-    page.notes = table;
+    page.notes = md_table(
+        &[
+            ("topology", false),
+            ("pin count (paper)", true),
+            ("bundles per module (paper)", true),
+            ("total bundles (paper)", true),
+        ],
+        table_rows,
+    );
     Ok(page)
 }
 
