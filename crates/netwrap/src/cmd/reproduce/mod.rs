@@ -35,8 +35,9 @@ pub struct ReproduceArgs {
     /// A page id (e.g. agarwal-1991-fig-5), a prefix naming several (agarwal-1991,
     /// homework), or `all`; `netwrap reproduce list` prints the ids.
     pub id: String,
-    /// Fewer messages per simulated point (a tenth, at least 2,000): minutes instead of the full
-    /// run's hour; each page's conclusions are checked all the same.
+    /// Fewer messages per simulated point (a tenth, at least 2,000) and every third load of the
+    /// throughput sweeps: under two minutes instead of the full run's eight on two cores; each
+    /// page's statements are checked all the same.
     #[arg(long)]
     pub quick: bool,
     /// Directory for the CSV, SVG and Markdown files (created if missing).
