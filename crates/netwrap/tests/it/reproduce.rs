@@ -138,6 +138,12 @@ fn bad_ids_and_outputs_are_refused_with_status_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
     let out = netwrap().args(["reproduce", "homework-ex-4", "--replot", "--quick"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // --replot reads an earlier run's directory: it never makes one.
+    let absent = dir.join("absent");
+    let out =
+        netwrap().args(["reproduce", "homework-ex-4", "--replot", "--out"]).arg(&absent).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a directory") && !absent.exists());
 }
 
 /// A page's CSV edited so that a stated conclusion no longer holds fails its check with

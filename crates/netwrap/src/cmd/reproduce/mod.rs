@@ -441,6 +441,12 @@ pub fn run(a: ReproduceArgs) -> anyhow::Result<()> {
     }
     let every = a.id == "all";
     let chosen = select(&a.id, items())?;
+    if a.replot && !a.out.is_dir() {
+        bail!(
+            "--replot redraws the pages from the CSVs of an earlier run in --out DIR, and {} is not a directory",
+            a.out.display()
+        );
+    }
     output::out_dir(&a.out, "the pages")?;
     let mut ctx = Ctx { quick: a.quick, quiet: a.quiet, runs: HashMap::new() };
     let mut done = Vec::new();
