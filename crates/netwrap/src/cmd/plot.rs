@@ -118,7 +118,15 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
             bail!("{name} is for --heatmap");
         }
     }
-    let axes = Axes { x: a.x, y: a.y, series: a.series, log_x: a.log_x, log_y: a.log_y, title: a.title };
+    let axes = Axes {
+        x: a.x,
+        y: a.y,
+        series: a.series,
+        log_x: a.log_x,
+        log_y: a.log_y,
+        title: a.title,
+        short_labels: false,
+    };
     chart::write(&table.chart(&axes)?, &out)?;
     let mut stdout = output::stdout();
     writeln!(stdout, "{}", out.display())?;
@@ -253,12 +261,18 @@ pub struct Axes {
     pub log_y: bool,
     /// Caption.
     pub title: Option<String>,
+    /// Name swept parameters in the legend by their path's last part (`k = 4`, not
+    /// `topology.k = 4`), where the caption already says what they belong to.
+    pub short_labels: bool,
 }
 
-/// A CSV held as text cells.
+/// A CSV held as text cells: what `plot` draws, and what `reproduce` computes and reads.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
+    /// Column names.
+    pub header: Vec<String>,
+    /// One list of cells a row, in the header's order.
+    pub rows: Vec<Vec<String>>,
 }
 
 impl Table {
@@ -278,7 +292,8 @@ impl Table {
         Ok(Table { header, rows })
     }
 
-    fn column(&self, name: &str, what: &str) -> anyhow::Result<usize> {
+    /// The column named `name`; an error names `what` wanted it and the nearest column.
+    pub fn column(&self, name: &str, what: &str) -> anyhow::Result<usize> {
         if let Some(i) = self.header.iter().position(|h| h == name) {
             return Ok(i);
         }
@@ -345,7 +360,11 @@ impl Table {
         for row in 0..self.rows.len() {
             let label = series_cols
                 .iter()
-                .map(|&c| format!("{} = {}", self.header[c], self.rows[row][c]))
+                .map(|&c| {
+                    let name = &self.header[c];
+                    let name = if axes.short_labels { short(name) } else { name };
+                    format!("{name} = {}", self.rows[row][c])
+                })
                 .collect::<Vec<_>>()
                 .join(", ");
             if !curves.contains_key(&label) {
@@ -413,6 +432,11 @@ impl Table {
     }
 }
 
+/// A swept parameter as a legend names it: its path's last part (`k` for `topology.k`).
+fn short(column: &str) -> &str {
+    column.rsplit('.').next().unwrap_or(column)
+}
+
 /// A netwrap column's name with its unit, for an axis label.
 fn with_unit(column: &str) -> String {
     let name = column.rsplit('.').next().unwrap_or(column);
@@ -424,6 +448,9 @@ fn with_unit(column: &str) -> String {
         | "latency_p50" | "latency_p95" | "latency_p99" | "latency_max" | "cycles" | "warmup" => "cycles",
         "utilization" | "offered_utilization" | "model_utilization" => "busy fraction of a channel",
         "mean_hops" | "expected_mean_hops" => "channels",
+        "processor_utilization" | "model_processor_utilization" => "busy fraction of a processor",
+        "round_trip" | "request_latency" | "memory_time" | "reply_latency" => "cycles",
+        "access_rate" => "accesses/processor/cycle",
         _ => return column.to_string(),
     };
     format!("{column} ({unit})")

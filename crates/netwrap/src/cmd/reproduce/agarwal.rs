@@ -11,7 +11,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Agarwal,
             title: "Figs. 2–4: latency against load, simulation and eq. 10",
             source: "docs/validation/agarwal-figs-2-4.toml",
-            data: |ctx| ctx.experiment("agarwal-figs-2-4.toml"),
+            data: |ctx| ctx.experiment("docs/validation/agarwal-figs-2-4.toml"),
             present: figs_2_4,
         },
         Item {
@@ -19,7 +19,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Agarwal,
             title: "Fig. 5: latency against packet size at ρ = 0.4",
             source: "docs/validation/agarwal-fig-5.toml",
-            data: |ctx| ctx.experiment("agarwal-fig-5.toml"),
+            data: |ctx| ctx.experiment("docs/validation/agarwal-fig-5.toml"),
             present: fig_5,
         },
     ];
@@ -131,14 +131,14 @@ fn figs_2_4(data: &Data) -> anyhow::Result<Page> {
         let d = data.only("topology.k", k)?.only("topology.n", n)?;
         page.charts.push((
             suffix.into(),
-            d.chart(axes("workload.rate", "latency", &[], format!("Agarwal 1991 {title}, B = 4")))?.into(),
+            d.chart(&axes("workload.rate", "latency", &[], format!("Agarwal 1991 {title}, B = 4")))?.into(),
         ));
     }
     let small = data.only("topology.k", "4")?;
     page.charts.push((
         "fig-4".into(),
         small
-            .chart(axes(
+            .chart(&axes(
                 "workload.rate",
                 "latency",
                 &["topology.n"],
@@ -207,7 +207,7 @@ fn fig_5(data: &Data) -> anyhow::Result<Page> {
     };
     page.charts.push((
         String::new(),
-        data.chart(axes(
+        data.chart(&axes(
             "workload.size",
             "latency",
             &["topology.k", "topology.n"],

@@ -15,7 +15,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Homework,
             title: "Ex 1: the 64-processor network at m = 0.04, B = 4, simulation against App. B",
             source: "examples/ex1.toml (`netwrap 64 2000 9999999 0.04 4 8 /dev/null 1.0` runs the same point)",
-            data: |ctx| ctx.experiment("ex1.toml"),
+            data: |ctx| ctx.experiment("examples/ex1.toml"),
             present: ex_1,
         },
         Item {
@@ -23,7 +23,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Homework,
             title: "Ex 2: utilisation and latency for m = 0.01–0.06 and B = 2–10",
             source: "examples/ex2-grid.toml",
-            data: |ctx| ctx.experiment("ex2-grid.toml"),
+            data: |ctx| ctx.experiment("examples/ex2-grid.toml"),
             present: ex_2,
         },
         Item {
@@ -31,7 +31,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Homework,
             title: "Ex 3: double the message size or double the request rate?",
             source: "examples/ex2-grid.toml (Ex 2's table)",
-            data: |ctx| ctx.experiment("ex2-grid.toml"),
+            data: |ctx| ctx.experiment("examples/ex2-grid.toml"),
             present: ex_3,
         },
         Item {
@@ -47,7 +47,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Homework,
             title: "Ex 5: latency against locality at m = 0.001 and 0.04",
             source: "examples/ex5-locality.toml",
-            data: |ctx| ctx.experiment("ex5-locality.toml"),
+            data: |ctx| ctx.experiment("examples/ex5-locality.toml"),
             present: ex_5,
         },
         Item {
@@ -55,7 +55,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Homework,
             title: "Ex 6: locality in the k-ary n-cube model",
             source: "examples/ex5-locality.toml (Ex 5's runs, with the model's k_dl)",
-            data: |ctx| ctx.experiment("ex5-locality.toml"),
+            data: |ctx| ctx.experiment("examples/ex5-locality.toml"),
             present: ex_6,
         },
         Item {
@@ -123,7 +123,7 @@ fn ex_2(data: &Data) -> anyhow::Result<Page> {
     };
     page.charts.push((
         "latency".into(),
-        data.chart(axes(
+        data.chart(&axes(
             "workload.rate",
             "latency",
             &["workload.size"],
@@ -133,7 +133,7 @@ fn ex_2(data: &Data) -> anyhow::Result<Page> {
     ));
     page.charts.push((
         "utilization".into(),
-        data.chart(axes(
+        data.chart(&axes(
             "workload.rate",
             "utilization",
             &["workload.size"],
@@ -265,7 +265,7 @@ fn ex_5(data: &Data) -> anyhow::Result<Page> {
     };
     page.charts.push((
         String::new(),
-        data.chart(axes(
+        data.chart(&axes(
             "workload.locality",
             "latency",
             &["workload.rate"],

@@ -12,7 +12,7 @@ mod homework;
 mod others;
 
 use crate::chart::{self, Chart};
-use crate::cmd::plot::{Axes, Table};
+use crate::cmd::plot::Axes;
 use crate::cmd::runner::{channels_csv, csv_header, csv_row};
 use crate::output::{self, VERSION, csv_line, write_failed};
 use crate::progress::{Bar, Work};
@@ -168,12 +168,8 @@ impl Claim {
     }
 }
 
-/// A table of text cells with a header: what a page's CSV holds.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Data {
-    pub header: Vec<String>,
-    pub rows: Vec<Vec<String>>,
-}
+/// A page's data, as its CSV holds them: the table `netwrap plot` draws.
+pub use crate::cmd::plot::Table as Data;
 
 impl Data {
     pub fn new(header: &[&str]) -> Data {
@@ -184,25 +180,14 @@ impl Data {
         self.rows.push(row);
     }
 
-    pub fn parse(text: &str) -> anyhow::Result<Data> {
-        let mut r = csv::ReaderBuilder::new().from_reader(text.as_bytes());
-        let header = r.headers().context("not a CSV with a header")?.iter().map(String::from).collect();
-        let mut rows = Vec::new();
-        for (i, rec) in r.records().enumerate() {
-            rows.push(rec.with_context(|| format!("line {}", i + 2))?.iter().map(String::from).collect());
-        }
-        Ok(Data { header, rows })
-    }
-
+    /// The CSV text, as `netwrap run --csv` writes it.
     pub fn to_csv(&self) -> String {
         std::iter::once(csv_line(&self.header)).chain(self.rows.iter().map(|r| csv_line(r))).collect()
     }
 
     /// The column named `name`.
     pub fn col(&self, name: &str) -> anyhow::Result<usize> {
-        self.header.iter().position(|h| h == name).with_context(|| {
-            format!("the data have no column {name:?} (columns: {})", self.header.join(", "))
-        })
+        self.column(name, "the page's data")
     }
 
     /// The rows whose `column` cell is `value`.
@@ -228,24 +213,6 @@ impl Data {
     pub fn find(&self, what: &str, keep: impl Fn(&Row) -> bool) -> anyhow::Result<Row<'_>> {
         self.iter().find(|r| keep(r)).with_context(|| format!("the data have no row for {what}"))
     }
-
-    /// A chart drawn as `netwrap plot` draws this table, the legend naming parameters by
-    /// their last part (`n = 3`, not `topology.n = 3`).
-    pub fn chart(&self, axes: Axes) -> anyhow::Result<Chart> {
-        let mut chart = Table::parse(&self.to_csv())?.chart(&axes)?;
-        for s in &mut chart.series {
-            s.label = s
-                .label
-                .split(", ")
-                .map(|part| match part.split_once(" = ") {
-                    Some((name, value)) => format!("{} = {value}", name.rsplit('.').next().unwrap_or(name)),
-                    None => part.to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
-        }
-        Ok(chart)
-    }
 }
 
 /// One row of a [`Data`], read by column name.
@@ -265,39 +232,26 @@ impl Row<'_> {
     }
 }
 
-/// The experiment files of docs/validation that pages run, by name.
-const EXPERIMENTS: &[(&str, &str)] = &[
-    ("agarwal-figs-2-4.toml", include_str!("../../../../../docs/validation/agarwal-figs-2-4.toml")),
-    ("agarwal-fig-5.toml", include_str!("../../../../../docs/validation/agarwal-fig-5.toml")),
-    ("greenberg-guan-fig-3.toml", include_str!("../../../../../docs/validation/greenberg-guan-fig-3.toml")),
-    ("puente-5-1-latency.toml", include_str!("../../../../../docs/validation/puente-5-1-latency.toml")),
-    (
-        "puente-5-1-throughput-16.toml",
-        include_str!("../../../../../docs/validation/puente-5-1-throughput-16.toml"),
-    ),
-    (
-        "puente-5-1-throughput-64.toml",
-        include_str!("../../../../../docs/validation/puente-5-1-throughput-64.toml"),
-    ),
-    (
-        "puente-5-1-throughput-256.toml",
-        include_str!("../../../../../docs/validation/puente-5-1-throughput-256.toml"),
-    ),
-    ("raghunath-ranade-open.toml", include_str!("../../../../../docs/validation/raghunath-ranade-open.toml")),
-    (
-        "raghunath-ranade-threads.toml",
-        include_str!("../../../../../docs/validation/raghunath-ranade-threads.toml"),
-    ),
-    ("puente-fig-8.toml", include_str!("../../../../../docs/validation/puente-fig-8.toml")),
-    ("ex1.toml", include_str!("../../../../../examples/ex1.toml")),
-    ("ex2-grid.toml", include_str!("../../../../../examples/ex2-grid.toml")),
-    ("ex5-locality.toml", include_str!("../../../../../examples/ex5-locality.toml")),
-];
-
-/// Where an experiment file lives in the repository, for the pages.
-pub fn experiment_path(name: &str) -> String {
-    if name.starts_with("ex") { format!("examples/{name}") } else { format!("docs/validation/{name}") }
+/// The experiment files pages run, by their path in the repository, embedded so that
+/// `netwrap reproduce` runs anywhere.
+macro_rules! embedded {
+    ($($path:literal),* $(,)?) => { &[$(($path, include_str!(concat!("../../../../../", $path)))),*] };
 }
+const EXPERIMENTS: &[(&str, &str)] = embedded![
+    "docs/validation/agarwal-figs-2-4.toml",
+    "docs/validation/agarwal-fig-5.toml",
+    "docs/validation/greenberg-guan-fig-3.toml",
+    "docs/validation/puente-5-1-latency.toml",
+    "docs/validation/puente-5-1-throughput-16.toml",
+    "docs/validation/puente-5-1-throughput-64.toml",
+    "docs/validation/puente-5-1-throughput-256.toml",
+    "docs/validation/raghunath-ranade-open.toml",
+    "docs/validation/raghunath-ranade-threads.toml",
+    "docs/validation/puente-fig-8.toml",
+    "examples/ex1.toml",
+    "examples/ex2-grid.toml",
+    "examples/ex5-locality.toml",
+];
 
 /// What the data functions simulate with.
 pub struct Ctx {
@@ -314,7 +268,7 @@ fn quicken(run: &mut netwrap_sim::spec::RunControl) {
 }
 
 impl Ctx {
-    /// Runs the experiment file `name` (one netwrap embeds, from docs/validation or examples) and returns its CSV, as
+    /// Runs the experiment file `name` (its path in the repository, one netwrap embeds) and returns its CSV, as
     /// `netwrap run FILE --csv` writes it; a point that fails fails the page.
     pub fn experiment(&mut self, name: &'static str) -> anyhow::Result<Data> {
         self.experiment_thinned(name, 1)
@@ -350,7 +304,7 @@ impl Ctx {
     ) -> anyhow::Result<(Sweep, Vec<Point>, Vec<netwrap_sim::SimResult>)> {
         let text =
             EXPERIMENTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).context("no such experiment")?;
-        let sweep = Sweep::from_toml(text).with_context(|| format!("in {}", experiment_path(name)))?;
+        let sweep = Sweep::from_toml(text).with_context(|| format!("in {}", name))?;
         let thin = if self.quick { thin.max(1) } else { 1 };
         let mut points = sweep.points_where(|i| i % thin == 0)?;
         if self.quick {
@@ -369,7 +323,7 @@ impl Ctx {
         bar.finish();
         let mut done = Vec::new();
         for (p, r) in points.iter().zip(results) {
-            done.push(r.map_err(|e| anyhow::anyhow!("{}: point {}: {e}", experiment_path(name), p.index))?);
+            done.push(r.map_err(|e| anyhow::anyhow!("{}: point {}: {e}", name, p.index))?);
         }
         Ok((sweep, points, done))
     }
@@ -631,5 +585,6 @@ pub fn axes(x: &str, y: &str, series: &[&str], title: String) -> Axes {
         log_x: false,
         log_y: false,
         title: Some(title),
+        short_labels: true,
     }
 }

@@ -22,7 +22,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Puente,
             title: "Fig. 6: base latency",
             source: "docs/validation/puente-5-1-latency.toml",
-            data: |ctx| ctx.experiment("puente-5-1-latency.toml"),
+            data: |ctx| ctx.experiment("docs/validation/puente-5-1-latency.toml"),
             present: puente_fig_6,
         },
         Item {
@@ -38,7 +38,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Puente,
             title: "Fig. 8: buffer occupancy under transpose beyond saturation",
             source: "docs/validation/puente-fig-8.toml (`--channels`)",
-            data: |ctx| ctx.channels("puente-fig-8.toml"),
+            data: |ctx| ctx.channels("docs/validation/puente-fig-8.toml"),
             present: puente_fig_8,
         },
         Item {
@@ -46,7 +46,7 @@ pub fn items() -> Vec<Item> {
             paper: Paper::GreenbergGuan,
             title: "Fig. 3: wormhole fat-trees, model against simulation",
             source: "docs/validation/greenberg-guan-fig-3.toml",
-            data: |ctx| ctx.experiment("greenberg-guan-fig-3.toml"),
+            data: |ctx| ctx.experiment("docs/validation/greenberg-guan-fig-3.toml"),
             present: greenberg_guan_fig_3,
         },
         Item {
@@ -73,7 +73,10 @@ pub fn items() -> Vec<Item> {
             paper: Paper::RaghunathRanade,
             title: "Fig. 7: multithreading, mean access interval 16 cycles",
             source: "docs/validation/raghunath-ranade-threads.toml",
-            data: |ctx| ctx.experiment("raghunath-ranade-threads.toml")?.only("workload.rate", "0.0625"),
+            data: |ctx| {
+                ctx.experiment("docs/validation/raghunath-ranade-threads.toml")?
+                    .only("workload.rate", "0.0625")
+            },
             present: |d| rr_threads(d, 16),
         },
         Item {
@@ -81,7 +84,10 @@ pub fn items() -> Vec<Item> {
             paper: Paper::RaghunathRanade,
             title: "Fig. 8: multithreading, mean access interval 32 cycles",
             source: "docs/validation/raghunath-ranade-threads.toml",
-            data: |ctx| ctx.experiment("raghunath-ranade-threads.toml")?.only("workload.rate", "0.03125"),
+            data: |ctx| {
+                ctx.experiment("docs/validation/raghunath-ranade-threads.toml")?
+                    .only("workload.rate", "0.03125")
+            },
             present: |d| rr_threads(d, 32),
         },
     ]
@@ -379,9 +385,11 @@ fn puente_fig_6(data: &Data) -> anyhow::Result<Page> {
 
 fn puente_fig_7_data(ctx: &mut Ctx) -> anyhow::Result<Data> {
     let mut all: Option<Data> = None;
-    for name in
-        ["puente-5-1-throughput-16.toml", "puente-5-1-throughput-64.toml", "puente-5-1-throughput-256.toml"]
-    {
+    for name in [
+        "docs/validation/puente-5-1-throughput-16.toml",
+        "docs/validation/puente-5-1-throughput-64.toml",
+        "docs/validation/puente-5-1-throughput-256.toml",
+    ] {
         let d = ctx.experiment_thinned(name, 3)?;
         match &mut all {
             None => all = Some(d),
@@ -477,7 +485,6 @@ fn puente_fig_8(data: &Data) -> anyhow::Result<Page> {
         about: "Each channel's adaptive VC (vc1) mean occupancy in flits, 80-flit buffers, transpose traffic at an offered load of 0.5 flits/node/cycle (past both networks' saturation), on each network's own drawing: the 16×16 torus as its grid (wrap-around channels as stubs at the edge); C_256(11,12), which has no rectangular layout, as its minimal-offset diamond (+11 to the right, +12 down).".into(),
         ..Page::default()
     };
-    let table = crate::cmd::plot::Table::parse(&data.to_csv())?;
     let nets = [
         ("0", "torus", r#"{"family":"torus","k":16,"bidirectional":true}"#, "16x16 torus"),
         ("1", "midimew", r#"{"family":"midimew","nodes":256}"#, "256-node Midimew"),
@@ -485,7 +492,7 @@ fn puente_fig_8(data: &Data) -> anyhow::Result<Page> {
     let mut spread = Vec::new();
     for (point, suffix, spec, name) in nets {
         let spec: TopologySpec = serde_json::from_str(spec)?;
-        let map = table.heatmap(
+        let map = data.heatmap(
             &spec,
             "vc1",
             Some(point.parse()?),
@@ -519,7 +526,7 @@ fn greenberg_guan_fig_3(data: &Data) -> anyhow::Result<Page> {
         let d = data.only("topology.nodes", nodes)?;
         page.charts.push((
             nodes.into(),
-            d.chart(axes(
+            d.chart(&axes(
                 "workload.rate",
                 "latency",
                 &["workload.size"],
@@ -744,7 +751,7 @@ fn rr_open(id: &'static str, title: &'static str, present: fn(&Data) -> anyhow::
         paper: Paper::RaghunathRanade,
         title,
         source: "docs/validation/raghunath-ranade-open.toml",
-        data: |ctx| ctx.experiment("raghunath-ranade-open.toml"),
+        data: |ctx| ctx.experiment("docs/validation/raghunath-ranade-open.toml"),
         present,
     }
 }
