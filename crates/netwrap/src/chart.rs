@@ -300,6 +300,13 @@ fn make_room(chart: &Chart, b: &mut Bounds) {
 }
 
 /// A tick label: at most five significant digits, no trailing zeros (`35000`, `0.015`, `1e-6`).
+/// A tick label on a logarithmic axis: only at 1, 2 and 5 times a power of ten, so the
+/// crowded marks near each decade's end stay unlabelled instead of running together.
+fn log_tick(v: &f64) -> String {
+    let mantissa = v.abs() / 10f64.powf(v.abs().log10().floor());
+    if [1.0, 2.0, 5.0].iter().any(|m| (mantissa - m).abs() < 1e-6) { tick(v) } else { String::new() }
+}
+
 pub fn tick(v: &f64) -> String {
     let a = v.abs();
     if *v == 0.0 {
@@ -340,8 +347,8 @@ where
         .build_cartesian_2d(x, y)
         .map_err(plot_error)?;
     c.configure_mesh()
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
+        .x_label_formatter(&|v| if chart.log_x { log_tick(v) } else { tick(v) })
+        .y_label_formatter(&|v| if chart.log_y { log_tick(v) } else { tick(v) })
         .x_desc(&chart.x_label)
         .y_desc(&chart.y_label)
         .label_style(("sans-serif", 13))
@@ -409,4 +416,68 @@ where
         .draw()
         .map_err(plot_error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(points: Vec<Point>, log_y: bool) -> Chart {
+        Chart {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            log_x: false,
+            log_y,
+            x_from_zero: false,
+            y_cap: None,
+            series: vec![Series {
+                label: "a".into(),
+                color: 0,
+                style: Style::Line,
+                points,
+                saturated: Vec::new(),
+            }],
+        }
+    }
+
+    /// Verification: a curve falling from the top left leaves the upper right empty, and the
+    /// legend goes there.
+    #[test]
+    fn the_legend_avoids_the_data() {
+        let c = chart((0..=20).map(|i| (i as f64, 20.0 - i as f64, None)).collect(), false);
+        let b = Bounds::of(&c).unwrap();
+        let (corner, covered, _) = legend_corner(&c, &b);
+        assert!(matches!(corner, SeriesLabelPosition::UpperRight), "{corner:?}");
+        assert_eq!(covered, 0);
+    }
+
+    /// Verification: when the data cross every corner, the y axis grows until the upper left
+    /// is free (linear and logarithmic axes).
+    #[test]
+    fn the_axis_makes_room_when_every_corner_is_taken() {
+        for log in [false, true] {
+            // A V and its mirror: every corner of the plot holds a point.
+            let pts = [(0.0, 100.0), (5.0, 1.0), (10.0, 100.0), (0.0, 1.0), (5.0, 100.0), (10.0, 1.0)];
+            let mut c = chart(pts.iter().map(|&(x, y)| (x, y, None)).collect(), log);
+            c.series[0].style = Style::Points;
+            c.series.push(Series { label: "b".into(), ..c.series[0].clone() });
+            let mut b = Bounds::of(&c).unwrap();
+            let top = b.y.1;
+            assert!(legend_corner(&c, &b).1 > 0);
+            make_room(&c, &mut b);
+            assert!(b.y.1 > top, "log {log}");
+            assert_eq!(legend_corner(&c, &b).1, 0, "log {log}");
+        }
+    }
+
+    /// Verification: a logarithmic axis labels 1, 2 and 5 times powers of ten only.
+    #[test]
+    fn log_ticks_label_one_two_five() {
+        assert_eq!(log_tick(&0.05), "0.05");
+        assert_eq!(log_tick(&200.0), "200");
+        assert_eq!(log_tick(&1e-6), "1.0e-6");
+        assert_eq!(log_tick(&0.07), "");
+        assert_eq!(log_tick(&9000.0), "");
+    }
 }
