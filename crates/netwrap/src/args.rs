@@ -201,7 +201,6 @@ pub enum FamilyCmd {
     },
     /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
     /// Xbar.I.E, nhop.I.E1-…-En such as 2hop.32.64-32 (butterfly intra-module network) or Xbar.I.E1-…-En, widths in bits.
-    #[command(alias = "seed003")]
     TwoLevel {
         /// The network's name, e.g. Butterfly.16.8, Butterfly.8-2dil.8, Xbar.32.8, 2hop.32.64-32.
         name: String,

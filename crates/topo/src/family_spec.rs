@@ -141,7 +141,6 @@ pub enum TopologySpec {
     },
     /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
     /// Xbar.I.E, {n}hop.I.E1-…-En or Xbar.I.E1-…-En, widths in bits (their §5).
-    #[serde(alias = "seed003")]
     TwoLevel {
         /// The network's name, e.g. `Butterfly.16.8`.
         name: String,
@@ -579,7 +578,7 @@ mod tests {
             r#"{"family": "hypercube", "nodes": 64}"#,
             r#"{"family": "butterfly", "nodes": 1000}"#,
             r#"{"family": "two-level", "name": "Butterfly.16.8"}"#,
-            r#"{"family": "seed003", "name": "Xbar.32.8"}"#,
+            r#"{"family": "two-level", "name": "Xbar.32.8"}"#,
         ];
         for s in specs {
             let (once, _) = json(s).resolve().unwrap();

@@ -56,7 +56,7 @@ fn two_level_names_build() {
     let x = json(&["topo", "two-level", "Xbar.32.8", "--json"]);
     assert_eq!(x["routers"], 32);
     // The old name still works.
-    assert_eq!(json(&["topo", "seed003", "Xbar.32.8", "--json"])["routers"], 32);
+    assert_eq!(json(&["topo", "two-level", "Xbar.32.8", "--json"])["routers"], 32);
 }
 
 /// The homework's Ex 4: on a unidirectional ring of k nodes a message travels (k − 1)/2 hops
@@ -94,7 +94,7 @@ fn bad_sizes_fail_with_the_valid_sizes() {
         .assert()
         .success()
         .stderr(contains("N = 4^3 = 64"));
-    netwrap().args(["topo", "seed003", "Xbar.0.8"]).assert().failure().stderr(contains("at least 1"));
+    netwrap().args(["topo", "two-level", "Xbar.0.8"]).assert().failure().stderr(contains("at least 1"));
     netwrap()
         .args(["cost", "--modules", "32", "--bisection", "0"])
         .assert()
