@@ -3,7 +3,7 @@
 //! parsers whose errors say what an option takes.
 
 use crate::cmd::model::ContentionArg;
-use crate::values::{count, fraction, positive, rate, small_count, threads};
+use crate::values::{choice, count, fraction, positive, rate, small_count, threads};
 use clap::{Args, Subcommand, ValueEnum};
 use netwrap_sim::{
     Arbitration, Avoidance, EngineKind, Interval, ModelSpec, PatternKind, ReplyNetwork, ReplySpec,
@@ -252,7 +252,7 @@ impl FamilyCmd {
 #[derive(Debug, Clone, Args)]
 pub struct SpecArgs {
     /// Router model [spec: router.kind] (default: ideal).
-    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    #[arg(long, value_parser = choice::<RouterKind>(), global = true, help_heading = "Router")]
     pub router: Option<RouterKind>,
     /// With --router vc: virtual channels per input port [spec: router.vcs] (default 2).
     #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router")]
@@ -273,14 +273,14 @@ pub struct SpecArgs {
     #[arg(long, value_parser = small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router")]
     pub packet: Option<u32>,
     /// With --router vc: switching [spec: router.switching] (default: wormhole).
-    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    #[arg(long, value_parser = choice::<Switching>(), global = true, help_heading = "Router")]
     pub switching: Option<Switching>,
     /// With --router vc: arbitration for VCs and switch ports [spec: router.arbitration]
     /// (default: round-robin).
-    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    #[arg(long, value_parser = choice::<Arbitration>(), global = true, help_heading = "Router")]
     pub arbitration: Option<Arbitration>,
     /// With --router vc: deadlock avoidance [spec: router.deadlock] (default: none).
-    #[arg(long, value_enum, global = true, help_heading = "Router")]
+    #[arg(long, value_parser = choice::<Avoidance>(), global = true, help_heading = "Router")]
     pub deadlock: Option<Avoidance>,
     /// Request rate m: messages each terminal creates per cycle, in (0, 1] [spec:
     /// workload.rate] (default 0.04).
@@ -303,7 +303,7 @@ pub struct SpecArgs {
     #[arg(long, value_parser = fraction, allow_negative_numbers = true, global = true, help_heading = "Workload")]
     pub long_fraction: Option<f64>,
     /// Destination pattern [spec: workload.pattern] (default: uniform).
-    #[arg(long, value_enum, global = true, help_heading = "Workload")]
+    #[arg(long, value_parser = choice::<PatternKind>(), global = true, help_heading = "Workload")]
     pub pattern: Option<PatternKind>,
     /// Locality fraction l in (0, 1]: destinations in a subcube of l·N nodes with a corner at
     /// the source (tori and rings) [spec: workload.locality]; l = 1 is uniform traffic.
@@ -323,7 +323,7 @@ pub struct SpecArgs {
     pub threads: Option<Threads>,
     /// Intervals between a processor's accesses, of mean 1/m: geometric or periodic [spec:
     /// workload.processor.interval] (default: geometric).
-    #[arg(long, value_enum, global = true, help_heading = "Processors and memories")]
+    #[arg(long, value_parser = choice::<Interval>(), global = true, help_heading = "Processors and memories")]
     pub interval: Option<Interval>,
     /// Memory access time M in cycles: each message is an access served by its destination's
     /// memory, one at a time, first come first served [spec: workload.reply.memory-latency]
@@ -337,7 +337,7 @@ pub struct SpecArgs {
     /// Where replies travel: the request network (same), or a separate one (a copy of a
     /// direct network, an indirect network reversed) [spec: workload.reply.network] (default:
     /// auto, same on direct networks and separate on indirect ones).
-    #[arg(long, value_enum, global = true, help_heading = "Processors and memories")]
+    #[arg(long, value_parser = choice::<ReplyNetwork>(), global = true, help_heading = "Processors and memories")]
     pub reply_network: Option<ReplyNetwork>,
     /// Replay this message trace (CSV or JSON lines; see docs/sim.md) instead of the sources:
     /// its records give every message's cycle, source, destination and size [spec:
@@ -360,7 +360,7 @@ pub struct SpecArgs {
     #[arg(long, value_parser = count::<0>, allow_negative_numbers = true, global = true, help_heading = "Run")]
     pub seed: Option<u64>,
     /// Engine: the per-message fast path or the flit-by-flit reference [spec: run.engine].
-    #[arg(long, value_enum, global = true, help_heading = "Run")]
+    #[arg(long, value_parser = choice::<EngineKind>(), global = true, help_heading = "Run")]
     pub engine: Option<EngineKind>,
     /// Compare with the analytical model of the network [spec: a `model` section]: k-ary
     /// n-cubes (Agarwal 1991 eq. 10), butterfly and Omega networks (Agarwal 1991 eqs. 13-14),

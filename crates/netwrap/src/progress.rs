@@ -10,11 +10,11 @@
 //! What it shows comes from [`view`], a pure function of a [`Snapshot`] (points done,
 //! simulated cycles, the plan's estimate, time elapsed), so the arithmetic is tested without a
 //! terminal. A thread of our own polls the counters a few times a second and hands the view
-//! to `indicatif` to draw; the engines only add to a [`netwrap_sim::progress::Progress`]
+//! to `indicatif` to draw; the engines only add to a [`netwrap_engine::progress::Progress`]
 //! counter now and then, and get none when no bar will be drawn.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use netwrap_sim::progress::Progress;
+use netwrap_engine::progress::Progress;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -254,7 +254,7 @@ impl Bar {
         Bar { shared, thread: thread.flatten() }
     }
 
-    /// The counter to attach to the runs ([`netwrap_sim::engine::Record::progress`]): none when
+    /// The counter to attach to the runs ([`netwrap_engine::Record::progress`]): none when
     /// no bar is drawn, so the engines skip even their rare updates.
     pub fn counter(&self) -> Option<Progress> {
         self.thread.is_some().then(|| self.shared.counter.clone())

@@ -72,13 +72,39 @@ pub fn small_count<const MIN: u64>(s: &str) -> Result<u32, String> {
 }
 
 /// Threads per processor: a whole number of at least 1, or `unbounded` (an open loop).
-pub fn threads(s: &str) -> Result<netwrap_sim::Threads, String> {
+pub fn threads(s: &str) -> Result<netwrap_engine::Threads, String> {
     match s.trim() {
-        "unbounded" => Ok(netwrap_sim::Threads::Unbounded),
-        n => small_count::<1>(n).map(netwrap_sim::Threads::Count).map_err(|_| {
+        "unbounded" => Ok(netwrap_engine::Threads::Unbounded),
+        n => small_count::<1>(n).map(netwrap_engine::Threads::Count).map_err(|_| {
             "must be a whole number of threads of at least 1, or unbounded (an open loop)".into()
         }),
     }
+}
+
+/// The value parser of every choice among netwrap's named values (an enum whose variants and
+/// their documentation strum lists, spelt as in a spec file): clap shows each possible value
+/// with its documentation, as it does for its own value enums, and suggests the closest one
+/// to a misspelt value.
+pub fn choice<T>() -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: strum::VariantArray + strum::EnumMessage + Into<&'static str> + Copy + Send + Sync + 'static,
+{
+    let values = T::VARIANTS.iter().map(|&v| {
+        let name: &'static str = v.into();
+        let help = v.get_documentation().map(help_text).unwrap_or_default();
+        clap::builder::PossibleValue::new(name).help(help)
+    });
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(values).map(|name: String| {
+        T::VARIANTS.iter().copied().find(|&v| v.into() == name).expect("clap took one of the possible values")
+    })
+}
+
+/// A doc comment as one line of help: its lines joined, its final full stop dropped (as clap's
+/// derive shows documentation).
+fn help_text(doc: &str) -> String {
+    let text = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    text.strip_suffix('.').map_or(text.clone(), str::to_string)
 }
 
 /// A whole number of at least 0 that fits a `usize` (a count of candidates or rows).

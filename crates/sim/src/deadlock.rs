@@ -5,7 +5,7 @@
 //! A node is a (channel, VC class) pair. Without avoidance (`deadlock = none`) every VC of a
 //! channel is open to every packet, so a waiting packet may wait on any of them: one node per
 //! channel. With a dateline a channel has two classes, assigned exactly as the VC router
-//! assigns them ([`crate::engine::vc`]): the lower half of the VCs before the packet's ring's
+//! assigns them ([`netwrap_engine::vc`]): the lower half of the VCs before the packet's ring's
 //! wrap-around channel, the upper half from it until the packet leaves the ring. There is an
 //! edge a → b when a packet holding a may request b next.
 //!
@@ -35,8 +35,8 @@
 //!   deadlock.
 
 use crate::SimError;
-use crate::engine::vc::{rings, upper_class};
 use crate::spec::{Avoidance, SimSpec};
+use netwrap_engine::vc::{rings, upper_class};
 use netwrap_topo::{Candidates, Family, Network, Routing, Visitor};
 use serde::Serialize;
 

@@ -3,13 +3,13 @@
 //! those (a sweep over rates, sizes, seeds or run control builds the network once).
 
 use crate::SimError;
-use crate::engine::Memories;
-use crate::engine::{self, Arrivals, Outcome, Record, RunSpec, StopRule};
 use crate::report::{Context, summarize};
 use crate::result::{NetworkInfo, SimResult, VERSION, compare, model_unavailable};
 use crate::routes::{RouteFacts, facts, offered, saturates};
 use crate::spec::{EngineKind, PatternKind, ReplyNetwork, SimSpec, Threads, VcParams};
-use crate::traffic::{self, CubeLocality, Hotspot, LocalitySubcube, Pattern, subcube};
+use netwrap_engine::Memories;
+use netwrap_engine::traffic::{self, CubeLocality, Hotspot, LocalitySubcube, Pattern, subcube};
+use netwrap_engine::{self as engine, Arrivals, Outcome, Record, RunSpec, StopRule};
 use netwrap_topo::{Family, Network, Routing, TableRouted, TerminalId, Topology, Visitor};
 
 /// What a run will do, decided before its first cycle ([`Experiment::plan`]).
@@ -275,10 +275,12 @@ impl Experiment {
         let limit = stop.in_flight_limit;
         let rate = w.rate();
         let p = &w.processor;
-        let arrivals = match (p.threads, &w.trace, self.trace) {
-            (_, Some(path), Some(summary)) => {
-                Arrivals::Trace(crate::trace::TraceReplay::new(path.clone(), nodes, summary))
-            }
+        let replay = match (&w.trace, self.trace) {
+            (Some(path), Some(summary)) => Some(crate::trace::TraceReplay::new(path.clone(), nodes, summary)),
+            _ => None,
+        };
+        let arrivals = match (p.threads, &replay) {
+            (_, Some(replay)) => Arrivals::Trace(replay.source()),
             (Threads::Unbounded, ..) => Arrivals::Open { rate, interval: p.interval },
             (Threads::Count(threads), ..) => Arrivals::Threads { rate, interval: p.interval, threads },
         };
@@ -306,9 +308,7 @@ impl Experiment {
             Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, model),
             None => execute(&self.topology, &self.pattern, &run, model),
         };
-        if let Arrivals::Trace(t) = &run.arrivals
-            && let Some(e) = t.take_error()
-        {
+        if let Some(e) = replay.and_then(|r| r.take_error()) {
             return Err(e);
         }
         let ctx = Context {

@@ -6,34 +6,25 @@
 //! [`SimResult`] type for every topology. [`sweep`] expands experiment files into points;
 //! [`saturation`] searches for the load at which a spec saturates.
 //!
-//! The engine's contract (what a cycle is, in which order things happen, when a run stops,
-//! what is deterministic) is written in [`engine`]. Two engines implement it for the ideal
-//! switch of Agarwal 1991 and the homework (unbounded output queues, one cycle per hop,
-//! pipelined): [`engine::ideal`] computes each message's passage per hop (fast),
-//! [`engine::reference`] moves every flit every cycle (slow, the oracle); tests require
-//! identical results.
+//! The engines are the crate [`netwrap_engine`], whose docs hold their contract (what a cycle
+//! is, in which order things happen, when a run stops, what is deterministic); this crate
+//! validates, builds, runs and reports.
 //!
 //! Results depend only on the seed and the spec: every terminal draws from its own stream,
 //! derived from (seed, terminal, purpose), and same-cycle ties are broken by per-message
 //! salts, never by iteration order or thread count.
 #![deny(missing_docs)]
 
-pub mod calendar;
 pub mod deadlock;
-pub mod engine;
 mod experiment;
 pub mod load;
-pub mod progress;
 pub mod report;
 pub mod result;
-pub mod rng;
 pub mod routes;
 pub mod saturation;
 pub mod spec;
-pub mod stats;
 pub mod sweep;
 pub mod trace;
-pub mod traffic;
 
 pub use experiment::{
     Experiment, Plan, RouterModel, SATURATED_WORK, default_warmup, execute, execute_on, in_flight_limit,

@@ -3,9 +3,9 @@
 //! the run measured a steady state (`ok`), found the network saturated, or stopped at a limit
 //! below saturation.
 
-use crate::engine::{Outcome, StopReason};
 use crate::spec::num;
-use crate::stats::Percentiles;
+use netwrap_engine::stats::Percentiles;
+use netwrap_engine::{Outcome, StopReason};
 use netwrap_topo::Network;
 use serde::{Deserialize, Serialize};
 
@@ -131,7 +131,7 @@ pub struct Report {
     pub packets_delivered: Option<u64>,
     /// With the verdict `deadlock`: the cycle of waits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deadlock: Option<crate::engine::Deadlock>,
+    pub deadlock: Option<netwrap_engine::Deadlock>,
     /// Per channel, when asked for (`--channels`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channels: Option<Vec<ChannelStats>>,

@@ -2,10 +2,10 @@
 //! with an analytical model where one applies.
 
 use crate::SimError;
-use crate::engine::Outcome;
 use crate::report::Report;
 use crate::spec::{SimSpec, Switching, Threads};
-use crate::traffic::LocalitySubcube;
+use netwrap_engine::Outcome;
+use netwrap_engine::traffic::LocalitySubcube;
 use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
 use netwrap_model::{fat_tree, feedback, indirect};
 use netwrap_topo::TopologySpec;

@@ -17,7 +17,7 @@
 
 use crate::SimError;
 use crate::load::cube_loads;
-use crate::traffic::{LocalitySubcube, MessageSize, Pattern};
+use netwrap_engine::traffic::{LocalitySubcube, MessageSize, Pattern};
 use netwrap_topo::metrics::{LOAD_WORK_LIMIT, add_flow, bounded_channel_loads};
 use netwrap_topo::{Candidates, Family, Network, TerminalId, Topology, Visitor, bfs_from};
 
@@ -470,7 +470,7 @@ fn groups(net: &Network, loads: &[f64]) -> Vec<LoadGroup> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::traffic;
+    use netwrap_engine::traffic;
     use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec};
 
     /// Every route from terminal 0 walked: what [`lengths_from_zero`] replaces.

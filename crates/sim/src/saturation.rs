@@ -13,9 +13,9 @@
 //! stable and a saturated rate bracket the answer, then four evenly spaced rates inside the
 //! bracket per round, until the bracket is narrower than the tolerance.
 
-use crate::engine::Record;
 use crate::spec::SimSpec;
 use crate::{Experiment, SimError, SimResult};
+use netwrap_engine::Record;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -8,7 +8,10 @@
 //! default, so the `config` a result prints is complete and reads back to the same result.
 
 use crate::SimError;
-use crate::traffic::MessageSize;
+pub use netwrap_engine::params::{
+    Arbitration, Avoidance, EngineKind, Interval, MAX_VC_PARAM, Switching, Threads, VcParams,
+};
+use netwrap_engine::traffic::MessageSize;
 use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec};
 use serde::{Deserialize, Serialize};
 
@@ -73,44 +76,11 @@ pub struct RouterSpec {
     pub deadlock: Option<Avoidance>,
 }
 
-/// How the virtual-channel router avoids deadlock.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Avoidance {
-    /// None: a cyclic routing may deadlock, and the run-time detector reports it.
-    #[default]
-    None,
-    /// Two VC classes on every ring of a torus (Dally & Seitz): a packet travels in the lower
-    /// half of the VCs until it crosses its ring's wrap-around channel, and in the upper half
-    /// from that channel until it leaves the ring. Needs vcs >= 2 (--vcs).
-    Dateline,
-    /// Bubble flow control (Puente et al. §3, Fig. 3), with virtual cut-through: a packet may
-    /// enter a ring of a torus or a Midimew (at injection or on a change of dimension) only if
-    /// the VC it takes has room for two whole packets; moving along the ring needs room for
-    /// one. Routing is dimension order (on a Midimew, `routing.algorithm = record`: --routing
-    /// record). Needs switching = vct and buffer >= 2 x packet.
-    Bubble,
-    /// Puente et al.'s adaptive router (Fig. 4; Duato's escape channels), with virtual
-    /// cut-through, on tori, rings, meshes, hypercubes and Midimews: VC 0 of every channel is
-    /// the deterministic escape channel (dimension order, with Bubble flow control where the
-    /// network has rings), the other VCs are adaptive and take any minimal next hop; a packet
-    /// takes an adaptive VC when one is free and falls back to the escape channel at any hop.
-    /// Needs switching = vct and vcs >= 2.
-    Escape,
-    /// Up*/down* routing (Schroeder et al. 1991, Autonet) in place of the family's routing, on
-    /// any family whose every pair has a legal route: routers ranked by breadth-first level
-    /// from router 0 (topologically on networks without cycles), a route takes channels towards the root ("up") and then away from it
-    /// ("down"), never up after down, so the channel dependency graph is acyclic with any
-    /// number of VCs and any switching (the argument: `netwrap_topo::UpDownRouting`). Needs
-    /// `routing.algorithm = family` (the routing it replaces; not --routing table or record).
-    Updown,
-}
-
 /// The router models.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[derive(strum::VariantArray, strum::EnumMessage, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum RouterKind {
     /// The ideal switch of Agarwal 1991 and the homework: unbounded output queues, one cycle
     /// per hop (switch plus wire), pipelined.
@@ -121,73 +91,6 @@ pub enum RouterKind {
     /// (Its rules: the `engine::vc` module.)
     Vc,
 }
-
-/// How a packet advances through the virtual-channel router.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Switching {
-    /// A virtual channel is taken with room for one flit; a blocked packet holds the channels
-    /// behind it back to its source.
-    #[default]
-    Wormhole,
-    /// Virtual cut-through: a virtual channel is taken only with room for the whole packet.
-    Vct,
-    /// Store-and-forward: as `vct`, and a packet leaves a router only once all its flits are
-    /// there.
-    Saf,
-}
-
-/// Which request wins a virtual channel or a switch port.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Arbitration {
-    /// A rotating priority over a router's input virtual channels, advanced every cycle.
-    #[default]
-    RoundRobin,
-    /// The oldest packet first (by creation cycle), ties by the packets' seeded salts.
-    OldestFirst,
-}
-
-/// The virtual-channel router's parameters, resolved (see [`RouterSpec`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct VcParams {
-    /// Virtual channels per input port.
-    pub vcs: u32,
-    /// Flits per virtual-channel buffer.
-    pub buffer: u32,
-    /// Router delay in cycles.
-    pub router_delay: u32,
-    /// Link latency in cycles (at least 1).
-    pub link_latency: u32,
-    /// Most flits per packet.
-    pub packet: u32,
-    /// Switching.
-    pub switching: Switching,
-    /// Arbitration.
-    pub arbitration: Arbitration,
-    /// Deadlock avoidance.
-    pub deadlock: Avoidance,
-}
-
-impl VcParams {
-    /// The defaults, documented on [`RouterSpec`]'s fields.
-    pub const DEFAULT: VcParams = VcParams {
-        vcs: 2,
-        buffer: 16,
-        router_delay: 0,
-        link_latency: 1,
-        packet: 16,
-        switching: Switching::Wormhole,
-        arbitration: Arbitration::RoundRobin,
-        deadlock: Avoidance::None,
-    };
-}
-
-/// Most virtual channels per port, flits per buffer, packet flits and delays: generous for any
-/// router built, and small enough that per-port state stays small and sums cannot overflow.
-pub const MAX_VC_PARAM: u32 = 1 << 16;
 
 impl RouterSpec {
     /// The virtual-channel parameters of a resolved `vc` spec (`None` for the ideal switch).
@@ -347,7 +250,8 @@ impl RouterSpec {
 /// Where messages go: the `pattern` of the workload.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[derive(strum::VariantArray, strum::EnumMessage, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum PatternKind {
     /// Uniform over every terminal, the source included (the homework's App. A).
     #[default]
@@ -458,75 +362,6 @@ pub struct WorkloadSpec {
     pub trace: Option<std::path::PathBuf>,
 }
 
-/// Threads per processor: a number, or `unbounded` (open loop: messages are created whatever
-/// the network does).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Threads {
-    /// Open loop.
-    #[default]
-    Unbounded,
-    /// This many threads, each with at most one outstanding access.
-    Count(u32),
-}
-
-impl Serialize for Threads {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Threads::Unbounded => s.serialize_str("unbounded"),
-            Threads::Count(n) => s.serialize_u32(*n),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Threads {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Count(u64),
-            Word(String),
-        }
-        match Raw::deserialize(d)? {
-            Raw::Count(n) => Ok(Threads::Count(u32::try_from(n).unwrap_or(u32::MAX))),
-            Raw::Word(w) => w.parse().map_err(serde::de::Error::custom),
-        }
-    }
-}
-
-impl std::str::FromStr for Threads {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s == "unbounded" {
-            return Ok(Threads::Unbounded);
-        }
-        s.parse::<u32>().map(Threads::Count).map_err(|_| {
-            format!("threads = {s:?}: a whole number of threads per processor, or unbounded (open loop)")
-        })
-    }
-}
-
-impl std::fmt::Display for Threads {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Threads::Unbounded => f.write_str("unbounded"),
-            Threads::Count(n) => write!(f, "{n}"),
-        }
-    }
-}
-
-/// How long a processor computes between accesses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Interval {
-    /// Geometric, mean 1/m: a Bernoulli trial each cycle (the open model of the homework's
-    /// App. A and Raghunath & Ranade 1995 §6.1).
-    #[default]
-    Geometric,
-    /// A constant 1/m cycles (Raghunath & Ranade 1995 §6.2's periodic model).
-    Periodic,
-}
-
 /// The `workload.processor` section.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
@@ -547,7 +382,8 @@ impl ProcessorSpec {
 /// Where replies travel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[derive(strum::VariantArray, strum::EnumMessage, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum ReplyNetwork {
     /// The family's own choice: `same` on direct networks, `separate` on indirect ones.
     #[default]
@@ -614,18 +450,6 @@ impl WorkloadSpec {
             _ => MessageSize::Fixed(self.size),
         }
     }
-}
-
-/// Which engine runs the ideal switch.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum EngineKind {
-    /// Per-message passage computation (the default).
-    #[default]
-    Fast,
-    /// Flit-by-flit reference (slow; for checking).
-    Reference,
 }
 
 /// Run control: the `run` section.

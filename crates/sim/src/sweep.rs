@@ -23,10 +23,10 @@
 //! seed `mix(mix(seed) ^ r)` (SplitMix64's finaliser), recorded in its `config`. A point's
 //! index is its position in that order: shards, resumed runs and merged files all use it.
 
-use crate::engine::Record;
-use crate::rng::mix;
 use crate::spec::{ModelSpec, RouterSpec, RunControl, SimSpec, WorkloadSpec};
 use crate::{Experiment, Plan, SimError, SimResult};
+use netwrap_engine::Record;
+use netwrap_engine::rng::mix;
 use netwrap_topo::{RoutingSpec, TopologySpec};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

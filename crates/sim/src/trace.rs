@@ -32,7 +32,7 @@
 //! - `after`, `wait`: the message is created `wait` cycles after message `after` (the id of an
 //!   earlier record) is delivered; its `cycle` then says when it was created in the recorded run
 //!   and orders the file. `wait` defaults to 0.
-//! - `salt`: the message's 32-bit tie-break (see [`crate::engine`]); a recorded trace carries
+//! - `salt`: the message's 32-bit tie-break (see [`netwrap_engine`]); a recorded trace carries
 //!   it so that a replay on the same network breaks ties as the recorded run did. Absent, it is
 //!   drawn from the run's seed and the record's id.
 //!
@@ -45,36 +45,12 @@
 //! once before the run, so that every error (with its line number) comes before any simulation.
 
 use crate::SimError;
-use crate::calendar::Calendar;
-use crate::engine::{Collector, Msg};
-use crate::rng::mix;
-use netwrap_topo::{Network, TerminalId};
-use std::collections::HashMap;
+pub use netwrap_engine::trace::TraceRecord;
+use netwrap_engine::trace::{MessageLog, TraceSource};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-
-/// One message of a trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TraceRecord {
-    /// The record's number: 0, 1, 2, … in file order.
-    pub id: u64,
-    /// Creation cycle (of a dependent record: its creation in the recorded run).
-    pub cycle: u64,
-    /// Source node.
-    pub source: u32,
-    /// Destination node.
-    pub destination: u32,
-    /// Flits, at least 1.
-    pub size: u32,
-    /// The earlier record whose delivery this one waits for.
-    pub after: Option<u64>,
-    /// Cycles from that delivery to this message's creation (0 without `after`).
-    pub wait: u64,
-    /// Tie-break salt (absent: drawn from the seed and the id).
-    pub salt: Option<u32>,
-}
 
 /// The largest message a trace may hold, in flits (as `--size`).
 pub const MAX_SIZE: u32 = 1 << 30;
@@ -507,8 +483,10 @@ pub fn validate(path: &Path, nodes: u32) -> Result<TraceSummary, SimError> {
     Ok(s)
 }
 
-/// A trace to replay, as the engine's workload takes it ([`crate::engine::Arrivals::Trace`]):
-/// the file, what validating it found, and where an error met while streaming it is kept.
+/// A validated trace file as the engine replays it: its records streamed from the file, a
+/// record at a time ([`netwrap_engine::trace::TraceSource`]). An error met while streaming
+/// (the file changed or became unreadable since it was validated) ends the records and is kept
+/// here, for [`TraceReplay::take_error`] after the run.
 #[derive(Clone, Debug)]
 pub struct TraceReplay {
     /// The trace file.
@@ -526,28 +504,39 @@ impl TraceReplay {
         TraceReplay { path, nodes, summary, error: Arc::default() }
     }
 
-    /// The error met while replaying (the file changed or became unreadable since it was
-    /// validated), taken.
+    /// The records, for one run.
+    pub fn source(&self) -> TraceSource {
+        let error = self.error.clone();
+        let fail = move |e: SimError| {
+            if let Ok(mut slot) = error.lock() {
+                slot.get_or_insert(e);
+            }
+        };
+        let mut reader = match TraceReader::open(&self.path, self.nodes) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                fail(e);
+                None
+            }
+        };
+        let records = std::iter::from_fn(move || {
+            let r = reader.as_mut()?;
+            match r.next_record() {
+                Ok(Some(rec)) => Some(rec),
+                Ok(None) => None,
+                Err(e) => {
+                    fail(e);
+                    reader = None;
+                    None
+                }
+            }
+        });
+        TraceSource::new(self.path.to_string_lossy(), self.summary.distance, records)
+    }
+
+    /// The error met while replaying, taken.
     pub fn take_error(&self) -> Option<SimError> {
         self.error.lock().ok()?.take()
-    }
-
-    fn fail(&self, e: SimError) {
-        if let Ok(mut slot) = self.error.lock() {
-            slot.get_or_insert(e);
-        }
-    }
-}
-
-impl PartialEq for TraceReplay {
-    fn eq(&self, other: &Self) -> bool {
-        self.path == other.path && self.nodes == other.nodes && self.summary == other.summary
-    }
-}
-
-impl serde::Serialize for TraceReplay {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.path.to_string_lossy())
     }
 }
 
@@ -627,7 +616,7 @@ impl TraceWriter {
     }
 }
 
-/// Where a run records its messages ([`crate::engine::Record::trace`]): a writer shared between
+/// Where a run records its messages ([`netwrap_engine::Record::trace`]): a writer shared between
 /// the caller, who supplies it and calls [`TraceSink::finish`] after the run, and the workload.
 #[derive(Clone)]
 pub struct TraceSink(Arc<Mutex<TraceWriter>>);
@@ -646,10 +635,14 @@ impl TraceSink {
         }
     }
 
-    fn write(&self, r: &TraceRecord) {
-        if let Ok(mut w) = self.0.lock() {
-            w.write(r);
-        }
+    /// The engine's view of this sink: every message a run creates is written here.
+    pub fn log(&self) -> MessageLog {
+        let writer = self.0.clone();
+        MessageLog::new(move |r| {
+            if let Ok(mut w) = writer.lock() {
+                w.write(r);
+            }
+        })
     }
 }
 
@@ -665,273 +658,11 @@ impl PartialEq for TraceSink {
     }
 }
 
-const NONE: u64 = u64::MAX;
-
-/// The workload's recorder: numbers the messages in creation order and remembers what the
-/// next ones depend on (see [`crate::engine::workload`]).
-pub(crate) struct Recorder {
-    sink: TraceSink,
-    next: u64,
-    /// Per access: its request's id, and its reply's.
-    request: Vec<u64>,
-    reply: Vec<u64>,
-    /// Per processor × thread: the message whose delivery completed its last access, and when.
-    done: Vec<(u64, u64)>,
-}
-
-impl Recorder {
-    pub fn new(sink: TraceSink, slots: usize) -> Self {
-        Recorder { sink, next: 0, request: Vec::new(), reply: Vec::new(), done: vec![(NONE, 0); slots] }
-    }
-
-    /// Records a message created at `now`, `wait`ing since the delivery `dep` = (id, cycle);
-    /// returns its id.
-    pub fn message(
-        &mut self,
-        now: u64,
-        src: u32,
-        dst: u32,
-        size: u32,
-        salt: u32,
-        dep: Option<(u64, u64)>,
-    ) -> u64 {
-        let id = self.next;
-        self.next += 1;
-        let (after, wait) = match dep {
-            Some((a, at)) if a != NONE => (Some(a), now.saturating_sub(at)),
-            _ => (None, 0),
-        };
-        self.sink.write(&TraceRecord {
-            id,
-            cycle: now,
-            source: src,
-            destination: dst,
-            size,
-            after,
-            wait,
-            salt: Some(salt),
-        });
-        id
-    }
-
-    fn slot(v: &mut Vec<u64>, access: u32) -> &mut u64 {
-        let i = access as usize;
-        if v.len() <= i {
-            v.resize(i + 1, NONE);
-        }
-        &mut v[i]
-    }
-
-    /// Access `access`'s request is message `id`.
-    pub fn request(&mut self, access: u32, id: u64) {
-        *Self::slot(&mut self.request, access) = id;
-    }
-
-    /// Access `access`'s reply is message `id`.
-    pub fn reply(&mut self, access: u32, id: u64) {
-        *Self::slot(&mut self.reply, access) = id;
-    }
-
-    /// The id of access `access`'s request (or reply).
-    pub fn id_of(&mut self, access: u32, reply: bool) -> u64 {
-        *Self::slot(if reply { &mut self.reply } else { &mut self.request }, access)
-    }
-
-    /// Thread slot `slot`'s access completed with the delivery of message `id` at `at`.
-    pub fn completed(&mut self, slot: usize, id: u64, at: u64) {
-        if let Some(d) = self.done.get_mut(slot) {
-            *d = (id, at);
-        }
-    }
-
-    /// What thread slot `slot`'s next access waits for, taken.
-    pub fn take_done(&mut self, slot: usize) -> Option<(u64, u64)> {
-        self.done.get_mut(slot).map(|d| std::mem::replace(d, (NONE, 0))).filter(|d| d.0 != NONE)
-    }
-}
-
-/// A replayed trace: records read ahead of the clock, waiting for their cycle or for the
-/// delivery of the message they follow.
-///
-/// Why reading `distance` records ahead of the creations is enough: a record that follows
-/// message X lies at most `distance` records after X's, so it has been read by the time X is
-/// created (each cycle reads up to the last record created plus `distance` before creating).
-/// X is then created knowing what waits for it, carries a tag naming that list, and its
-/// delivery (announced to [`Replay::delivered`], never before the clock) files them at their
-/// cycles. Independent records are read once their cycle comes (the engine wakes up for the
-/// next unread record's cycle), or earlier as part of the read-ahead.
-pub(crate) struct Replay {
-    source: TraceReplay,
-    reader: Option<TraceReader>,
-    head: Option<TraceRecord>,
-    seed: u64,
-    /// Records read and not yet created.
-    slab: Vec<TraceRecord>,
-    free: Vec<u32>,
-    pending: u64,
-    /// Records due, by creation cycle.
-    calendar: Calendar<u32>,
-    due: Vec<u32>,
-    /// Records waiting for a message not yet created, by its id.
-    waiting: HashMap<u64, Vec<u32>>,
-    /// Per tag of a message in flight that others wait for: its id in this run, and them.
-    followers: Vec<(u64, Vec<u32>)>,
-    free_tags: Vec<u32>,
-    /// Messages created so far (the next one's id in this run).
-    created: u64,
-    ended: bool,
-}
-
-impl Replay {
-    pub fn new(source: &TraceReplay, seed: u64) -> Self {
-        let mut r = Replay {
-            source: source.clone(),
-            reader: None,
-            head: None,
-            seed,
-            slab: Vec::new(),
-            free: Vec::new(),
-            pending: 0,
-            calendar: Calendar::new(),
-            due: Vec::new(),
-            waiting: HashMap::new(),
-            followers: Vec::new(),
-            free_tags: Vec::new(),
-            created: 0,
-            ended: false,
-        };
-        match TraceReader::open(&source.path, source.nodes) {
-            Ok(reader) => {
-                r.reader = Some(reader);
-                r.advance();
-            }
-            Err(e) => source.fail(e),
-        }
-        r
-    }
-
-    /// Reads the next record into `head`.
-    fn advance(&mut self) {
-        self.head = None;
-        let Some(reader) = &mut self.reader else { return };
-        match reader.next_record() {
-            Ok(Some(rec)) => self.head = Some(rec),
-            Ok(None) => self.reader = None,
-            Err(e) => {
-                self.source.fail(e);
-                self.reader = None;
-            }
-        }
-    }
-
-    /// Reads every record whose cycle has come by `now`, and every record up to id `upto`.
-    fn fill(&mut self, now: u64, upto: Option<u64>) {
-        while let Some(h) = self.head {
-            if h.cycle > now && upto.is_none_or(|u| h.id > u) {
-                break;
-            }
-            let slot = match self.free.pop() {
-                Some(s) => {
-                    self.slab[s as usize] = h;
-                    s
-                }
-                None => {
-                    self.slab.push(h);
-                    (self.slab.len() - 1) as u32
-                }
-            };
-            self.pending += 1;
-            match h.after {
-                None => self.calendar.push(h.cycle.max(now), slot),
-                Some(a) => self.waiting.entry(a).or_default().push(slot),
-            }
-            self.advance();
-        }
-    }
-
-    /// The messages created at `now`, in id order, into `out` (see [`crate::engine::workload`]).
-    pub fn create(
-        &mut self,
-        now: u64,
-        net: &Network,
-        collector: &mut Collector,
-        out: &mut Vec<(TerminalId, Msg)>,
-        recorder: Option<&mut Recorder>,
-    ) {
-        self.fill(now, None);
-        let mut due = std::mem::take(&mut self.due);
-        self.calendar.take(now, &mut due);
-        if !due.is_empty() {
-            due.sort_unstable_by_key(|&s| self.slab[s as usize].id);
-            // Whatever waits for the messages created now is read before they are.
-            let last = self.slab[due[due.len() - 1] as usize].id;
-            self.fill(now, Some(last.saturating_add(self.source.summary.distance)));
-            let mut recorder = recorder;
-            for &s in &due {
-                let rec = self.slab[s as usize];
-                self.free.push(s);
-                self.pending -= 1;
-                let id = self.created;
-                self.created += 1;
-                let mut tag = super::engine::workload::UNTRACKED;
-                if let Some(list) = self.waiting.remove(&rec.id) {
-                    tag = match self.free_tags.pop() {
-                        Some(t) => {
-                            self.followers[t as usize] = (id, list);
-                            t
-                        }
-                        None => {
-                            self.followers.push((id, list));
-                            (self.followers.len() - 1) as u32
-                        }
-                    };
-                }
-                let salt = rec.salt.unwrap_or_else(|| mix(self.seed ^ mix(rec.id)) as u32);
-                if let Some(r) = recorder.as_deref_mut() {
-                    let dep = rec.after.map(|a| (a, now - rec.wait.min(now)));
-                    r.message(now, rec.source, rec.destination, rec.size, salt, dep);
-                }
-                let seq = collector.created(rec.source, now, rec.size);
-                let at = net.inject_router(rec.source);
-                out.push((rec.source, Msg::new(now, rec.destination, at, salt, seq, rec.size, tag)));
-            }
-            due.clear();
-        }
-        self.due = due;
-        if !self.ended && self.head.is_none() && self.pending == 0 {
-            // The trace is over: the measured messages are those created.
-            self.ended = true;
-            collector.creations_ended();
-        }
-    }
-
-    /// The message tagged `tag` will be delivered at `at`: what waits for it is due `wait`
-    /// cycles later.
-    pub fn delivered(&mut self, tag: u32, at: u64) {
-        let Some((id, list)) = self.followers.get_mut(tag as usize).map(|f| (f.0, std::mem::take(&mut f.1)))
-        else {
-            return;
-        };
-        for &s in &list {
-            let rec = &mut self.slab[s as usize];
-            // In this run's numbering, for a recorder.
-            rec.after = Some(id);
-            self.calendar.push(at.saturating_add(rec.wait), s);
-        }
-        self.free_tags.push(tag);
-    }
-
-    /// The next cycle after the current one at which a record may be created.
-    pub fn next_after_now(&self) -> Option<u64> {
-        [self.calendar.next_after_now(), self.head.map(|h| h.cycle)].into_iter().flatten().min()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Record;
     use crate::{Experiment, SimResult, SimSpec};
+    use netwrap_engine::Record;
 
     /// A file of this test process's own, holding `text`.
     fn file(name: &str, text: &str) -> PathBuf {
@@ -945,7 +676,8 @@ mod tests {
     }
 
     fn run(s: &SimSpec, trace: Option<TraceSink>) -> SimResult {
-        let record = Record { messages: true, trace, ..Record::default() };
+        let record =
+            Record { messages: true, trace: trace.as_ref().map(TraceSink::log), ..Record::default() };
         Experiment::new(s).unwrap().run_with(s, record).unwrap()
     }
 
@@ -1044,7 +776,7 @@ mod tests {
         let r = run(&s, None);
         let lat: Vec<u64> = r.outcome.messages.as_ref().unwrap().iter().map(|m| m.latency).collect();
         assert_eq!(lat, [5, 7, 2]);
-        assert_eq!(r.outcome.stop, crate::engine::StopReason::Drained);
+        assert_eq!(r.outcome.stop, netwrap_engine::StopReason::Drained);
         assert_eq!((r.outcome.end, r.outcome.measured.target, r.report.messages_delivered), (22, 3, 3));
         assert_eq!(r.config.run.warmup, Some(0));
         assert_eq!(r.config.workload.trace.as_deref(), Some(path.as_path()));

@@ -180,7 +180,7 @@ fn measure(c: &Config) -> anyhow::Result<Figures> {
                 Axis { path: "workload.rate".into(), values: rates.iter().map(|&r| r.into()).collect() };
             let points = Sweep::with_axes(c.spec.clone(), vec![axis])?.points()?;
             let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().context("a one-thread pool")?;
-            pool.install(|| run_points(&points, netwrap_sim::engine::Record::default(), |_, _| {}, |_, _| {}))
+            pool.install(|| run_points(&points, netwrap_engine::Record::default(), |_, _| {}, |_, _| {}))
                 .into_iter()
                 .collect::<Result<Vec<_>, _>>()?
         }

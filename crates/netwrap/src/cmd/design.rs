@@ -138,7 +138,7 @@ fn simulate(a: &DesignArgs, candidates: &[Candidate], count: usize) -> anyhow::R
             Point { index: index as u64, replication: 0, params: Vec::new(), spec }
         })
         .collect();
-    let results = run_points(&points, netwrap_sim::engine::Record::default(), |_, _| {}, |_, _| {});
+    let results = run_points(&points, netwrap_engine::Record::default(), |_, _| {}, |_, _| {});
     chosen
         .iter()
         .zip(results)

@@ -16,7 +16,7 @@ use crate::cmd::{details, runner};
 use crate::output::{self, VERSION, num};
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
-use netwrap_sim::engine::Record;
+use netwrap_engine::Record;
 use netwrap_sim::report::Verdict;
 use netwrap_sim::{Experiment, SimSpec};
 use netwrap_topo::TopologySpec;

@@ -13,11 +13,11 @@ use crate::output::{
 };
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
-use netwrap_sim::engine::Record;
+use netwrap_engine::Record;
+use netwrap_engine::traffic::MessageSize;
 use netwrap_sim::report::Verdict;
 use netwrap_sim::sweep::{METRICS, Point, Sweep, metrics, run_points};
 use netwrap_sim::trace::{TraceFormat, TraceSink};
-use netwrap_sim::traffic::MessageSize;
 use netwrap_sim::{PatternKind, SimError, SimResult};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -319,7 +319,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     let bar = Bar::start(if several { Work::Points(todo.len() as u64) } else { Work::Run }, o.quiet);
     let record = Record {
         channels: o.channels.is_some(),
-        trace: sink.clone(),
+        trace: sink.as_ref().map(TraceSink::log),
         progress: bar.counter(),
         ..Record::default()
     };

@@ -18,7 +18,7 @@ use crate::output::{self, VERSION, csv_line, write_failed};
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
 use clap::Args;
-use netwrap_sim::engine::Record;
+use netwrap_engine::Record;
 use netwrap_sim::sweep::{Point, Sweep, run_points};
 use std::collections::HashMap;
 use std::fmt::Write as _;

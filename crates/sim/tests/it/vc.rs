@@ -1,9 +1,9 @@
 //! The virtual-channel router (`--router vc`): exact unloaded latencies, the ideal switch
 //! matched at low load, and reproducibility.
 
-use netwrap_sim::engine::{Arrivals, Outcome, Record, RunSpec, StopRule};
+use netwrap_engine::traffic::Pattern;
+use netwrap_engine::{Arrivals, Outcome, Record, RunSpec, StopRule};
 use netwrap_sim::report::Verdict;
-use netwrap_sim::traffic::Pattern;
 use netwrap_sim::{
     Arbitration, Avoidance, RouterKind, RouterModel, SimSpec, Switching, VcParams, execute, simulate,
 };
@@ -52,7 +52,7 @@ fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Ve
         messages: msgs.len() as u64,
         arrivals: Arrivals::Script(msgs),
         memories: None,
-        size: netwrap_sim::traffic::MessageSize::Fixed(size),
+        size: netwrap_engine::traffic::MessageSize::Fixed(size),
         warmup: 0,
         max_cycles: 100_000_000,
         seed: 5,
@@ -80,7 +80,7 @@ fn full_load(rate: f64, size: u32, seed: u64) -> RunSpec {
     RunSpec {
         arrivals: Arrivals::bernoulli(rate),
         memories: None,
-        size: netwrap_sim::traffic::MessageSize::Fixed(size),
+        size: netwrap_engine::traffic::MessageSize::Fixed(size),
         warmup: 50_000,
         messages: 1 << 31,
         max_cycles: 100_000,

@@ -1,8 +1,8 @@
 //! Processors that wait and memories that reply: exact small cases, the memory's queue, the
 //! replies' networks, and the homework's App. D against simulation.
 
-use netwrap_sim::engine::{Arrivals, Memories, Record, RunSpec, StopRule};
-use netwrap_sim::traffic::{MessageSize, Pattern};
+use netwrap_engine::traffic::{MessageSize, Pattern};
+use netwrap_engine::{Arrivals, Memories, Record, RunSpec, StopRule};
 use netwrap_sim::{RouterModel, SimSpec, Switching, VcParams, execute_on, simulate};
 use netwrap_topo::{Network, TableRouted};
 

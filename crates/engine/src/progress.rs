@@ -53,7 +53,7 @@ impl fmt::Debug for Progress {
     }
 }
 
-/// Two handles are equal when they share one counter (a [`crate::engine::Record`] compares
+/// Two handles are equal when they share one counter (a [`crate::Record`] compares
 /// what it records, not the count so far).
 impl PartialEq for Progress {
     fn eq(&self, other: &Self) -> bool {

@@ -1,6 +1,6 @@
 //! The reference path: the same ideal switch simulated flit by flit, cycle by cycle, with
 //! explicit output queues. It is slow and obviously faithful to the contract in [`super`];
-//! tests run it beside [`super::ideal`] and require identical results.
+//! tests run it beside [`crate::ideal`] and require identical results.
 //!
 //! Each cycle: flits sent last cycle arrive (a header is routed and joins the queue of its
 //! next channel, in salt order among same-cycle headers; a body flit is added to its message's
@@ -9,8 +9,8 @@
 //! them present, or the check fails and is counted as a stall. A message entering a channel
 //! wider than the one it arrived on starts only once all its flits are present.
 
-use super::{Births, Collector, Msg, Outcome, RunSpec, choose};
 use crate::traffic::Pattern;
+use crate::{Births, Collector, Msg, Outcome, RunSpec, choose};
 use netwrap_topo::{Candidates, Network, Routing};
 use std::collections::VecDeque;
 

@@ -8,9 +8,9 @@
 //! which realises the FCFS-with-seeded-tie-break rule. `reference.rs` simulates the same
 //! network flit by flit; tests check that the two agree exactly.
 
-use super::{Births, Collector, Msg, NEVER, Outcome, RunSpec, choose};
 use crate::calendar::Calendar;
 use crate::traffic::Pattern;
+use crate::{Births, Collector, Msg, NEVER, Outcome, RunSpec, choose};
 use netwrap_topo::{Candidates, Network, Routing, TerminalId};
 
 /// A channel's state: everything the hot loop touches per channel, 24 bytes.
@@ -128,7 +128,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         if idle {
             // Nothing happened this cycle: jump to the next cycle at which something does.
             let next = [events.next_after_now(), births.next_after_now(), collector.next_delivery()];
-            now = super::next_busy_cycle(now, next, spec.max_cycles);
+            now = crate::next_busy_cycle(now, next, spec.max_cycles);
         } else {
             now += 1;
         }

@@ -35,8 +35,17 @@
 //! everything (the warm-up included). Cycles in which
 //! nothing happens are skipped, so a run at a tiny rate costs what its events cost.
 
+#![deny(missing_docs)]
+
+pub mod calendar;
 pub mod ideal;
+pub mod params;
+pub mod progress;
 pub mod reference;
+pub mod rng;
+pub mod stats;
+pub mod trace;
+pub mod traffic;
 pub mod vc;
 pub mod workload;
 
@@ -45,6 +54,7 @@ use crate::rng::mix;
 use crate::stats::Measured;
 use crate::traffic::MessageSize;
 use netwrap_topo::{ChannelId, Network, TerminalId};
+pub use params::{Arbitration, Avoidance, EngineKind, Interval, MAX_VC_PARAM, Switching, Threads, VcParams};
 use serde::Serialize;
 pub(crate) use workload::Births;
 pub use workload::{AccessOutcome, Arrivals, Memories};
@@ -80,10 +90,10 @@ pub struct Record {
     pub messages: bool,
     /// Every channel's busy cycles in the window.
     pub channels: bool,
-    /// Write every message created (warm-up included) here, as a trace
-    /// ([`crate::trace`]); the caller calls [`crate::trace::TraceSink::finish`] after the run.
+    /// Hand every message created (warm-up included) to this log, as a trace record
+    /// ([`crate::trace`]), in creation order.
     #[serde(skip)]
-    pub trace: Option<crate::trace::TraceSink>,
+    pub trace: Option<crate::trace::MessageLog>,
     /// Count the simulated cycles here as the run goes, for a caller showing progress
     /// ([`crate::progress`]); it only observes, and costs nothing when absent.
     #[serde(skip)]
@@ -163,7 +173,7 @@ pub struct MessageRecord {
     pub hops: u32,
 }
 
-/// Raw results of one run; [`crate::report`] turns them into statistics.
+/// Raw results of one run; the spec layer (`netwrap_sim::report`) turns them into statistics.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     /// Cycle at which the run ended: the last measured delivery, or the cycle it stopped at.

@@ -1,9 +1,9 @@
 //! Engine tests: exact small cases, the fast path against the flit-by-flit reference on every
 //! family, the statistics the models rely on, and the verdicts.
 
-use netwrap_sim::engine::{Arrivals, Outcome, Record, RunSpec, StopReason, StopRule};
+use netwrap_engine::traffic::{MessageSize, Pattern};
+use netwrap_engine::{Arrivals, Outcome, Record, RunSpec, StopReason, StopRule};
 use netwrap_sim::report::Verdict;
-use netwrap_sim::traffic::{MessageSize, Pattern};
 use netwrap_sim::{EngineKind, Experiment, SimResult, SimSpec, execute_on, simulate};
 use netwrap_topo::{CubeSpec, DimensionOrder, KaryNCube, TopologySpec};
 
@@ -486,7 +486,7 @@ fn wider_channels_carry_more_flits_and_buffer_whole_messages() {
 /// threads ends at the sum of their cycles.
 #[test]
 fn a_progress_counter_changes_nothing_and_ends_at_the_simulated_cycles() {
-    use netwrap_sim::progress::Progress;
+    use netwrap_engine::progress::Progress;
     use netwrap_sim::sweep::{Point, run_points};
     let mut specs = Vec::new();
     for engine in [EngineKind::Fast, EngineKind::Reference] {

@@ -45,7 +45,7 @@
 //! - With up*/down* routing (`--deadlock updown`, any family) the network's routing is
 //!   replaced when the experiment is built; the router itself treats every VC alike.
 //! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
-//!   network, the run stops and reports a cycle of waits (see [`super::Deadlock`]).
+//!   network, the run stops and reports a cycle of waits (see [`crate::Deadlock`]).
 //!
 //! # Unloaded latency
 //! One message of B flits whose packets cross h channels (h + 1 routers, the source's and the
@@ -71,12 +71,12 @@
 //! round-robin priority on), and a header blocked for a VC is routed once, not every cycle it
 //! asks again.
 
-use super::{
+use crate::params::{Arbitration, Avoidance, Switching, VcParams};
+use crate::traffic::Pattern;
+use crate::{
     Births, ClassService, Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec,
     StopReason, UNMEASURED, choose,
 };
-use crate::spec::{Arbitration, Avoidance, Switching, VcParams};
-use crate::traffic::Pattern;
 use netwrap_topo::{Candidates, Network, Routing, TerminalId};
 use std::collections::VecDeque;
 
@@ -186,7 +186,7 @@ pub fn too_large(net: &Network, p: &VcParams) -> Option<String> {
 /// whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or `dim i +`
 /// and `dim i -` when bidirectional; moving + raises the router id by the dimension's stride
 /// except on the wrap-around channel, moving − lowers it except there.
-pub(crate) fn rings(net: &Network) -> Vec<(u32, bool)> {
+pub fn rings(net: &Network) -> Vec<(u32, bool)> {
     net.edges()
         .map(|(src, c)| {
             let name = &net.classes()[c.class as usize];
@@ -200,7 +200,7 @@ pub(crate) fn rings(net: &Network) -> Vec<(u32, bool)> {
 /// Whether a packet takes channel `next` in the upper VC class under a dateline (`rings` from
 /// [`rings`]): from its ring's wrap-around channel on, until it leaves the ring. `prev` is the
 /// channel it arrives on and whether it holds an upper-class VC there (`None`: injection).
-pub(crate) fn upper_class(rings: &[(u32, bool)], prev: Option<(u32, bool)>, next: u32) -> bool {
+pub fn upper_class(rings: &[(u32, bool)], prev: Option<(u32, bool)>, next: u32) -> bool {
     let (dim, wrap) = rings[next as usize];
     wrap || prev.is_some_and(|(c, upper)| upper && rings[c as usize].0 == dim)
 }
@@ -770,7 +770,7 @@ pub fn run<R: Routing>(
             // (Credits too: each bucket must be emptied in its cycle.)
             let wire = [wires.next_arrival(now), credits.next_arrival(now)].into_iter().flatten().min();
             let next = [wire, births.next_after_now(), collector.next_delivery()];
-            now = super::next_busy_cycle(now, next, spec.max_cycles);
+            now = crate::next_busy_cycle(now, next, spec.max_cycles);
         } else {
             now += 1;
         }

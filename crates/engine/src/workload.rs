@@ -37,7 +37,7 @@
 //! A replayed trace ([`Arrivals::Trace`]; [`crate::trace`]) takes the sources' place: its
 //! records are created at their cycles or after the deliveries they follow, and once they are
 //! all created the measured messages are those created so far. A recorder
-//! ([`super::Record::trace`]) writes every message created, in creation order, with what it
+//! ([`crate::Record::trace`]) writes every message created, in creation order, with what it
 //! followed: a reply its request's delivery (wait: the memory's queueing and M), a thread's
 //! access the completion of the thread's previous access (the delivery of its reply, or of its
 //! request without replies). A replay on the same network therefore creates every message when
@@ -50,13 +50,13 @@
 //! network), terminal N + d is memory d (delivered from the request network, injecting into
 //! the reply network).
 
-use super::{Collector, Msg, NEVER, Outcome, RunSpec, UNMEASURED};
 use crate::calendar::Calendar;
+use crate::params::Interval;
 use crate::rng::{Purpose, Stream, geometric_gap, mix};
-use crate::spec::Interval;
 use crate::stats::Measured;
 use crate::trace::{Recorder, Replay};
 use crate::traffic::{MessageSize, Pattern};
+use crate::{Collector, Msg, NEVER, Outcome, RunSpec, UNMEASURED};
 use netwrap_topo::{Network, TerminalId};
 use serde::Serialize;
 
@@ -84,9 +84,9 @@ pub enum Arrivals {
     /// Exactly these messages: (creation cycle, source, destination). Used for exact tests;
     /// the destination pattern is not consulted.
     Script(Vec<(u64, TerminalId, TerminalId)>),
-    /// The messages of a trace file, streamed ([`crate::trace`]): the destination pattern, the
+    /// The records of a trace, streamed ([`crate::trace`]): the destination pattern, the
     /// sizes and the rate are not consulted.
-    Trace(crate::trace::TraceReplay),
+    Trace(crate::trace::TraceSource),
 }
 
 impl Arrivals {
