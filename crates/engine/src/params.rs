@@ -149,13 +149,17 @@ impl<'de> Deserialize<'de> for Threads {
 
 impl std::str::FromStr for Threads {
     type Err = String;
+    /// `unbounded`, or a whole number of threads of at least 1 (the command line's words).
     fn from_str(s: &str) -> Result<Self, String> {
-        if s == "unbounded" {
-            return Ok(Threads::Unbounded);
+        match s.trim() {
+            "unbounded" => Ok(Threads::Unbounded),
+            n => match n.parse::<u32>() {
+                Ok(t) if t >= 1 => Ok(Threads::Count(t)),
+                _ => {
+                    Err("must be a whole number of threads of at least 1, or unbounded (an open loop)".into())
+                }
+            },
         }
-        s.parse::<u32>().map(Threads::Count).map_err(|_| {
-            format!("threads = {s:?}: a whole number of threads per processor, or unbounded (open loop)")
-        })
     }
 }
 

@@ -68,8 +68,21 @@ impl std::fmt::Display for Wiring {
 }
 
 /// Which contention expression to use (see the module docs for the rule of `Auto`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum ContentionForm {
     /// The homework's App. B rule: [`LargeKd`](Self::LargeKd) when the distance per
     /// dimension exceeds 2, [`SmallKd`](Self::SmallKd) otherwise. Resolved inside

@@ -11,7 +11,7 @@
 use crate::cli;
 use crate::cmd::runner::{self, RunOptions, Shard};
 use crate::output::{self, status};
-pub use netwrap_sim::sweep::Sweep;
+pub use netwrap_app::Sweep;
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 
@@ -66,7 +66,7 @@ pub fn command(args: &[String]) -> Result<String, String> {
 /// values, or `replications`, or `zip`) added to its `[sweep]` table, replacing any axis of
 /// the same path: read by the same code as `netwrap run FILE`.
 pub fn experiment(spec: &str, format: Format, axes: &Map<String, Value>) -> Result<Sweep, String> {
-    let text = |e: netwrap_sim::SimError| e.to_string();
+    let text = |e: netwrap_app::Error| e.to_string();
     match format {
         Format::Toml => {
             // The text alone first: its errors name the lines of the text as given.

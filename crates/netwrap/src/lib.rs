@@ -11,4 +11,3 @@ pub mod cmd;
 pub mod heatmap;
 pub mod output;
 pub mod progress;
-pub mod values;

@@ -21,7 +21,7 @@ fn main() -> ExitCode {
                     _ => "",
                 };
                 // A closed standard error is no reason to fail differently.
-                let _ = writeln!(std::io::stderr(), "netwrap: {kind}{e:#}");
+                let _ = writeln!(std::io::stderr(), "netwrap: {kind}{}", output::message(&e));
             }
             ExitCode::from(status)
         }

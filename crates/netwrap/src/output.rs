@@ -106,6 +106,53 @@ pub fn exit_status(e: &anyhow::Error) -> (u8, bool) {
     (status::INVALID, true)
 }
 
+/// The command line's name for a spec's field: its flag (`router.buffer` is `--buffer`).
+pub fn flag(path: &str) -> String {
+    let named = match path {
+        "routing.algorithm" => "--routing",
+        "router.kind" => "--router",
+        "workload.reply.size" => "--reply-size",
+        "workload.reply.network" => "--reply-network",
+        "workload.reply" => "--memory-latency, --reply-size, --reply-network",
+        "model" => "--model",
+        "model.contention" => "--contention",
+        _ => "",
+    };
+    if !named.is_empty() {
+        return named.to_string();
+    }
+    format!("--{}", path.rsplit('.').next().unwrap_or(path))
+}
+
+/// A spec error as the command line says it: its message, then the flags of the fields it is
+/// about (`(--buffer, --packet, --switching)`), then its line in the file, if any.
+pub fn spec_message(e: &netwrap_sim::SpecError) -> String {
+    let mut flags: Vec<String> = Vec::new();
+    for f in e.fields().map(flag) {
+        if !flags.contains(&f) {
+            flags.push(f);
+        }
+    }
+    e.text_with(&format!(" ({})", flags.join(", ")))
+}
+
+/// An error's message as `main` prints it after `netwrap: error: `: its chain of contexts
+/// joined by `: `, a spec error naming its flags.
+pub fn message(e: &anyhow::Error) -> String {
+    let spec = |cause: &(dyn std::error::Error + 'static)| {
+        cause
+            .downcast_ref::<netwrap_app::Error>()
+            .and_then(netwrap_app::Error::spec)
+            .or_else(|| match cause.downcast_ref::<netwrap_sim::SimError>() {
+                Some(netwrap_sim::SimError::Spec(s)) => Some(s),
+                _ => None,
+            })
+            .or_else(|| cause.downcast_ref::<netwrap_sim::SpecError>())
+            .map(spec_message)
+    };
+    e.chain().map(|cause| spec(cause).unwrap_or_else(|| cause.to_string())).collect::<Vec<_>>().join(": ")
+}
+
 /// Standard output, buffered; write errors name it (see [`write_failed`]). Call
 /// [`Out::finish`] at the end: a buffered write that fails only on the final flush is still
 /// reported.

@@ -34,8 +34,9 @@
 //! - The ideal switch has unbounded queues: it never waits for buffer space and cannot
 //!   deadlock.
 
+use crate::Resolved;
 use crate::SimError;
-use crate::spec::{Avoidance, SimSpec};
+use crate::spec::Avoidance;
 use netwrap_engine::vc::{rings, upper_class};
 use netwrap_topo::{Candidates, Family, Network, Routing, Visitor};
 use serde::Serialize;
@@ -122,12 +123,11 @@ pub struct Check {
     pub verdict: Verdict,
 }
 
-/// Checks `spec` (validated as a run would be): builds its network and routing and, for the
-/// virtual-channel router, its channel dependency graph.
-pub fn check(spec: &SimSpec) -> Result<Check, SimError> {
-    let (spec, _) = spec.resolve()?;
+/// Checks a resolved spec: builds its network and routing and, for the virtual-channel
+/// router, its channel dependency graph.
+pub fn check(spec: &Resolved) -> Result<Check, SimError> {
     let topology = spec.shape()?.build()?;
-    let Some(p) = spec.router.vc_params() else {
+    let Some(p) = spec.router.vc() else {
         let net = topology.network();
         return Ok(Check {
             network: net.name().to_string(),

@@ -2,11 +2,12 @@
 //! the routes' facts and exact channel loads — ready to run any number of points that share
 //! those (a sweep over rates, sizes, seeds or run control builds the network once).
 
-use crate::SimError;
 use crate::report::{Context, summarize};
-use crate::result::{NetworkInfo, SimResult, VERSION, compare, model_unavailable};
+use crate::resolved::error;
+use crate::result::{NetworkInfo, SimResult};
 use crate::routes::{RouteFacts, facts, offered, saturates};
-use crate::spec::{EngineKind, PatternKind, ReplyNetwork, SimSpec, Threads, VcParams};
+use crate::spec::{Avoidance, EngineKind, PatternKind, ReplyNetwork, SimSpec};
+use crate::{Destinations, Resolved, Router, SimError, Source, Warmup};
 use netwrap_engine::Memories;
 use netwrap_engine::traffic::{self, CubeLocality, Hotspot, LocalitySubcube, Pattern, subcube};
 use netwrap_engine::{self as engine, Arrivals, Outcome, Record, RunSpec, StopRule};
@@ -15,8 +16,8 @@ use netwrap_topo::{Family, Network, Routing, TableRouted, TerminalId, Topology, 
 /// What a run will do, decided before its first cycle ([`Experiment::plan`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
-    /// The point's resolved spec, its warm-up filled in.
-    pub spec: SimSpec,
+    /// The point as it runs: its warm-up filled in, its replies' network decided.
+    pub point: Resolved,
     /// When the run stops early.
     pub stop: StopRule,
     /// Offered busy fraction of the busiest channel and per class, when the loads are known.
@@ -35,8 +36,8 @@ pub struct Plan {
 
 /// A built spec: everything a run needs that does not depend on the rate, size or run control.
 pub struct Experiment {
-    spec: SimSpec,
-    notes: Vec<String>,
+    /// The point it was built from, its replies' network decided.
+    spec: Resolved,
     topology: Topology,
     facts: RouteFacts,
     pattern: Pattern,
@@ -79,58 +80,110 @@ pub fn in_flight_limit(terminals: u32) -> u64 {
 }
 
 impl Experiment {
-    /// Validates `spec` and builds its network, routing and pattern.
-    pub fn new(spec: &SimSpec) -> Result<Self, SimError> {
-        let (spec, notes) = spec.resolve()?;
-        if spec.model.is_some()
-            && let Some(why) = model_unavailable(&spec)
-        {
-            return Err(SimError::Invalid(format!("--model: {why}")));
-        }
-        let mut spec = spec;
+    /// Builds `point`'s network, routing and destination pattern, and checks `point` against
+    /// them ([`Experiment::admit`]): every check that needs the network happens here, before
+    /// anything runs.
+    pub fn build(point: &Resolved) -> Result<Self, SimError> {
+        let experiment = Self::build_shared(point)?;
+        experiment.admit(point)?;
+        Ok(experiment)
+    }
+
+    /// Builds what `point`'s [`crate::BuildKey`] decides, checking only that: an experiment
+    /// for every point that shares the key, each checked by [`Experiment::admit`] when it is
+    /// planned.
+    pub fn build_shared(point: &Resolved) -> Result<Self, SimError> {
+        let mut spec = point.clone();
         let topology = spec.shape()?.build()?;
-        if let crate::spec::Threads::Count(t) = spec.workload.processor.threads {
-            let slots = t as u64 * topology.network().terminals() as u64;
-            if slots > MAX_THREAD_SLOTS {
-                return Err(SimError::Invalid(format!(
-                    "workload.processor.threads = {t} on {} processors: {slots} threads, more than the {MAX_THREAD_SLOTS} a run keeps (each may hold an access in flight) (--threads)",
-                    topology.network().terminals()
-                )));
-            }
-        }
         let (pattern, subcube) = build_pattern(&spec, &topology)?;
         let facts = facts(&topology, &pattern, subcube.as_ref())?;
         let joined = match &mut spec.workload.reply {
             Some(reply) => {
                 reply.network = reply_network(reply.network, topology.network())?;
-                let separate = reply.network == ReplyNetwork::Separate && reply.size != Some(0);
+                let separate = reply.network == ReplyNetwork::Separate && reply.size != 0;
                 separate.then(|| joined_network(topology.network())).transpose()?
             }
             None => None,
         };
-        if let Some(reply) = &spec.workload.reply
-            && let Some(p) = spec.router.vc_params()
-            && reply.network == ReplyNetwork::Separate
-            && p.deadlock != crate::spec::Avoidance::None
-            && reply.size != Some(0)
-        {
-            let advice = if indirect(topology.network()) {
-                "use --deadlock none"
-            } else {
-                "use --reply-network same (requests and replies on separate halves of the virtual channels) or --deadlock none"
-            };
-            return Err(SimError::Invalid(format!(
-                "the {} carries its replies on a separate network, and the two are routed by tables of minimal next hops, while router.deadlock = {} needs the family's own routing: {advice} (--reply-network, --deadlock)",
-                topology.network().name(),
-                format!("{:?}", p.deadlock).to_lowercase()
-            )));
-        }
         // Every error in a trace comes before any simulation.
-        let trace = match &spec.workload.trace {
-            Some(path) => Some(crate::trace::validate(path, topology.network().terminals())?),
-            None => None,
+        let trace = match &spec.workload.source {
+            Source::Trace(path) => Some(crate::trace::validate(path, topology.network().terminals())?),
+            _ => None,
         };
-        Ok(Experiment { spec, notes, topology, facts, pattern, subcube, joined, trace })
+        Ok(Experiment { spec, topology, facts, pattern, subcube, joined, trace })
+    }
+
+    /// Checks that `point` can run on this experiment: it builds the same network (same
+    /// [`crate::BuildKey`]), and what it asks of the network beyond the build (its processors'
+    /// threads, its router's buffers and channel widths) fits.
+    pub fn admit(&self, point: &Resolved) -> Result<(), SimError> {
+        if self.point(point).build_key() != self.spec.build_key() {
+            return Err(SimError::Invalid(
+                "this point's topology, routing or destination pattern differs from the experiment's".into(),
+            ));
+        }
+        let net = self.topology.network();
+        if let Source::Threads { threads: t, .. } = point.workload.source {
+            let slots = t as u64 * net.terminals() as u64;
+            if slots > MAX_THREAD_SLOTS {
+                return Err(error(
+                    "workload.processor.threads",
+                    &[],
+                    format!(
+                        "workload.processor.threads = {t} on {} processors: {slots} threads, more than the {MAX_THREAD_SLOTS} a run keeps (each may hold an access in flight)",
+                        net.terminals()
+                    ),
+                ));
+            }
+        }
+        let Some(p) = point.router.vc() else { return Ok(()) };
+        let widest = net.channels().iter().map(|c| c.width as u32).max().unwrap_or(1);
+        if widest > 1 || net.terminal_width() > 1 {
+            return Err(error(
+                "router.kind",
+                &[],
+                format!(
+                    "router.kind = vc: the {} has channels {} flits wide, and the virtual-channel router models unit-width channels (one flit per cycle per port); use router.kind = ideal, which models wider channels",
+                    net.name(),
+                    widest.max(net.terminal_width())
+                ),
+            ));
+        }
+        if let Some(why) = engine::vc::too_large(self.run_network(), p) {
+            return Err(error("router.buffer", &["router.vcs"], why));
+        }
+        if let Some(reply) = &self.spec.workload.reply
+            && reply.network == ReplyNetwork::Separate
+            && p.deadlock != Avoidance::None
+            && reply.size != 0
+        {
+            let advice = if indirect(net) {
+                "use router.deadlock = none"
+            } else {
+                "use workload.reply.network = same (requests and replies on separate halves of the virtual channels) or router.deadlock = none"
+            };
+            return Err(error(
+                "router.deadlock",
+                &["workload.reply.network"],
+                format!(
+                    "the {} carries its replies on a separate network, and the two are routed by tables of minimal next hops, while router.deadlock = {} needs the family's own routing: {advice}",
+                    net.name(),
+                    <&str>::from(p.deadlock)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `point` as this experiment runs it: where its replies travel, decided by the network.
+    fn point(&self, point: &Resolved) -> Resolved {
+        let mut point = point.clone();
+        if let (Some(r), Some(mine)) = (&mut point.workload.reply, &self.spec.workload.reply)
+            && r.network == ReplyNetwork::Auto
+        {
+            r.network = mine.network;
+        }
+        point
     }
 
     /// The network the engine runs: the topology's, or with a separate reply network the two
@@ -141,11 +194,11 @@ impl Experiment {
 
     /// What resolving the spec adjusted (e.g. N rounded up to a whole dimension).
     pub fn notes(&self) -> &[String] {
-        &self.notes
+        &self.spec.notes
     }
 
-    /// The resolved spec it was built from.
-    pub fn spec(&self) -> &SimSpec {
+    /// The point it was built from, as built (its replies' network decided).
+    pub fn spec(&self) -> &Resolved {
         &self.spec
     }
 
@@ -154,48 +207,27 @@ impl Experiment {
         self.topology.network()
     }
 
-    /// Runs `point`, which must build the same network as this experiment (same topology,
+    /// Runs `point`, which must share this experiment's [`crate::BuildKey`] (same topology,
     /// routing and pattern); everything else may differ.
-    pub fn run(&self, point: &SimSpec) -> Result<SimResult, SimError> {
+    pub fn run(&self, point: &Resolved) -> Result<SimResult, SimError> {
         self.run_with(point, Record::default())
     }
 
-    /// What running `point` will do, decided before its first cycle: its resolved spec (the
-    /// warm-up filled in), the stop rule, the offered loads, and an estimate of its work.
-    pub fn plan(&self, point: &SimSpec) -> Result<Plan, SimError> {
-        let (mut point, _) = point.resolve()?;
-        if let (Some(r), Some(mine)) = (&mut point.workload.reply, &self.spec.workload.reply)
-            && r.network == ReplyNetwork::Auto
-        {
-            r.network = mine.network;
-        }
-        if point.build_key() != self.spec.build_key() {
-            return Err(SimError::Invalid(
-                "this point's topology, routing or destination pattern differs from the experiment's".into(),
-            ));
-        }
+    /// What running `point` will do, decided before its first cycle: the point as it runs
+    /// (the warm-up filled in), the stop rule, the offered loads, and an estimate of its work.
+    pub fn plan(&self, point: &Resolved) -> Result<Plan, SimError> {
+        self.admit(point)?;
+        let mut point = self.point(point);
         let net = self.topology.network();
-        if let Some(p) = point.router.vc_params() {
-            let widest = net.channels().iter().map(|c| c.width as u32).max().unwrap_or(1);
-            if widest > 1 || net.terminal_width() > 1 {
-                return Err(SimError::Invalid(format!(
-                    "router.kind = vc: the {} has channels {} flits wide, and the virtual-channel router models unit-width channels (one flit per cycle per port); use --router ideal, which models wider channels",
-                    net.name(),
-                    widest.max(net.terminal_width())
-                )));
-            }
-            if let Some(why) = engine::vc::too_large(self.run_network(), &p) {
-                return Err(SimError::Invalid(why));
-            }
-        }
         let w = &point.workload;
-        let (rate, size) = (w.rate(), w.message_size());
+        let (rate, size) = (point.rate(), w.size);
         let classes = net.classes();
         // Replies add load the request pattern's loads do not hold: the run's own measurements
         // judge it. Processors that wait never offer more than the network accepts.
         // (Nor does a trace offer what the rate says.)
-        let closed = w.processor.threads != Threads::Unbounded || w.trace.is_some();
-        let replies = w.reply.is_some_and(|r| r.size != Some(0));
+        let trace = matches!(w.source, Source::Trace(_));
+        let closed = point.closed_loop() || trace;
+        let replies = point.replies();
         let loads = self
             .facts
             .loads
@@ -206,7 +238,7 @@ impl Experiment {
         // Without the loads, the mean over every channel still bounds the busiest one from
         // below: a message of h hops holds h channels for at least ⌈B / widest⌉ cycles each.
         let offered_mean = match (&loads, net.channels().iter().map(|c| c.width as u64).max()) {
-            (None, Some(widest)) if !closed && w.trace.is_none() => {
+            (None, Some(widest)) if !closed => {
                 let hold = size.mean_hold(widest);
                 let channels = net.channels().len() as f64;
                 Some(rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)
@@ -225,12 +257,15 @@ impl Experiment {
         let creations = rate * net.terminals() as f64;
         let per_cycle = creations * (self.facts.mean_hops + 1.0);
         let budget = (limit as f64 / creations).min(SATURATED_WORK / per_cycle).min(1e15) as u64;
-        let warmup = point.run.warmup.unwrap_or_else(|| {
-            let w = default_warmup(self.facts.longest, size.max(), known_load, point.run.max_cycles);
-            if saturated { w.min(budget / 3) } else { w }
-        });
-        point.run.warmup = Some(warmup);
-        let r = &point.run;
+        let r = point.run;
+        let warmup = match r.warmup {
+            Warmup::Cycles(w) => w,
+            Warmup::Default => {
+                let w = default_warmup(self.facts.longest, size.max(), known_load, r.max_cycles);
+                if saturated { w.min(budget / 3) } else { w }
+            }
+        };
+        point.run.warmup = Warmup::Cycles(warmup);
         let unloaded_worst = self.facts.longest + size.max() as u64;
         let full_window = (20 * unloaded_worst).max(2_000);
         let window = full_window.min((budget * 2 / 3).max(1));
@@ -251,7 +286,7 @@ impl Experiment {
         }
         .min(r.max_cycles as f64);
         Ok(Plan {
-            spec: point.clone(),
+            point,
             stop,
             loads,
             offered_mean,
@@ -264,49 +299,48 @@ impl Experiment {
 
     /// [`Experiment::run`], keeping what `record` asks for in the outcome (per-message and
     /// per-channel data: for tests and detailed output).
-    pub fn run_with(&self, point: &SimSpec, record: Record) -> Result<SimResult, SimError> {
-        let Plan { spec: mut point, stop, loads, offered_mean, unloaded_worst, short_window, .. } =
-            self.plan(point)?;
-        let point = &mut point;
+    pub fn run_with(&self, point: &Resolved, record: Record) -> Result<SimResult, SimError> {
+        let Plan { point, stop, loads, offered_mean, unloaded_worst, short_window, .. } = self.plan(point)?;
         let net = self.run_network();
         let nodes = self.topology.network().terminals();
         let offered_max = loads.as_ref().map(|l| l.0);
         let (w, r) = (&point.workload, &point.run);
         let limit = stop.in_flight_limit;
-        let rate = w.rate();
-        let p = &w.processor;
-        let replay = match (&w.trace, self.trace) {
-            (Some(path), Some(summary)) => Some(crate::trace::TraceReplay::new(path.clone(), nodes, summary)),
+        let rate = point.rate();
+        let replay = match (&w.source, self.trace) {
+            (Source::Trace(path), Some(summary)) => {
+                Some(crate::trace::TraceReplay::new(path.clone(), nodes, summary))
+            }
             _ => None,
         };
-        let arrivals = match (p.threads, &replay) {
+        let arrivals = match (&w.source, &replay) {
             (_, Some(replay)) => Arrivals::Trace(replay.source()),
-            (Threads::Unbounded, ..) => Arrivals::Open { rate, interval: p.interval },
-            (Threads::Count(threads), ..) => Arrivals::Threads { rate, interval: p.interval, threads },
+            (Source::Threads { rate, interval, threads }, _) => {
+                Arrivals::Threads { rate: *rate, interval: *interval, threads: *threads }
+            }
+            (Source::Open { rate, interval }, _) => Arrivals::Open { rate: *rate, interval: *interval },
+            (Source::Trace(_), None) => unreachable!("an experiment with a trace validated it"),
         };
         let memories = w.reply.map(|reply| Memories {
             latency: reply.memory_latency as u64,
-            reply_size: reply.size.unwrap_or(w.size),
+            reply_size: reply.size,
             joined: self.joined.is_some(),
         });
+        let Warmup::Cycles(warmup) = r.warmup else { unreachable!("a plan fills the warm-up in") };
         let run = RunSpec {
             arrivals,
-            size: w.message_size(),
+            size: w.size,
             memories,
-            warmup: r.warmup.unwrap_or(0),
+            warmup,
             messages: r.messages,
             max_cycles: r.max_cycles,
             seed: r.seed,
             stop,
             record,
         };
-        let model = match point.router.vc_params() {
-            Some(p) => RouterModel::Vc(p),
-            None => RouterModel::Ideal(r.engine),
-        };
         let outcome = match &self.joined {
-            Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, model),
-            None => execute(&self.topology, &self.pattern, &run, model),
+            Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, point.router),
+            None => execute(&self.topology, &self.pattern, &run, point.router),
         };
         if let Some(e) = replay.and_then(|r| r.take_error()) {
             return Err(e);
@@ -320,19 +354,11 @@ impl Experiment {
             max_cycles: r.max_cycles,
             in_flight_limit: limit,
             short_window,
-            finite_buffers: point.router.vc_params().is_some(),
-            closed_loop: w.processor.threads != Threads::Unbounded,
+            finite_buffers: point.router.vc().is_some(),
+            closed_loop: point.closed_loop(),
         };
         let report = summarize(&outcome, net, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
-        let effective_locality = self.subcube.as_ref().map_or(1.0, |s| s.effective_locality);
-        let model = match &point.model {
-            Some(_) => Some(compare(point, effective_locality, &report)?),
-            None => None,
-        };
         Ok(SimResult {
-            netwrap_version: VERSION,
-            seed: point.run.seed,
-            config: point.clone(),
             network: NetworkInfo {
                 name: net.name().to_string(),
                 nodes,
@@ -346,9 +372,15 @@ impl Experiment {
             max_rate: offered_max.map(|m| if m > 0.0 { (rate / m).min(1.0) } else { 1.0 }),
             load_method: self.facts.load_method.clone(),
             report,
-            model,
+            point,
             outcome,
         })
+    }
+
+    /// The effective locality of the subcube simulated (1 without locality): what a model
+    /// of the network is evaluated at.
+    pub fn effective_locality(&self) -> f64 {
+        self.subcube.as_ref().map_or(1.0, |s| s.effective_locality)
     }
 }
 
@@ -366,10 +398,14 @@ fn reply_network(asked: ReplyNetwork, net: &Network) -> Result<ReplyNetwork, Sim
     match asked {
         ReplyNetwork::Auto if indirect => Ok(ReplyNetwork::Separate),
         ReplyNetwork::Auto => Ok(ReplyNetwork::Same),
-        ReplyNetwork::Same if indirect => Err(SimError::Invalid(format!(
-            "workload.reply.network = same: the {} is an indirect network (its terminals are delivered at other routers than they inject at), so a memory has no path back to its processor on it; replies travel on the network reversed: --reply-network separate (or auto) (--reply-network)",
-            net.name()
-        ))),
+        ReplyNetwork::Same if indirect => Err(error(
+            "workload.reply.network",
+            &[],
+            format!(
+                "workload.reply.network = same: the {} is an indirect network (its terminals are delivered at other routers than they inject at), so a memory has no path back to its processor on it; replies travel on the network reversed: workload.reply.network = separate (or auto)",
+                net.name()
+            ),
+        )),
         other => Ok(other),
     }
 }
@@ -394,13 +430,13 @@ fn joined_network(net: &Network) -> Result<TableRouted, SimError> {
 /// taken on the network's own numbers (resolving the spec notes it). Hot spots and the random
 /// permutation are network node numbers on every family.
 pub(crate) fn build_pattern(
-    spec: &SimSpec,
+    spec: &Resolved,
     topology: &Topology,
 ) -> Result<(Pattern, Option<LocalitySubcube>), SimError> {
     let net = topology.network();
     let n = net.terminals();
-    let w = &spec.workload;
-    let kind = w.pattern;
+    let destinations = &spec.workload.destinations;
+    let kind = destinations.kind();
     let cube = match topology {
         Topology::Cube(c) => Some(c),
         _ => None,
@@ -415,62 +451,79 @@ pub(crate) fn build_pattern(
     };
     let radices = || -> Result<Vec<u32>, SimError> {
         coordinates.map(|c| c.spec().radices.clone()).ok_or_else(|| {
-            SimError::Invalid(format!(
-                "workload.pattern = {} is defined on the coordinates of a k-ary n-cube: a {} has none (--pattern)",
-                kind.name(),
-                spec.topology.family()
-            ))
+            error(
+                "workload.pattern",
+                &[],
+                format!(
+                    "workload.pattern = {} is defined on the coordinates of a k-ary n-cube: a {} has none",
+                    kind.name(),
+                    spec.topology.family()
+                ),
+            )
         })
     };
     let on_numbers = |table: Result<Vec<TerminalId>, String>| -> Result<Pattern, SimError> {
-        let table = table.map_err(SimError::Invalid)?;
+        let table = table.map_err(|why| error("workload.pattern", &[], why))?;
         Ok(Pattern::Fixed(match midimew_map(topology, n) {
             Some(map) => traffic::remap(&table, &map),
             None => table,
         }))
     };
-    let pattern = match kind {
-        PatternKind::Uniform => Pattern::Uniform(n),
-        PatternKind::UniformOthers => {
+    let pattern = match destinations {
+        Destinations::Uniform => Pattern::Uniform(n),
+        Destinations::UniformOthers => {
             if n < 2 {
-                return Err(SimError::Invalid(format!(
-                    "workload.pattern = uniform-others does not fit N = {n} node: a message needs another node to go to (--pattern)"
-                )));
+                return Err(error(
+                    "workload.pattern",
+                    &[],
+                    format!(
+                        "workload.pattern = uniform-others does not fit N = {n} node: a message needs another node to go to"
+                    ),
+                ));
             }
             Pattern::UniformOthers(n)
         }
-        PatternKind::Transpose => on_numbers(traffic::transpose(n))?,
-        PatternKind::BitReversal => on_numbers(traffic::bit_reversal(n))?,
-        PatternKind::Shuffle => on_numbers(traffic::shuffle(n))?,
-        PatternKind::BitComplement => on_numbers(traffic::bit_complement(n))?,
-        PatternKind::Tornado => Pattern::Fixed(traffic::tornado(&radices()?)),
-        PatternKind::Neighbor => Pattern::Fixed(traffic::neighbor(&radices()?)),
-        PatternKind::Permutation => Pattern::Fixed(traffic::permutation(n, spec.run.seed)),
-        PatternKind::Hotspot => {
-            let nodes = w.hotspots.clone().unwrap_or_default();
+        Destinations::Permutation(PatternKind::Transpose) => on_numbers(traffic::transpose(n))?,
+        Destinations::Permutation(PatternKind::BitReversal) => on_numbers(traffic::bit_reversal(n))?,
+        Destinations::Permutation(PatternKind::Shuffle) => on_numbers(traffic::shuffle(n))?,
+        Destinations::Permutation(PatternKind::BitComplement) => on_numbers(traffic::bit_complement(n))?,
+        Destinations::Permutation(PatternKind::Tornado) => Pattern::Fixed(traffic::tornado(&radices()?)),
+        Destinations::Permutation(PatternKind::Neighbor) => Pattern::Fixed(traffic::neighbor(&radices()?)),
+        Destinations::Permutation(_) => Pattern::Fixed(traffic::permutation(n, spec.run.seed)),
+        Destinations::Hotspot { nodes, fraction } => {
             if let Some(&bad) = nodes.iter().find(|&&h| h >= n) {
-                return Err(SimError::Invalid(format!(
-                    "workload.hotspots: node {bad} does not exist in a network of N = {n} nodes (0 to {}) (--hotspots)",
-                    n - 1
-                )));
-            }
-            Pattern::Hotspot(Hotspot { nodes, fraction: w.hotspot_fraction.unwrap_or(0.0), terminals: n })
-        }
-        PatternKind::Locality => {
-            if matches!(topology, Topology::UpDown(..)) {
-                return Err(SimError::Invalid(
-                    "workload.locality's offered loads are computed for dimension-order routing, not for up*/down* routing (--locality, --deadlock updown)".into(),
+                return Err(error(
+                    "workload.hotspots",
+                    &[],
+                    format!(
+                        "workload.hotspots: node {bad} does not exist in a network of N = {n} nodes (0 to {})",
+                        n - 1
+                    ),
                 ));
             }
-            let (Some(cube), Some(l)) = (cube, w.locality) else {
-                return Err(SimError::Invalid(format!(
-                    "workload.locality applies to tori and rings: a {} has none (--locality)",
-                    spec.topology.family()
-                )));
+            Pattern::Hotspot(Hotspot { nodes: nodes.clone(), fraction: *fraction, terminals: n })
+        }
+        Destinations::Locality(l) => {
+            if matches!(topology, Topology::UpDown(..)) {
+                return Err(error(
+                    "workload.locality",
+                    &["router.deadlock"],
+                    "workload.locality's offered loads are computed for dimension-order routing, not for up*/down* routing",
+                ));
+            }
+            let Some(cube) = cube else {
+                return Err(error(
+                    "workload.locality",
+                    &[],
+                    format!(
+                        "workload.locality applies to tori and rings: a {} has none",
+                        spec.topology.family()
+                    ),
+                ));
             };
             return Ok((
-                Pattern::CubeLocality(CubeLocality::new(cube, l)),
-                Some(subcube(&cube.spec().radices, l)),
+                Pattern::CubeLocality(CubeLocality::new(cube, *l)),
+                Some(subcube(&cube.spec().radices, *l)),
             ));
         }
     };
@@ -494,62 +547,43 @@ fn midimew_map(topology: &Topology, n: u32) -> Option<Vec<TerminalId>> {
     (0..n).map(|p| c.application_to_network(p)).collect()
 }
 
-/// Builds `spec` and runs it.
+/// Resolves `spec`, builds it and runs it.
 pub fn simulate(spec: &SimSpec) -> Result<SimResult, SimError> {
-    Experiment::new(spec)?.run(spec)
-}
-
-/// Which router model runs a network, with its engine's parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RouterModel {
-    /// The ideal switch, on the fast or the reference engine.
-    Ideal(EngineKind),
-    /// The virtual-channel router.
-    Vc(VcParams),
-}
-
-impl From<EngineKind> for RouterModel {
-    fn from(e: EngineKind) -> Self {
-        RouterModel::Ideal(e)
-    }
+    let point = spec.resolve()?;
+    Experiment::build(&point)?.run(&point)
 }
 
 /// Runs one engine on a built topology under `pattern`: the single place the engine is chosen
 /// and the routing type made concrete.
-pub fn execute(
-    topology: &Topology,
-    pattern: &Pattern,
-    spec: &RunSpec,
-    model: impl Into<RouterModel>,
-) -> Outcome {
+pub fn execute(topology: &Topology, pattern: &Pattern, spec: &RunSpec, router: Router) -> Outcome {
     struct Run<'a> {
         pattern: &'a Pattern,
         spec: &'a RunSpec,
-        model: RouterModel,
+        router: Router,
     }
     impl Visitor for Run<'_> {
         type Output = Outcome;
         fn visit<F: Family>(self, f: &F) -> Outcome {
-            execute_on(f.network(), f, self.pattern, self.spec, self.model)
+            execute_on(f.network(), f, self.pattern, self.spec, self.router)
         }
     }
-    topology.visit(Run { pattern, spec, model: model.into() })
+    topology.visit(Run { pattern, spec, router })
 }
 
 /// Runs one engine on any network and routing (exact tests use hand-made networks). The
 /// virtual-channel router needs unit-width channels and buffers that fit
-/// [`engine::vc::too_large`] ([`Experiment::new`] checks both).
+/// [`engine::vc::too_large`] ([`Experiment::admit`] checks both).
 pub fn execute_on<R: Routing>(
     net: &Network,
     routing: &R,
     pattern: &Pattern,
     spec: &RunSpec,
-    model: impl Into<RouterModel>,
+    router: Router,
 ) -> Outcome {
-    match model.into() {
-        RouterModel::Ideal(EngineKind::Fast) => engine::ideal::run(net, routing, pattern, spec),
-        RouterModel::Ideal(EngineKind::Reference) => engine::reference::run(net, routing, pattern, spec),
-        RouterModel::Vc(p) => engine::vc::run(net, routing, pattern, spec, &p),
+    match router {
+        Router::Ideal(EngineKind::Fast) => engine::ideal::run(net, routing, pattern, spec),
+        Router::Ideal(EngineKind::Reference) => engine::reference::run(net, routing, pattern, spec),
+        Router::Vc(p) => engine::vc::run(net, routing, pattern, spec, &p),
     }
 }
 
@@ -571,8 +605,8 @@ mod tests {
                 topology: netwrap_topo::TopologySpec::Midimew { nodes: Some(nodes) },
                 ..SimSpec::default()
             };
-            s.workload.pattern = PatternKind::Transpose;
-            let (s, _) = s.resolve().unwrap();
+            s.workload.pattern = Some(PatternKind::Transpose);
+            let s = s.resolve().unwrap();
             let topology = s.topology.shape(&s.routing).unwrap().build().unwrap();
             match build_pattern(&s, &topology).unwrap().0 {
                 Pattern::Fixed(t) => t,

@@ -3,7 +3,7 @@
 //! the run measured a steady state (`ok`), found the network saturated, or stopped at a limit
 //! below saturation.
 
-use crate::spec::num;
+use crate::num;
 use netwrap_engine::stats::Percentiles;
 use netwrap_engine::{Outcome, StopReason};
 use netwrap_topo::Network;

@@ -13,8 +13,7 @@
 //! stable and a saturated rate bracket the answer, then four evenly spaced rates inside the
 //! bracket per round, until the bracket is narrower than the tolerance.
 
-use crate::spec::SimSpec;
-use crate::{Experiment, SimError, SimResult};
+use crate::{Experiment, Resolved, SimError, SimResult};
 use netwrap_engine::Record;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -70,7 +69,7 @@ fn judge(r: &SimResult) -> Probe {
     let rep = &r.report;
     let behind = rep.throughput < BEHIND * rep.offered;
     Probe {
-        rate: r.config.workload.rate(),
+        rate: r.point.rate(),
         saturated: rep.verdict != crate::report::Verdict::Ok || behind,
         verdict: rep.verdict,
         throughput: rep.throughput,
@@ -80,9 +79,9 @@ fn judge(r: &SimResult) -> Probe {
     }
 }
 
-/// Searches the saturation rate of `spec` (its `workload.rate` is the first guess where the
-/// channel loads are unknown) to within relative `tolerance`.
-pub fn search(spec: &SimSpec, tolerance: f64) -> Result<Search, SimError> {
+/// Searches the saturation rate of `spec` (its rate is the first guess where the channel loads
+/// are unknown) to within relative `tolerance`.
+pub fn search(spec: &Resolved, tolerance: f64) -> Result<Search, SimError> {
     search_with(spec, tolerance, &Record::default(), |_| {})
 }
 
@@ -101,7 +100,7 @@ pub struct Status {
 /// only observes) and telling `observe` where the search stands as each probe finishes (from
 /// worker threads, the bracket as of the last finished batch). The result is the same.
 pub fn search_with(
-    spec: &SimSpec,
+    spec: &Resolved,
     tolerance: f64,
     record: &Record,
     observe: impl Fn(Status) + Sync,
@@ -109,11 +108,11 @@ pub fn search_with(
     if !(tolerance.is_finite() && tolerance > 0.0 && tolerance < 1.0) {
         return Err(SimError::Invalid(format!(
             "tolerance = {}: the search's relative precision must be in (0, 1)",
-            crate::spec::num(tolerance)
+            crate::num(tolerance)
         )));
     }
-    let experiment = Experiment::new(spec)?;
-    let base = experiment.spec().clone();
+    let experiment = Experiment::build(spec)?;
+    let base = spec;
     // Probe round numbers: enough significant digits to resolve the tolerance, no more.
     let digits = (-tolerance.log10()).ceil() as i32 + 2;
     let round = |x: f64| -> f64 {
@@ -131,19 +130,18 @@ pub fn search_with(
         rates
             .par_iter()
             .map(|&rate| {
-                let mut s = base.clone();
-                s.workload.rate = Some(round(rate));
+                let s = base.with_rate(round(rate));
                 let probe = experiment.run_with(&s, record.clone()).map(|r| judge(&r));
                 tell(lo, hi);
                 probe
             })
             .collect()
     };
-    let guess_run = experiment.run_with(&base, record.clone())?;
+    let guess_run = experiment.run_with(base, record.clone())?;
     tell(0.0, None);
     let from_loads = guess_run.max_rate.filter(|_| guess_run.offered_utilization.is_some_and(|u| u > 0.0));
     let mut probes = vec![judge(&guess_run)];
-    let guess = from_loads.unwrap_or(base.workload.rate()).clamp(f64::MIN_POSITIVE, 1.0);
+    let guess = from_loads.unwrap_or(base.rate()).clamp(f64::MIN_POSITIVE, 1.0);
     // Bracket: grow from the guess until something saturates, or shrink until something is
     // stable.
     let (mut lo, mut hi) = (0.0f64, None::<f64>);
@@ -191,7 +189,7 @@ pub fn search_with(
         criterion: "a probe is saturated when its verdict is not ok (exact channel load >= 1, the network falls behind, or the run fails to drain within its limits) or its accepted throughput is below 95% of the offered load",
         max_rate: lo,
         first_saturated: hi,
-        max_flits: lo * base.workload.message_size().mean(),
+        max_flits: lo * base.workload.size.mean(),
         max_rate_from_loads: from_loads.map(round),
         tolerance,
         probes,

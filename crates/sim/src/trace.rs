@@ -678,7 +678,8 @@ mod tests {
     fn run(s: &SimSpec, trace: Option<TraceSink>) -> SimResult {
         let record =
             Record { messages: true, trace: trace.as_ref().map(TraceSink::log), ..Record::default() };
-        Experiment::new(s).unwrap().run_with(s, record).unwrap()
+        let point = s.resolve().unwrap();
+        Experiment::build(&point).unwrap().run_with(&point, record).unwrap()
     }
 
     /// Runs `s` recording its trace to `name`, then replays the trace on the same network.
@@ -778,8 +779,9 @@ mod tests {
         assert_eq!(lat, [5, 7, 2]);
         assert_eq!(r.outcome.stop, netwrap_engine::StopReason::Drained);
         assert_eq!((r.outcome.end, r.outcome.measured.target, r.report.messages_delivered), (22, 3, 3));
-        assert_eq!(r.config.run.warmup, Some(0));
-        assert_eq!(r.config.workload.trace.as_deref(), Some(path.as_path()));
+        let config = r.point.written();
+        assert_eq!(config.run.warmup, Some(0));
+        assert_eq!(config.workload.trace.as_deref(), Some(path.as_path()));
         std::fs::remove_file(path).ok();
     }
 

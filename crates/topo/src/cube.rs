@@ -46,8 +46,22 @@ impl CubeSpec {
 }
 
 /// The order in which dimension-order routing corrects dimensions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum DimensionOrder {
     /// Highest dimension first, as in Agarwal 1991 §3.3 (the default).
     #[default]

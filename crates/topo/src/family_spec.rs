@@ -17,126 +17,156 @@ use crate::spec::Shape;
 use crate::twolevel::ModuleSplit;
 use serde::{Deserialize, Serialize};
 
-/// Every family netwrap builds, as plain data (`{"family": "midimew", "nodes": 64}`).
+/// Every family netwrap builds, as plain data (`{"family": "midimew", "nodes": 64}`), and as
+/// the command line's family subcommands (`torus --k 8`), each option a field.
 ///
 /// Optional fields are alternatives or defaults; [`TopologySpec::resolve`] fills them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Subcommand))]
 #[serde(tag = "family", rename_all = "kebab-case", rename_all_fields = "kebab-case", deny_unknown_fields)]
 pub enum TopologySpec {
     /// k-ary n-cube with end-around links, unidirectional unless `bidirectional`.
     Torus {
         /// Radix k (default 8).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         k: Option<u32>,
         /// Dimensions n (default 2).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes"))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         n: Option<u32>,
         /// Processors N instead of n: n = log_k N, rounded up to a whole dimension.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u64>,
         /// Mixed radices k0, k1, … (dimension 0 first) instead of k and n.
+        #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_parser = crate::cli::small_count::<1>, conflicts_with_all = ["k", "n", "nodes"]))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         radices: Option<Vec<u32>>,
         /// Channels in both directions.
+        #[cfg_attr(feature = "cli", arg(long))]
         #[serde(default)]
         bidirectional: bool,
     },
     /// k-ary n-dimensional mesh: bidirectional channels, no end-around links.
     Mesh {
         /// Radix k (default 8).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         k: Option<u32>,
         /// Dimensions n (default 2).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes"))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         n: Option<u32>,
         /// Processors N instead of n, rounded up to a whole dimension.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u64>,
         /// Mixed radices instead of k and n.
+        #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_parser = crate::cli::small_count::<1>, conflicts_with_all = ["k", "n", "nodes"]))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         radices: Option<Vec<u32>>,
     },
     /// Ring of k nodes (a k-ary 1-cube).
     Ring {
         /// Nodes k (default 8).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         k: Option<u32>,
         /// Channels in both directions.
+        #[cfg_attr(feature = "cli", arg(long))]
         #[serde(default)]
         bidirectional: bool,
     },
     /// Binary n-cube.
     Hypercube {
         /// Dimensions n (default 6).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes"))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         n: Option<u32>,
         /// Nodes N = 2^n instead of n, rounded up to a power of two.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u64>,
     },
     /// Midimew of N nodes: C_N(⌈√(N/2)⌉ − 1, ⌈√(N/2)⌉) (Puente et al. §2).
     Midimew {
         /// Nodes N ≥ 4 (default 64).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u32>,
     },
     /// Circulant graph C_N(a, b).
     Circulant {
         /// Nodes N.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         nodes: u32,
         /// First generator.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         a: u32,
         /// Second generator.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         b: u32,
     },
     /// Butterfly of k×k switches: processors at the first stage, memories after the last.
     Butterfly {
         /// Switch radix k (default 2).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         k: Option<u32>,
         /// Stages n, N = k^n (default 4).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes"))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stages: Option<u32>,
         /// Processors N instead of the stages, rounded up to a power of k.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u64>,
     },
     /// Omega network of k×k switches (a perfect shuffle before every stage).
     Omega {
         /// Switch radix k (default 2).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         k: Option<u32>,
         /// Stages n, N = k^n (default 4).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes"))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stages: Option<u32>,
         /// Processors N instead of the stages, rounded up to a power of k.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::count::<1>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u64>,
     },
     /// Butterfly fat-tree of N = 4^n processors (Greenberg & Guan §3.1).
     FatTree {
         /// Processors N (default 64).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u32>,
     },
     /// Complete graph K_N.
     Complete {
         /// Nodes N.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         nodes: u32,
     },
     /// n-hop network: a product of complete graphs (`[4, 8]` is K4 × K8).
     Nhop {
         /// Complete-graph sizes.
+        #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', required = true, value_parser = crate::cli::small_count::<0>))]
         factors: Vec<u32>,
     },
     /// Cube-connected cycles CCC(n).
     Ccc {
         /// Cube dimension n, at least 3 (n ≤ 19 within netwrap's size limits).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         n: u32,
     },
     /// A single crossbar joining N processors.
     Crossbar {
         /// Processors N.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         nodes: u32,
     },
     /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
@@ -145,9 +175,11 @@ pub enum TopologySpec {
         /// The network's name, e.g. `Butterfly.16.8`.
         name: String,
         /// Processors N (default 1024).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u32>,
         /// Packaging modules M (default 32).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         modules: Option<u32>,
     },
@@ -161,21 +193,38 @@ impl Default for TopologySpec {
 }
 
 /// How messages are routed: the `routing` section of a spec.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct RoutingSpec {
-    /// Which routing function (`--routing`).
+    /// Routing function [spec: routing.algorithm] (default: family).
     #[serde(default)]
+    #[cfg_attr(feature = "cli", arg(id = "routing", long = "routing", value_parser = crate::cli::choice::<RoutingAlgorithm>(), default_value = "family", hide_default_value = true, global = true))]
     pub algorithm: RoutingAlgorithm,
-    /// Dimension order of dimension-order routing (`--order`): tori, meshes, rings and
-    /// hypercubes under their own routing only. Resolved to `highest-first` there.
+    /// Dimension order of dimension-order routing, cube families only [spec: routing.order]
+    /// (default: highest-first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::choice::<DimensionOrder>(), global = true))]
     pub order: Option<DimensionOrder>,
 }
 
 /// The routing functions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum RoutingAlgorithm {
     /// The family's own: dimension order on tori, meshes, rings and hypercubes; every minimal
     /// next hop on circulants, Midimews, n-hop networks, CCC and crossbar modules; destination

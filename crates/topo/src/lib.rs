@@ -44,6 +44,8 @@
 #![deny(missing_docs)]
 
 mod circulant;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod cost;
 mod cube;
 mod error;

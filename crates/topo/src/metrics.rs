@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const LOAD_PAIRS_LIMIT: u32 = 4096;
 
 /// A balanced cut and how much is known about it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Bisection {
     /// Total width (flits per cycle) of the directed channels crossing the cut, both
     /// directions.
@@ -44,7 +44,7 @@ pub struct Bisection {
 }
 
 /// Load on one channel class.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassLoad {
     /// Class name.
     pub class: String,
@@ -56,7 +56,7 @@ pub struct ClassLoad {
 }
 
 /// Everything `netwrap topo` reports.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
     /// Terminals (processors).
     pub nodes: u32,

@@ -5,8 +5,7 @@
 use crate::output::{self, VERSION};
 use anyhow::{Context, bail};
 use clap::Args;
-use netwrap_sim::sweep::{Axis, Sweep, run_points};
-use netwrap_sim::{Experiment, SimSpec};
+use netwrap_app::{Spec, Sweep, run_points};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::time::Instant;
@@ -18,7 +17,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub only: Option<String>,
     /// Scale the measured messages (e.g. 0.1 for a quick look), in (0, 100].
-    #[arg(long, default_value_t = 1.0, value_parser = crate::values::number, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1.0, value_parser = netwrap_topo::cli::number, allow_negative_numbers = true)]
     pub scale: f64,
     /// Print JSON.
     #[arg(long)]
@@ -36,14 +35,14 @@ pub struct BenchArgs {
 struct Config {
     name: &'static str,
     what: &'static str,
-    spec: SimSpec,
+    spec: Spec,
     /// Rates of a sweep on one thread, instead of a single point.
     sweep: Option<Vec<f64>>,
 }
 
-fn spec(json: &str, messages: u64) -> SimSpec {
-    let mut s: SimSpec = serde_json::from_str(json).expect("benchmark specs are valid");
-    s.run.messages = messages;
+fn spec(json: &str, messages: u64) -> Spec {
+    let mut s: Spec = serde_json::from_str(json).expect("benchmark specs are valid");
+    s.sim.run.messages = Some(messages);
     s
 }
 
@@ -174,11 +173,11 @@ fn peak_rss() -> Option<u64> {
 fn measure(c: &Config) -> anyhow::Result<Figures> {
     let start = Instant::now();
     let results = match &c.sweep {
-        None => vec![Experiment::new(&c.spec)?.run(&c.spec)?],
+        None => vec![netwrap_app::simulate(&c.spec)?],
         Some(rates) => {
             let axis =
-                Axis { path: "workload.rate".into(), values: rates.iter().map(|&r| r.into()).collect() };
-            let points = Sweep::with_axes(c.spec.clone(), vec![axis])?.points()?;
+                ("workload.rate".to_string(), rates.iter().map(|&r| serde_json::Value::from(r)).collect());
+            let points = Sweep::with_axes(c.spec.clone(), [axis].into_iter().collect())?.points()?;
             let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().context("a one-thread pool")?;
             pool.install(|| run_points(&points, netwrap_engine::Record::default(), |_, _| {}, |_, _| {}))
                 .into_iter()
@@ -187,9 +186,9 @@ fn measure(c: &Config) -> anyhow::Result<Figures> {
     };
     let seconds = start.elapsed().as_secs_f64();
     let first = &results[0];
-    let nodes = first.network.nodes;
-    let cycles: u64 = results.iter().map(|r| r.report.cycles).sum();
-    let flit_hops: u64 = results.iter().map(|r| r.outcome.flit_hops).sum();
+    let nodes = first.result.network.nodes;
+    let cycles: u64 = results.iter().map(|r| r.result.report.cycles).sum();
+    let flit_hops: u64 = results.iter().map(|r| r.result.outcome.flit_hops).sum();
     let peak = peak_rss();
     Ok(Figures {
         name: c.name.into(),
@@ -200,11 +199,11 @@ fn measure(c: &Config) -> anyhow::Result<Figures> {
         nodes,
         points: results.len() as u64,
         cycles,
-        messages: results.iter().map(|r| r.outcome.messages_total).sum(),
+        messages: results.iter().map(|r| r.result.outcome.messages_total).sum(),
         seconds,
         cycles_per_second: cycles as f64 / seconds,
         flit_hops_per_second: flit_hops as f64 / seconds,
-        utilization: first.report.utilization,
+        utilization: first.result.report.utilization,
         peak_rss_bytes: peak,
         peak_rss_bytes_per_node: peak.map(|p| p as f64 / nodes as f64),
     })

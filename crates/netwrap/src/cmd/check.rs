@@ -5,7 +5,7 @@ use crate::cmd::sim::SimArgs;
 use crate::output;
 use anyhow::bail;
 use clap::Args;
-use netwrap_sim::deadlock::{Check, DepNode, Verdict, check};
+use netwrap_sim::deadlock::{Check, DepNode, Verdict};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -40,24 +40,18 @@ pub fn run(a: CheckArgs) -> anyhow::Result<()> {
     }
     let spec = match &a.file {
         Some(file) => {
-            #[derive(clap::Parser)]
-            struct NoOptions {
-                #[command(flatten)]
-                sim: SimArgs,
-            }
-            let none = <NoOptions as clap::Parser>::parse_from(["check"]).sim.spec()?;
-            if s.spec().map(|sp| sp != none).unwrap_or(true) {
+            let torus = s.k.is_some() || s.n.is_some() || s.nodes.is_some() || s.bidirectional || s.no_wrap;
+            if torus || s.family.is_some() || s.spec.any() {
                 bail!("netwrap check: give a FILE or the options of `netwrap sim`, not both");
             }
             crate::cmd::run::read(file)?.base().clone()
         }
         None => s.spec()?,
     };
-    let (_, notes) = spec.resolve()?;
-    for note in &notes {
+    for note in &spec.resolve()?.sim.notes {
         output::note(note);
     }
-    let c = check(&spec)?;
+    let c = netwrap_app::check(&spec)?;
     if s.json {
         output::print_json(&c)?;
     } else {

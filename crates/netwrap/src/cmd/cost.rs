@@ -2,8 +2,8 @@
 //! II).
 
 use crate::output::{self, VERSION, num, print_json};
-use crate::values::{count, small_count};
 use clap::Args;
+use netwrap_topo::cli::{count, small_count};
 use netwrap_topo::cost::{CostRow, InterModule, cost};
 use serde::Serialize;
 use std::io::Write;

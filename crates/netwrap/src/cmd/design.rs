@@ -2,12 +2,12 @@
 
 use crate::cmd::model::physical::DelayArgs;
 use crate::output::{VERSION, opt, print_json};
-use crate::values::{count, number, positive, whole};
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use netwrap_model::agarwal::WidthConstraint;
 use netwrap_model::design::{self, Candidate, DesignQuery, RankBy};
 use netwrap_topo::TopologySpec;
+use netwrap_topo::cli::{count, number, positive, whole};
 use serde::Serialize;
 use std::io::Write;
 
@@ -112,50 +112,48 @@ pub struct Simulated {
 /// the simulator's sweep runner), compared with the model at the simulated point and the
 /// candidate's contention form.
 fn simulate(a: &DesignArgs, candidates: &[Candidate], count: usize) -> anyhow::Result<Vec<Simulated>> {
-    use netwrap_sim::sweep::{Point, run_points};
+    use netwrap_app::{Point, Spec, run_points};
     let chosen: Vec<(usize, &Candidate)> =
         candidates.iter().enumerate().filter(|(_, c)| !c.prediction.saturated).take(count).collect();
     let points: Vec<Point> = chosen
         .iter()
         .enumerate()
         .map(|(index, &(_, c))| {
-            let mut spec = netwrap_sim::SimSpec {
-                topology: TopologySpec::Torus {
-                    k: Some(c.k),
-                    n: Some(c.n),
-                    nodes: None,
-                    radices: None,
-                    bidirectional: a.bidirectional,
-                },
-                ..Default::default()
+            let mut spec = Spec::default();
+            spec.sim.topology = TopologySpec::Torus {
+                k: Some(c.k),
+                n: Some(c.n),
+                nodes: None,
+                radices: None,
+                bidirectional: a.bidirectional,
             };
-            spec.workload.rate = Some(a.rate);
-            spec.workload.size = c.flits.ceil() as u32;
-            spec.workload.locality = Some(a.locality);
-            spec.run.messages = a.messages;
-            spec.run.seed = a.seed;
-            spec.model = Some(netwrap_sim::ModelSpec { contention: c.form });
-            Point { index: index as u64, replication: 0, params: Vec::new(), spec }
+            spec.sim.workload.rate = Some(a.rate);
+            spec.sim.workload.size = Some(c.flits.ceil() as u32);
+            spec.sim.workload.locality = Some(a.locality);
+            spec.sim.run.messages = Some(a.messages);
+            spec.sim.run.seed = Some(a.seed);
+            spec.model = Some(netwrap_app::ModelSpec { contention: c.form });
+            Ok(Point { index: index as u64, ..Point::single(&spec)? })
         })
-        .collect();
+        .collect::<anyhow::Result<_>>()?;
     let results = run_points(&points, netwrap_engine::Record::default(), |_, _| {}, |_, _| {});
     chosen
         .iter()
         .zip(results)
         .map(|(&(i, c), r)| {
             let run = r.context("simulating a candidate")?;
-            let r = &run.report;
+            let r = &run.result.report;
             let model = run.model.as_ref().and_then(|m| m.latency);
             Ok(Simulated {
                 rank: i + 1,
                 n: c.n,
                 k: c.k,
-                flits: run.config.workload.size,
+                flits: run.result.point.workload.size.max(),
                 latency: r.latency,
                 latency_ci95: r.latency_ci95,
                 utilization: r.utilization,
                 saturated: r.saturated,
-                effective_locality: run.locality.as_ref().map_or(1.0, |l| l.effective_locality),
+                effective_locality: run.result.locality.as_ref().map_or(1.0, |l| l.effective_locality),
                 model_latency: model,
                 relative_error: r.latency.zip(model).map(|(s, m)| (s - m) / m),
             })

@@ -3,7 +3,7 @@
 //! or gnuplot reads directly.
 
 use crate::output::write_failed;
-use netwrap_sim::SimResult;
+use netwrap_app::Simulation;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -32,7 +32,7 @@ pub fn is_null(path: &Path) -> bool {
 }
 
 /// Writes every run's details to `path`.
-pub fn write(path: &Path, runs: &[&SimResult]) -> anyhow::Result<()> {
+pub fn write(path: &Path, runs: &[&Simulation]) -> anyhow::Result<()> {
     if is_null(path) {
         return Ok(());
     }
@@ -49,9 +49,9 @@ pub fn write(path: &Path, runs: &[&SimResult]) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn section(w: &mut impl Write, run: &SimResult) -> std::io::Result<()> {
-    let r = &run.report;
-    let o = &run.outcome;
+fn section(w: &mut impl Write, run: &Simulation) -> std::io::Result<()> {
+    let r = &run.result.report;
+    let o = &run.result.outcome;
     writeln!(w, "# netwrap {} detailed statistics", crate::output::VERSION)?;
     writeln!(w, "# config: {}", serde_json::to_string(&run.config).unwrap_or_default())?;
     writeln!(w, "# seed: {}", run.seed)?;

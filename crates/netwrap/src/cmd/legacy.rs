@@ -16,9 +16,9 @@ use crate::cmd::{details, runner};
 use crate::output::{self, VERSION, num};
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
+use netwrap_app::{Point, Spec, run_points};
 use netwrap_engine::Record;
 use netwrap_sim::report::Verdict;
-use netwrap_sim::{Experiment, SimSpec};
 use netwrap_topo::TopologySpec;
 use std::ffi::OsString;
 use std::io::Write;
@@ -37,7 +37,7 @@ fn arg<T: std::str::FromStr>(args: &[String], i: usize, name: &str, what: &str) 
 }
 
 /// The spec the positional arguments describe, and the detail file.
-fn spec(args: &[String]) -> anyhow::Result<(SimSpec, PathBuf)> {
+fn spec(args: &[String]) -> anyhow::Result<(Spec, PathBuf)> {
     if args.len() != 8 {
         bail!("expected 8 arguments, got {}\n{USAGE}", args.len());
     }
@@ -69,21 +69,14 @@ fn spec(args: &[String]) -> anyhow::Result<(SimSpec, PathBuf)> {
         num(locality),
         "the locality fraction is in (0, 1]",
     )?;
-    let mut spec = SimSpec {
-        topology: TopologySpec::Torus {
-            k: Some(k),
-            n: None,
-            nodes: Some(procs),
-            radices: None,
-            bidirectional: false,
-        },
-        ..SimSpec::default()
-    };
-    spec.workload.rate = Some(rate);
-    spec.workload.size = size;
-    spec.workload.locality = Some(locality);
-    spec.run.messages = pkts;
-    spec.run.max_cycles = steps;
+    let mut spec = Spec::default();
+    spec.sim.topology =
+        TopologySpec::Torus { k: Some(k), n: None, nodes: Some(procs), radices: None, bidirectional: false };
+    spec.sim.workload.rate = Some(rate);
+    spec.sim.workload.size = Some(size);
+    spec.sim.workload.locality = Some(locality);
+    spec.sim.run.messages = Some(pkts);
+    spec.sim.run.max_cycles = Some(steps);
     Ok((spec, det))
 }
 
@@ -98,31 +91,37 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
     if !details::is_null(&det) {
         details::check_writable(&det, "the detailed statistics file")?;
     }
-    let experiment = Experiment::new(&spec).context("invalid parameters")?;
-    for note in experiment.notes() {
+    let point = Point::single(&spec).context("invalid parameters")?;
+    for note in &point.job.sim.notes {
         crate::output::note(note);
     }
-    let plan = experiment.plan(&spec).context("invalid parameters")?;
-    runner::warn_if_long(None, &plan);
     let bar = Bar::start(Work::Run, quiet);
-    bar.started(0, plan.cycles);
-    let r = experiment.run_with(&spec, Record { progress: bar.counter(), ..Record::default() });
+    let record = Record { progress: bar.counter(), ..Record::default() };
+    let mut results = run_points(
+        std::slice::from_ref(&point),
+        record,
+        |_, plan| {
+            runner::warn_if_long(None, plan);
+            bar.started(0, plan.cycles);
+        },
+        |_, _| {},
+    );
     bar.finish();
-    let r = r.context("invalid parameters")?;
+    let r = results.pop().expect("one point ran").context("invalid parameters")?;
     details::write(&det, &[&r])?;
-    let rep = &r.report;
+    let rep = &r.result.report;
     let mut out = output::stdout();
     writeln!(out, "netwrap {VERSION}  seed {}", r.seed)?;
-    writeln!(out, "network: {} with {} processors", r.network.name, r.network.nodes)?;
+    writeln!(out, "network: {} with {} processors", r.result.network.name, r.result.network.nodes)?;
     writeln!(
         out,
         "workload: req-rt {}  msg-size {}  loc {}  pkts {}  steps {}  warm-up {} cycles",
         args[3].trim(),
-        spec.workload.size,
+        args[4].trim(),
         args[7].trim(),
-        spec.run.messages,
-        spec.run.max_cycles,
-        r.config.run.warmup.unwrap_or(0)
+        point.job.sim.run.messages,
+        point.job.sim.run.max_cycles,
+        rep.warmup
     )?;
     writeln!(out, "messages generated:           {}", rep.messages_generated)?;
     writeln!(out, "messages delivered:           {}", rep.messages_delivered)?;
@@ -143,7 +142,10 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
                 "saturated: {reason}; accepted {:.5} of {:.5} offered messages/node/cycle{}",
                 rep.throughput,
                 rep.offered,
-                r.max_rate.map(|m| format!(" (the network saturates at req-rt {m:.5})")).unwrap_or_default()
+                r.result
+                    .max_rate
+                    .map(|m| format!(" (the network saturates at req-rt {m:.5})"))
+                    .unwrap_or_default()
             )?;
         }
         Verdict::LimitReached => {

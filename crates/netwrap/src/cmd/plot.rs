@@ -7,13 +7,12 @@
 //! `--channels` writes it, and its rows are checked channel by channel against the network
 //! built, so a file made on another network is refused rather than drawn wrongly.
 
-use crate::args::FamilyCmd;
 use crate::chart::{self, Chart, Series, Style};
 use crate::heatmap;
 use crate::output;
-use crate::values::positive;
 use anyhow::{Context, bail};
 use clap::Args;
+use netwrap_topo::cli::positive;
 use netwrap_topo::{RoutingSpec, TopologySpec};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -60,7 +59,7 @@ pub struct PlotArgs {
     #[arg(long, value_name = "COLUMN", global = true, conflicts_with_all = ["x", "series", "log_x", "log_y"])]
     pub heatmap: Option<String>,
     /// With --heatmap: the point to draw, when the file holds several (its `point` column).
-    #[arg(long, global = true, value_parser = crate::values::count::<0>)]
+    #[arg(long, global = true, value_parser = netwrap_topo::cli::count::<0>)]
     pub point: Option<u64>,
     /// With --heatmap: the value at the top of the colour scale (default: 1 for utilization,
     /// else the largest value drawn, rounded up to 1, 2, 2.5 or 5 times a power of ten); larger
@@ -70,7 +69,7 @@ pub struct PlotArgs {
     /// With --heatmap: the network the CSV was made on, a family and its options as for
     /// `netwrap sim`.
     #[command(subcommand)]
-    pub family: Option<FamilyCmd>,
+    pub family: Option<netwrap_topo::TopologySpec>,
 }
 
 pub fn run(a: PlotArgs) -> anyhow::Result<()> {
@@ -99,7 +98,7 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
         let out = a.out.clone().unwrap_or_else(|| default_out(&a.file, &format!("{column}-map")));
         let format = chart::Format::of(&out)?;
         let map = table
-            .heatmap(&family.spec(), column, a.point, a.max, a.title.clone())
+            .heatmap(family, column, a.point, a.max, a.title.clone())
             .with_context(|| format!("{}", a.file.display()))?;
         chart::render(&map, format, &out)?;
         let mut stdout = output::stdout();
@@ -110,7 +109,7 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
     if let Some(f) = &a.family {
         bail!(
             "`{}` names the network of a --heatmap; without --heatmap, `plot` draws columns against each other",
-            f.spec().family()
+            f.family()
         );
     }
     for (given, name) in [(a.point.is_some(), "--point"), (a.max.is_some(), "--max")] {
@@ -297,7 +296,7 @@ impl Table {
         if let Some(i) = self.header.iter().position(|h| h == name) {
             return Ok(i);
         }
-        let near = netwrap_sim::sweep::closest(name, self.header.iter().map(String::as_str));
+        let near = netwrap_app::sweep::closest(name, self.header.iter().map(String::as_str));
         let hint = near.map(|h| format!(" (did you mean {h}?)"));
         bail!(
             "{what}: no column {name:?}{}; the columns are {}",

@@ -4,7 +4,7 @@
 use crate::cmd::runner::{self, RunOptions, Shard, parse_shard};
 use anyhow::Context;
 use clap::Args;
-use netwrap_sim::sweep::Sweep;
+use netwrap_app::Sweep;
 use std::path::{Path, PathBuf};
 
 /// Run an experiment file: a spec with optional sweep axes (TOML, or JSON), or a result
@@ -56,16 +56,9 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
-/// Reads an experiment file, by its extension (or its first character).
+/// Reads an experiment file (see [`Sweep::read`]); its errors say which file.
 pub fn read(path: &Path) -> anyhow::Result<Sweep> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let json = match path.extension().and_then(|e| e.to_str()) {
-        Some("json") => true,
-        Some("toml") => false,
-        _ => text.trim_start().starts_with('{'),
-    };
-    let sweep = if json { Sweep::from_json(&text) } else { Sweep::from_toml(&text) };
-    sweep.with_context(|| format!("in {}", path.display()))
+    Sweep::read(path).with_context(|| format!("in {}", path.display()))
 }
 
 pub fn run(a: RunArgs) -> anyhow::Result<()> {

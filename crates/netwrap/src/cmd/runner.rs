@@ -13,12 +13,12 @@ use crate::output::{
 };
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
+use netwrap_app::{Point, Row, Simulation, Sweep, run_points};
 use netwrap_engine::Record;
 use netwrap_engine::traffic::MessageSize;
 use netwrap_sim::report::Verdict;
-use netwrap_sim::sweep::{METRICS, Point, Sweep, metrics, run_points};
 use netwrap_sim::trace::{TraceFormat, TraceSink};
-use netwrap_sim::{PatternKind, SimError, SimResult};
+use netwrap_sim::{Destinations, Source};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -76,10 +76,10 @@ pub struct RunOptions {
 
 /// The per-channel statistics of every point as CSV: one row per point and channel, with a
 /// column per VC (Puente et al. Fig. 8's buffer-occupancy map, as numbers).
-pub fn channels_csv(done: &[(&Point, SimResult)]) -> String {
+pub fn channels_csv(done: &[(&Point, Simulation)]) -> String {
     let vcs = done
         .iter()
-        .flat_map(|(_, r)| r.report.channels.iter().flatten())
+        .flat_map(|(_, r)| r.result.report.channels.iter().flatten())
         .map(|c| c.occupancy.as_ref().map_or(0, |o| o.len()))
         .max()
         .unwrap_or(0);
@@ -91,7 +91,7 @@ pub fn channels_csv(done: &[(&Point, SimResult)]) -> String {
             .collect::<Vec<_>>(),
     );
     for (p, r) in done {
-        for c in r.report.channels.iter().flatten() {
+        for c in r.result.report.channels.iter().flatten() {
             let occ = c.occupancy.as_deref().unwrap_or_default();
             let cells: Vec<String> = [
                 p.index.to_string(),
@@ -124,30 +124,19 @@ fn table_cell(v: &Value) -> String {
     }
 }
 
-pub fn csv_header(params: &[String]) -> Vec<String> {
-    ["point", "replication"]
-        .iter()
-        .map(|s| s.to_string())
-        .chain(params.iter().cloned())
-        .chain(METRICS.iter().map(|s| s.to_string()))
-        .collect()
+/// The CSV row of point `p`, which ran as `r`: [`Row`]'s fields, in order.
+pub fn csv_row(p: &Point, r: &Simulation) -> Vec<String> {
+    match serde_json::to_value(Row::of(p, r)) {
+        Ok(Value::Object(fields)) => fields.values().map(cell).collect(),
+        _ => unreachable!("a row serialises as a table"),
+    }
 }
 
-pub fn csv_row(p: &Point, r: &SimResult) -> Vec<String> {
-    [p.index.to_string(), p.replication.to_string()]
-        .into_iter()
-        .chain(p.params.iter().map(cell))
-        .chain(metrics(r).iter().map(cell))
-        .collect()
-}
-
-fn json_line(sweep: &Sweep, p: &Point, r: &SimResult) -> String {
+fn json_line(p: &Point, r: &Simulation) -> String {
     let mut obj = serde_json::Map::new();
     obj.insert("point".into(), p.index.into());
     obj.insert("replication".into(), p.replication.into());
-    let params: serde_json::Map<String, Value> =
-        sweep.parameters().into_iter().zip(p.params.iter().cloned()).collect();
-    obj.insert("parameters".into(), Value::Object(params));
+    obj.insert("parameters".into(), Value::Object(p.params.iter().cloned().collect()));
     if let Value::Object(fields) = serde_json::to_value(r).unwrap_or(Value::Null) {
         obj.extend(fields);
     }
@@ -254,7 +243,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         }
     }
     let params = sweep.parameters();
-    let header = csv_line(&csv_header(&params));
+    let header = csv_line(&Row::columns(&params));
     let mut sinks = Vec::new();
     for (path, csv) in [(&o.csv, true), (&o.jsonl, false)] {
         if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
@@ -269,7 +258,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     // up, …), once per distinct note, as `netwrap sim` prints it.
     let mut noted = BTreeSet::new();
     for p in &todo {
-        for note in p.spec.resolve().map(|(_, notes)| notes).unwrap_or_default() {
+        for note in &p.job.sim.notes {
             if noted.insert(note.clone()) {
                 output::note(note);
             }
@@ -331,7 +320,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
             bar.started(p.index, plan.cycles);
         },
         |p, r| {
-            bar.point_done(p.index, r.as_ref().ok().map(|r| r.report.cycles));
+            bar.point_done(p.index, r.as_ref().ok().map(|r| r.result.report.cycles));
             let Ok(r) = r else { return };
             if o.plot.is_some() {
                 let mut rows = plotted.lock().expect("plot lock");
@@ -341,7 +330,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
             }
             let mut sinks = sinks.lock().expect("output lock");
             for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.index)) {
-                let line = if s.csv { csv_line(&csv_row(p, r)) } else { json_line(sweep, p, r) };
+                let line = if s.csv { csv_line(&csv_row(p, r)) } else { json_line(p, r) };
                 if let Err(e) = s.append(&line) {
                     let what = s.path.display().to_string();
                     write_error.lock().expect("error lock").get_or_insert(write_failed(what, e).into());
@@ -365,8 +354,8 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     for s in sinks.into_inner().expect("output lock") {
         s.sort()?;
     }
-    let mut done: Vec<(&Point, SimResult)> = Vec::new();
-    let mut failed: Vec<(u64, SimError)> = Vec::new();
+    let mut done: Vec<(&Point, Simulation)> = Vec::new();
+    let mut failed: Vec<(u64, netwrap_app::Error)> = Vec::new();
     for (p, r) in todo.iter().zip(results) {
         match r {
             Ok(r) => done.push((p, r)),
@@ -374,7 +363,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         }
     }
     if let Some(path) = &o.det_file {
-        let runs: Vec<&SimResult> = done.iter().map(|(_, r)| r).collect();
+        let runs: Vec<&Simulation> = done.iter().map(|(_, r)| r).collect();
         details::write(path, &runs)?;
     }
     if let Some(path) = o.channels.as_deref().filter(|p| !is_stdout(p)) {
@@ -392,17 +381,15 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         }
     } else if o.jsonl.as_deref().is_some_and(is_stdout) {
         for (p, r) in &done {
-            writeln!(out, "{}", json_line(sweep, p, r))?;
+            writeln!(out, "{}", json_line(p, r))?;
         }
     } else if o.json && single {
         if let Some((_, r)) = done.first() {
             output::write_json(&mut out, r)?;
         }
     } else if o.json {
-        let rows: Vec<Value> = done
-            .iter()
-            .map(|(p, r)| serde_json::from_str(&json_line(sweep, p, r)).unwrap_or(Value::Null))
-            .collect();
+        let rows: Vec<Value> =
+            done.iter().map(|(p, r)| serde_json::from_str(&json_line(p, r)).unwrap_or(Value::Null)).collect();
         output::write_json(&mut out, &rows)?;
     } else if single {
         if let Some((_, r)) = done.first() {
@@ -412,13 +399,15 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         table(&mut out, sweep, &done)?;
     }
     out.finish()?;
-    if let Some((index, e)) = failed.first() {
+    let more = failed.len().saturating_sub(1);
+    if let Some((index, e)) = failed.into_iter().next() {
         if single {
-            bail!("{e}");
+            return Err(e.into());
         }
         bail!(
-            "point {index} of the sweep failed: {e}{}",
-            if failed.len() > 1 { format!(" (and {} more)", failed.len() - 1) } else { String::new() }
+            "point {index} of the sweep failed: {}{}",
+            output::message(&e.into()),
+            if more > 0 { format!(" (and {more} more)") } else { String::new() }
         );
     }
     if single && let Some((_, r)) = done.first() {
@@ -449,9 +438,9 @@ pub fn warn_if_long(point: Option<u64>, plan: &netwrap_sim::Plan) {
 }
 
 /// A single run's verdict as the exit status.
-pub fn verdict(r: &SimResult) -> anyhow::Result<()> {
-    let reason = r.report.verdict_reason.clone().unwrap_or_default();
-    match r.report.verdict {
+pub fn verdict(r: &Simulation) -> anyhow::Result<()> {
+    let reason = r.result.report.verdict_reason.clone().unwrap_or_default();
+    match r.result.report.verdict {
         Verdict::Ok => Ok(()),
         Verdict::Saturated => Err(saturated(format!("the network is saturated: {reason}"))),
         Verdict::LimitReached => Err(limit_reached(format!("limit reached: {reason}"))),
@@ -460,8 +449,11 @@ pub fn verdict(r: &SimResult) -> anyhow::Result<()> {
 }
 
 /// The replayed trace, if any (the destination pattern's figures do not apply to it).
-fn c_trace(r: &SimResult) -> Option<&Path> {
-    r.config.workload.trace.as_deref()
+fn c_trace(r: &Simulation) -> Option<&Path> {
+    match &r.result.point.workload.source {
+        Source::Trace(path) => Some(path),
+        _ => None,
+    }
 }
 
 /// Relative error as a signed percentage.
@@ -485,9 +477,9 @@ fn latency_text(r: &netwrap_sim::report::Report, wide: bool) -> String {
     }
 }
 
-fn routing_text(r: &SimResult) -> String {
-    let c = &r.config;
-    if c.router.vc_params().is_some_and(|p| p.deadlock == netwrap_sim::Avoidance::Updown) {
+fn routing_text(r: &Simulation) -> String {
+    let c = &r.result.point;
+    if c.updown() {
         return "up*/down* from router 0 (Schroeder et al. 1991, Autonet; --deadlock updown)".into();
     }
     match (c.routing.algorithm.name(), c.routing.order) {
@@ -500,75 +492,76 @@ fn routing_text(r: &SimResult) -> String {
 }
 
 /// The header lines every report and table starts with.
-fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Result<()> {
-    let c = &r.config;
-    let n = &r.network;
+fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Result<()> {
+    let c = &r.result.point;
+    let n = &r.result.network;
     writeln!(
         out,
         "netwrap {VERSION} sim: {}, {} processors, {} routers, {} channels; seed {}",
         n.name, n.nodes, n.routers, n.channels, c.run.seed
     )?;
     let is = |p: &str| swept.iter().any(|s| s == p);
-    let rate = if is("workload.rate") {
-        "swept".into()
-    } else {
-        format!("{} messages/node/cycle", num(c.workload.rate()))
-    };
+    let rate =
+        if is("workload.rate") { "swept".into() } else { format!("{} messages/node/cycle", num(c.rate())) };
     let w = &c.workload;
     let size = if is("workload.size") {
         "swept".into()
     } else {
-        match w.message_size() {
+        match w.size {
             MessageSize::Fixed(b) => format!("{b} flits"),
             MessageSize::Bimodal { short, long, long_fraction } => {
                 format!("{short} flits, or {long} flits with probability {}", num(long_fraction))
             }
         }
     };
-    let traffic = match (&r.locality, w.pattern) {
+    let traffic = match (&r.result.locality, &w.destinations) {
         _ if is("workload.pattern") => "pattern swept".into(),
-        (Some(l), _) => format!(
+        (Some(l), Destinations::Locality(locality)) => format!(
             "locality l = {} (subcube sides {:?}, effective l = {:.4})",
-            num(w.locality.unwrap_or(1.0)),
+            num(*locality),
             l.sides,
             l.effective_locality
         ),
-        (None, PatternKind::Hotspot) => format!(
-            "hotspot traffic ({} of messages to nodes {:?}, the rest uniform)",
-            num(w.hotspot_fraction.unwrap_or(0.0)),
-            w.hotspots.as_deref().unwrap_or_default()
-        ),
-        (None, p) => format!("{} traffic", p.name()),
+        (_, Destinations::Hotspot { nodes, fraction }) => {
+            format!("hotspot traffic ({} of messages to nodes {nodes:?}, the rest uniform)", num(*fraction))
+        }
+        (_, d) => format!("{} traffic", d.kind().name()),
     };
-    if let Some(path) = &w.trace {
-        writeln!(out, "workload: the trace {} replayed", path.display())?;
-    } else {
-        writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
-    }
-    let pr = &w.processor;
-    if pr.threads != netwrap_sim::Threads::Unbounded || pr.interval != netwrap_sim::Interval::Geometric {
-        let intervals = match pr.interval {
+    let (threads, interval) = match &w.source {
+        Source::Trace(path) => {
+            writeln!(out, "workload: the trace {} replayed", path.display())?;
+            (None, netwrap_sim::Interval::Geometric)
+        }
+        Source::Open { interval, .. } => {
+            writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+            (None, *interval)
+        }
+        Source::Threads { interval, threads, .. } => {
+            writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+            (Some(*threads), *interval)
+        }
+    };
+    if threads.is_some() || interval != netwrap_sim::Interval::Geometric {
+        let intervals = match interval {
             netwrap_sim::Interval::Geometric => "geometric",
             netwrap_sim::Interval::Periodic => "periodic",
         };
-        let threads = match pr.threads {
-            netwrap_sim::Threads::Unbounded => "open loop".to_string(),
-            netwrap_sim::Threads::Count(1) => {
-                "1 thread, waiting for each access (m is the request rate while busy)".to_string()
-            }
-            netwrap_sim::Threads::Count(t) => format!(
+        let threads = match threads {
+            None => "open loop".to_string(),
+            Some(1) => "1 thread, waiting for each access (m is the request rate while busy)".to_string(),
+            Some(t) => format!(
                 "{t} threads, each waiting for its access, round-robin with a one-cycle switch (m is the request rate while busy)"
             ),
         };
         writeln!(out, "processors: {threads}; {intervals} intervals between accesses")?;
     }
     if let Some(reply) = &w.reply {
-        let size = reply.size.unwrap_or(w.size);
-        let replies = if size == 0 {
+        let replies = if reply.size == 0 {
             "answered without a reply message".to_string()
         } else {
             format!(
-                "replies of {size} flits on {}",
+                "replies of {} flits on {}",
+                reply.size,
                 match reply.network {
                     netwrap_sim::ReplyNetwork::Separate => "a separate network (tables of minimal next hops)",
                     _ => "the request network",
@@ -582,7 +575,7 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
         )?;
     }
     let warmup = if swept.is_empty() {
-        format!("{} warm-up cycles", c.run.warmup.unwrap_or(0))
+        format!("{} warm-up cycles", r.result.report.warmup)
     } else {
         "warm-up per point".into()
     };
@@ -590,15 +583,19 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
         out,
         "run: {warmup}, {} measured messages, {} engine; routing: {}; offered loads: {}",
         c.run.messages,
-        match c.run.engine {
-            _ if c.router.kind == netwrap_sim::RouterKind::Vc => "virtual-channel",
-            netwrap_sim::EngineKind::Fast => "fast",
-            netwrap_sim::EngineKind::Reference => "flit-by-flit reference",
+        match c.router {
+            netwrap_sim::Router::Vc(_) => "virtual-channel",
+            netwrap_sim::Router::Ideal(netwrap_sim::EngineKind::Fast) => "fast",
+            netwrap_sim::Router::Ideal(netwrap_sim::EngineKind::Reference) => "flit-by-flit reference",
         },
         routing_text(r),
-        if c_trace(r).is_some() { "none (a trace's messages are the run's own)" } else { &r.load_method }
+        if c_trace(r).is_some() {
+            "none (a trace's messages are the run's own)"
+        } else {
+            &r.result.load_method
+        }
     )?;
-    if let Some(p) = c.router.vc_params() {
+    if let Some(p) = c.router.vc() {
         writeln!(
             out,
             "router: virtual-channel, {} VCs x {} flits per input port, router delay {}, link latency {} (credits alike), packets of at most {} flits, {}, {} arbitration{}",
@@ -633,7 +630,7 @@ fn header(out: &mut impl Write, r: &SimResult, swept: &[String]) -> std::io::Res
 }
 
 /// The model line of a sweep whose points use different forms of the model.
-fn varying_model(out: &mut impl Write, done: &[(&Point, SimResult)]) -> std::io::Result<()> {
+fn varying_model(out: &mut impl Write, done: &[(&Point, Simulation)]) -> std::io::Result<()> {
     let sources: Vec<&str> =
         done.iter().filter_map(|(_, r)| r.model.as_ref().map(|m| m.source.as_str())).collect();
     if sources.windows(2).any(|w| w[0] != w[1]) {
@@ -647,9 +644,9 @@ fn varying_model(out: &mut impl Write, done: &[(&Point, SimResult)]) -> std::io:
 }
 
 /// The report of one run.
-pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
+pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
     header(out, r, &[])?;
-    let rep = &r.report;
+    let rep = &r.result.report;
     let m = r.model.as_ref();
     writeln!(out)?;
     if m.is_some() {
@@ -719,15 +716,15 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
     let line = |out: &mut dyn Write, name: &str, value: String| writeln!(out, "{name:<32}{value:>20}");
     line(out, "offered load (flits/node/cycle)", format!("{:.5}", rep.offered_load))?;
     line(out, "accepted load (flits/node/cycle)", format!("{:.5}", rep.accepted_load))?;
-    let hops_label = if r.expected_mean_hops_exact {
+    let hops_label = if r.result.expected_mean_hops_exact {
         "routes' mean hops (exact)"
     } else {
         "routes' mean hops (uniform's)"
     };
     if c_trace(r).is_none() {
-        line(out, hops_label, format!("{:.3}", r.expected_mean_hops))?;
+        line(out, hops_label, format!("{:.3}", r.result.expected_mean_hops))?;
     }
-    if let (Some(u), Some(max)) = (r.offered_utilization, r.max_rate) {
+    if let (Some(u), Some(max)) = (r.result.offered_utilization, r.result.max_rate) {
         writeln!(
             out,
             "{:<32}{:>20}   (saturates at m = {max:.5})",
@@ -744,14 +741,18 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
         line(out, "accesses (per processor/cycle)", format!("{:.5}", a.access_rate))?;
         line(out, "round trip", format!("{:.3} ± {}", a.round_trip, opt(a.round_trip_ci95, 3)))?;
         line(out, "  request", format!("{:.3}", a.request_latency))?;
-        if r.config.workload.reply.is_some() {
+        if r.result.point.workload.reply.is_some() {
             line(out, "  memory (queueing + M)", format!("{:.3}", a.memory_time))?;
             line(out, "  reply", format!("{:.3}", a.reply_latency))?;
         }
         if let Some(p) = &a.round_trip_percentiles {
             line(out, "round trip p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
         }
-        line(out, "accesses measured", format!("{} of {}", a.accesses_measured, r.config.run.messages))?;
+        line(
+            out,
+            "accesses measured",
+            format!("{} of {}", a.accesses_measured, r.result.point.run.messages),
+        )?;
     }
     if let (Some(p), Some(n), Some(d)) =
         (rep.packet_latency, rep.packet_network_latency, rep.packets_delivered)
@@ -763,7 +764,11 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
         line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
     }
     // (A replayed trace that ends early measures the messages it has.)
-    line(out, "messages delivered", format!("{} of {}", rep.messages_delivered, r.outcome.measured.target))?;
+    line(
+        out,
+        "messages delivered",
+        format!("{} of {}", rep.messages_delivered, r.result.outcome.measured.target),
+    )?;
     line(out, "messages generated (window)", rep.messages_generated.to_string())?;
     line(out, "cycles simulated", rep.cycles.to_string())?;
     for c in &rep.utilization_by_class {
@@ -798,7 +803,8 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
                 "The network accepts {:.5} messages/node/cycle of the {:.5} offered{}; latency grows with the length of the run ({}, no steady-state figure).",
                 rep.throughput,
                 rep.offered,
-                r.max_rate
+                r.result
+                    .max_rate
                     .map(|m| format!(" (the busiest channel saturates at m = {})", num(m)))
                     .unwrap_or_default(),
                 if rep.messages_delivered > 0 {
@@ -847,7 +853,7 @@ pub fn report(out: &mut impl Write, r: &SimResult) -> std::io::Result<()> {
 }
 
 /// A sweep as a table: the swept values, then the measurements.
-pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) -> std::io::Result<()> {
+pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, Simulation)]) -> std::io::Result<()> {
     let params = sweep.parameters();
     let first = &done[0].1;
     header(out, first, &params)?;
@@ -860,7 +866,7 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
     let widths: Vec<usize> = (0..names.len())
         .map(|i| {
             done.iter()
-                .filter_map(|(p, _)| p.params.get(i).map(|v| table_cell(v).chars().count()))
+                .filter_map(|(p, _)| p.params.get(i).map(|(_, v)| table_cell(v).chars().count()))
                 .chain([12, names[i].chars().count()])
                 .max()
                 .unwrap_or(12)
@@ -877,8 +883,8 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
     // Processors that wait: their utilisation and round trip (and the model's U).
     let with_u = done
         .iter()
-        .any(|(_, r)| r.report.accesses.as_ref().is_some_and(|a| a.processor_utilization.is_some()));
-    let with_trip = done.iter().any(|(_, r)| r.report.accesses.is_some());
+        .any(|(_, r)| r.result.report.accesses.as_ref().is_some_and(|a| a.processor_utilization.is_some()));
+    let with_trip = done.iter().any(|(_, r)| r.result.report.accesses.is_some());
     if with_u {
         head += &format!(" {:>7}", "U");
     }
@@ -893,9 +899,9 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, SimResult)]) 
     }
     writeln!(out, "{head}")?;
     for (p, r) in done {
-        let rep = &r.report;
+        let rep = &r.result.report;
         let mut line = String::new();
-        for (v, w) in p.params.iter().zip(&widths) {
+        for ((_, v), w) in p.params.iter().zip(&widths) {
             line += &format!("{:>w$} ", table_cell(v));
         }
         if reps {

@@ -6,9 +6,8 @@ use crate::output::{self, VERSION, num, opt};
 use crate::progress::{Bar, Work};
 use anyhow::bail;
 use clap::Args;
+use netwrap_app::Spec;
 use netwrap_engine::Record;
-use netwrap_sim::SimSpec;
-use netwrap_sim::saturation::search_with;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -24,7 +23,7 @@ pub struct SaturationArgs {
     /// The spec: `*.toml` or `*.json` (an experiment without sweep axes, or a result).
     pub file: PathBuf,
     /// Relative precision of the answer (the final bracket's width over its top).
-    #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = crate::values::number)]
+    #[arg(long, default_value_t = DEFAULT_TOLERANCE, value_parser = netwrap_topo::cli::number)]
     pub tolerance: f64,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -37,15 +36,6 @@ pub struct SaturationArgs {
     /// search lasting over a second).
     #[arg(long)]
     pub quiet: bool,
-}
-
-#[derive(Serialize)]
-struct Report<'a> {
-    netwrap_version: &'static str,
-    seed: u64,
-    config: &'a SimSpec,
-    #[serde(flatten)]
-    search: &'a netwrap_sim::saturation::Search,
 }
 
 /// One CSV row: a probe as the JSON has it, numbered in the order the search ran it (1 =
@@ -62,31 +52,30 @@ pub fn run(a: SaturationArgs) -> anyhow::Result<()> {
     if sweep.len() != 1 {
         bail!("the saturation search sweeps the rate itself: give a spec without sweep axes or replications");
     }
-    let (_, notes) = sweep.base().resolve()?;
-    for note in notes {
-        output::note(note);
-    }
     search_and_print(sweep.base(), a.tolerance, a.json, a.csv.as_deref(), a.quiet)
 }
 
 /// Runs the search on `spec` and prints it; `csv`: also (`-`: only) its probes as CSV;
 /// `quiet`: without a progress bar.
 pub fn search_and_print(
-    spec: &SimSpec,
+    spec: &Spec,
     tolerance: f64,
     json: bool,
     csv: Option<&Path>,
     quiet: bool,
 ) -> anyhow::Result<()> {
-    let (config, _) = spec.resolve()?;
+    for note in spec.resolve()?.sim.notes {
+        output::note(note);
+    }
     let bar = Bar::start(Work::Search, quiet);
     let record = Record { progress: bar.counter(), ..Record::default() };
-    let s = search_with(spec, tolerance, &record, |status| {
+    let report = netwrap_app::saturation(spec, tolerance, &record, |status| {
         bar.probe_done();
         bar.bracket(status.stable, status.saturated);
     });
     bar.finish();
-    let s = s?;
+    let report = report?;
+    let s = &report.search;
     if let Some(path) = csv {
         let rows: Vec<CsvRow> =
             s.probes.iter().enumerate().map(|(i, result)| CsvRow { probe: i + 1, result }).collect();
@@ -96,16 +85,15 @@ pub fn search_and_print(
     }
     let mut out = output::stdout();
     if json {
-        output::write_json(
-            &mut out,
-            &Report { netwrap_version: VERSION, seed: config.run.seed, config: &config, search: &s },
-        )?;
+        output::write_json(&mut out, &report)?;
         return Ok(out.finish()?);
     }
     writeln!(
         out,
         "netwrap {VERSION} saturation search: {}, B = {} flits, seed {}",
-        s.network, config.workload.size, config.run.seed
+        s.network,
+        report.config.sim.workload.size.unwrap_or(netwrap_sim::defaults::SIZE),
+        report.seed
     )?;
     writeln!(out, "criterion: {}", s.criterion)?;
     writeln!(out)?;

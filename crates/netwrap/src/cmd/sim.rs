@@ -1,15 +1,14 @@
 //! `netwrap sim`: a spec from flags, run by the one runner — a single point, a sweep over
 //! rates, or a saturation search.
 
-use crate::args::{FamilyCmd, RoutingArgs, SpecArgs};
+use crate::args::SpecArgs;
 use crate::cmd::runner::{self, RunOptions};
 use crate::cmd::saturation;
-use crate::values::{count, rate, small_count};
 use anyhow::bail;
 use clap::Args;
-use netwrap_sim::SimSpec;
-use netwrap_sim::sweep::{Axis, Sweep};
+use netwrap_app::{Spec, Sweep};
 use netwrap_topo::TopologySpec;
+use netwrap_topo::cli::{count, rate, small_count};
 use std::path::PathBuf;
 
 /// Simulate a network cycle by cycle. Without a FAMILY: the homework's Ex 1 network, an
@@ -41,9 +40,7 @@ pub struct SimArgs {
     pub no_wrap: bool,
     /// Another topology family instead of the torus: any family of `netwrap topo`.
     #[command(subcommand)]
-    pub family: Option<FamilyCmd>,
-    #[command(flatten)]
-    pub routing: RoutingArgs,
+    pub family: Option<TopologySpec>,
     #[command(flatten)]
     pub spec: SpecArgs,
     /// A sweep over the request rate: comma-separated rates, run in parallel and printed as a
@@ -86,9 +83,8 @@ pub struct SimArgs {
 
 impl SimArgs {
     /// The spec these options describe.
-    pub fn spec(&self) -> anyhow::Result<SimSpec> {
-        let mut spec = SimSpec::default();
-        spec.topology = match &self.family {
+    pub fn spec(&self) -> anyhow::Result<Spec> {
+        let topology = match &self.family {
             Some(f) => {
                 let given: Vec<&str> = [
                     ("--k", self.k.is_some()),
@@ -102,12 +98,12 @@ impl SimArgs {
                 .map(|(name, _)| *name)
                 .collect();
                 if let Some(first) = given.first() {
-                    let family = f.spec().family();
+                    let family = f.family();
                     bail!(
                         "{first} before `{family}` shapes the default torus, which `{family}` replaces: give {family}'s own options after its name, e.g. `netwrap sim {family} --help`"
                     );
                 }
-                f.spec()
+                f.clone()
             }
             None if self.no_wrap => {
                 TopologySpec::Mesh { k: self.k, n: self.n, nodes: self.nodes, radices: None }
@@ -120,19 +116,13 @@ impl SimArgs {
                 bidirectional: self.bidirectional,
             },
         };
-        self.routing.apply(&mut spec.routing);
-        self.spec.apply(&mut spec);
-        Ok(spec)
+        Ok(self.spec.spec(topology))
     }
 }
 
 pub fn run(a: SimArgs) -> anyhow::Result<()> {
     let spec = a.spec()?;
     if a.find_saturation {
-        let (_, notes) = spec.resolve()?;
-        for note in &notes {
-            crate::output::note(note);
-        }
         return saturation::search_and_print(
             &spec,
             saturation::DEFAULT_TOLERANCE,
@@ -144,7 +134,9 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
     let sweep = match &a.rates {
         Some(rates) => Sweep::with_axes(
             spec,
-            vec![Axis { path: "workload.rate".into(), values: rates.iter().map(|&r| r.into()).collect() }],
+            [("workload.rate".to_string(), rates.iter().map(|&r| serde_json::Value::from(r)).collect())]
+                .into_iter()
+                .collect(),
         )?,
         None => Sweep::single(spec),
     };

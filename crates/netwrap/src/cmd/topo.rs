@@ -1,20 +1,17 @@
 //! `netwrap topo FAMILY …`: build a topology and print its exact metrics.
 
-use crate::args::{FamilyCmd, RoutingArgs};
 use crate::output::{self, VERSION, opt};
-use anyhow::{Context, bail};
 use clap::Args;
-use netwrap_topo::{Metrics, RoutingSpec, Topology, TopologySpec};
-use serde::Serialize;
+use netwrap_topo::{RoutingSpec, TopologySpec};
 use std::io::Write;
 
 /// Build a topology and print its size, distances, bisection and uniform-traffic load.
 #[derive(Debug, Args)]
 pub struct TopoArgs {
     #[command(subcommand)]
-    family: FamilyCmd,
+    family: TopologySpec,
     #[command(flatten)]
-    routing: RoutingArgs,
+    routing: RoutingSpec,
     /// Midimew only: also print the application-to-network node mapping (Puente et al. Fig. 9).
     #[arg(long, global = true)]
     mapping: bool,
@@ -27,90 +24,11 @@ pub struct TopoArgs {
     csv: Option<std::path::PathBuf>,
 }
 
-/// The resolved description of what was built: the topology and routing sections of a spec.
-#[derive(Serialize)]
-struct Config<'a> {
-    topology: &'a TopologySpec,
-    routing: &'a RoutingSpec,
-}
-
-#[derive(Serialize)]
-struct Layout {
-    columns: u32,
-    rows: u32,
-    x_step: u32,
-    y_step: u32,
-}
-
-#[derive(Serialize)]
-struct Report<'a> {
-    netwrap_version: &'static str,
-    seed: Option<u64>,
-    config: Config<'a>,
-    name: &'a str,
-    classes: &'a [String],
-    #[serde(flatten)]
-    metrics: &'a Metrics,
-    /// Mean distance over all ordered pairs of processors, a processor's messages to itself
-    /// (distance 0) included: the homework's Ex 4 and the simulator's uniform traffic count
-    /// those. Direct networks only (where a processor's message to itself uses no channel).
-    average_distance_with_self: Option<f64>,
-    layout: Option<Layout>,
-    /// Bits per flit where channel widths were given in bits (Raghunath & Ranade's networks).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    flit_bits: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    application_to_network: Option<Vec<u32>>,
-}
-
 pub fn run(a: TopoArgs) -> anyhow::Result<()> {
-    let (spec, notes) = a.family.spec().resolve()?;
-    let mut routing = RoutingSpec::default();
-    a.routing.apply(&mut routing);
-    let routing = spec.resolve_routing(&routing)?;
-    if a.mapping && !matches!(spec, TopologySpec::Midimew { .. }) {
-        bail!(
-            "--mapping prints a Midimew's application-to-network mapping (Puente et al. Fig. 9): a {} has none",
-            spec.family()
-        );
-    }
-    for note in &notes {
+    let report = netwrap_app::topo(&a.family, &a.routing, a.mapping)?;
+    for note in &report.notes {
         crate::output::note(note);
     }
-    let topo = spec.shape(&routing)?.build().context("invalid topology")?;
-    let metrics = topo.metrics().context("cannot measure the topology")?;
-    let (layout, mapping) = match &topo {
-        Topology::Circulant(c) => {
-            let layout =
-                c.layout().map(|(columns, rows, x_step, y_step)| Layout { columns, rows, x_step, y_step });
-            let mapping = a
-                .mapping
-                .then(|| (0..c.nodes()).filter_map(|p| c.application_to_network(p)).collect::<Vec<_>>());
-            (layout, mapping.filter(|m| !m.is_empty()))
-        }
-        _ => (None, None),
-    };
-    let flit_bits = match &topo {
-        Topology::ModularButterfly(t) => Some(t.flit_bits()),
-        Topology::Xbar(x) if x.network().routers() > 1 => Some(x.flit_bits()),
-        _ => None,
-    };
-    let net = topo.network();
-    let direct = (0..net.terminals()).all(|t| net.inject_router(t) == net.eject_router(t));
-    let n = net.terminals() as f64;
-    let with_self = direct.then(|| metrics.average_distance * (n - 1.0) / n);
-    let report = Report {
-        netwrap_version: VERSION,
-        seed: None,
-        config: Config { topology: &spec, routing: &routing },
-        name: net.name(),
-        classes: net.classes(),
-        metrics: &metrics,
-        average_distance_with_self: with_self,
-        layout,
-        flit_bits,
-        application_to_network: mapping,
-    };
     if let Some(path) = &a.csv
         && output::write_csv(path, &[&report])?
     {
@@ -119,14 +37,13 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
     if a.json {
         return output::print_json(&report);
     }
-    let Report { layout, application_to_network: mapping, .. } = report;
-    let m = &metrics;
+    let m = &report.metrics;
     let mut out = output::stdout();
-    writeln!(out, "netwrap {VERSION} topo: {}", net.name())?;
+    writeln!(out, "netwrap {VERSION} topo: {}", report.name)?;
     writeln!(out, "processors (terminals)   {}", m.nodes)?;
     writeln!(out, "routers                  {}", m.routers)?;
     writeln!(out, "directed channels        {}", m.channels)?;
-    if let Some(bits) = flit_bits {
+    if let Some(bits) = report.flit_bits {
         writeln!(out, "flit                     {bits} bits (channel widths and loads are in flits)")?;
     }
     match m.degree {
@@ -139,7 +56,7 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
         "average distance         {:.4} (ordered pairs of distinct processors)",
         m.average_distance
     )?;
-    if let Some(d) = with_self {
+    if let Some(d) = report.average_distance_with_self {
         writeln!(
             out,
             "                         {d:.4} (every destination, the source included: the homework's Ex 4, `netwrap sim`)"
@@ -160,14 +77,14 @@ pub fn run(a: TopoArgs) -> anyhow::Result<()> {
             writeln!(out, "{:<24} {:>9} {:>10.4}", c.class, c.channels, c.max_load)?;
         }
     }
-    if let Some(l) = layout {
+    if let Some(l) = &report.layout {
         writeln!(
             out,
             "layout (Puente et al. Fig. 1): {} columns x {} rows; node at (x, y) = (x*{} + y*{}) mod N",
             l.columns, l.rows, l.x_step, l.y_step
         )?;
     }
-    if let Some(map) = mapping {
+    if let Some(map) = &report.application_to_network {
         writeln!(out, "application node -> network node (Puente et al. Fig. 9):")?;
         for (p, r) in map.iter().enumerate() {
             writeln!(out, "{p:>6} -> {r}")?;

@@ -2,6 +2,7 @@
 //! agreement with the run-time detector on the same configurations, and bad input.
 
 use crate::{netwrap, scratch};
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use serde_json::Value;
 
@@ -167,7 +168,11 @@ fn check_covers_midimews_and_escape_routing() {
     // Bubble on a Midimew needs dimension order: its own routing is adaptive.
     let mut a: Vec<&str> = vec!["check"];
     a.extend(MIDIMEW_BUBBLE.iter().filter(|&&f| f != "--routing" && f != "record"));
-    netwrap().args(&a).assert().code(2).stderr(contains("--routing record"));
+    netwrap()
+        .args(&a)
+        .assert()
+        .code(2)
+        .stderr(contains("routing.algorithm = record").and(contains("(--deadlock, --routing)")));
 }
 
 /// Agreement with the run-time detector (a characterisation of the simulator against the

@@ -223,7 +223,7 @@ fn sim_answers_every_input_honestly() {
         case(0, Out, "Greenberg & Guan eqs. 1-26", &["sim", "--model", "fat-tree", "--nodes", "16", "--router", "vc", "--messages", "200"]),
         case(2, Err, "no model to compare with", &["sim", "--model", "butterfly", "--k", "2", "--stages", "1"]),
         // A single run's error is its own, not "point 0 of the sweep failed".
-        case(2, Err, "netwrap: error: --model: netwrap has analytical models", &["sim", "--model", "two-level", "Butterfly.16.8"]),
+        case(2, Err, "netwrap: error: model: netwrap has analytical models", &["sim", "--model", "two-level", "Butterfly.16.8"]),
         // Extreme but valid runs.
         case(0, Out, "effective l = 0.0156", &["sim", "--locality", "1e-300", "--messages", "200"]),
         case(0, Out, "0 warm-up cycles", &["sim", "--warmup", "0", "--messages", "1", "--max-cycles", "18446744073709551615"]),

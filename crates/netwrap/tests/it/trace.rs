@@ -194,11 +194,10 @@ fn options_that_do_not_apply_to_a_trace_are_refused() {
         format!("[topology]\nfamily = \"torus\"\nk = 4\n[workload]\nrate = 0.1\ntrace = {p:?}\n"),
     )
     .unwrap();
-    netwrap()
-        .args(["run", spec.to_str().unwrap()])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("workload.rate (--rate) does not apply with workload.trace"));
+    netwrap().args(["run", spec.to_str().unwrap()]).assert().code(2).stderr(
+        predicate::str::contains("workload.rate does not apply with workload.trace")
+            .and(predicate::str::contains("(--rate, --trace) (line 5)")),
+    );
     netwrap()
         .args([
             "sim",

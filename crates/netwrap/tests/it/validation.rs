@@ -4,14 +4,14 @@
 //! On the tori the model is Agarwal 1991 eq. 10 with the contention form the homework's App. B recommends (eq. 8's
 //! for k_d > 2, the small-k_d form otherwise), evaluated at the simulated point.
 
+use netwrap_app::{Spec, simulate};
 use netwrap_model::kary_ncube::{ContentionForm, KaryNCube, predict};
 use netwrap_sim::report::Verdict;
-use netwrap_sim::{SimSpec, simulate};
 use netwrap_topo::TopologySpec;
 
 /// The 64-node default spec reshaped: a k-ary n-cube (unidirectional torus), m, B, seed 7.
-fn spec(k: u32, n: u32, rate: f64, size: u32, messages: u64) -> SimSpec {
-    let mut s = SimSpec {
+fn spec(k: u32, n: u32, rate: f64, size: u32, messages: u64) -> Spec {
+    let mut s = netwrap_sim::SimSpec {
         topology: TopologySpec::Torus {
             k: Some(k),
             n: Some(n),
@@ -19,13 +19,13 @@ fn spec(k: u32, n: u32, rate: f64, size: u32, messages: u64) -> SimSpec {
             radices: None,
             bidirectional: false,
         },
-        ..SimSpec::default()
+        ..netwrap_sim::SimSpec::default()
     };
     s.workload.rate = Some(rate);
-    s.workload.size = size;
-    s.run.messages = messages;
-    s.run.seed = 7;
-    s
+    s.workload.size = Some(size);
+    s.run.messages = Some(messages);
+    s.run.seed = Some(7);
+    Spec { sim: s, model: None }
 }
 
 fn model(k: u32, n: u32, rate: f64, size: u32) -> f64 {
@@ -36,8 +36,8 @@ fn model(k: u32, n: u32, rate: f64, size: u32) -> f64 {
 
 fn simulated(k: u32, n: u32, rate: f64, size: u32) -> f64 {
     let run = simulate(&spec(k, n, rate, size, 30_000)).unwrap();
-    assert_eq!(run.report.verdict, Verdict::Ok, "k={k} n={n} m={rate} B={size} should be stable");
-    run.report.latency.unwrap()
+    assert_eq!(run.result.report.verdict, Verdict::Ok, "k={k} n={n} m={rate} B={size} should be stable");
+    run.result.report.latency.unwrap()
 }
 
 /// Figs. 2–4: k = 10 with n = 2, 3 and k = 4 with n = 2, 3, 4, B = 4, over a load sweep:
@@ -92,10 +92,10 @@ fn near_saturation_the_model_underestimates_small_radix() {
 #[test]
 fn homework_exercise1() {
     let mut s = spec(8, 2, 0.04, 4, 20_000);
-    s.run.seed = 1;
+    s.sim.run.seed = Some(1);
     let run = simulate(&s).unwrap();
-    assert!((run.report.utilization - 0.56).abs() < 0.01, "{}", run.report.utilization);
-    let t = run.report.latency.unwrap();
+    assert!((run.result.report.utilization - 0.56).abs() < 0.01, "{}", run.result.report.utilization);
+    let t = run.result.report.latency.unwrap();
     assert!((t - 21.91).abs() / 21.91 < 0.10, "{t}");
 }
 
@@ -106,9 +106,9 @@ fn homework_exercise1() {
 fn agarwal_fig12_locality_at_light_load() {
     let run = |l: f64| {
         let mut s = spec(32, 2, 0.001, 4, 20_000);
-        s.run.seed = 1;
-        s.workload.locality = Some(l);
-        simulate(&s).unwrap().report.latency.unwrap()
+        s.sim.run.seed = Some(1);
+        s.sim.workload.locality = Some(l);
+        simulate(&s).unwrap().result.report.latency.unwrap()
     };
     let (full, local) = (run(1.0), run(0.81));
     assert!((full - 35.0).abs() < 1.5, "{full}");
@@ -130,7 +130,7 @@ fn greenberg_guan_fat_tree_64_processors_16_flit_worms_within_ten_percent() {
         .max_rate;
     assert!((eq26 - 0.00999).abs() < 1e-5, "eq. 26: {eq26}");
     for fraction in [0.3, 0.5] {
-        let spec: SimSpec = serde_json::from_value(serde_json::json!({
+        let spec: Spec = serde_json::from_value(serde_json::json!({
             "topology": { "family": "fat-tree", "nodes": 64 },
             "router": { "kind": "vc", "vcs": 1, "buffer": 3, "packet": 16, "switching": "wormhole",
                         "arbitration": "oldest-first" },
@@ -140,8 +140,8 @@ fn greenberg_guan_fat_tree_64_processors_16_flit_worms_within_ten_percent() {
         }))
         .unwrap();
         let run = simulate(&spec).unwrap();
-        assert_eq!(run.report.verdict, Verdict::Ok, "{fraction} of eq. 26 should be stable");
-        let (s, ci) = (run.report.latency.unwrap(), run.report.latency_ci95.unwrap());
+        assert_eq!(run.result.report.verdict, Verdict::Ok, "{fraction} of eq. 26 should be stable");
+        let (s, ci) = (run.result.report.latency.unwrap(), run.result.report.latency_ci95.unwrap());
         let m = run.model.as_ref().unwrap().latency.unwrap();
         assert!((s - m).abs() <= 0.10 * m + ci, "{fraction} of eq. 26: sim {s:.2} ± {ci:.2}, model {m:.2}");
     }
@@ -160,7 +160,7 @@ fn greenberg_guan_fat_tree_64_processors_16_flit_worms_within_ten_percent() {
 #[test]
 fn puente_base_latency_64_nodes_uniform_midimew_below_torus_below_mesh() {
     let run = |topology: serde_json::Value, load: f64| {
-        let spec: SimSpec = serde_json::from_value(serde_json::json!({
+        let spec: Spec = serde_json::from_value(serde_json::json!({
             "topology": topology,
             "router": { "kind": "vc", "deadlock": "escape", "switching": "vct", "vcs": 2,
                         "packet": 20, "buffer": 80, "router-delay": 4 },
@@ -169,8 +169,8 @@ fn puente_base_latency_64_nodes_uniform_midimew_below_torus_below_mesh() {
         }))
         .unwrap();
         let run = simulate(&spec).unwrap();
-        assert_eq!(run.report.verdict, Verdict::Ok, "{topology} should be stable");
-        (run.report.latency.unwrap(), run.report.latency_ci95.unwrap())
+        assert_eq!(run.result.report.verdict, Verdict::Ok, "{topology} should be stable");
+        (run.result.report.latency.unwrap(), run.result.report.latency_ci95.unwrap())
     };
     let unloaded = |h: f64| 5.0 * h + 24.0;
     let nets = [
@@ -201,7 +201,7 @@ fn puente_base_latency_64_nodes_uniform_midimew_below_torus_below_mesh() {
 /// Raghunath & Ranade 1995 §6's networks with 1024 processors: `name` with 128-bit requests
 /// and replies (`size` flits), replies on the network reversed, memories serving in `memory`
 /// cycles, the workload's `extra` TOML lines, `messages` accesses, `seed`.
-fn two_level(name: &str, size: u32, memory: u32, extra: &str, messages: u64, seed: u64) -> SimSpec {
+fn two_level(name: &str, size: u32, memory: u32, extra: &str, messages: u64, seed: u64) -> Spec {
     toml::from_str(&format!(
         "[topology]\nfamily = \"two-level\"\nname = \"{name}\"\n[workload]\nsize = {size}\n{extra}\n[workload.reply]\nnetwork = \"separate\"\nmemory-latency = {memory}\n[run]\nmessages = {messages}\nseed = {seed}\n"
     ))
@@ -217,7 +217,7 @@ fn utilisation(name: &str, threads: u32, rate: f64, interval: &str) -> (f64, f64
                 "rate = {rate}\n[workload.processor]\nthreads = {threads}\ninterval = \"{interval}\""
             );
             let r = simulate(&two_level(name, 16, 16, &extra, 20_000, seed)).unwrap();
-            r.report.accesses.unwrap().processor_utilization.unwrap()
+            r.result.report.accesses.unwrap().processor_utilization.unwrap()
         })
         .collect();
     let mean = us.iter().sum::<f64>() / 3.0;
@@ -271,7 +271,8 @@ fn raghunath_ranade_enough_threads_reach_the_ceiling_at_half_load() {
 fn raghunath_ranade_wider_channels_cost_latency_at_low_load() {
     let trip = |name: &str, size: u32| {
         let extra = format!("rate = {}", 0.01 / 16.0);
-        let a = simulate(&two_level(name, size, 0, &extra, 3_000, 1)).unwrap().report.accesses.unwrap();
+        let a =
+            simulate(&two_level(name, size, 0, &extra, 3_000, 1)).unwrap().result.report.accesses.unwrap();
         (a.round_trip, a.round_trip_ci95.unwrap())
     };
     for (narrow, wide, size) in

@@ -4,7 +4,7 @@
 use netwrap_engine::traffic::{MessageSize, Pattern};
 use netwrap_engine::{Arrivals, Outcome, Record, RunSpec, StopReason, StopRule};
 use netwrap_sim::report::Verdict;
-use netwrap_sim::{EngineKind, Experiment, SimResult, SimSpec, execute_on, simulate};
+use netwrap_sim::{EngineKind, Experiment, Resolved, Router, SimResult, SimSpec, execute_on, simulate};
 use netwrap_topo::{CubeSpec, DimensionOrder, KaryNCube, TopologySpec};
 
 fn cube(k: u32, n: u32) -> KaryNCube {
@@ -26,7 +26,13 @@ fn script(msgs: Vec<(u64, u32, u32)>, size: u32) -> RunSpec {
 }
 
 fn scripted(c: &KaryNCube, size: u32, msgs: Vec<(u64, u32, u32)>, engine: EngineKind) -> Outcome {
-    execute_on(c.network(), c, &Pattern::Uniform(c.network().terminals()), &script(msgs, size), engine)
+    execute_on(
+        c.network(),
+        c,
+        &Pattern::Uniform(c.network().terminals()),
+        &script(msgs, size),
+        Router::Ideal(engine),
+    )
 }
 
 fn latencies(o: &Outcome) -> Vec<u64> {
@@ -50,7 +56,7 @@ fn torus(k: u32, n: u32, rate: f64, size: u32) -> SimSpec {
         ..SimSpec::default()
     };
     s.workload.rate = Some(rate);
-    s.workload.size = size;
+    s.workload.size = Some(size);
     s
 }
 
@@ -113,11 +119,12 @@ fn contention_costs_one_message_time() {
 /// outcomes: latencies, hops, source waits, end, per-terminal counts, per-channel busy cycles.
 fn compare(s: &SimSpec) {
     let mut fast = s.clone();
-    fast.run.engine = EngineKind::Fast;
+    fast.run.engine = Some(EngineKind::Fast);
     let mut slow = s.clone();
-    slow.run.engine = EngineKind::Reference;
+    slow.run.engine = Some(EngineKind::Reference);
     let record = Record { messages: true, channels: true, ..Record::default() };
-    let e = Experiment::new(&fast).unwrap();
+    let (fast, slow) = (fast.resolve().unwrap(), slow.resolve().unwrap());
+    let e = Experiment::build(&fast).unwrap();
     let (f, r) =
         (e.run_with(&fast, record.clone()).unwrap().outcome, e.run_with(&slow, record).unwrap().outcome);
     let name = serde_json::to_string(&s).unwrap();
@@ -157,13 +164,13 @@ fn fast_engine_matches_flit_reference_on_cubes() {
         [(4, 2, 0.05, 4), (4, 2, 0.3, 1), (5, 2, 0.12, 3), (3, 3, 0.2, 2), (4, 2, 0.4, 4)]
     {
         let mut s = torus(k, n, rate, size);
-        s.run.messages = 1500;
+        s.run.messages = Some(1500);
         s.run.warmup = Some(200);
         compare(&s);
     }
     let mut s = torus(6, 2, 0.1, 3);
     s.workload.locality = Some(0.3);
-    s.run.messages = 1500;
+    s.run.messages = Some(1500);
     s.run.warmup = Some(100);
     compare(&s);
     for json in [
@@ -172,7 +179,7 @@ fn fast_engine_matches_flit_reference_on_cubes() {
         r#"{"topology": {"family": "torus", "k": 4, "n": 3}, "routing": {"order": "lowest-first"}, "workload": {"rate": 0.08, "size": 5}}"#,
     ] {
         let mut s = spec(json);
-        s.run.messages = 1500;
+        s.run.messages = Some(1500);
         s.run.warmup = Some(100);
         compare(&s);
     }
@@ -207,7 +214,7 @@ fn fast_engine_matches_flit_reference_under_every_pattern_and_bimodal_sizes() {
                     r#"{{"topology": {topology}, "workload": {{"rate": {rate}, {sizes}, {pattern}}}, "run": {{"messages": 600, "warmup": 100}}}}"#
                 ));
                 compare(&s);
-                s.run.seed = 3;
+                s.run.seed = Some(3);
                 compare(&s);
             }
         }
@@ -247,8 +254,8 @@ fn fast_engine_matches_flit_reference_on_every_family() {
     ] {
         let mut s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
         s.workload.rate = Some(rate);
-        s.workload.size = 4;
-        s.run.messages = 1200;
+        s.workload.size = Some(4);
+        s.run.messages = Some(1200);
         s.run.warmup = Some(150);
         compare(&s);
         s.routing.algorithm = netwrap_topo::RoutingAlgorithm::Table;
@@ -261,10 +268,10 @@ fn fast_engine_matches_flit_reference_on_every_family() {
 #[test]
 fn same_seed_same_result_other_seed_other_result() {
     let mut s = torus(8, 2, 0.04, 4);
-    s.run.messages = 3000;
+    s.run.messages = Some(3000);
     let (a, b) = (run(&s), run(&s));
     assert_eq!(a, b);
-    s.run.seed = 2;
+    s.run.seed = Some(2);
     assert_ne!(a.report.latency, run(&s).report.latency);
 }
 
@@ -275,7 +282,7 @@ fn mean_hops_match_n_k_d() {
     for (k, n, l) in [(8, 2, 1.0), (10, 3, 1.0), (16, 2, 0.25), (8, 3, 0.5)] {
         let mut s = torus(k, n, 0.005, 2);
         s.workload.locality = Some(l);
-        s.run.messages = 20_000;
+        s.run.messages = Some(20_000);
         let r = run(&s);
         let side = r.locality.as_ref().map_or(k, |c| c.sides[0]) as f64;
         let expect = n as f64 * (side - 1.0) / 2.0;
@@ -295,7 +302,7 @@ fn mean_hops_match_n_k_d() {
 fn utilisation_matches_m_b_k_d() {
     for (k, n, rate, size) in [(8, 2, 0.04, 4), (10, 2, 0.02, 4), (4, 3, 0.1, 2)] {
         let mut s = torus(k, n, rate, size);
-        s.run.messages = 40_000;
+        s.run.messages = Some(40_000);
         let r = run(&s);
         let expect = rate * size as f64 * (k as f64 - 1.0) / 2.0;
         assert_eq!(r.report.verdict, Verdict::Ok);
@@ -317,7 +324,7 @@ fn utilisation_matches_m_b_k_d() {
 #[test]
 fn overload_is_reported_as_saturated_and_stops_early() {
     let mut s = torus(8, 2, 0.05, 6);
-    s.run.messages = 5000;
+    s.run.messages = Some(5000);
     let r = run(&s);
     assert_eq!(r.report.verdict, Verdict::Saturated);
     assert!(r.report.latency.is_none());
@@ -328,7 +335,7 @@ fn overload_is_reported_as_saturated_and_stops_early() {
     // At rate 1 the backlog grows by ~60 messages a cycle: the run still stops within a few
     // thousand cycles (warm-up of 10 unloaded worst-case latencies, window of 1,000 cycles).
     let mut s = torus(8, 2, 1.0, 4);
-    s.run.messages = 10_000;
+    s.run.messages = Some(10_000);
     let r = run(&s);
     assert_eq!(r.report.verdict, Verdict::Saturated);
     assert!(r.report.cycles <= 1_000 + 2_000, "{} cycles", r.report.cycles);
@@ -340,8 +347,8 @@ fn overload_is_reported_as_saturated_and_stops_early() {
 #[test]
 fn cycle_limit_below_saturation_is_its_own_verdict() {
     let mut s = torus(8, 2, 0.001, 4);
-    s.run.messages = 1000;
-    s.run.max_cycles = 10_000;
+    s.run.messages = Some(1000);
+    s.run.max_cycles = Some(10_000);
     let r = run(&s);
     assert_eq!(r.report.verdict, Verdict::LimitReached);
     assert!(!r.report.saturated);
@@ -351,10 +358,10 @@ fn cycle_limit_below_saturation_is_its_own_verdict() {
     // The limit it suggests is enough: the same run with it measures a steady state.
     let suggested: f64 =
         why.split("needs about ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-    s.run.max_cycles = suggested as u64;
+    s.run.max_cycles = Some(suggested as u64);
     assert_eq!(run(&s).report.verdict, Verdict::Ok);
     // A one-cycle limit: the warm-up shrinks to fit, and the verdict is the limit.
-    s.run.max_cycles = 1;
+    s.run.max_cycles = Some(1);
     let r = run(&s);
     assert_eq!((r.report.verdict, r.report.cycles, r.report.warmup), (Verdict::LimitReached, 1, 0));
 }
@@ -365,16 +372,16 @@ fn cycle_limit_below_saturation_is_its_own_verdict() {
 #[test]
 fn tiny_rates_stay_tiny_and_idle_cycles_are_skipped() {
     let mut s = torus(8, 2, 1e-17, 4);
-    s.run.messages = 10;
-    s.run.max_cycles = 1_500;
+    s.run.messages = Some(10);
+    s.run.max_cycles = Some(1_500);
     let r = run(&s);
     assert_eq!((r.report.messages_generated, r.outcome.messages_total), (0, 0));
     assert_eq!(r.report.verdict, Verdict::LimitReached);
     s.workload.rate = Some(f64::from_bits(1));
-    s.run.max_cycles = 1_000_000_000_000_000_000;
+    s.run.max_cycles = Some(1_000_000_000_000_000_000);
     let start = std::time::Instant::now();
     let r = run(&s);
-    assert_eq!(r.report.cycles, s.run.max_cycles);
+    assert_eq!(Some(r.report.cycles), s.run.max_cycles);
     assert!(start.elapsed().as_secs() < 30);
 }
 
@@ -383,8 +390,8 @@ fn tiny_rates_stay_tiny_and_idle_cycles_are_skipped() {
 #[test]
 fn huge_messages_need_no_memory() {
     let mut s = torus(4, 2, 0.01, u32::MAX);
-    s.run.messages = 5;
-    s.run.max_cycles = 100_000;
+    s.run.messages = Some(5);
+    s.run.max_cycles = Some(100_000);
     let r = run(&s);
     assert_eq!(r.report.verdict, Verdict::Saturated);
 }
@@ -398,7 +405,7 @@ fn bad_parameters_are_errors() {
         Box::new(|s| s.workload.rate = Some(1.1)),
         Box::new(|s| s.workload.rate = Some(f64::NAN)),
         Box::new(|s| s.workload.rate = Some(0.0)),
-        Box::new(|s| s.workload.size = 0),
+        Box::new(|s| s.workload.size = Some(0)),
         Box::new(|s| {
             s.topology = TopologySpec::Torus {
                 k: Some(1),
@@ -419,7 +426,7 @@ fn bad_parameters_are_errors() {
         }),
         Box::new(|s| s.workload.locality = Some(0.0)),
         Box::new(|s| s.workload.locality = Some(1.5)),
-        Box::new(|s| s.run.messages = 0),
+        Box::new(|s| s.run.messages = Some(0)),
         Box::new(|s| {
             s.topology = TopologySpec::Mesh { k: Some(8), n: Some(2), nodes: None, radices: None };
             s.workload.locality = Some(0.5);
@@ -472,7 +479,13 @@ fn wider_channels_carry_more_flits_and_buffer_whole_messages() {
     for engine in [EngineKind::Fast, EngineKind::Reference] {
         for (widths, expect) in [([1, 2], 7), ([2, 1], 6), ([1, 1], 6), ([2, 2], 4)] {
             let l = line(widths);
-            let o = execute_on(&l.0, &l, &Pattern::Uniform(2), &script(vec![(3, 0, 1)], 4), engine);
+            let o = execute_on(
+                &l.0,
+                &l,
+                &Pattern::Uniform(2),
+                &script(vec![(3, 0, 1)], 4),
+                Router::Ideal(engine),
+            );
             assert_eq!(latencies(&o), vec![expect], "{engine:?} widths {widths:?}");
             assert_eq!(o.stalls, 0);
         }
@@ -487,22 +500,23 @@ fn wider_channels_carry_more_flits_and_buffer_whole_messages() {
 #[test]
 fn a_progress_counter_changes_nothing_and_ends_at_the_simulated_cycles() {
     use netwrap_engine::progress::Progress;
-    use netwrap_sim::sweep::{Point, run_points};
+    use rayon::prelude::*;
     let mut specs = Vec::new();
     for engine in [EngineKind::Fast, EngineKind::Reference] {
         let mut s = torus(8, 2, 0.03, 4);
-        s.run.messages = 20_000;
-        s.run.engine = engine;
+        s.run.messages = Some(20_000);
+        s.run.engine = Some(engine);
         specs.push(s);
     }
     let mut vc: SimSpec = spec(
         r#"{"topology": {"family": "torus", "k": 8, "bidirectional": true}, "router": {"kind": "vc", "buffer": 16}}"#,
     );
     vc.workload.rate = Some(0.05);
-    vc.run.messages = 30_000;
+    vc.run.messages = Some(30_000);
     specs.push(vc);
-    for s in &specs {
-        let e = Experiment::new(s).unwrap();
+    let points: Vec<Resolved> = specs.iter().map(|s| s.resolve().unwrap()).collect();
+    for s in &points {
+        let e = Experiment::build(s).unwrap();
         let plain = e.run(s).unwrap();
         let progress = Progress::new();
         let watched =
@@ -512,14 +526,11 @@ fn a_progress_counter_changes_nothing_and_ends_at_the_simulated_cycles() {
         assert!(plain.report.cycles > 2 * Progress::EVERY, "{}", plain.report.cycles);
         assert_eq!(progress.cycles(), plain.report.cycles);
     }
-    let points: Vec<Point> = specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| Point { index: i as u64, replication: 0, params: Vec::new(), spec: s.clone() })
-        .collect();
     let progress = Progress::new();
     let record = Record { progress: Some(progress.clone()), ..Record::default() };
-    let results = run_points(&points, record, |_, _| {}, |_, _| {});
-    let total: u64 = results.iter().map(|r| r.as_ref().unwrap().report.cycles).sum();
+    let total: u64 = points
+        .par_iter()
+        .map(|s| Experiment::build(s).unwrap().run_with(s, record.clone()).unwrap().report.cycles)
+        .sum();
     assert_eq!(progress.cycles(), total);
 }

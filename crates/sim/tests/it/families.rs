@@ -48,10 +48,10 @@ fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
 fn run(topology: TopologySpec, routing: RoutingSpec, rate: f64) -> SimResult {
     let mut s = SimSpec { topology, routing, ..SimSpec::default() };
     s.workload.rate = Some(rate);
-    s.workload.size = 2;
-    s.run.messages = 6000;
-    s.run.max_cycles = 2_000_000;
-    s.run.seed = 3;
+    s.workload.size = Some(2);
+    s.run.messages = Some(6000);
+    s.run.max_cycles = Some(2_000_000);
+    s.run.seed = Some(3);
     simulate(&s).unwrap()
 }
 
@@ -145,13 +145,14 @@ fn class_utilisation_follows_the_pattern() {
     let mut checked = 0;
     for json in cases {
         let mut s: SimSpec = serde_json::from_str(json).unwrap();
-        s.run.messages = 40_000;
-        let e = netwrap_sim::Experiment::new(&s).unwrap();
+        s.run.messages = Some(40_000);
+        let s = s.resolve().unwrap();
+        let e = netwrap_sim::Experiment::build(&s).unwrap();
         let net = e.network();
         let r = e.run(&s).unwrap();
         assert_eq!(r.report.verdict, Verdict::Ok, "{json}");
         let window = (r.report.cycles - r.report.warmup) as f64;
-        let size = s.workload.size as f64;
+        let size = s.workload.size.mean();
         for c in &r.report.utilization_by_class {
             let class = net.classes().iter().position(|n| *n == c.class).unwrap();
             let channels = net.channels().iter().filter(|ch| ch.class as usize == class).count() as f64;

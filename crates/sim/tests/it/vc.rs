@@ -5,14 +5,14 @@ use netwrap_engine::traffic::Pattern;
 use netwrap_engine::{Arrivals, Outcome, Record, RunSpec, StopRule};
 use netwrap_sim::report::Verdict;
 use netwrap_sim::{
-    Arbitration, Avoidance, RouterKind, RouterModel, SimSpec, Switching, VcParams, execute, simulate,
+    Arbitration, Avoidance, Router, RouterKind, SimSpec, Switching, VcParams, execute, simulate,
 };
 use netwrap_topo::{Network, Topology};
 use std::collections::VecDeque;
 
 fn build(json: &str) -> Topology {
     let s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
-    let (s, _) = s.resolve().unwrap();
+    let s = s.resolve().unwrap();
     s.topology.shape(&s.routing).unwrap().build().unwrap()
 }
 
@@ -59,7 +59,7 @@ fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Ve
         stop: StopRule::drain(),
         record: Record { messages: true, channels: false, ..Record::default() },
     };
-    (execute(topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p)), pairs)
+    (execute(topo, &Pattern::Uniform(n), &spec, Router::Vc(p)), pairs)
 }
 
 /// The module docs' unloaded latency.
@@ -161,11 +161,11 @@ fn torus8(rate: f64, router: Option<(Switching, Arbitration)>) -> SimSpec {
         ..SimSpec::default()
     };
     s.workload.rate = Some(rate);
-    s.workload.size = 4;
-    s.run.messages = 20_000;
-    s.run.seed = 11;
+    s.workload.size = Some(4);
+    s.run.messages = Some(20_000);
+    s.run.seed = Some(11);
     if let Some((switching, arbitration)) = router {
-        s.router.kind = RouterKind::Vc;
+        s.router.kind = Some(RouterKind::Vc);
         s.router.buffer = Some(64);
         s.router.switching = Some(switching);
         s.router.arbitration = Some(arbitration);
@@ -211,10 +211,10 @@ fn every_unit_width_family_delivers_everything() {
     ] {
         let mut s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
         s.workload.rate = Some(0.01);
-        s.run.messages = 4000;
+        s.run.messages = Some(4000);
         s.run.warmup = Some(1000);
         let ideal = simulate(&s).unwrap();
-        s.router.kind = RouterKind::Vc;
+        s.router.kind = Some(RouterKind::Vc);
         let r = simulate(&s).unwrap();
         assert_eq!(r.report.verdict, Verdict::Ok, "{json}");
         assert_eq!(r.report.messages_delivered, 4000, "{json}");
@@ -224,13 +224,13 @@ fn every_unit_width_family_delivers_everything() {
 
 fn one_vc(topology: &str, rate: f64) -> SimSpec {
     let mut s = SimSpec { topology: serde_json::from_str(topology).unwrap(), ..SimSpec::default() };
-    s.router.kind = RouterKind::Vc;
+    s.router.kind = Some(RouterKind::Vc);
     s.router.vcs = Some(1);
     s.router.buffer = Some(4);
     s.router.packet = Some(16);
-    s.workload.size = 16;
+    s.workload.size = Some(16);
     s.workload.rate = Some(rate);
-    s.run.messages = 1000;
+    s.run.messages = Some(1000);
     s
 }
 
@@ -279,8 +279,8 @@ fn a_mesh_with_one_vc_keeps_delivering() {
 fn finite_buffers_saturate_below_the_channel_capacity_and_say_so() {
     let mut s = one_vc(r#"{"family": "mesh", "k": 8}"#, 0.1);
     s.router.packet = Some(4);
-    s.workload.size = 4;
-    s.run.messages = 10_000;
+    s.workload.size = Some(4);
+    s.run.messages = Some(10_000);
     let r = simulate(&s).unwrap();
     assert!(r.offered_utilization.unwrap() < 1.0);
     assert_eq!(r.report.verdict, Verdict::Saturated, "{:?}", r.report.verdict_reason);
@@ -350,7 +350,7 @@ fn a_dateline_keeps_deadlocking_tori_delivering() {
                 arbitration: Arbitration::RoundRobin,
                 deadlock,
             };
-            let o = execute(&topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p));
+            let o = execute(&topo, &Pattern::Uniform(n), &spec, Router::Vc(p));
             assert_eq!(o.deadlock.is_some(), expect_deadlock, "{json} {deadlock:?}");
             if !expect_deadlock {
                 assert_eq!(o.end, 100_000);
@@ -367,7 +367,7 @@ fn build_routed(json: &str, routing: &str) -> Topology {
         routing: serde_json::from_str(routing).unwrap(),
         ..SimSpec::default()
     };
-    let (s, _) = s.resolve().unwrap();
+    let s = s.resolve().unwrap();
     s.topology.shape(&s.routing).unwrap().build().unwrap()
 }
 
@@ -415,7 +415,7 @@ fn bubble_and_escape_keep_tori_and_midimews_delivering() {
             arbitration: Arbitration::RoundRobin,
             deadlock,
         };
-        let o = execute(&topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p));
+        let o = execute(&topo, &Pattern::Uniform(n), &spec, Router::Vc(p));
         let expect_deadlock = deadlock == Avoidance::None;
         assert_eq!(o.deadlock.is_some(), expect_deadlock, "{json} {deadlock:?}: {:?} at {}", o.stop, o.end);
         if !expect_deadlock {
@@ -438,9 +438,9 @@ fn bubble_and_escape_keep_tori_and_midimews_delivering() {
 fn a_cycle_limit_beyond_finite_buffer_saturation_is_saturation() {
     let mut s = one_vc(r#"{"family": "mesh", "k": 8}"#, 0.1);
     s.router.packet = Some(4);
-    s.workload.size = 4;
-    s.run.messages = 1 << 31;
-    s.run.max_cycles = 20_000;
+    s.workload.size = Some(4);
+    s.run.messages = Some(1 << 31);
+    s.run.max_cycles = Some(20_000);
     let r = simulate(&s).unwrap();
     assert_eq!(r.report.verdict, Verdict::Saturated, "{:?}", r.report.verdict_reason);
     // Below that load the same cycle limit is a limit.
@@ -493,13 +493,13 @@ fn up_down_routing_keeps_deadlocking_networks_delivering() {
         let spec = full_load(1.0 / 16.0, 16, 1);
         for deadlock in [Avoidance::None, Avoidance::Updown] {
             let mut s = SimSpec { topology: serde_json::from_str(json).unwrap(), ..SimSpec::default() };
-            s.router.kind = RouterKind::Vc;
+            s.router.kind = Some(RouterKind::Vc);
             s.router.deadlock = Some(deadlock);
-            let (s, _) = s.resolve().unwrap();
+            let s = s.resolve().unwrap();
             let topo = s.shape().unwrap().build().unwrap();
             let n = topo.network().terminals();
             let p = VcParams { vcs: 1, buffer: 4, packet: 16, deadlock, ..VcParams::DEFAULT };
-            let o = execute(&topo, &Pattern::Uniform(n), &spec, RouterModel::Vc(p));
+            let o = execute(&topo, &Pattern::Uniform(n), &spec, Router::Vc(p));
             assert_eq!(o.deadlock.is_some(), deadlock == Avoidance::None, "{json} {deadlock:?}");
             if deadlock == Avoidance::Updown {
                 assert_eq!(o.end, 100_000);
@@ -521,8 +521,8 @@ fn up_down_routing_keeps_deadlocking_networks_delivering() {
 fn saturation_behind_a_warm_up_backlog_is_saturation() {
     let mut s = one_vc(r#"{"family": "mesh", "k": 8}"#, 0.1);
     s.router.packet = Some(4);
-    s.workload.size = 4;
-    s.run.messages = 2000;
+    s.workload.size = Some(4);
+    s.run.messages = Some(2000);
     s.run.warmup = Some(5000);
     let r = simulate(&s).unwrap();
     assert_eq!(r.report.verdict, Verdict::Saturated, "{:?}", r.report.verdict_reason);

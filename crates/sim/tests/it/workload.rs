@@ -3,7 +3,7 @@
 
 use netwrap_engine::traffic::{MessageSize, Pattern};
 use netwrap_engine::{Arrivals, Memories, Record, RunSpec, StopRule};
-use netwrap_sim::{RouterModel, SimSpec, Switching, VcParams, execute_on, simulate};
+use netwrap_sim::{Router, SimSpec, Switching, VcParams, execute_on, simulate};
 use netwrap_topo::{Network, TableRouted};
 
 fn spec(toml: &str) -> SimSpec {
@@ -92,7 +92,13 @@ fn a_memory_serves_one_access_at_a_time_in_arrival_order() {
             1,
             Memories { latency: 10, reply_size: reply, joined: false },
         );
-        let o = execute_on(net.network(), &net, &Pattern::Uniform(8), &run, netwrap_sim::EngineKind::Fast);
+        let o = execute_on(
+            net.network(),
+            &net,
+            &Pattern::Uniform(8),
+            &run,
+            Router::Ideal(netwrap_sim::EngineKind::Fast),
+        );
         let a = o.accesses.unwrap();
         let seen: Vec<u64> = a.round_trip.latency.iter().map(|(v, _)| v).collect();
         assert_eq!(seen, trips, "reply of {reply} flits");
@@ -114,7 +120,7 @@ fn replies_cross_an_indirect_network_reversed() {
     let pairs: Vec<(u64, u32, u32)> = (0..16).map(|i| (i as u64 * 40, i, (i * 7 + 3) % 16)).collect();
     for engine in [netwrap_sim::EngineKind::Fast, netwrap_sim::EngineKind::Reference] {
         let run = scripted(pairs.clone(), 4, Memories { latency: 5, reply_size: 2, joined: true });
-        let o = execute_on(joined.network(), &joined, &Pattern::Uniform(16), &run, engine);
+        let o = execute_on(joined.network(), &joined, &Pattern::Uniform(16), &run, Router::Ideal(engine));
         let a = o.accesses.unwrap();
         assert_eq!(a.round_trip.delivered, 16);
         let seen: Vec<(u64, u64)> = a.round_trip.latency.iter().collect();
@@ -144,39 +150,7 @@ fn replies_on_the_vc_router_take_their_own_virtual_channels() {
         switching: Switching::Vct,
         ..VcParams::DEFAULT
     };
-    let o = execute_on(net.network(), &net, &Pattern::Uniform(16), &run, RouterModel::Vc(p));
+    let o = execute_on(net.network(), &net, &Pattern::Uniform(16), &run, Router::Vc(p));
     let a = o.accesses.unwrap();
     assert_eq!(a.round_trip.latency.iter().collect::<Vec<_>>(), vec![(19, 2)]);
-}
-
-/// Verification: with one thread and geometric intervals the processor is busy for X cycles
-/// (E[X] = 1/m) and then waits one access latency L, so by the renewal-reward argument
-/// U = E[X] / (E[X] + E[L]) = 1 / (1 + m·E[L]) exactly: App. D's third equation holds for the
-/// simulated U and round trip. The tolerance is the round trip's 95% interval carried through
-/// that equation (|dU/dL| = m·U²), plus the window's edges (a period in the window).
-///
-/// Characterisation: the homework's App. D (the exact fixed point) against the simulation at
-/// light load, where the open model's contention formula is within 10% of simulation
-/// (Agarwal 1991 figs. 2–4, docs/validation.md, for ρ ≤ 0.6): the round trip is within 10% of
-/// App. D's T plus its interval, and U within what that 10% implies through U = 1/(1 + m·T).
-#[test]
-fn app_d_holds_for_simulated_processors_and_the_model_agrees_at_light_load() {
-    for (k, n, b, m) in [(8, 2, 4, 0.007143), (8, 2, 4, 0.021429), (4, 3, 8, 0.008333), (16, 2, 4, 0.01)] {
-        let s = spec(&format!(
-            "[topology]\nfamily = \"torus\"\nk = {k}\nn = {n}\n[workload]\nrate = {m}\nsize = {b}\n[workload.processor]\nthreads = 1\n[run]\nmessages = 20000\n[model]\n"
-        ));
-        let r = simulate(&s).unwrap();
-        let a = r.report.accesses.clone().unwrap();
-        let (u, l, ci) = (a.processor_utilization.unwrap(), a.round_trip, a.round_trip_ci95.unwrap());
-        let window = (r.report.cycles - r.report.warmup) as f64;
-        let renewal = 1.0 / (1.0 + m * l);
-        assert!(
-            (u - renewal).abs() <= m * u * u * ci + (1.0 / m + l) / window,
-            "{k}-ary {n}-cube, m = {m}: U = {u}, 1/(1 + mL) = {renewal}"
-        );
-        let model = r.model.unwrap();
-        let (t_model, u_model) = (model.latency.unwrap(), model.processor_utilization.unwrap());
-        assert!((l - t_model).abs() <= 0.1 * t_model + ci, "T {l} vs App. D {t_model}");
-        assert!((u - u_model).abs() <= m * u * u_model * (0.1 * t_model + ci), "U {u} vs App. D {u_model}");
-    }
 }

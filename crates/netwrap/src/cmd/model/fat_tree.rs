@@ -3,10 +3,10 @@
 
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
-use crate::values::{count, probability, worm_flits};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use netwrap_model::fat_tree::{self, FatTree, FatTreePrediction, Mg2Rate, TurnProbability};
+use netwrap_topo::cli::{count, probability, worm_flits};
 use serde::Serialize;
 use std::io::Write;
 

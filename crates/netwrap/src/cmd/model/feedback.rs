@@ -6,10 +6,10 @@
 use super::kary_ncube::{KaryNCubeModelArgs, ResolvedConfig, Timing, form_line, resolve, timing};
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
-use crate::values::small_count;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use netwrap_model::feedback::{self, FeedbackPrediction, Regime, Solution};
+use netwrap_topo::cli::small_count;
 use serde::Serialize;
 use std::io::Write;
 

@@ -4,11 +4,11 @@
 use super::kary_ncube::saturated_error;
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
-use crate::values::{count, non_negative, positive, probability, small_count};
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use netwrap_model::indirect::{self, Indirect, IndirectPrediction};
 use netwrap_model::kary_ncube::{MAX_NODES, network_size};
+use netwrap_topo::cli::{count, non_negative, positive, probability, small_count};
 use netwrap_topo::whole_dimensions;
 use serde::Serialize;
 use std::io::Write;

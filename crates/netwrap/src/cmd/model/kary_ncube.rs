@@ -3,11 +3,11 @@
 use super::physical::PhysicalArgs;
 use super::{fixed, opt_fixed};
 use crate::output::{self, VERSION, num, print_json};
-use crate::values::{fraction, probability, small_count};
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 use netwrap_model::agarwal::{self, Delays, WidthConstraint};
 use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube, MAX_NODES, Prediction, Wiring};
+use netwrap_topo::cli::{fraction, probability, small_count};
 use netwrap_topo::whole_dimensions;
 use serde::Serialize;
 use std::io::Write;
@@ -52,7 +52,7 @@ pub struct KaryNCubeArgs {
     pub n: Option<u32>,
     /// Number of processors N instead of n: n = log_k N, rounded up to a whole dimension
     /// (k^n at most 2^53).
-    #[arg(long, value_parser = crate::values::count::<1>, allow_hyphen_values = true)]
+    #[arg(long, value_parser = netwrap_topo::cli::count::<1>, allow_hyphen_values = true)]
     pub nodes: Option<u64>,
     /// Request rate m: messages generated per node per cycle, a probability in [0, 1].
     #[arg(long, default_value_t = 0.04, value_parser = probability, allow_hyphen_values = true, global = true)]

@@ -1,10 +1,10 @@
 //! Options shared by the models that take Agarwal 1991's physical parameters: message length
 //! in bits with a channel-width constraint (§4), and switch and wire delays (§2, eq. 12).
 
-use crate::values::{non_negative, positive, small_count};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use netwrap_model::agarwal::{self, Delays, WidthConstraint, WireDelay};
+use netwrap_topo::cli::{non_negative, positive, small_count};
 use serde::Serialize;
 
 /// How wire delay grows with the dimension.

@@ -13,13 +13,13 @@ mod others;
 
 use crate::chart::{self, Chart};
 use crate::cmd::plot::Axes;
-use crate::cmd::runner::{channels_csv, csv_header, csv_row};
+use crate::cmd::runner::{channels_csv, csv_row};
 use crate::output::{self, VERSION, csv_line, write_failed};
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
 use clap::Args;
+use netwrap_app::{Point, Sweep, run_points};
 use netwrap_engine::Record;
-use netwrap_sim::sweep::{Point, Sweep, run_points};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -263,7 +263,7 @@ pub struct Ctx {
 
 /// Quick runs measure a tenth of the messages (at least 2,000, never more than the full run),
 /// after the same warm-up: a shorter warm-up would measure queues still filling.
-fn quicken(run: &mut netwrap_sim::spec::RunControl) {
+fn quicken(run: &mut netwrap_sim::Run) {
     run.messages = (run.messages / 10).max(2000).min(run.messages);
 }
 
@@ -281,7 +281,7 @@ impl Ctx {
             return Ok(d.clone());
         }
         let (sweep, points, results) = self.simulate(name, thin, false)?;
-        let mut data = Data { header: csv_header(&sweep.parameters()), rows: Vec::new() };
+        let mut data = Data { header: netwrap_app::Row::columns(&sweep.parameters()), rows: Vec::new() };
         for (p, r) in points.iter().zip(&results) {
             data.push(csv_row(p, r));
         }
@@ -301,7 +301,7 @@ impl Ctx {
         name: &'static str,
         thin: u64,
         channels: bool,
-    ) -> anyhow::Result<(Sweep, Vec<Point>, Vec<netwrap_sim::SimResult>)> {
+    ) -> anyhow::Result<(Sweep, Vec<Point>, Vec<netwrap_app::Simulation>)> {
         let text =
             EXPERIMENTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).context("no such experiment")?;
         let sweep = Sweep::from_toml(text).with_context(|| format!("in {}", name))?;
@@ -309,7 +309,7 @@ impl Ctx {
         let mut points = sweep.points_where(|i| i % thin == 0)?;
         if self.quick {
             for p in &mut points {
-                quicken(&mut p.spec.run);
+                quicken(&mut p.job.sim.run);
             }
         }
         let bar = Bar::start(Work::Points(points.len() as u64), self.quiet);
@@ -318,7 +318,7 @@ impl Ctx {
             &points,
             record,
             |p, plan| bar.started(p.index, plan.cycles),
-            |p, r| bar.point_done(p.index, r.as_ref().ok().map(|r| r.report.cycles)),
+            |p, r| bar.point_done(p.index, r.as_ref().ok().map(|r| r.result.report.cycles)),
         );
         bar.finish();
         let mut done = Vec::new();
@@ -346,7 +346,7 @@ fn select(id: &str, all: Vec<Item>) -> anyhow::Result<Vec<Item>> {
     let chosen: Vec<Item> =
         all.into_iter().filter(|i| i.id == id || i.id.starts_with(&format!("{id}-"))).collect();
     if chosen.is_empty() {
-        let near = netwrap_sim::sweep::closest(id, ids.iter().copied());
+        let near = netwrap_app::sweep::closest(id, ids.iter().copied());
         bail!(
             "no page {id:?}{}: `netwrap reproduce list` prints the ids ({} pages; a prefix such as agarwal-1991 or homework names several, `all` every one)",
             near.map(|n| format!(" (did you mean {n}?)")).unwrap_or_default(),

@@ -1,4 +1,6 @@
-//! Value parsers for numeric options.
+//! Value parsers of the command line's options, shared by every crate whose spec sections
+//! are flags (the `cli` feature): numbers whose errors say what the option takes, and
+//! [`choice`] for every named value.
 //!
 //! Every numeric option takes any token — negative numbers, `nan`, `inf` included (the
 //! options set `allow_negative_numbers` or `allow_hyphen_values`, and the command line joins
@@ -69,16 +71,6 @@ pub fn count<const MIN: u64>(s: &str) -> Result<u64, String> {
 pub fn small_count<const MIN: u64>(s: &str) -> Result<u32, String> {
     let v = count::<MIN>(s)?;
     u32::try_from(v).map_err(|_| format!("must be a whole number from {MIN} to {}", u32::MAX))
-}
-
-/// Threads per processor: a whole number of at least 1, or `unbounded` (an open loop).
-pub fn threads(s: &str) -> Result<netwrap_engine::Threads, String> {
-    match s.trim() {
-        "unbounded" => Ok(netwrap_engine::Threads::Unbounded),
-        n => small_count::<1>(n).map(netwrap_engine::Threads::Count).map_err(|_| {
-            "must be a whole number of threads of at least 1, or unbounded (an open loop)".into()
-        }),
-    }
 }
 
 /// The value parser of every choice among netwrap's named values (an enum whose variants and

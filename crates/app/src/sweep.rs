@@ -1,4 +1,4 @@
-//! Experiment files: a base spec plus sweep axes, expanded into points.
+//! Experiment files: a base spec plus sweep axes, expanded into points, each resolved once.
 //!
 //! ```toml
 //! [topology]
@@ -23,39 +23,15 @@
 //! seed `mix(mix(seed) ^ r)` (SplitMix64's finaliser), recorded in its `config`. A point's
 //! index is its position in that order: shards, resumed runs and merged files all use it.
 
-use crate::spec::{ModelSpec, RouterSpec, RunControl, SimSpec, WorkloadSpec};
-use crate::{Experiment, Plan, SimError, SimResult};
-use netwrap_engine::Record;
+use crate::error::{Error, Result};
+use crate::spec::{FileParts, Job, Spec};
 use netwrap_engine::rng::mix;
-use netwrap_topo::{RoutingSpec, TopologySpec};
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use netwrap_sim::num;
+use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
 /// The sections a spec has: the first component of every sweep path.
 const SECTIONS: [&str; 6] = ["topology", "routing", "router", "workload", "run", "model"];
-
-/// An experiment file as read: the spec's sections and the sweep.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ExperimentFile {
-    #[serde(default)]
-    topology: TopologySpec,
-    #[serde(default)]
-    routing: RoutingSpec,
-    #[serde(default)]
-    router: RouterSpec,
-    #[serde(default)]
-    workload: WorkloadSpec,
-    #[serde(default)]
-    run: RunControl,
-    #[serde(default)]
-    model: Option<ModelSpec>,
-    #[serde(default)]
-    sweep: Option<Map<String, Value>>,
-}
 
 /// One swept field and its values.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -69,7 +45,7 @@ pub struct Axis {
 /// A base spec and its sweep.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sweep {
-    base: SimSpec,
+    base: Spec,
     product: Vec<Axis>,
     zips: Vec<Vec<Axis>>,
     replications: u32,
@@ -77,17 +53,25 @@ pub struct Sweep {
     text: Option<String>,
 }
 
-/// One point of a sweep.
+/// One point of a sweep, checked and ready to run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
     /// Position in the sweep's order.
     pub index: u64,
     /// Replication number (0 when there is one).
     pub replication: u32,
-    /// The swept values, in the order of [`Sweep::parameters`].
-    pub params: Vec<Value>,
-    /// The point's spec.
-    pub spec: SimSpec,
+    /// The swept paths and the values they take at this point, in the order of
+    /// [`Sweep::parameters`].
+    pub params: Vec<(String, Value)>,
+    /// The point, resolved.
+    pub job: Job,
+}
+
+impl Point {
+    /// A spec alone as a point: index 0, nothing swept.
+    pub fn single(spec: &Spec) -> Result<Point> {
+        Ok(Point { index: 0, replication: 0, params: Vec::new(), job: spec.resolve()? })
+    }
 }
 
 /// serde shows a float it cannot take in full (`1e300` as an integer of 301 digits): every
@@ -102,7 +86,7 @@ fn shorten_floats(message: &str) -> String {
         rest = &rest[start..];
         let Some(end) = rest.find('`') else { break };
         match rest[..end].parse::<f64>() {
-            Ok(x) => out.push_str(&crate::spec::num(x)),
+            Ok(x) => out.push_str(&num(x)),
             Err(_) => out.push_str(&rest[..end]),
         }
         rest = &rest[end..];
@@ -163,8 +147,8 @@ pub fn line_of(text: &str, path: &str) -> Option<usize> {
     None
 }
 
-fn invalid(msg: String) -> SimError {
-    SimError::Invalid(msg)
+fn invalid(msg: String) -> Error {
+    Error::Invalid(msg)
 }
 
 /// A sweep's product axes, zip groups and replication count.
@@ -172,8 +156,8 @@ type Axes = (Vec<Axis>, Vec<Vec<Axis>>, u32);
 
 /// Flattens the `sweep` table into axes (nested tables are dotted paths), zip groups and the
 /// replication count.
-fn read_sweep(table: &Map<String, Value>) -> Result<Axes, SimError> {
-    fn axes(prefix: &str, table: &Map<String, Value>, out: &mut Vec<Axis>) -> Result<(), SimError> {
+fn read_sweep(table: &Map<String, Value>) -> Result<Axes> {
+    fn axes(prefix: &str, table: &Map<String, Value>, out: &mut Vec<Axis>) -> Result<()> {
         for (k, v) in table {
             let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
             match v {
@@ -289,88 +273,93 @@ fn set_path(root: &mut Value, path: &str, value: Value) {
 
 impl Sweep {
     /// One point: the spec itself.
-    pub fn single(spec: SimSpec) -> Self {
+    pub fn single(spec: Spec) -> Self {
         Sweep { base: spec, product: Vec::new(), zips: Vec::new(), replications: 1, text: None }
     }
 
-    /// A spec plus axes given as (path, values), all combined as a product.
-    pub fn with_axes(spec: SimSpec, axes: Vec<Axis>) -> Result<Self, SimError> {
-        let mut table = Map::new();
-        for a in axes {
-            table.insert(a.path, Value::Array(a.values));
-        }
-        let (product, zips, replications) = read_sweep(&table)?;
+    /// A spec plus axes given as (path, values), all combined as a product (and `replications`
+    /// and `zip`, as in a file's `[sweep]` table).
+    pub fn with_axes(spec: Spec, axes: Map<String, Value>) -> Result<Self> {
+        let (product, zips, replications) = read_sweep(&axes)?;
         Ok(Sweep { base: spec, product, zips, replications, text: None })
     }
 
-    fn from_file(file: ExperimentFile, text: Option<String>) -> Result<Self, SimError> {
+    fn from_file((spec, sweep): (Spec, Option<Map<String, Value>>), text: Option<String>) -> Result<Self> {
         // TOML holds nan and inf, which JSON cannot: points are built through JSON, where they
         // would become null ("invalid type: null"). Refuse them here, with the value's own
         // message and line.
-        let w = &file.workload;
+        let w = &spec.sim.workload;
         let finite = |x: Option<f64>| x.is_none_or(f64::is_finite);
         if ![w.rate, w.load, w.locality, w.long_fraction, w.hotspot_fraction].into_iter().all(finite) {
-            let probe = SimSpec { workload: w.clone(), ..SimSpec::default() };
-            let msg = probe.resolve().err().map(|e| e.to_string()).unwrap_or_default();
-            let key = msg.split(" = ").next().unwrap_or_default();
-            let line = text
-                .as_deref()
-                .and_then(|t| line_of(t, key))
-                .map(|l| format!(" (line {l})"))
-                .unwrap_or_default();
-            return Err(invalid(format!("{msg}{line}")));
+            let probe = netwrap_sim::SimSpec { workload: w.clone(), ..Default::default() };
+            if let Err(netwrap_sim::SimError::Spec(mut e)) = probe.resolve() {
+                e.line = text.as_deref().and_then(|t| line_of(t, &e.path));
+                return Err(Error::Spec(e));
+            }
         }
-        let base = SimSpec {
-            topology: file.topology,
-            routing: file.routing,
-            router: file.router,
-            workload: file.workload,
-            run: file.run,
-            model: file.model,
-        };
-        let (product, zips, replications) = match &file.sweep {
+        let (product, zips, replications) = match &sweep {
             Some(t) => read_sweep(t)?,
             None => (Vec::new(), Vec::new(), 1),
         };
-        Ok(Sweep { base, product, zips, replications, text })
+        Ok(Sweep { base: spec, product, zips, replications, text })
     }
 
     /// Reads an experiment file in TOML. Errors name the key and its line, and unknown keys
     /// get a "did you mean".
-    pub fn from_toml(text: &str) -> Result<Self, SimError> {
-        let file: ExperimentFile = toml::from_str(text).map_err(|e| invalid(suggest(&e.to_string())))?;
-        if file.sweep.is_some()
-            && let Ok(table) = toml::from_str::<toml::Table>(text)
+    pub fn from_toml(text: &str) -> Result<Self> {
+        let FileParts(spec, sweep) =
+            toml::from_str(text).map_err(|e: toml::de::Error| invalid(suggest(&e.to_string())))?;
+        if let Ok(table) = toml::from_str::<toml::Table>(text)
             && let Some(toml::Value::Table(axes)) = table.get("sweep")
             && let Some((path, x)) = non_finite_value("", axes)
         {
-            // The axis reached `sweep` as JSON, where nan and inf are null.
+            // The axis reaches the points as JSON, where nan and inf are null.
             return Err(invalid(format!(
                 "sweep axis {path} has the value {}: every value a spec takes is a finite number{}",
-                crate::spec::num(x),
+                num(x),
                 line_of(text, &path).map(|l| format!(" (line {l})")).unwrap_or_default()
             )));
         }
-        Self::from_file(file, Some(text.to_string()))
+        Self::from_file((spec, sweep), Some(text.to_string()))
+    }
+
+    /// Reads an experiment file: `*.toml`, or `*.json` (a spec, or a result printed by
+    /// `--json`), by its extension, or by its first character (`{`: JSON).
+    pub fn read(path: &std::path::Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))?;
+        let json = match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => true,
+            Some("toml") => false,
+            _ => text.trim_start().starts_with('{'),
+        };
+        if json { Self::from_json(&text) } else { Self::from_toml(&text) }
     }
 
     /// Reads an experiment in JSON: a spec (with an optional `sweep`), or a result printed by
     /// `--json`, whose `config` is taken.
-    pub fn from_json(text: &str) -> Result<Self, SimError> {
-        let mut v: Value = serde_json::from_str(text).map_err(|e| invalid(format!("not valid JSON: {e}")))?;
+    pub fn from_json(text: &str) -> Result<Self> {
+        let v: Value = serde_json::from_str(text).map_err(|e| invalid(format!("not valid JSON: {e}")))?;
+        Self::from_value(v)
+    }
+
+    /// Reads an experiment as a JSON value (a spec with an optional `sweep`, or a result
+    /// printed by `--json`, whose `config` is taken): how Python's dicts arrive.
+    pub fn from_value(mut v: Value) -> Result<Self> {
         if v.get("netwrap_version").is_some()
             && let Some(config) = v.get_mut("config")
         {
-            let spec: SimSpec = serde_json::from_value(config.take())
+            let spec: Spec = serde_json::from_value(config.take())
                 .map_err(|e| invalid(suggest(&format!("the result's config: {e}"))))?;
             return Ok(Self::single(spec));
         }
-        let file: ExperimentFile = serde_json::from_value(v).map_err(|e| invalid(suggest(&e.to_string())))?;
-        Self::from_file(file, None)
+        let FileParts(spec, sweep) =
+            serde_json::from_value(v).map_err(|e| invalid(suggest(&e.to_string())))?;
+        Self::from_file((spec, sweep), None)
     }
 
     /// The base spec.
-    pub fn base(&self) -> &SimSpec {
+    pub fn base(&self) -> &Spec {
         &self.base
     }
 
@@ -400,7 +389,7 @@ impl Sweep {
     }
 
     /// The point at `index`: its swept values and its validated spec.
-    pub fn point(&self, index: u64) -> Result<Point, SimError> {
+    pub fn point(&self, index: u64) -> Result<Point> {
         let mut rest = index;
         let replication = (rest % self.replications as u64) as u32;
         rest /= self.replications as u64;
@@ -429,48 +418,37 @@ impl Sweep {
             let i = picks.iter().find(|(axes, _)| axes.iter().any(|x| x.path == a.path)).map_or(0, |p| p.1);
             params.push(a.values[i].clone());
         }
-        let describe = || {
-            self.parameters()
-                .iter()
-                .zip(&params)
-                .map(|(p, v)| format!("{p} = {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let at_line = |path: &str| {
-            self.text
-                .as_deref()
-                .and_then(|t| line_of(t, path))
-                .map(|l| format!(" (line {l})"))
-                .unwrap_or_default()
-        };
-        let mut spec: SimSpec = serde_json::from_value(tree)
+        let params: Vec<(String, Value)> = self.parameters().into_iter().zip(params).collect();
+        let describe = || params.iter().map(|(p, v)| format!("{p} = {v}")).collect::<Vec<_>>().join(", ");
+        let mut spec: Spec = serde_json::from_value(tree)
             .map_err(|e| invalid(suggest(&format!("sweep point {index} ({}): {e}", describe()))))?;
         if replication > 0 {
-            spec.run.seed = mix(mix(spec.run.seed) ^ replication as u64);
+            let seed = spec.sim.run.seed.unwrap_or(netwrap_sim::defaults::SEED);
+            spec.sim.run.seed = Some(mix(mix(seed) ^ replication as u64));
         }
-        if let Err(e) = spec.resolve() {
-            let msg = e.to_string();
-            let key = msg.split(" = ").next().unwrap_or_default().to_string();
-            let swept = self.parameters().iter().any(|p| key.starts_with(p.as_str()));
-            return Err(invalid(if self.len() == 1 || !swept {
-                format!("{msg}{}", at_line(&key))
-            } else {
-                format!("sweep point {index} ({}): {msg}{}", describe(), at_line(&key))
-            }));
-        }
-        Ok(Point { index, replication, params, spec })
+        let job = spec.resolve().map_err(|e| match e {
+            Error::Spec(mut e) => {
+                let swept = params.iter().any(|(p, _)| e.fields().any(|f| f.starts_with(p.as_str())));
+                if self.len() > 1 && swept {
+                    e.context = Some(format!("sweep point {index} ({})", describe()));
+                }
+                e.line = self.text.as_deref().and_then(|t| line_of(t, &e.path));
+                Error::Spec(e)
+            }
+            other => other,
+        })?;
+        Ok(Point { index, replication, params, job })
     }
 
     /// Every point, validated up front (so a bad value fails before anything runs).
-    pub fn points(&self) -> Result<Vec<Point>, SimError> {
+    pub fn points(&self) -> Result<Vec<Point>> {
         self.points_where(|_| true)
     }
 
     /// Every point validated up front, but only those whose index `keep` accepts kept (a
     /// shard's): a point costs about 500 bytes, so the 10^7 points of the largest sweep would
     /// hold 5 GB in every shard of a job array.
-    pub fn points_where(&self, keep: impl Fn(u64) -> bool) -> Result<Vec<Point>, SimError> {
+    pub fn points_where(&self, keep: impl Fn(u64) -> bool) -> Result<Vec<Point>> {
         const MAX_POINTS: u64 = 10_000_000;
         if self.len() > MAX_POINTS {
             return Err(invalid(format!(
@@ -487,138 +465,6 @@ impl Sweep {
         }
         Ok(kept)
     }
-}
-
-/// The metric columns of a tidy row, after the point's index, replication and swept values.
-pub const METRICS: [&str; 42] = [
-    "verdict",
-    "saturated",
-    "utilization",
-    "latency",
-    "latency_ci95",
-    "latency_observed",
-    "throughput",
-    "offered",
-    "offered_load",
-    "accepted_load",
-    "offered_utilization",
-    "max_rate",
-    "mean_hops",
-    "mean_hops_ci95",
-    "expected_mean_hops",
-    "source_queueing",
-    "network_latency",
-    "latency_p50",
-    "latency_p95",
-    "latency_p99",
-    "latency_max",
-    "messages_delivered",
-    "messages_generated",
-    "in_flight",
-    "cycles",
-    "warmup",
-    "seed",
-    "nodes",
-    "model_utilization",
-    "model_latency",
-    "model_max_rate",
-    "model_error_utilization",
-    "model_error_latency",
-    "processor_utilization",
-    "access_rate",
-    "round_trip",
-    "round_trip_ci95",
-    "request_latency",
-    "memory_time",
-    "reply_latency",
-    "model_processor_utilization",
-    "model_error_processor_utilization",
-];
-
-/// A result's values for [`METRICS`], in order (`null` where there is none).
-pub fn metrics(r: &SimResult) -> Vec<Value> {
-    let rep = &r.report;
-    let p = rep.latency_percentiles.as_ref();
-    let m = r.model.as_ref();
-    let a = rep.accesses.as_ref();
-    vec![
-        serde_json::to_value(rep.verdict).unwrap_or(Value::Null),
-        rep.saturated.into(),
-        rep.utilization.into(),
-        (rep.latency.into()),
-        (rep.latency_ci95.into()),
-        rep.latency_observed.into(),
-        rep.throughput.into(),
-        rep.offered.into(),
-        rep.offered_load.into(),
-        rep.accepted_load.into(),
-        (r.offered_utilization.into()),
-        (r.max_rate.into()),
-        rep.mean_hops.into(),
-        (rep.mean_hops_ci95.into()),
-        r.expected_mean_hops.into(),
-        rep.source_queueing.into(),
-        rep.network_latency.into(),
-        (p.map(|p| p.p50).into()),
-        (p.map(|p| p.p95).into()),
-        (p.map(|p| p.p99).into()),
-        (p.map(|p| p.max).into()),
-        rep.messages_delivered.into(),
-        rep.messages_generated.into(),
-        rep.in_flight.into(),
-        rep.cycles.into(),
-        rep.warmup.into(),
-        r.seed.into(),
-        r.network.nodes.into(),
-        (m.map(|m| m.utilization).into()),
-        (m.and_then(|m| m.latency).into()),
-        (m.map(|m| m.max_rate).into()),
-        (m.and_then(|m| m.relative_error.utilization).into()),
-        (m.and_then(|m| m.relative_error.latency).into()),
-        (a.and_then(|a| a.processor_utilization).into()),
-        (a.map(|a| a.access_rate).into()),
-        (a.map(|a| a.round_trip).into()),
-        (a.and_then(|a| a.round_trip_ci95).into()),
-        (a.map(|a| a.request_latency).into()),
-        (a.map(|a| a.memory_time).into()),
-        (a.map(|a| a.reply_latency).into()),
-        (m.and_then(|m| m.processor_utilization).into()),
-        (m.and_then(|m| m.relative_error.processor_utilization).into()),
-    ]
-}
-
-/// Runs `points` in parallel, building each distinct network once and sharing it between the
-/// points that need it; `started` is called with each point's plan before it runs, `done` as
-/// each finishes (from worker threads, in any order). Results come back in the points' order: they depend only on each point's spec, never
-/// on the number of threads.
-pub fn run_points(
-    points: &[Point],
-    record: Record,
-    started: impl Fn(&Point, &Plan) + Sync,
-    done: impl Fn(&Point, &Result<SimResult, SimError>) + Sync,
-) -> Vec<Result<SimResult, SimError>> {
-    type Built = Arc<Result<Experiment, SimError>>;
-    let cache: Mutex<HashMap<String, Arc<std::sync::OnceLock<Built>>>> = Mutex::new(HashMap::new());
-    let experiment = |spec: &SimSpec| -> Built {
-        let key = serde_json::to_string(&spec.resolve().map(|(s, _)| s.build_key()).ok()).unwrap_or_default();
-        let cell = cache.lock().expect("cache lock").entry(key).or_default().clone();
-        cell.get_or_init(|| Arc::new(Experiment::new(spec))).clone()
-    };
-    points
-        .par_iter()
-        .map(|p| {
-            let built = experiment(&p.spec);
-            let result = match built.as_ref() {
-                Ok(e) => e.plan(&p.spec).and_then(|plan| {
-                    started(p, &plan);
-                    e.run_with(&p.spec, record.clone())
-                }),
-                Err(e) => Err(e.clone()),
-            };
-            done(p, &result);
-            result
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -686,14 +532,15 @@ replications = 2
         assert_eq!(s.parameters(), ["workload.rate", "topology.k", "run.messages"]);
         assert_eq!(s.len(), 3 * 2 * 2);
         let p = s.points().unwrap();
-        assert_eq!(p[0].params, [serde_json::json!(0.01), 4.into(), 100.into()]);
+        let values = |p: &Point| p.params.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>();
+        assert_eq!(values(&p[0]), [serde_json::json!(0.01), 4.into(), 100.into()]);
         assert_eq!(p[0].replication, 0);
         assert_eq!(p[1].replication, 1);
-        assert_ne!(p[1].spec.run.seed, p[0].spec.run.seed);
-        assert_eq!(p[2].params, [serde_json::json!(0.01), 5.into(), 200.into()]);
-        assert_eq!(p[11].params, [serde_json::json!(0.03), 5.into(), 200.into()]);
-        assert_eq!(p[11].spec.workload.rate, Some(0.03));
-        assert_eq!(p[11].spec.workload.size, 2);
+        assert_ne!(p[1].job.sim.run.seed, p[0].job.sim.run.seed);
+        assert_eq!(values(&p[2]), [serde_json::json!(0.01), 5.into(), 200.into()]);
+        assert_eq!(values(&p[11]), [serde_json::json!(0.03), 5.into(), 200.into()]);
+        assert_eq!(p[11].job.sim.rate(), 0.03);
+        assert_eq!(p[11].job.sim.workload.size.max(), 2);
     }
 
     #[test]
@@ -715,8 +562,8 @@ replications = 2
 
     #[test]
     fn a_result_reads_back_as_its_config() {
-        let spec = SimSpec::default();
+        let spec = Spec::default();
         let json = serde_json::json!({"netwrap_version": "0", "config": spec}).to_string();
-        assert_eq!(Sweep::from_json(&json).unwrap().base(), &SimSpec::default());
+        assert_eq!(Sweep::from_json(&json).unwrap().base(), &Spec::default());
     }
 }

@@ -1,0 +1,264 @@
+//! The analytical model of a simulated network at the simulated point ([`ModelComparison`]),
+//! where one applies ([`model_unavailable`]).
+
+use crate::error::{Error, Result, spec_error};
+use crate::spec::ModelSpec;
+use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
+use netwrap_model::{fat_tree, feedback, indirect};
+use netwrap_sim::report::Report;
+use netwrap_sim::{Resolved, Source, Switching};
+use netwrap_topo::TopologySpec;
+use serde::Serialize;
+
+/// A model's prediction beside the simulation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelComparison {
+    /// `kary-ncube`, `indirect` or `fat-tree`, as `netwrap model` names them.
+    pub model: &'static str,
+    /// The equations, in words.
+    pub source: String,
+    /// The contention form used (k-ary n-cube model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contention: Option<ContentionForm>,
+    /// Channel utilisation ρ.
+    pub utilization: f64,
+    /// Latency T; `None` when saturated.
+    pub latency: Option<f64>,
+    /// Unloaded latency.
+    pub unloaded_latency: f64,
+    /// Accepted messages per terminal per cycle.
+    pub throughput: f64,
+    /// Highest sustainable rate.
+    pub max_rate: f64,
+    /// Mean hops.
+    pub mean_hops: f64,
+    /// True when ρ ≥ 1.
+    pub saturated: bool,
+    /// (simulation − model) / model.
+    pub relative_error: RelativeError,
+    /// Processor utilisation U (the feedback model, for processors that wait).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub processor_utilization: Option<f64>,
+}
+
+/// Relative errors of the simulation against the model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RelativeError {
+    /// Of the channel utilisation.
+    pub utilization: Option<f64>,
+    /// Of the latency (both must exist).
+    pub latency: Option<f64>,
+    /// Of the mean hops.
+    pub mean_hops: Option<f64>,
+    /// Of the processor utilisation (processors that wait).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub processor_utilization: Option<f64>,
+}
+
+fn rel(sim: Option<f64>, model: Option<f64>) -> Option<f64> {
+    match (sim, model) {
+        (Some(s), Some(m)) if m != 0.0 => Some((s - m) / m),
+        _ => None,
+    }
+}
+
+/// Why no model applies to `spec`'s network and router, or `None` when one does.
+///
+/// Greenberg & Guan's fat-tree model describes wormhole routers that send a message as one
+/// worm, so it applies to `--router vc --switching wormhole` with packets at least as long as
+/// the longest message, and to nothing else.
+pub fn model_unavailable(spec: &Resolved) -> Option<String> {
+    if spec.replies() {
+        return Some(
+            "netwrap's models carry no replies: the request network's model applies with --reply-size 0 (the memory answers without a message)".into(),
+        );
+    }
+    if spec.closed_loop() && !spec.topology.is_cube() {
+        return Some(format!(
+            "processors that wait are modelled for k-ary n-cubes (the homework's App. D), not for a {}",
+            spec.topology.family()
+        ));
+    }
+    match &spec.topology {
+        TopologySpec::Torus { radices: Some(_), .. } | TopologySpec::Mesh { radices: Some(_), .. } => Some(
+            "the k-ary n-cube model (Agarwal 1991) needs the same radix in every dimension".into(),
+        ),
+        t if t.is_cube() => None,
+        TopologySpec::Butterfly { .. } | TopologySpec::Omega { .. } => None,
+        TopologySpec::FatTree { .. } => match spec.router.vc() {
+            None => Some(
+                "Greenberg & Guan's fat-tree model is for wormhole routers, which the ideal switch is not: use --router vc --switching wormhole, or see `netwrap model fat-tree`".into(),
+            ),
+            Some(p) if p.switching != Switching::Wormhole => Some(
+                "Greenberg & Guan's fat-tree model is for wormhole routers: use --switching wormhole".into(),
+            ),
+            Some(p) if p.packet < longest_message(spec) => Some(format!(
+                "Greenberg & Guan's fat-tree model sends each message as one worm: use --packet {} (at least the longest message)",
+                longest_message(spec)
+            )),
+            Some(_) => None,
+        },
+        t => Some(format!(
+            "netwrap has analytical models for k-ary n-cubes (Agarwal 1991) and butterfly and Omega networks (Kruskal & Snir), not for a {}",
+            t.family()
+        )),
+    }
+}
+
+/// The model of `spec`'s network at the simulated point (the effective locality), compared
+/// with `report`.
+///
+/// k-ary n-cubes: Agarwal 1991 eq. 10 with the contention form asked for (`auto`: the
+/// homework's App. B rule, as `netwrap model kary-ncube` applies it; the prediction records
+/// the form used). Butterflies and Omega networks: the indirect
+/// model (Agarwal 1991 eqs. 13–14, the homework's App. C) with n = D − 1 stages of contention
+/// and delay: netwrap's D-stage network has D − 1 inter-stage channels, and the processor and
+/// memory links are terminal ports without delay or queueing in the ideal switch. Butterfly
+/// fat-trees (with `--router vc --switching wormhole`, one packet a message): Greenberg &
+/// Guan's eqs. 1–26 with the default readings of `netwrap model fat-tree`; its utilisation
+/// is the injection channel's λ0·x̄_{0,1} (1 at eq. 26's saturation, so no relative error
+/// against the simulation's mean channel utilisation), and its mean distance D̄ counts the
+/// injection and ejection links, so D̄ − 2 is compared with the simulated hops.
+pub fn compare(
+    spec: &Resolved,
+    model_spec: &ModelSpec,
+    effective_locality: f64,
+    report: &Report,
+) -> Result<ModelComparison> {
+    if let Some(why) = model_unavailable(spec) {
+        return Err(spec_error("model", &[], format!("no model to compare with: {why}")));
+    }
+    let w = &spec.workload;
+    let (rate, size) = (spec.rate(), w.size.mean());
+    let model_error = |e: netwrap_model::ModelError| Error::Invalid(format!("model: {e}"));
+    let mut processor_utilization = None;
+    let (model, source, contention, p) = match &spec.topology {
+        TopologySpec::Butterfly { k, stages, .. } | TopologySpec::Omega { k, stages, .. } => {
+            let (k, d) = (k.unwrap_or(2), stages.unwrap_or(4));
+            if d < 2 {
+                return Err(spec_error(
+                    "model",
+                    &[],
+                    "no model to compare with: a one-stage network has no inter-stage channels",
+                ));
+            }
+            let p = indirect::predict(&indirect::Indirect { k, n: d - 1, rate, size, memory_latency: 0.0 })
+                .map_err(model_error)?;
+            let values =
+                (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops);
+            (
+                "indirect",
+                format!("Agarwal 1991 eqs. 13-14 (Kruskal & Snir), n = {} stages of contention", d - 1),
+                None,
+                values,
+            )
+        }
+        TopologySpec::FatTree { nodes } => {
+            let p = fat_tree::predict(&fat_tree::FatTree::new(u64::from(nodes.unwrap_or(64)), rate, size))
+                .map_err(model_error)?;
+            // The model's D̄ counts the injection and ejection links; the simulator's hops are
+            // the channels between switches, two fewer on every route.
+            let values =
+                (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops - 2.0);
+            (
+                "fat-tree",
+                "Greenberg & Guan eqs. 1-26 (M/G/2 fed both links' rate; eq. 22 with P↑ as printed)".into(),
+                None,
+                values,
+            )
+        }
+        t => {
+            let (k, n, wiring) = match t {
+                TopologySpec::Torus { k, n, bidirectional, .. } => (
+                    k.unwrap_or(8),
+                    n.unwrap_or(2),
+                    if *bidirectional { Wiring::BidirectionalTorus } else { Wiring::UnidirectionalTorus },
+                ),
+                TopologySpec::Ring { k, bidirectional } => (
+                    k.unwrap_or(8),
+                    1,
+                    if *bidirectional { Wiring::BidirectionalTorus } else { Wiring::UnidirectionalTorus },
+                ),
+                TopologySpec::Mesh { k, n, .. } => (k.unwrap_or(8), n.unwrap_or(2), Wiring::Mesh),
+                TopologySpec::Hypercube { n, .. } => (2, n.unwrap_or(6), Wiring::Mesh),
+                _ => unreachable!("model_unavailable covers the other families"),
+            };
+            let params = kary_ncube::KaryNCube {
+                locality: effective_locality,
+                wiring,
+                form: model_spec.contention,
+                memory_latency: w.reply.map_or(0.0, |r| r.memory_latency as f64),
+                ..kary_ncube::KaryNCube::new(k, n, rate, size)
+            };
+            if let Source::Threads { threads, .. } = w.source {
+                let p = feedback::solve_threads(&params, feedback::Solution::Exact, threads)
+                    .map_err(model_error)?;
+                let form =
+                    format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());
+                processor_utilization = Some(p.processor_utilization);
+                let values = (
+                    p.utilization,
+                    Some(p.latency),
+                    p.unloaded_latency,
+                    p.throughput,
+                    p.max_rate,
+                    p.mean_hops,
+                );
+                let source = if threads == 1 {
+                    format!("the homework's App. D (exact fixed point) with Agarwal 1991 eq. 10 and {form}")
+                } else {
+                    format!(
+                        "App. D for {threads} threads (docs/models.md) with Agarwal 1991 eq. 10 and {form}"
+                    )
+                };
+                ("feedback", source, Some(p.contention_form), values)
+            } else {
+                let p = kary_ncube::predict(&params).map_err(model_error)?;
+                let form =
+                    format!("{} ({})", p.contention_form, p.contention_form.formula().unwrap_or_default());
+                let values =
+                    (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops);
+                ("kary-ncube", format!("Agarwal 1991 eq. 10 with {form}"), Some(p.contention_form), values)
+            }
+        }
+    };
+    // A processor that waits is compared by its accesses: its round trip is App. D's T.
+    let sim_latency = match (&report.accesses, processor_utilization) {
+        (Some(a), Some(_)) if report.latency.is_some() => Some(a.round_trip),
+        _ => report.latency,
+    };
+    // Both models' predictions share these names; saturated is ρ ≥ 1 in both.
+    let (utilization, latency, unloaded_latency, throughput, max_rate, mean_hops) = p;
+    let saturated = latency.is_none();
+    Ok(ModelComparison {
+        model,
+        source,
+        contention,
+        utilization,
+        latency,
+        unloaded_latency,
+        throughput,
+        max_rate,
+        mean_hops,
+        saturated,
+        relative_error: RelativeError {
+            // The fat-tree model's utilisation is its injection channel's λ0·x̄_{0,1}, not a
+            // mean over channels as the simulation's is: nothing to compare.
+            utilization: (model != "fat-tree")
+                .then(|| rel(Some(report.utilization), Some(utilization)))
+                .flatten(),
+            latency: rel(sim_latency, latency),
+            mean_hops: rel(Some(report.mean_hops), Some(mean_hops)),
+            processor_utilization: rel(
+                report.accesses.as_ref().and_then(|a| a.processor_utilization),
+                processor_utilization,
+            ),
+        },
+        processor_utilization,
+    })
+}
+
+/// The longest message of `spec`'s workload, in flits.
+fn longest_message(spec: &Resolved) -> u32 {
+    spec.workload.size.max()
+}

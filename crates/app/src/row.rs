@@ -1,0 +1,168 @@
+//! [`Row`]: a point of a sweep as one tidy row, its fields the CSV's columns: the point's
+//! index, replication and swept values, then its metrics. The command line writes these as
+//! CSV; Python hands them to a DataFrame. A column is added here, once.
+
+use crate::simulation::Simulation;
+use crate::sweep::Point;
+use netwrap_sim::report::Verdict;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// One point's row (see the module docs). `None` is an empty cell.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Row {
+    /// The point's position in the sweep.
+    pub point: u64,
+    /// Its replication.
+    pub replication: u32,
+    /// The swept values, by their dotted paths.
+    #[serde(flatten)]
+    pub parameters: Map<String, Value>,
+    /// The metrics.
+    #[serde(flatten)]
+    pub metrics: Metrics,
+}
+
+/// The metric columns of a [`Row`], named as in a simulation's JSON (`model_…` for the
+/// model's, `…_ci95` for a 95% confidence interval's half-width).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct Metrics {
+    pub verdict: Option<Verdict>,
+    pub saturated: bool,
+    pub utilization: f64,
+    pub latency: Option<f64>,
+    pub latency_ci95: Option<f64>,
+    pub latency_observed: f64,
+    pub throughput: f64,
+    pub offered: f64,
+    pub offered_load: f64,
+    pub accepted_load: f64,
+    pub offered_utilization: Option<f64>,
+    pub max_rate: Option<f64>,
+    pub mean_hops: f64,
+    pub mean_hops_ci95: Option<f64>,
+    pub expected_mean_hops: f64,
+    pub source_queueing: f64,
+    pub network_latency: f64,
+    pub latency_p50: Option<u64>,
+    pub latency_p95: Option<u64>,
+    pub latency_p99: Option<u64>,
+    pub latency_max: Option<u64>,
+    pub messages_delivered: u64,
+    pub messages_generated: u64,
+    pub in_flight: u64,
+    pub cycles: u64,
+    pub warmup: u64,
+    pub seed: u64,
+    pub nodes: u32,
+    pub model_utilization: Option<f64>,
+    pub model_latency: Option<f64>,
+    pub model_max_rate: Option<f64>,
+    pub model_error_utilization: Option<f64>,
+    pub model_error_latency: Option<f64>,
+    pub processor_utilization: Option<f64>,
+    pub access_rate: Option<f64>,
+    pub round_trip: Option<f64>,
+    pub round_trip_ci95: Option<f64>,
+    pub request_latency: Option<f64>,
+    pub memory_time: Option<f64>,
+    pub reply_latency: Option<f64>,
+    pub model_processor_utilization: Option<f64>,
+    pub model_error_processor_utilization: Option<f64>,
+}
+
+impl Row {
+    /// The row of `point`, which ran as `s`.
+    pub fn of(point: &Point, s: &Simulation) -> Row {
+        Row {
+            point: point.index,
+            replication: point.replication,
+            parameters: point.params.iter().cloned().collect(),
+            metrics: Metrics::of(s),
+        }
+    }
+
+    /// The columns of a sweep over `parameters`, in order.
+    pub fn columns(parameters: &[String]) -> Vec<String> {
+        let row = Row {
+            parameters: parameters.iter().map(|p| (p.clone(), Value::Null)).collect(),
+            ..Row::default()
+        };
+        match serde_json::to_value(row) {
+            Ok(Value::Object(fields)) => fields.into_iter().map(|(k, _)| k).collect(),
+            _ => unreachable!("a row serialises as a table"),
+        }
+    }
+}
+
+impl Metrics {
+    /// The metrics of `s`.
+    pub fn of(s: &Simulation) -> Metrics {
+        let r = &s.result;
+        let rep = &r.report;
+        let p = rep.latency_percentiles.as_ref();
+        let m = s.model.as_ref();
+        let a = rep.accesses.as_ref();
+        Metrics {
+            verdict: Some(rep.verdict),
+            saturated: rep.saturated,
+            utilization: rep.utilization,
+            latency: rep.latency,
+            latency_ci95: rep.latency_ci95,
+            latency_observed: rep.latency_observed,
+            throughput: rep.throughput,
+            offered: rep.offered,
+            offered_load: rep.offered_load,
+            accepted_load: rep.accepted_load,
+            offered_utilization: r.offered_utilization,
+            max_rate: r.max_rate,
+            mean_hops: rep.mean_hops,
+            mean_hops_ci95: rep.mean_hops_ci95,
+            expected_mean_hops: r.expected_mean_hops,
+            source_queueing: rep.source_queueing,
+            network_latency: rep.network_latency,
+            latency_p50: p.map(|p| p.p50),
+            latency_p95: p.map(|p| p.p95),
+            latency_p99: p.map(|p| p.p99),
+            latency_max: p.map(|p| p.max),
+            messages_delivered: rep.messages_delivered,
+            messages_generated: rep.messages_generated,
+            in_flight: rep.in_flight,
+            cycles: rep.cycles,
+            warmup: rep.warmup,
+            seed: s.seed,
+            nodes: r.network.nodes,
+            model_utilization: m.map(|m| m.utilization),
+            model_latency: m.and_then(|m| m.latency),
+            model_max_rate: m.map(|m| m.max_rate),
+            model_error_utilization: m.and_then(|m| m.relative_error.utilization),
+            model_error_latency: m.and_then(|m| m.relative_error.latency),
+            processor_utilization: a.and_then(|a| a.processor_utilization),
+            access_rate: a.map(|a| a.access_rate),
+            round_trip: a.map(|a| a.round_trip),
+            round_trip_ci95: a.and_then(|a| a.round_trip_ci95),
+            request_latency: a.map(|a| a.request_latency),
+            memory_time: a.map(|a| a.memory_time),
+            reply_latency: a.map(|a| a.reply_latency),
+            model_processor_utilization: m.and_then(|m| m.processor_utilization),
+            model_error_processor_utilization: m.and_then(|m| m.relative_error.processor_utilization),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Characterisation of the columns' order: the point, its replication, the swept paths,
+    /// then the metrics as the struct lists them (the CSV files written before this type kept
+    /// the same order).
+    #[test]
+    fn columns_are_the_rows_fields_in_order() {
+        let c = Row::columns(&["workload.rate".into(), "topology.k".into()]);
+        assert_eq!(c[..5], ["point", "replication", "workload.rate", "topology.k", "verdict"]);
+        assert_eq!(c.len(), 4 + 42);
+        assert_eq!(c.last().map(String::as_str), Some("model_error_processor_utilization"));
+    }
+}

@@ -1,0 +1,44 @@
+//! The studies of a spec beyond a single run: the saturation search ([`saturation`]) and the
+//! static deadlock check ([`check`]).
+
+use crate::error::Result;
+use crate::spec::Spec;
+use netwrap_engine::Record;
+use netwrap_sim::VERSION;
+use netwrap_sim::deadlock::Check;
+use netwrap_sim::saturation::{Search, Status, search_with};
+use serde::Serialize;
+
+/// A saturation search with its provenance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Saturation {
+    /// netwrap's version.
+    pub netwrap_version: &'static str,
+    /// The seed of every probe's streams.
+    pub seed: u64,
+    /// The spec searched, every key written.
+    pub config: Spec,
+    /// What the search found.
+    #[serde(flatten)]
+    pub search: Search,
+}
+
+/// Searches the request rate at which `spec`'s network saturates, by simulation, to within
+/// relative `tolerance` (see [`netwrap_sim::saturation`]); every probe's run records what
+/// `record` asks for, and `observe` hears where the search stands as each probe finishes.
+pub fn saturation(
+    spec: &Spec,
+    tolerance: f64,
+    record: &Record,
+    observe: impl Fn(Status) + Sync,
+) -> Result<Saturation> {
+    let job = spec.resolve()?;
+    let search = search_with(&job.sim, tolerance, record, observe)?;
+    Ok(Saturation { netwrap_version: VERSION, seed: job.sim.run.seed, config: job.written(), search })
+}
+
+/// The static deadlock check of `spec`'s routing and virtual-channel assignment (see
+/// [`netwrap_sim::deadlock`]).
+pub fn check(spec: &Spec) -> Result<Check> {
+    Ok(netwrap_sim::deadlock::check(&spec.resolve()?.sim)?)
+}

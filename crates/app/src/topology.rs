@@ -1,0 +1,112 @@
+//! [`topo`]: a topology built and measured exactly (size, distances, bisection, channel loads
+//! of its routing under uniform traffic).
+
+use crate::error::{Error, Result};
+use netwrap_sim::VERSION;
+use netwrap_topo::{Metrics, RoutingSpec, Topology, TopologySpec};
+use serde::Serialize;
+
+/// What was built: the topology and routing sections of a spec, resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TopoConfig {
+    /// The family, its defaults filled.
+    pub topology: TopologySpec,
+    /// Its routing.
+    pub routing: RoutingSpec,
+}
+
+/// A Midimew's layout (Puente et al. Fig. 1): node (x, y) = (x·x_step + y·y_step) mod N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Layout {
+    /// Columns.
+    pub columns: u32,
+    /// Rows.
+    pub rows: u32,
+    /// Step along a row.
+    pub x_step: u32,
+    /// Step along a column.
+    pub y_step: u32,
+}
+
+/// A topology's exact metrics, as `netwrap topo --json` prints them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TopoReport {
+    /// netwrap's version.
+    pub netwrap_version: &'static str,
+    /// No random stream is drawn: always absent.
+    pub seed: Option<u64>,
+    /// What was built.
+    pub config: TopoConfig,
+    /// The family's name for this instance.
+    pub name: String,
+    /// The names of its channel classes.
+    pub classes: Vec<String>,
+    /// The metrics.
+    #[serde(flatten)]
+    pub metrics: Metrics,
+    /// Mean distance over all ordered pairs of processors, a processor's messages to itself
+    /// (distance 0) included: the homework's Ex 4 and the simulator's uniform traffic count
+    /// those. Direct networks only (where a processor's message to itself uses no channel).
+    pub average_distance_with_self: Option<f64>,
+    /// A Midimew's layout.
+    pub layout: Option<Layout>,
+    /// Bits per flit where channel widths were given in bits (Raghunath & Ranade's networks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flit_bits: Option<u32>,
+    /// A Midimew's application-to-network node mapping (Puente et al. Fig. 9), when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub application_to_network: Option<Vec<u32>>,
+    /// What resolving the topology adjusted (e.g. N rounded up to a whole dimension).
+    #[serde(skip)]
+    pub notes: Vec<String>,
+}
+
+/// Builds `topology` routed by `routing` and measures it; `mapping` adds a Midimew's
+/// application-to-network mapping.
+pub fn topo(topology: &TopologySpec, routing: &RoutingSpec, mapping: bool) -> Result<TopoReport> {
+    let (spec, notes) = topology.resolve()?;
+    let routing = spec.resolve_routing(routing)?;
+    if mapping && !matches!(spec, TopologySpec::Midimew { .. }) {
+        return Err(crate::error::spec_error(
+            "mapping",
+            &[],
+            format!(
+                "mapping: a Midimew's application-to-network mapping (Puente et al. Fig. 9): a {} has none",
+                spec.family()
+            ),
+        ));
+    }
+    let topo = spec.shape(&routing)?.build()?;
+    let metrics = topo.metrics().map_err(|e| Error::Invalid(format!("cannot measure the topology: {e}")))?;
+    let (layout, application_to_network) = match &topo {
+        Topology::Circulant(c) => {
+            let layout =
+                c.layout().map(|(columns, rows, x_step, y_step)| Layout { columns, rows, x_step, y_step });
+            let map = mapping
+                .then(|| (0..c.nodes()).filter_map(|p| c.application_to_network(p)).collect::<Vec<_>>());
+            (layout, map.filter(|m| !m.is_empty()))
+        }
+        _ => (None, None),
+    };
+    let flit_bits = match &topo {
+        Topology::ModularButterfly(t) => Some(t.flit_bits()),
+        Topology::Xbar(x) if x.network().routers() > 1 => Some(x.flit_bits()),
+        _ => None,
+    };
+    let net = topo.network();
+    let direct = (0..net.terminals()).all(|t| net.inject_router(t) == net.eject_router(t));
+    let n = net.terminals() as f64;
+    Ok(TopoReport {
+        netwrap_version: VERSION,
+        seed: None,
+        name: net.name().to_string(),
+        classes: net.classes().to_vec(),
+        average_distance_with_self: direct.then(|| metrics.average_distance * (n - 1.0) / n),
+        metrics,
+        layout,
+        flit_bits,
+        application_to_network,
+        config: TopoConfig { topology: spec, routing },
+        notes,
+    })
+}

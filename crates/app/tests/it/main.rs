@@ -1,0 +1,3 @@
+//! The facade's integration tests, one binary.
+
+mod models;
