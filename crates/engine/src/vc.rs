@@ -10,8 +10,9 @@
 //!   as routers do (below); a flit written at cycle t is in the router's buffer at t.
 //! - Every flit that enters a buffer at cycle t is ready to leave at t + r (the router delay,
 //!   a pipeline of r stages; Puente et al. Fig. 5 has four). Each cycle each router runs, in
-//!   its arbitration order (round-robin: a priority rotating over its input VCs every cycle;
-//!   oldest-first: by packet creation cycle, then the packet's seeded salt):
+//!   its arbitration order (round-robin: a priority rotating over its input VCs, one step each
+//!   cycle the router holds a flit; oldest-first: by packet creation cycle, then the packet's
+//!   seeded salt; both exactly as in [Rules](#rules)):
 //!   1. VC allocation: a VC whose front flit is a ready header routes it (the network's
 //!      [`Routing`]; among several allowed channels a free one, chosen as the ideal switch
 //!      does) and takes a VC of the chosen output that no other packet holds and whose credits
@@ -44,8 +45,58 @@
 //!   channel of the same class) on networks whose routes go round rings, one otherwise.
 //! - With up*/down* routing (`--deadlock updown`, any family) the network's routing is
 //!   replaced when the experiment is built; the router itself treats every VC alike.
+//! - Replies on the request network (memories that reply, not on a network of their own) take
+//!   the upper half of every port's VCs and requests the lower half, so that no reply waits
+//!   behind a request (no protocol deadlock); within its half each runs the rules above as if
+//!   the half were all the VCs (its first VC is the escape VC, its two halves the dateline's
+//!   classes). Halves are rounded down: with V odd the dateline's upper class has the extra VC,
+//!   and with replies the last VC is never used.
 //! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
 //!   network, the run stops and reports a cycle of waits (see [`crate::Deadlock`]).
+//!
+//! # Rules
+//! What the summary above leaves open, stated exactly (the reference path,
+//! [`crate::vc_reference`], implements these and tests require the same outcomes):
+//! - *Numbering.* Input port c is channel c's far end, input port C + t terminal t's injection
+//!   channel (C channels); input VC k of port q is number q·V + k, and output VC c·V + k is the
+//!   sender's view of input VC c·V + k. A router's input VCs, in its own order, are those of its
+//!   incoming channels by number, then those of its terminals' injection channels, V each.
+//! - *Requests.* In each cycle a router holds a flit, the input VCs whose front flit is ready
+//!   request, in its order starting from position p mod n (n its input VCs; p counts the
+//!   earlier cycles in which it held a flit, modulo 2^32) and wrapping round; oldest-first
+//!   sorts them by (creation cycle, salt, input VC number). Every request without an output
+//!   first tries VC allocation, in that order; then every request tries switch allocation in
+//!   the same order (so a header may take a VC and send in the same cycle).
+//! - *VC allocation.* Of the routing's candidates (escape routing: [`Routing::minimal`]'s) the
+//!   header takes the first with a VC it may take, from a rotation chosen by its salt and hops
+//!   so far (`choose`); the VC is the lowest-numbered one allowed that no packet holds and
+//!   whose credits show the room needed. When no candidate has one it waits and asks again
+//!   next cycle (escape routing first tries its escape VC). Bubble's entering test compares the
+//!   class of the header's input channel with that of the routing's first candidate (an
+//!   injection channel has no class); escape routing's compares the input VC too (it enters
+//!   the escape ring unless it is already in the escape VC of a channel of the same class).
+//! - *Injection.* A source takes for its front packet the lowest VC of its injection channel
+//!   (within the packet's class) not held by another packet still being written and with room
+//!   for the packet (`vct`, `saf`) or a flit (`wormhole`), seen directly in the buffer (no
+//!   credits); it lets go when the packet's last flit is written.
+//! - *Statistics.* A header's wait counts from the cycle it is both at the front of its buffer
+//!   and ready; a packet holds a channel from the cycle it takes the VC to the cycle its tail
+//!   leaves, both counted; both are counted for VCs taken at or after the warm-up. A message's
+//!   source wait ends when the first of its packets' headers leaves the source router, and its
+//!   hop count is that of its last packet delivered. Occupancy counts, per channel VC, the flits
+//!   it holds at the end of each cycle of [warm-up, end).
+//! - *Stopping.* The stop rule and the deadlock watch are checked at the end of every cycle the
+//!   engine simulates: cycle 0, every cycle after one that ended with a flit in a buffer or a
+//!   packet in a source queue, and every cycle in which a flit or credit arrives or the
+//!   workload has something due. The others change nothing and are skipped, so a condition
+//!   that first holds in one of them (a saturated run's window or deadline passing during an
+//!   idle stretch) is found at the next simulated cycle.
+//! - *Deadlock report.* An input VC holding flits waits for the output VC its front packet
+//!   holds (that is, the downstream input VC) unless it is ejecting; a header without an output
+//!   waits for VC 0 of its deterministic channel (escape routing: its escape channel; otherwise
+//!   the routing's first candidate), or for the input VC whose packet holds that VC. Following
+//!   the waits from each input VC holding flits, in number order, the first walk that comes
+//!   back onto itself is the reported cycle.
 //!
 //! # Unloaded latency
 //! One message of B flits whose packets cross h channels (h + 1 routers, the source's and the
