@@ -445,7 +445,8 @@ impl<'a, R: Routing> Sim<'a, R> {
         let mut out = free(c);
         if out.is_none() && escape {
             // No adaptive VC: the escape VC (the class's first) of the dimension-order hop,
-            // with room for two packets where it enters the escape ring.
+            // with room for two packets where it enters the escape ring (Puente et al. 2000's
+            // adaptive router on Duato 1993's escape channels).
             let base = self.messages[pk.message].base;
             let e = self.routing.escape(rt, pk.dst, pk.salt).expect("not at the destination");
             let entering = ivc % v != base || self.class_of_port(port) != Some(self.class(e));
@@ -474,7 +475,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             // The adaptive VCs; the first of the class is the escape VC.
             Avoidance::Escape => base + 1..top,
             Avoidance::Dateline => {
-                // Dally & Seitz: the upper half from the ring's wrap-around channel on, until
+                // Dally & Seitz 1987: the upper half from the ring's wrap-around channel on, until
                 // the packet leaves the ring.
                 let half = self.vcs_in / 2;
                 let port = ivc / v;

@@ -31,7 +31,7 @@
 //! - Channels wider than one flit are refused when the experiment is built.
 //! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
 //!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
-//!   from there until it leaves the ring (Dally & Seitz's two classes per ring).
+//!   from there until it leaves the ring (Dally & Seitz 1987's two classes per ring).
 //! - With Bubble flow control (`--deadlock bubble`, tori and Midimews, `vct` only; Puente et
 //!   al. §3) a packet entering a ring — from its injection channel or from a channel of
 //!   another class (dimension and direction; a Midimew's generator and direction) — takes a VC
@@ -114,10 +114,10 @@
 //!   **T = (n − 1)·P + (h + 1)·(P − 1 + r) + h·l + P**.
 //!
 //! # Stages
-//! [`run`] simulates a cycle as these stages, in this order (BookSim's names where they fit),
-//! each a method of the state in `state` (its parameters, the network's layout of ports and
-//! VCs, the buffers and VC state, the routers' activity, the terminals, packets and messages,
-//! the statistics, and the wires):
+//! [`run`] simulates a cycle as these stages, in this order (the names of BookSim's router
+//! stages, Jiang et al. 2013, where they fit), each a method of the state in `state` (its
+//! parameters, the network's layout of ports and VCs, the buffers and VC state, the routers'
+//! activity, the terminals, packets and messages, the statistics, and the wires):
 //! 1. link traversal's far end and credits (`switch`): `receive_flits` (flits sent l cycles ago
 //!    enter their buffers), `receive_credits`;
 //! 2. source queuing and injection (`inject`): `create_packets` (new messages join their
