@@ -47,6 +47,7 @@ pub mod stats;
 pub mod trace;
 pub mod traffic;
 pub mod vc;
+pub mod vc_reference;
 pub mod workload;
 
 use crate::calendar::Calendar;

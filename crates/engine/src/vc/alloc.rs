@@ -1,0 +1,214 @@
+//! A router's requests in its arbitration order, routing, and VC allocation.
+
+use super::state::{EJECT, NONE, Packet, Vc};
+use super::upper_class;
+use crate::choose;
+use netwrap_topo::{Candidates, Routing};
+use std::ops::Range;
+
+/// Calls `visit(b)` for each bit b set in `words` below `n`: from bit `rot` up, then from bit 0
+/// up to `rot` (a round-robin order starting at `rot` < n, or any order with n = 0).
+#[inline]
+fn for_each_from(words: &[u64], rot: u32, n: u32, mut visit: impl FnMut(u32)) {
+    if let [word] = *words {
+        // At most 64 input VCs (rot < n ≤ 64): one word, split at `rot`.
+        let from_rot = u64::MAX << rot;
+        each_bit(word & from_rot, 0, &mut visit);
+        each_bit(word & !from_rot, 0, &mut visit);
+        return;
+    }
+    for (lo, hi) in [(rot, n), (0, rot)] {
+        let mut w = lo / 64;
+        while w * 64 < hi {
+            let mut bits = words[w as usize];
+            if w == lo / 64 {
+                bits &= u64::MAX << (lo % 64);
+            }
+            if (w + 1) * 64 > hi {
+                bits &= u64::MAX >> (64 - hi % 64);
+            }
+            each_bit(bits, w * 64, &mut visit);
+            w += 1;
+        }
+    }
+}
+
+/// Calls `visit(base + i)` for each bit i set in `bits`, lowest first.
+#[inline]
+fn each_bit(mut bits: u64, base: u32, visit: &mut impl FnMut(u32)) {
+    while bits != 0 {
+        visit(base + bits.trailing_zeros());
+        bits &= bits - 1;
+    }
+}
+
+impl<R: Routing> Vc<'_, R> {
+    /// Router `rt`'s requests at `now`, into `scratch.reqs`: its input VCs holding flits whose
+    /// front flit is ready, in port order from the rotating priority on (the round-robin
+    /// order), or by (creation, salt, input VC) with oldest-first. The priority advances.
+    pub fn requests(&mut self, rt: usize, now: u64) {
+        let (v, f) = (self.c.v, self.c.f as usize);
+        let (p0, p1) = (self.layout.starts[rt] as usize, self.layout.starts[rt + 1] as usize);
+        let n = (p1 - p0) as u32 * v;
+        let rot = (self.routers.rr[rt] as u64 % (n as u64).max(1)) as u32;
+        self.routers.rr[rt] = self.routers.rr[rt].wrapping_add(1);
+        let words =
+            &self.buf.occupied[self.layout.words_at[rt] as usize..self.layout.words_at[rt + 1] as usize];
+        let ivcs_here = &self.layout.router_ivcs[p0 * v as usize..p1 * v as usize];
+        let (ivcs, flits, packets) = (&self.buf.ivcs, &self.buf.flits, &self.pkts.list);
+        let oldest_first = self.c.oldest_first;
+        let reqs = &mut self.scratch.reqs;
+        reqs.clear();
+        for_each_from(words, rot, n, |b| {
+            let ivc = ivcs_here[b as usize];
+            let q = &ivcs[ivc as usize];
+            if q.ready > now {
+                return;
+            }
+            if oldest_first {
+                let pk = &packets[flits[ivc as usize * f + q.head as usize].pkt as usize];
+                reqs.push((pk.created, ((pk.salt as u64) << 32) | ivc as u64, ivc));
+            } else {
+                reqs.push((0, 0, ivc));
+            }
+        });
+        if oldest_first {
+            reqs.sort_unstable();
+        }
+    }
+
+    /// VC allocation at router `rt`: each request without an output, in order, routes its
+    /// header and takes an output VC or the ejection port if one is free.
+    pub fn vc_allocation(&mut self, rt: u32, now: u64) {
+        for i in 0..self.scratch.reqs.len() {
+            let ivc = self.scratch.reqs[i].2;
+            if self.buf.ivcs[ivc as usize].out == NONE {
+                self.allocate(rt, ivc, now);
+            }
+        }
+    }
+
+    /// The header at the front of input VC `ivc` asks for an output.
+    fn allocate(&mut self, rt: u32, ivc: u32, now: u64) {
+        let q = self.buf.ivcs[ivc as usize];
+        let pkt = self.buf.front_packet(&self.c, ivc);
+        let pk = self.pkts.list[pkt as usize];
+        if self.c.saf && !self.stored(ivc, pk.len, now) {
+            return;
+        }
+        let cands = self.route(rt, ivc, pkt, &pk);
+        // The header's wait: since it was ready at the front of its buffer.
+        let header = q.ready.max(self.buf.front_since[ivc as usize]);
+        let taken = (now >= self.c.warmup).then(|| (now, now - header));
+        if cands.is_empty() {
+            self.request_ejection(ivc, pkt, pk.dst, taken);
+            return;
+        }
+        let o = self.output_vc(rt, ivc, &pk, &cands, now);
+        if o != NONE {
+            self.buf.ovcs[o as usize].held = true;
+            self.buf.holder[o as usize] = ivc;
+            self.buf.ivcs[ivc as usize].out = o;
+            if let Some(taken) = taken {
+                self.stats.taken_at[o as usize] = taken;
+            }
+        }
+    }
+
+    /// Store-and-forward: whether the `len` flits of the front packet of `ivc` are all in the
+    /// buffer and ready.
+    #[inline]
+    fn stored(&self, ivc: u32, len: u32, now: u64) -> bool {
+        let q = &self.buf.ivcs[ivc as usize];
+        let tail = ivc as usize * self.c.f as usize + self.c.wrap(q.head + len - 1) as usize;
+        q.len >= len && self.buf.flits[tail].ready <= now
+    }
+
+    /// Routing: the candidates of packet `pkt` at the front of `ivc` (escape routing: every
+    /// minimal next hop), routed once per input VC and packet (the routing depends on router,
+    /// destination and salt only).
+    #[inline]
+    fn route(&mut self, rt: u32, ivc: u32, pkt: u32, pk: &Packet) -> Candidates {
+        let cands = &mut self.buf.routed[ivc as usize];
+        if self.buf.routed_pkt[ivc as usize] != pkt {
+            self.buf.routed_pkt[ivc as usize] = pkt;
+            if self.c.escape {
+                self.routing.minimal(rt, pk.dst, pk.salt, cands);
+            } else {
+                self.routing.route(rt, pk.dst, pk.salt, cands);
+            }
+        }
+        *cands
+    }
+
+    /// A header at its destination takes the terminal's ejection port if no packet holds it.
+    fn request_ejection(&mut self, ivc: u32, pkt: u32, dst: u32, taken: Option<(u64, u64)>) {
+        let t = dst as usize;
+        if self.terms.eject_owner[t] == NONE {
+            self.terms.eject_owner[t] = pkt;
+            self.buf.ivcs[ivc as usize].out = EJECT | dst;
+            if let Some(taken) = taken {
+                self.stats.eject_taken_at[t] = taken;
+            }
+        }
+    }
+
+    /// The output VC the header of `pk` at input VC `ivc` takes among `cands` (see the parent's
+    /// Rules), or [`NONE`].
+    fn output_vc(&self, rt: u32, ivc: u32, pk: &Packet, cands: &Candidates, now: u64) -> u32 {
+        let (v, class) = (self.c.v, &self.layout.class);
+        let port = ivc / v;
+        let need = if self.c.whole { pk.len } else { 1 };
+        // Bubble: entering a ring (from injection or another class: dimension and direction)
+        // needs room for two packets. Dimension-order routing offers one channel.
+        let entering = self.c.bubble && class[port as usize] != class[cands.as_slice()[0] as usize];
+        let need = if entering { 2 * need } else { need };
+        let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
+        let free_vc = |c: u32| -> u32 {
+            self.vcs_of(ivc, base, c)
+                .map(|k| c * v + k)
+                .find(|&o| !self.buf.ovcs[o as usize].held && self.buf.ovcs[o as usize].credits >= need)
+                .unwrap_or(NONE)
+        };
+        let c =
+            choose(
+                cands.as_slice(),
+                pk.salt,
+                pk.hops,
+                now,
+                |c| if free_vc(c) != NONE { now } else { now + 1 },
+            );
+        let o = free_vc(c);
+        if o == NONE && self.c.escape { self.escape_vc(rt, ivc, pk, base) } else { o }
+    }
+
+    /// The VCs the packet at input VC `ivc` (its class's first VC `base`) may take on channel
+    /// `c`: all of its class; with a dateline the upper half from its ring's wrap-around channel
+    /// on, the lower before; with escape routing the adaptive ones, 1 to V − 1.
+    #[inline]
+    fn vcs_of(&self, ivc: u32, base: u32, c: u32) -> Range<u32> {
+        let top = base + self.c.vcs_in;
+        if self.c.escape {
+            return base + 1..top;
+        }
+        if self.layout.dateline.is_empty() {
+            return base..top;
+        }
+        let (port, half) = (ivc / self.c.v, self.c.half);
+        let prev = (port < self.c.nc).then_some((port, ivc % self.c.v >= base + half));
+        if upper_class(&self.layout.dateline, prev, c) { base + half..top } else { base..base + half }
+    }
+
+    /// No adaptive VC: the escape channel, VC `base` of the dimension-order hop, if free with
+    /// room for the packet — for two where it enters the escape ring (it is not already in the
+    /// escape VC of a channel of that class) on networks whose routes go round rings.
+    fn escape_vc(&self, rt: u32, ivc: u32, pk: &Packet, base: u32) -> u32 {
+        let (v, class) = (self.c.v, &self.layout.class);
+        let e = self.routing.escape(rt, pk.dst, pk.salt).expect("not at the destination");
+        let entering = ivc % v != base || class[(ivc / v) as usize] != class[e as usize];
+        let need = if self.c.escape_bubble && entering { 2 * pk.len } else { pk.len };
+        let o = e * v + base;
+        let ov = self.buf.ovcs[o as usize];
+        if !ov.held && ov.credits >= need { o } else { NONE }
+    }
+}

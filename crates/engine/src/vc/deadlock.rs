@@ -1,0 +1,91 @@
+//! The deadlock watch, and the report of a deadlock's cycle of waits.
+
+use super::state::{EJECT, NONE, Vc};
+use crate::{Deadlock, DeadlockWait};
+use netwrap_topo::{Candidates, Routing};
+
+impl<R: Routing> Vc<'_, R> {
+    /// Deadlock watch: no flit has moved for the quiet period and flits are in the network.
+    #[inline]
+    pub fn deadlocked(&self, now: u64) -> bool {
+        self.stats.buffered > 0 && now - self.stats.last_move >= self.c.quiet
+    }
+
+    /// The input VC that `ivc`'s front packet waits for (see the parent's Rules), or [`NONE`]:
+    /// the downstream VC it has no credit for, or the input VC whose packet holds the output VC
+    /// it needs.
+    fn waits_for(&self, ivc: u32, cands: &mut Candidates) -> u32 {
+        let q = self.buf.ivcs[ivc as usize];
+        if q.len == 0 {
+            return NONE;
+        }
+        if q.out != NONE {
+            return if q.out & EJECT == 0 { q.out } else { NONE };
+        }
+        let pk = self.pkts.list[self.buf.front_packet(&self.c, ivc) as usize];
+        let at = self.layout.port_router[(ivc / self.c.v) as usize];
+        // It waits for its deterministic channel (with escape routing, the escape VC).
+        let c = if self.c.escape {
+            self.routing.escape(at, pk.dst, pk.salt)
+        } else {
+            self.routing.route(at, pk.dst, pk.salt, cands);
+            cands.as_slice().first().copied()
+        };
+        let Some(c) = c else { return NONE };
+        let o = c * self.c.v;
+        if self.buf.ovcs[o as usize].held { self.buf.holder[o as usize] } else { o }
+    }
+
+    /// The cycle of waits of a deadlock declared at `now`. In a deadlock every buffered packet
+    /// waits, so following the waits from any of them ends in a cycle; the walks start from
+    /// the input VCs holding flits in number order, and the first that comes back onto itself
+    /// gives the cycle.
+    pub fn deadlock_report(&self, now: u64) -> Deadlock {
+        let nvc = self.buf.ivcs.len();
+        let mut cands = Candidates::default();
+        let mut seen = vec![NONE; nvc];
+        let mut cycle = Vec::new();
+        for start in 0..nvc as u32 {
+            if self.buf.ivcs[start as usize].len == 0 || seen[start as usize] != NONE {
+                continue;
+            }
+            let mut path: Vec<u32> = Vec::new();
+            let mut at = start;
+            while at != NONE && seen[at as usize] == NONE {
+                seen[at as usize] = start;
+                path.push(at);
+                at = self.waits_for(at, &mut cands);
+            }
+            if at != NONE && seen[at as usize] == start {
+                let from = path.iter().position(|&x| x == at).unwrap_or(0);
+                cycle = path[from..].to_vec();
+                break;
+            }
+        }
+        let cycle = cycle.into_iter().map(|ivc| self.wait(ivc)).collect();
+        Deadlock {
+            detected_at: now,
+            quiet_cycles: now - self.stats.last_move,
+            flits_in_network: self.stats.buffered,
+            cycle,
+        }
+    }
+
+    /// Input VC `ivc` of a deadlock cycle, as the report names it.
+    fn wait(&self, ivc: u32) -> DeadlockWait {
+        let (v, nc) = (self.c.v, self.c.nc);
+        let port = ivc / v;
+        let pk = self.pkts.list[self.buf.front_packet(&self.c, ivc) as usize];
+        let channel = (port < nc).then_some(port);
+        DeadlockWait {
+            router: self.layout.port_router[port as usize],
+            channel,
+            class: channel
+                .map(|c| self.net.classes()[self.net.channels()[c as usize].class as usize].clone()),
+            terminal: port.checked_sub(nc),
+            vc: ivc % v,
+            destination: pk.dst,
+            source: pk.src,
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Source queuing and injection: new messages join their terminals' source queues as packets,
+//! and each source writes one flit a cycle into its injection channel's buffer.
+
+use super::state::{NONE, Packet, Vc, serve};
+use crate::Msg;
+use crate::traffic::Pattern;
+use netwrap_topo::{Routing, TerminalId};
+
+impl<R: Routing> Vc<'_, R> {
+    /// Source queuing: the messages created at `now` join their source queues, split into
+    /// packets of at most P flits.
+    pub fn create_packets(&mut self, now: u64, pattern: &Pattern) {
+        let mut born = std::mem::take(&mut self.scratch.born);
+        self.births.create(now, pattern, self.net, &mut self.collector, &mut born);
+        for &(src, msg) in &born {
+            self.queue_message(src, msg, now);
+        }
+        self.scratch.born = born;
+    }
+
+    fn queue_message(&mut self, src: TerminalId, msg: Msg, now: u64) {
+        let packet = self.c.packet;
+        let (dst, salt, size) = (msg.dst, msg.salt, msg.size);
+        let n = size.div_ceil(packet);
+        let m = self.pkts.add_message(msg, n);
+        for i in 0..n {
+            let len = if i + 1 < n { packet } else { size - (n - 1) * packet };
+            let pk = Packet { created: now, left: now, src, msg: m, len, dst, salt, hops: 0 };
+            let id = self.pkts.add_packet(pk);
+            self.terms.queue[src as usize].push_back(id);
+        }
+        if !self.terms.is_active[src as usize] {
+            self.terms.is_active[src as usize] = true;
+            self.terms.active.push(src);
+        }
+    }
+
+    /// Injection: each terminal with packets waiting writes one flit into its injection
+    /// channel's buffer.
+    pub fn inject(&mut self, now: u64) {
+        let mut active = std::mem::take(&mut self.terms.active);
+        active.retain(|&t| self.inject_flit(t, now));
+        self.terms.active = active;
+    }
+
+    /// Terminal `t` takes an injection VC for its front packet if it holds none, and writes a
+    /// flit if the VC has room; returns whether packets still wait.
+    fn inject_flit(&mut self, t: TerminalId, now: u64) -> bool {
+        let ti = t as usize;
+        if self.terms.vc[ti] == NONE {
+            self.take_injection_vc(t, now);
+        }
+        let ivc = self.terms.vc[ti];
+        if ivc != NONE && self.buf.ivcs[ivc as usize].len < self.c.f {
+            self.write_flit(t, ivc, now);
+        }
+        let keep = !self.terms.queue[ti].is_empty();
+        self.terms.is_active[ti] = keep;
+        keep
+    }
+
+    /// The lowest injection VC of the front packet's class that no packet being written holds,
+    /// with room for the packet (`vct`, `saf`) or a flit (`wormhole`), seen in the buffer.
+    fn take_injection_vc(&mut self, t: TerminalId, now: u64) {
+        let ti = t as usize;
+        let (v, f) = (self.c.v, self.c.f);
+        let port = self.c.nc + t;
+        let pk = &self.pkts.list[self.terms.queue[ti][0] as usize];
+        let need = if self.c.whole { pk.len } else { 1 };
+        let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
+        for k in base..base + self.c.vcs_in {
+            let ivc = port * v + k;
+            if !self.terms.held[(t * v + k) as usize] && f - self.buf.ivcs[ivc as usize].len >= need {
+                self.terms.held[(t * v + k) as usize] = true;
+                self.terms.vc[ti] = ivc;
+                if now >= self.c.warmup {
+                    self.stats.inj_taken_at[ti] = (now, now - pk.created);
+                }
+                break;
+            }
+        }
+    }
+
+    /// Terminal `t` writes its front packet's next flit into injection VC `ivc`; after the
+    /// last one it lets go of the VC.
+    fn write_flit(&mut self, t: TerminalId, ivc: u32, now: u64) {
+        let ti = t as usize;
+        let pkt = self.terms.queue[ti][0];
+        let rt = self.layout.port_router[(self.c.nc + t) as usize];
+        self.buf.push(&self.c, &self.layout, rt, ivc, pkt, now);
+        self.stats.buffered += 1;
+        self.stats.last_move = now;
+        self.routers.add_flit(rt);
+        self.terms.written[ti] += 1;
+        if self.terms.written[ti] == self.pkts.list[pkt as usize].len {
+            let class = self.stats.injection_class();
+            serve(&mut self.stats.service[class], &mut self.stats.inj_taken_at[ti], now);
+            self.terms.written[ti] = 0;
+            self.terms.queue[ti].pop_front();
+            self.terms.held[(ivc - self.c.nc * self.c.v) as usize] = false;
+            self.terms.vc[ti] = NONE;
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! The input-buffered virtual-channel router (`--router vc`), flit by flit.
+//!
+//! # Model
+//! - Every router input port — one per incoming channel, one per attached terminal's injection
+//!   channel — has V virtual channels (VCs), each a FIFO buffer of F flits. Output ports are
+//!   the outgoing channels and one ejection port per attached terminal.
+//! - Terminals: a message of B flits is split into ⌈B / P⌉ packets (all of P flits but the last)
+//!   that join the terminal's unbounded source queue when the message is created. The source
+//!   writes one flit per cycle into its injection channel's VC buffer, taking a VC for a packet
+//!   as routers do (below); a flit written at cycle t is in the router's buffer at t.
+//! - Every flit that enters a buffer at cycle t is ready to leave at t + r (the router delay,
+//!   a pipeline of r stages; Puente et al. Fig. 5 has four). Each cycle each router runs, in
+//!   its arbitration order (round-robin: a priority rotating over its input VCs, one step each
+//!   cycle the router holds a flit; oldest-first: by packet creation cycle, then the packet's
+//!   seeded salt; both exactly as in [Rules](#rules)):
+//!   1. VC allocation: a VC whose front flit is a ready header routes it (the network's
+//!      [`Routing`]; among several allowed channels a free one, chosen as the ideal switch
+//!      does) and takes a VC of the chosen output that no other packet holds and whose credits
+//!      show room for one flit (`wormhole`) or the whole packet (`vct`, `saf`). With `saf` the
+//!      header asks only once every flit of its packet is in the buffer and ready. A header at
+//!      its destination takes the terminal's ejection port instead, one packet at a time.
+//!   2. Switch allocation: each input port sends at most one flit and each output port takes at
+//!      most one flit per cycle (unit-width channels), from VCs holding an output VC, whose
+//!      front flit is ready and whose output shows a credit.
+//!   3. Traversal: a flit sent at cycle s is in the next router's buffer at s + l (the link
+//!      latency); the slot it frees is credited back to the sender at s + l (the credit
+//!      crosses the same wire back: the credit delay is l). The tail flit releases the output
+//!      VC it held. A flit sent to the ejection port is ejected (one per cycle, Greenberg &
+//!      Guan's assumption 4); a packet is delivered the cycle after its tail is ejected, and a
+//!      message with its last packet.
+//! - Channels wider than one flit are refused when the experiment is built.
+//! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
+//!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
+//!   from there until it leaves the ring (Dally & Seitz 1987's two classes per ring).
+//! - With Bubble flow control (`--deadlock bubble`, tori and Midimews, `vct` only; Puente et
+//!   al. §3) a packet entering a ring — from its injection channel or from a channel of
+//!   another class (dimension and direction; a Midimew's generator and direction) — takes a VC
+//!   only with room for two whole packets; along the ring one suffices. Routing is dimension
+//!   order (the Midimew's routing record).
+//! - With escape routing (`--deadlock escape`, `vct` only; Puente et al. Fig. 4, Duato's escape
+//!   channels) a header first asks for VCs 1 to V − 1 of any minimal next hop
+//!   ([`Routing::minimal`]; among several with a free VC, one chosen by its salt); only when
+//!   none is free does it ask for VC 0 of its dimension-order hop ([`Routing::escape`]), with
+//!   room for two packets when it enters that escape ring (it is not already in VC 0 of a
+//!   channel of the same class) on networks whose routes go round rings, one otherwise.
+//! - With up*/down* routing (`--deadlock updown`, any family) the network's routing is
+//!   replaced when the experiment is built; the router itself treats every VC alike.
+//! - Replies on the request network (memories that reply, not on a network of their own) take
+//!   the upper half of every port's VCs and requests the lower half, so that no reply waits
+//!   behind a request (no protocol deadlock); within its half each runs the rules above as if
+//!   the half were all the VCs (its first VC is the escape VC, its two halves the dateline's
+//!   classes). Halves are rounded down: with V odd the dateline's upper class has the extra VC,
+//!   and with replies the last VC is never used.
+//! - Deadlock detection: when no flit moves for 2(r + 2l) + 100 cycles with flits in the
+//!   network, the run stops and reports a cycle of waits (see [`crate::Deadlock`]).
+//!
+//! # Rules
+//! What the summary above leaves open, stated exactly (the reference path,
+//! [`crate::vc_reference`], implements these and tests require the same outcomes):
+//! - *Numbering.* Input port c is channel c's far end, input port C + t terminal t's injection
+//!   channel (C channels); input VC k of port q is number q·V + k, and output VC c·V + k is the
+//!   sender's view of input VC c·V + k. A router's input VCs, in its own order, are those of its
+//!   incoming channels by number, then those of its terminals' injection channels, V each.
+//! - *Requests.* In each cycle a router holds a flit, the input VCs whose front flit is ready
+//!   request, in its order starting from position p mod n (n its input VCs; p counts the
+//!   earlier cycles in which it held a flit, modulo 2^32) and wrapping round; oldest-first
+//!   sorts them by (creation cycle, salt, input VC number). Every request without an output
+//!   first tries VC allocation, in that order; then every request tries switch allocation in
+//!   the same order (so a header may take a VC and send in the same cycle).
+//! - *VC allocation.* Of the routing's candidates (escape routing: [`Routing::minimal`]'s) the
+//!   header takes the first with a VC it may take, from a rotation chosen by its salt and hops
+//!   so far (`choose`); the VC is the lowest-numbered one allowed that no packet holds and
+//!   whose credits show the room needed. When no candidate has one it waits and asks again
+//!   next cycle (escape routing first tries its escape VC). Bubble's entering test compares the
+//!   class of the header's input channel with that of the routing's first candidate (an
+//!   injection channel has no class); escape routing's compares the input VC too (it enters
+//!   the escape ring unless it is already in the escape VC of a channel of the same class).
+//! - *Injection.* A source takes for its front packet the lowest VC of its injection channel
+//!   (within the packet's class) not held by another packet still being written and with room
+//!   for the packet (`vct`, `saf`) or a flit (`wormhole`), seen directly in the buffer (no
+//!   credits); it lets go when the packet's last flit is written.
+//! - *Statistics.* A header's wait counts from the cycle it is both at the front of its buffer
+//!   and ready; a packet holds a channel from the cycle it takes the VC to the cycle its tail
+//!   leaves, both counted; both are counted for VCs taken at or after the warm-up. A message's
+//!   source wait ends when the first of its packets' headers leaves the source router, and its
+//!   hop count is that of its last packet delivered. Occupancy counts, per channel VC, the flits
+//!   it holds at the end of each cycle of [warm-up, end).
+//! - *Stopping.* The stop rule and the deadlock watch are checked at the end of every cycle the
+//!   engine simulates: cycle 0, every cycle after one that ended with a flit in a buffer or a
+//!   packet in a source queue, and every cycle in which a flit or credit arrives or the
+//!   workload has something due. The others change nothing and are skipped, so a condition
+//!   that first holds in one of them (a saturated run's window or deadline passing during an
+//!   idle stretch) is found at the next simulated cycle.
+//! - *Deadlock report.* An input VC holding flits waits for the output VC its front packet
+//!   holds (that is, the downstream input VC) unless it is ejecting; a header without an output
+//!   waits for VC 0 of its deterministic channel (escape routing: its escape channel; otherwise
+//!   the routing's first candidate), or for the input VC whose packet holds that VC. Following
+//!   the waits from each input VC holding flits, in number order, the first walk that comes
+//!   back onto itself is the reported cycle.
+//!
+//! # Unloaded latency
+//! One message of B flits whose packets cross h channels (h + 1 routers, the source's and the
+//! destination's included) and meet no other traffic, with buffers deep enough that credits
+//! never stall a stream (F ≥ 2l + r + 1 with `wormhole`; F ≥ B + 2l + r with `vct` and
+//! `saf`, so a VC always has room for the next packet):
+//! - `wormhole` and `vct`: the header is ready at the source router at t + r, leaves, is ready
+//!   at each next router r + l later, so it is ejected at t + (h + 1)r + hl; the flits follow
+//!   one per cycle without a gap, the packets of a message back to back, so the last flit is
+//!   ejected B − 1 cycles later and
+//!   **T = (h + 1)·r + h·l + B**, whatever P (the ideal switch's h + B at r = 0, l = 1).
+//! - `saf`, with B = n·P: a packet leaves a router only once its tail is there and ready, which
+//!   costs P − 1 + r at each of the h + 1 routers and l on each channel; the packets follow
+//!   P cycles apart (the injection channel's pace), so the last one starts (n − 1)P late:
+//!   **T = (n − 1)·P + (h + 1)·(P − 1 + r) + h·l + P**.
+//!
+//! # Stages
+//! [`run`] simulates a cycle as these stages, in this order (the names of BookSim's router
+//! stages, Jiang et al. 2013, where they fit), each a method of the state in `state` (its
+//! parameters, the network's layout of ports and VCs, the buffers and VC state, the routers'
+//! activity, the terminals, packets and messages, the statistics, and the wires):
+//! 1. link traversal's far end and credits (`switch`): `receive_flits` (flits sent l cycles ago
+//!    enter their buffers), `receive_credits`;
+//! 2. source queuing and injection (`inject`): `create_packets` (new messages join their
+//!    source queues as packets), `inject` (each source writes a flit into its injection VC);
+//! 3. each router holding flits (`step_routers`): `requests` (its input VCs with a ready front
+//!    flit, in arbitration order), `vc_allocation` (routing, with the per-VC route cache, and
+//!    VC allocation, `alloc`), `switch_allocation_and_traversal` (switch allocation, switch
+//!    traversal with the credit sent back, then link traversal or ejection, `switch`);
+//! 4. the collector's tick and the stop rule, and the deadlock watch (`deadlock`: `deadlocked`;
+//!    the report, `deadlock_report`, when the run ends on one).
+//!
+//! # Cost
+//! Flits live in one arena of (ports × V × F) slots, packets and messages in slot vectors with
+//! free lists; flits on the wires and credits on their way back sit in rings of l + 1 buckets
+//! by arrival cycle (every flit and credit takes exactly l cycles). Only routers holding flits
+//! and terminals holding packets are visited; a cycle in which none is and nothing is on a
+//! wire is skipped. Within a router only the input VCs holding flits are visited (a bitset per
+//! router, read from the round-robin priority on), and a header blocked for a VC is routed
+//! once, not every cycle it asks again. The reference path, [`crate::vc_reference`], does none
+//! of this, and must agree with it.
+
+mod alloc;
+mod deadlock;
+mod inject;
+mod state;
+mod switch;
+mod wires;
+
+use crate::StopReason;
+use crate::params::VcParams;
+use crate::traffic::Pattern;
+use crate::{Outcome, RunSpec};
+use netwrap_topo::{Network, Routing};
+use state::Vc;
+
+/// The most flit slots the buffers of one run may take (16 bytes each: 2 GiB).
+pub const MAX_FLIT_SLOTS: u64 = 1 << 27;
+
+/// Why the flits of one run would not fit in memory, if they would not.
+pub fn too_large(net: &Network, p: &VcParams) -> Option<String> {
+    let ports = net.channels().len() as u64 + net.terminals() as u64;
+    let slots = ports * p.vcs as u64 * p.buffer as u64;
+    (slots > MAX_FLIT_SLOTS).then(|| {
+        format!(
+            "the virtual-channel router's buffers would hold {slots} flits ({ports} input ports × router.vcs = {} × router.buffer = {}), more than {MAX_FLIT_SLOTS} (2 GiB): lower --vcs or --buffer",
+            p.vcs, p.buffer
+        )
+    })
+}
+
+/// Each channel's ring, as the dateline and Bubble flow control see it: its dimension and
+/// whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or `dim i +`
+/// and `dim i -` when bidirectional; moving + raises the router id by the dimension's stride
+/// except on the wrap-around channel, moving − lowers it except there.
+pub fn rings(net: &Network) -> Vec<(u32, bool)> {
+    net.edges()
+        .map(|(src, c)| {
+            let name = &net.classes()[c.class as usize];
+            let dim = name.split_whitespace().nth(1).and_then(|d| d.parse().ok()).unwrap_or(0);
+            let minus = name.ends_with('-');
+            (dim, if minus { c.dst > src } else { c.dst < src })
+        })
+        .collect()
+}
+
+/// Whether a packet takes channel `next` in the upper VC class under a dateline (`rings` from
+/// [`rings`]): from its ring's wrap-around channel on, until it leaves the ring. `prev` is the
+/// channel it arrives on and whether it holds an upper-class VC there (`None`: injection).
+pub fn upper_class(rings: &[(u32, bool)], prev: Option<(u32, bool)>, next: u32) -> bool {
+    let (dim, wrap) = rings[next as usize];
+    wrap || prev.is_some_and(|(c, upper)| upper && rings[c as usize].0 == dim)
+}
+
+/// Runs the virtual-channel router network (see the module docs). `net` must have unit-width
+/// channels and fit [`too_large`].
+pub fn run<R: Routing>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    p: &VcParams,
+) -> Outcome {
+    let mut vc = Vc::new(net, routing, spec, p);
+    let mut now = 0u64;
+    let mut reason = None;
+    while now < spec.max_cycles {
+        vc.receive_flits(now);
+        vc.receive_credits(now);
+        vc.create_packets(now, pattern);
+        vc.inject(now);
+        vc.step_routers(now);
+        vc.collector.tick(now);
+        reason = vc.collector.stop(now);
+        if reason.is_none() && vc.deadlocked(now) {
+            reason = Some(StopReason::Deadlock);
+        }
+        if reason.is_some() {
+            break;
+        }
+        now = vc.next_cycle(now, spec.max_cycles);
+    }
+    vc.finish(now, reason)
+}
+
+impl<R: Routing> Vc<'_, R> {
+    /// Every router holding flits runs its cycle: requests, VC allocation, switch allocation
+    /// and traversal; a router left without flits leaves the active list.
+    fn step_routers(&mut self, now: u64) {
+        let mut i = 0;
+        while i < self.routers.active.len() {
+            let rt = self.routers.active[i];
+            self.requests(rt as usize, now);
+            self.vc_allocation(rt, now);
+            self.switch_allocation_and_traversal(rt, now);
+            if self.routers.flits[rt as usize] == 0 {
+                self.routers.is_active[rt as usize] = false;
+                self.routers.active.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// The next cycle to simulate after `now`: the next one, or with nothing buffered the next
+    /// arrival, creation or delivery (credits too: each bucket must be emptied in its cycle).
+    fn next_cycle(&self, now: u64, max_cycles: u64) -> u64 {
+        if !self.routers.active.is_empty() || !self.terms.active.is_empty() {
+            return now + 1;
+        }
+        let wire = [self.wires.next_arrival(now), self.credits.next_arrival(now)].into_iter().flatten().min();
+        let next = [wire, self.births.next_after_now(), self.collector.next_delivery()];
+        crate::next_busy_cycle(now, next, max_cycles)
+    }
+
+    /// The outcome of a run that stopped at the end of cycle `now` for `reason` (`None`: it ran
+    /// out of cycles).
+    fn finish(mut self, now: u64, reason: Option<StopReason>) -> Outcome {
+        self.collector.transmitted(self.stats.flit_hops);
+        let deadlock = (reason == Some(StopReason::Deadlock)).then(|| self.deadlock_report(now));
+        let stats = self.stats;
+        let mut outcome = self.collector.finish(self.net, now, reason, stats.busy.into_iter());
+        let mut occupancy = stats.occupancy;
+        let end = outcome.end.max(self.c.warmup);
+        for (i, occ) in occupancy.iter_mut().enumerate() {
+            *occ += self.buf.ivcs[i].len as u64 * end.saturating_sub(stats.occ_since[i].max(self.c.warmup));
+        }
+        outcome.deadlock = deadlock;
+        outcome.packets = Some(stats.pstats);
+        outcome.vc_occupancy = Some(occupancy);
+        outcome.channel_service = Some(stats.service);
+        self.births.close(&mut outcome);
+        outcome
+    }
+}

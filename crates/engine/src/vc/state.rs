@@ -1,0 +1,547 @@
+//! The router's state, as structures of arrays indexed by the numbers of the parent's Rules
+//! (port, input VC, output VC, router, terminal): the parameters ([`Config`]), the network's
+//! layout of ports and VCs ([`Layout`]), the buffers and VC state ([`Buffers`]), the routers'
+//! activity ([`Routers`]) and switch use ([`SwitchUse`]), the terminals ([`Terminals`]), the
+//! packets and messages ([`Packets`]) and the statistics ([`Stats`]); [`Vc`] holds them all,
+//! with the wires, and the stages (the sibling modules) are its methods.
+
+use super::wires::Wires;
+use crate::params::{Arbitration, Avoidance, Switching, VcParams};
+use crate::{Births, ClassService, Collector, Msg, NEVER, PacketStats, RunSpec};
+use netwrap_topo::{Candidates, Network, Routing, TerminalId};
+use std::collections::VecDeque;
+
+/// No port, VC, packet or owner.
+pub(super) const NONE: u32 = u32::MAX;
+/// Marks an output that is a terminal's ejection port.
+pub(super) const EJECT: u32 = 1 << 31;
+
+/// The run's parameters, resolved once.
+#[derive(Clone, Copy)]
+pub(super) struct Config {
+    /// VCs per port, flits per VC buffer, channels.
+    pub v: u32,
+    pub f: u32,
+    pub nc: u32,
+    /// Router delay and link latency.
+    pub r: u64,
+    pub l: u64,
+    /// Most flits per packet.
+    pub packet: u32,
+    /// A VC is taken only with room for the whole packet (`vct`, `saf`).
+    pub whole: bool,
+    pub saf: bool,
+    pub oldest_first: bool,
+    pub bubble: bool,
+    /// Puente et al.'s adaptive router: VC 0 escapes by dimension order, the rest adapt; the
+    /// escape channel keeps the bubble where routes go round rings (`escape_bubble`).
+    pub escape: bool,
+    pub escape_bubble: bool,
+    /// Replies take the upper half of every port's VCs; `vcs_in` VCs per class, `half` of them
+    /// in the dateline's lower class.
+    pub split: bool,
+    pub vcs_in: u32,
+    pub half: u32,
+    pub warmup: u64,
+    /// Cycles without a move, with flits in the network, that make a deadlock.
+    pub quiet: u64,
+}
+
+impl Config {
+    fn new<R: Routing>(routing: &R, net: &Network, spec: &RunSpec, p: &VcParams) -> Self {
+        // Replies on the request network take the upper half of every port's VCs, requests the
+        // lower half (no reply waits behind a request: no protocol deadlock); each half runs
+        // the deadlock avoidance on its own.
+        let split = spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0);
+        let vcs_in = if split { p.vcs / 2 } else { p.vcs };
+        let (r, l) = (p.router_delay as u64, p.link_latency as u64);
+        let escape = p.deadlock == Avoidance::Escape;
+        Config {
+            v: p.vcs,
+            f: p.buffer,
+            nc: net.channels().len() as u32,
+            r,
+            l,
+            packet: p.packet,
+            whole: p.switching != Switching::Wormhole,
+            saf: p.switching == Switching::Saf,
+            oldest_first: p.arbitration == Arbitration::OldestFirst,
+            bubble: p.deadlock == Avoidance::Bubble,
+            escape,
+            escape_bubble: escape && routing.rings(),
+            split,
+            vcs_in,
+            half: vcs_in / 2,
+            warmup: spec.warmup,
+            // After r + 2l + 1 cycles without a move every flit on a wire has landed, every
+            // credit has returned and every buffered flit is ready: nothing can change any more
+            // but new packets entering free injection buffers, which would be moves. Wait well
+            // beyond that.
+            quiet: 2 * (r + 2 * l) + 100,
+        }
+    }
+
+    /// The first VC of message `m`'s class (0 unless the VCs are split and it is a reply).
+    #[inline]
+    pub fn class_base(&self, m: &Msg) -> u32 {
+        if self.split && m.is_reply() { self.vcs_in } else { 0 }
+    }
+
+    /// A buffer position `x` < 2F taken modulo F.
+    #[inline]
+    pub fn wrap(&self, x: u32) -> u32 {
+        if x >= self.f { x - self.f } else { x }
+    }
+}
+
+/// The network's ports and VCs as the router sees them.
+pub(super) struct Layout {
+    /// The router each input port belongs to.
+    pub port_router: Vec<u32>,
+    /// Each router's input ports are `starts[rt]..starts[rt + 1]` of its own order, its input
+    /// VCs `router_ivcs[starts[rt]·V..starts[rt + 1]·V]`.
+    pub starts: Vec<u32>,
+    pub router_ivcs: Vec<u32>,
+    /// Each router's input VCs as bits of a bitset of ⌈ports·V / 64⌉ words from
+    /// `words_at[router]`; `vc_bit`: each input VC's router-local bit.
+    pub words_at: Vec<u32>,
+    pub vc_bit: Vec<u32>,
+    /// The class of each input port's channel ([`NONE`] for an injection channel); indexed by
+    /// channel number, each channel's class.
+    pub class: Vec<u32>,
+    /// With a dateline (tori only, checked when the spec is resolved): each channel's ring.
+    pub dateline: Vec<(u32, bool)>,
+}
+
+impl Layout {
+    fn new(net: &Network, p: &VcParams) -> Self {
+        let (v, terminals, channels) = (p.vcs, net.terminals(), net.channels());
+        let ports = channels.len() as u32 + terminals;
+        let routers = net.routers() as usize;
+        // Input ports of each router (CSR): its incoming channels, then its terminals'
+        // injection channels.
+        let port_router: Vec<u32> =
+            channels.iter().map(|c| c.dst).chain((0..terminals).map(|t| net.inject_router(t))).collect();
+        let mut starts = vec![0u32; routers + 1];
+        for &rt in &port_router {
+            starts[rt as usize + 1] += 1;
+        }
+        for i in 0..routers {
+            starts[i + 1] += starts[i];
+        }
+        let mut router_ports = vec![0u32; ports as usize];
+        let mut fill = starts.clone();
+        for (port, &rt) in port_router.iter().enumerate() {
+            router_ports[fill[rt as usize] as usize] = port as u32;
+            fill[rt as usize] += 1;
+        }
+        let mut words_at = vec![0u32; routers + 1];
+        for rt in 0..routers {
+            let n = (starts[rt + 1] - starts[rt]) * v;
+            words_at[rt + 1] = words_at[rt] + n.div_ceil(64);
+        }
+        let mut vc_bit = vec![0u32; (ports * v) as usize];
+        let mut router_ivcs = vec![0u32; (ports * v) as usize];
+        for rt in 0..routers {
+            let p0 = starts[rt] as usize;
+            for (pi, &port) in router_ports[p0..starts[rt + 1] as usize].iter().enumerate() {
+                for k in 0..v {
+                    let b = pi as u32 * v + k;
+                    vc_bit[(port * v + k) as usize] = b;
+                    router_ivcs[p0 * v as usize + b as usize] = port * v + k;
+                }
+            }
+        }
+        let class = channels.iter().map(|c| c.class as u32).chain((0..terminals).map(|_| NONE)).collect();
+        let dateline = if p.deadlock == Avoidance::Dateline { super::rings(net) } else { Vec::new() };
+        Layout { port_router, starts, router_ivcs, words_at, vc_bit, class, dateline }
+    }
+}
+
+/// A flit in a buffer.
+#[derive(Clone, Copy)]
+pub(super) struct Flit {
+    pub ready: u64,
+    pub pkt: u32,
+}
+
+/// A packet in flight.
+#[derive(Clone, Copy)]
+pub(super) struct Packet {
+    pub created: u64,
+    /// Cycle its header left the source router.
+    pub left: u64,
+    pub src: TerminalId,
+    pub msg: u32,
+    pub len: u32,
+    pub dst: TerminalId,
+    pub salt: u32,
+    pub hops: u32,
+}
+
+/// An input VC: its FIFO (in the arena at `index · F`) and the output its front packet holds.
+#[derive(Clone, Copy)]
+pub(super) struct InVc {
+    /// When the front flit is ready to leave (valid while `len > 0`; kept here so that a
+    /// router's scan does not read the flit arena).
+    pub ready: u64,
+    pub head: u32,
+    pub len: u32,
+    /// Flits of the front packet already sent.
+    pub sent: u32,
+    /// Output VC (or `EJECT | terminal`) held by the front packet; [`NONE`] before allocation.
+    pub out: u32,
+}
+
+/// An output VC as its sender sees it (indexed like the input VC it feeds).
+#[derive(Clone, Copy)]
+pub(super) struct OutVc {
+    pub credits: u32,
+    pub held: bool,
+}
+
+/// The buffers and the VC state.
+pub(super) struct Buffers {
+    /// Flits, one arena of (ports × V × F) slots: input VC i's FIFO from slot i·F.
+    pub flits: Vec<Flit>,
+    pub ivcs: Vec<InVc>,
+    pub ovcs: Vec<OutVc>,
+    /// The input VC whose packet holds each output VC (read only to explain a deadlock).
+    pub holder: Vec<u32>,
+    /// Per router, a bit per input VC set while it holds flits (see [`Layout::words_at`]).
+    pub occupied: Vec<u64>,
+    /// From when each input VC's front packet is at the front.
+    pub front_since: Vec<u64>,
+    /// The routing's candidates for the front packet of each input VC (`routed_pkt`: which): a
+    /// header blocked for VCs asks again every cycle, and is routed once.
+    pub routed: Vec<Candidates>,
+    pub routed_pkt: Vec<u32>,
+}
+
+impl Buffers {
+    fn new(c: &Config, layout: &Layout, ports: u32) -> Self {
+        let nvc = (ports * c.v) as usize;
+        Buffers {
+            flits: vec![Flit { ready: 0, pkt: NONE }; nvc * c.f as usize],
+            ivcs: vec![InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE }; nvc],
+            ovcs: vec![OutVc { credits: c.f, held: false }; (c.nc * c.v) as usize],
+            holder: vec![NONE; (c.nc * c.v) as usize],
+            occupied: vec![0u64; *layout.words_at.last().unwrap_or(&0) as usize],
+            front_since: vec![0; nvc],
+            routed: vec![Candidates::default(); nvc],
+            routed_pkt: vec![NONE; nvc],
+        }
+    }
+
+    /// Marks input VC `ivc` of router `rt` as holding flits, or not.
+    #[inline(always)]
+    fn mark(&mut self, layout: &Layout, rt: u32, ivc: u32, on: bool) {
+        let b = layout.vc_bit[ivc as usize];
+        let w = (layout.words_at[rt as usize] + b / 64) as usize;
+        if on {
+            self.occupied[w] |= 1u64 << (b % 64);
+        } else {
+            self.occupied[w] &= !(1u64 << (b % 64));
+        }
+    }
+
+    /// A flit of packet `pkt` enters input VC `ivc` of router `rt` at `now`, ready at now + r.
+    #[inline(always)]
+    pub fn push(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, pkt: u32, now: u64) {
+        let q = &mut self.ivcs[ivc as usize];
+        let slot = ivc as usize * c.f as usize + c.wrap(q.head + q.len) as usize;
+        if q.len == 0 {
+            q.ready = now + c.r;
+        }
+        q.len += 1;
+        self.flits[slot] = Flit { ready: now + c.r, pkt };
+        self.mark(layout, rt, ivc, true);
+    }
+
+    /// The front flit of input VC `ivc` of router `rt` leaves; returns whether it was its
+    /// packet's tail (`len`: the packet's flits). The tail releases the output VC and makes
+    /// the next packet the front one from `now + 1`.
+    #[inline(always)]
+    pub fn pop(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, len: u32, now: u64) -> bool {
+        let i = ivc as usize;
+        let q = &mut self.ivcs[i];
+        q.head = c.wrap(q.head + 1);
+        q.len -= 1;
+        if q.len == 0 {
+            self.mark(layout, rt, ivc, false);
+        } else {
+            q.ready = self.flits[i * c.f as usize + q.head as usize].ready;
+        }
+        let q = &mut self.ivcs[i];
+        q.sent += 1;
+        let tail = q.sent == len;
+        if tail {
+            q.sent = 0;
+            q.out = NONE;
+            self.front_since[i] = now + 1;
+            // Its id may be reused by a packet that reaches this VC later.
+            self.routed_pkt[i] = NONE;
+        }
+        tail
+    }
+
+    /// The packet at the front of input VC `ivc`.
+    #[inline]
+    pub fn front_packet(&self, c: &Config, ivc: u32) -> u32 {
+        self.flits[ivc as usize * c.f as usize + self.ivcs[ivc as usize].head as usize].pkt
+    }
+}
+
+/// The routers' activity: which hold flits, and their rotating priorities.
+pub(super) struct Routers {
+    /// Flits in each router's input buffers.
+    pub flits: Vec<u32>,
+    /// The routers holding flits (`is_active`: whether each is listed).
+    pub active: Vec<u32>,
+    pub is_active: Vec<bool>,
+    /// Each router's round-robin counter: the cycles in which it held a flit.
+    pub rr: Vec<u32>,
+}
+
+impl Routers {
+    /// A flit enters router `rt`'s buffers.
+    #[inline]
+    pub fn add_flit(&mut self, rt: u32) {
+        let i = rt as usize;
+        self.flits[i] += 1;
+        if !self.is_active[i] {
+            self.is_active[i] = true;
+            self.active.push(rt);
+        }
+    }
+}
+
+/// The cycle each input port, output channel and ejection port last moved a flit (switch
+/// allocation grants each one flit a cycle).
+pub(super) struct SwitchUse {
+    pub input: Vec<u64>,
+    pub output: Vec<u64>,
+    pub eject: Vec<u64>,
+}
+
+/// The terminals: source queues, injection and ejection.
+pub(super) struct Terminals {
+    /// Each terminal's packets waiting to be written, in creation order.
+    pub queue: Vec<VecDeque<u32>>,
+    /// The injection VC (input VC number) its front packet holds, or [`NONE`]; flits of it
+    /// written; which injection VCs (terminal × V) a packet being written holds.
+    pub vc: Vec<u32>,
+    pub written: Vec<u32>,
+    pub held: Vec<bool>,
+    /// The packet each terminal's ejection port serves, or [`NONE`].
+    pub eject_owner: Vec<u32>,
+    /// The terminals with packets waiting (`is_active`: whether each is listed).
+    pub active: Vec<u32>,
+    pub is_active: Vec<bool>,
+}
+
+/// Packets and messages in flight, in slot vectors with free lists.
+pub(super) struct Packets {
+    pub list: Vec<Packet>,
+    free: Vec<u32>,
+    pub msgs: Vec<Msg>,
+    /// Packets of each message not yet delivered.
+    pub left: Vec<u32>,
+    free_msgs: Vec<u32>,
+}
+
+impl Packets {
+    /// Files message `msg` of `n` packets; returns its slot.
+    pub fn add_message(&mut self, msg: Msg, n: u32) -> u32 {
+        match self.free_msgs.pop() {
+            Some(m) => {
+                self.msgs[m as usize] = msg;
+                self.left[m as usize] = n;
+                m
+            }
+            None => {
+                self.msgs.push(msg);
+                self.left.push(n);
+                (self.msgs.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Files packet `pk`; returns its slot.
+    pub fn add_packet(&mut self, pk: Packet) -> u32 {
+        match self.free.pop() {
+            Some(id) => {
+                self.list[id as usize] = pk;
+                id
+            }
+            None => {
+                self.list.push(pk);
+                (self.list.len() - 1) as u32
+            }
+        }
+    }
+
+    pub fn free_packet(&mut self, id: u32) {
+        self.free.push(id);
+    }
+
+    pub fn free_message(&mut self, m: u32) {
+        self.free_msgs.push(m);
+    }
+}
+
+/// What the run measures beyond the collector.
+pub(super) struct Stats {
+    /// Busy cycles per channel in the window.
+    pub busy: Vec<u64>,
+    /// Buffer occupancy of the channels' input VCs: flit-cycles in the window, accumulated
+    /// each time a VC's length changes (`occ_since`: the cycle of its last change).
+    pub occupancy: Vec<u64>,
+    pub occ_since: Vec<u64>,
+    /// Service per channel class: the network's, then injection, then ejection.
+    pub service: Vec<ClassService>,
+    /// (cycle taken, header's wait) per output VC, injection channel and ejection port
+    /// ([`NEVER`]: before the window).
+    pub taken_at: Vec<(u64, u64)>,
+    pub inj_taken_at: Vec<(u64, u64)>,
+    pub eject_taken_at: Vec<(u64, u64)>,
+    pub pstats: PacketStats,
+    pub flit_hops: u64,
+    /// The last cycle a flit moved, and the flits buffered or on a wire.
+    pub last_move: u64,
+    pub buffered: u64,
+}
+
+impl Stats {
+    /// Channel input VC `i`, holding `len` flits, changes at `now`: count its flit-cycles.
+    #[inline]
+    pub fn occupancy_change(&mut self, i: usize, len: u32, now: u64, warmup: u64) {
+        self.occupancy[i] += len as u64 * now.max(warmup).saturating_sub(self.occ_since[i].max(warmup));
+        self.occ_since[i] = now;
+    }
+
+    /// The injection class's index in `service`, then the ejection class's.
+    #[inline]
+    pub fn injection_class(&self) -> usize {
+        self.service.len() - 2
+    }
+
+    #[inline]
+    pub fn ejection_class(&self) -> usize {
+        self.service.len() - 1
+    }
+}
+
+/// A packet lets go at cycle `now` of a channel it took at `taken.0` after waiting `taken.1`
+/// cycles: count it in its class, if it took the channel in the measurement window.
+#[inline]
+pub(super) fn serve(class: &mut ClassService, taken: &mut (u64, u64), now: u64) {
+    if taken.0 != NEVER {
+        class.packets += 1;
+        class.hold_sum += now + 1 - taken.0;
+        class.wait_sum += taken.1;
+        taken.0 = NEVER;
+    }
+}
+
+/// Buffers reused every cycle.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// A router's requests: (arbitration key, input VC).
+    pub reqs: Vec<(u64, u64, u32)>,
+    pub landing: Vec<(u32, u32)>,
+    pub returning: Vec<u32>,
+    pub born: Vec<(TerminalId, Msg)>,
+}
+
+/// The whole router network's state.
+pub(super) struct Vc<'a, R: Routing> {
+    pub net: &'a Network,
+    pub routing: &'a R,
+    pub c: Config,
+    pub layout: Layout,
+    pub buf: Buffers,
+    pub routers: Routers,
+    pub used: SwitchUse,
+    /// Flits on the wires (bound for input VC, packet), and credits on their way back (for
+    /// output VC).
+    pub wires: Wires<(u32, u32)>,
+    pub credits: Wires<u32>,
+    pub terms: Terminals,
+    pub pkts: Packets,
+    pub stats: Stats,
+    pub collector: Collector,
+    pub births: Births,
+    pub scratch: Scratch,
+}
+
+impl<'a, R: Routing> Vc<'a, R> {
+    pub fn new(net: &'a Network, routing: &'a R, spec: &RunSpec, p: &VcParams) -> Self {
+        let c = Config::new(routing, net, spec, p);
+        let layout = Layout::new(net, p);
+        let terminals = net.terminals() as usize;
+        let routers = net.routers() as usize;
+        let ports = c.nc + net.terminals();
+        let channel_vcs = (c.nc * c.v) as usize;
+        let buf = Buffers::new(&c, &layout, ports);
+        let service = net
+            .classes()
+            .iter()
+            .cloned()
+            .chain(["injection".to_string(), "ejection".to_string()])
+            .map(|class| ClassService { class, ..ClassService::default() })
+            .collect();
+        Vc {
+            net,
+            routing,
+            layout,
+            buf,
+            routers: Routers {
+                flits: vec![0; routers],
+                active: Vec::new(),
+                is_active: vec![false; routers],
+                rr: vec![0; routers],
+            },
+            used: SwitchUse {
+                input: vec![NEVER; ports as usize],
+                output: vec![NEVER; c.nc as usize],
+                eject: vec![NEVER; terminals],
+            },
+            wires: Wires::new(c.l),
+            credits: Wires::new(c.l),
+            terms: Terminals {
+                queue: vec![VecDeque::new(); terminals],
+                vc: vec![NONE; terminals],
+                written: vec![0; terminals],
+                held: vec![false; terminals * c.v as usize],
+                eject_owner: vec![NONE; terminals],
+                active: Vec::new(),
+                is_active: vec![false; terminals],
+            },
+            pkts: Packets {
+                list: Vec::new(),
+                free: Vec::new(),
+                msgs: Vec::new(),
+                left: Vec::new(),
+                free_msgs: Vec::new(),
+            },
+            stats: Stats {
+                busy: vec![0; c.nc as usize],
+                occupancy: vec![0; channel_vcs],
+                occ_since: vec![0; channel_vcs],
+                service,
+                taken_at: vec![(NEVER, 0); channel_vcs],
+                inj_taken_at: vec![(NEVER, 0); terminals],
+                eject_taken_at: vec![(NEVER, 0); terminals],
+                pstats: PacketStats::default(),
+                flit_hops: 0,
+                last_move: 0,
+                buffered: 0,
+            },
+            collector: Collector::new(spec, net),
+            births: Births::new(spec, net),
+            scratch: Scratch::default(),
+            c,
+        }
+    }
+}

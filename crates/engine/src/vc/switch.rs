@@ -1,0 +1,160 @@
+//! Switch allocation, switch traversal, link traversal and ejection, and the far ends of the
+//! wires: flits landing in the next router's buffers, credits reaching their senders.
+
+use super::state::{EJECT, NONE, Vc, serve};
+use netwrap_topo::Routing;
+
+impl<R: Routing> Vc<'_, R> {
+    /// Link traversal's far end: the flits sent l cycles ago enter their input VCs.
+    pub fn receive_flits(&mut self, now: u64) {
+        let mut landing = std::mem::take(&mut self.scratch.landing);
+        self.wires.arrive(now, &mut landing);
+        for &(ivc, pkt) in &landing {
+            let len = self.buf.ivcs[ivc as usize].len;
+            self.stats.occupancy_change(ivc as usize, len, now, self.c.warmup);
+            let rt = self.layout.port_router[(ivc / self.c.v) as usize];
+            self.buf.push(&self.c, &self.layout, rt, ivc, pkt, now);
+            self.routers.add_flit(rt);
+        }
+        landing.clear();
+        self.scratch.landing = landing;
+    }
+
+    /// Credits: those sent back l cycles ago reach their output VCs.
+    pub fn receive_credits(&mut self, now: u64) {
+        let mut returning = std::mem::take(&mut self.scratch.returning);
+        self.credits.arrive(now, &mut returning);
+        for &o in &returning {
+            self.buf.ovcs[o as usize].credits += 1;
+        }
+        returning.clear();
+        self.scratch.returning = returning;
+    }
+
+    /// Switch allocation and traversal at router `rt`: each request, in order, sends its front
+    /// flit if the switch grants it.
+    pub fn switch_allocation_and_traversal(&mut self, rt: u32, now: u64) {
+        for i in 0..self.scratch.reqs.len() {
+            let ivc = self.scratch.reqs[i].2;
+            if self.switch_allocation(ivc, now) {
+                self.switch_traversal(rt, ivc, now);
+            }
+        }
+    }
+
+    /// Whether input VC `ivc` may send its front flit at `now`: it holds an output; its input
+    /// port and that output (a channel, or an ejection port) have moved no flit this cycle; a
+    /// channel's output VC shows a credit. A grant marks the port and the output used.
+    #[inline]
+    fn switch_allocation(&mut self, ivc: u32, now: u64) -> bool {
+        let port = (ivc / self.c.v) as usize;
+        let out = self.buf.ivcs[ivc as usize].out;
+        if out == NONE || self.used.input[port] == now {
+            return false;
+        }
+        if out & EJECT != 0 {
+            let t = (out & !EJECT) as usize;
+            if self.used.eject[t] == now {
+                return false;
+            }
+            self.used.eject[t] = now;
+        } else {
+            let c = (out / self.c.v) as usize;
+            if self.used.output[c] == now || self.buf.ovcs[out as usize].credits == 0 {
+                return false;
+            }
+            self.used.output[c] = now;
+        }
+        self.used.input[port] = now;
+        true
+    }
+
+    /// Switch traversal: the front flit of input VC `ivc` of router `rt` leaves its buffer
+    /// (crediting the sender, for a channel's VC) for its output.
+    fn switch_traversal(&mut self, rt: u32, ivc: u32, now: u64) {
+        let port = ivc / self.c.v;
+        let q = self.buf.ivcs[ivc as usize];
+        let pkt = self.buf.front_packet(&self.c, ivc);
+        if port < self.c.nc {
+            self.stats.occupancy_change(ivc as usize, q.len, now, self.c.warmup);
+        }
+        let len = self.pkts.list[pkt as usize].len;
+        let tail = self.buf.pop(&self.c, &self.layout, rt, ivc, len, now);
+        self.routers.flits[rt as usize] -= 1;
+        self.stats.last_move = now;
+        let header = q.sent == 0;
+        if port < self.c.nc {
+            self.credits.send(ivc);
+        } else if header {
+            self.leave_source(pkt, now);
+        }
+        if q.out & EJECT != 0 {
+            self.eject(q.out & !EJECT, pkt, tail, now);
+        } else {
+            self.link_traversal(q.out, pkt, header, tail, now);
+        }
+    }
+
+    /// A header leaves its source router: the message's first one ends its source queueing, as
+    /// the first hop's start does on the ideal switch. (`at` is the ideal engines' router; here
+    /// it marks that this has happened.)
+    fn leave_source(&mut self, pkt: u32, now: u64) {
+        let pk = &mut self.pkts.list[pkt as usize];
+        pk.left = now;
+        let m = &mut self.pkts.msgs[pk.msg as usize];
+        if m.at != NONE {
+            m.at = NONE;
+            m.first_start = now;
+        }
+    }
+
+    /// Link traversal: a flit of packet `pkt` takes output VC `o`'s channel, to land l cycles
+    /// later; the tail releases the VC.
+    fn link_traversal(&mut self, o: u32, pkt: u32, header: bool, tail: bool, now: u64) {
+        let c = (o / self.c.v) as usize;
+        let ov = &mut self.buf.ovcs[o as usize];
+        ov.credits -= 1;
+        if tail {
+            ov.held = false;
+            let class = self.net.channels()[c].class as usize;
+            serve(&mut self.stats.service[class], &mut self.stats.taken_at[o as usize], now);
+        }
+        if now >= self.c.warmup {
+            self.stats.busy[c] += 1;
+        }
+        self.stats.flit_hops += 1;
+        if header {
+            self.pkts.list[pkt as usize].hops += 1;
+        }
+        self.wires.send((o, pkt));
+    }
+
+    /// Ejection: a flit of packet `pkt` leaves the network at terminal `t`; after the tail the
+    /// packet is delivered at `now + 1`, and its message with its last packet.
+    fn eject(&mut self, t: u32, pkt: u32, tail: bool, now: u64) {
+        self.stats.buffered -= 1;
+        if !tail {
+            return;
+        }
+        let t = t as usize;
+        self.terms.eject_owner[t] = NONE;
+        let class = self.stats.ejection_class();
+        serve(&mut self.stats.service[class], &mut self.stats.eject_taken_at[t], now);
+        let pk = self.pkts.list[pkt as usize];
+        self.pkts.free_packet(pkt);
+        if self.pkts.msgs[pk.msg as usize].seq != crate::UNMEASURED {
+            let s = &mut self.stats.pstats;
+            s.delivered += 1;
+            s.latency_sum += now + 1 - pk.created;
+            s.network_sum += now + 1 - pk.left;
+        }
+        let left = &mut self.pkts.left[pk.msg as usize];
+        *left -= 1;
+        if *left == 0 {
+            let m = &mut self.pkts.msgs[pk.msg as usize];
+            m.hops = pk.hops;
+            self.births.deliver(m, now + 1, &mut self.collector);
+            self.pkts.free_message(pk.msg);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! The wires between routers: what crosses them one way (flits, or credits back).
+
+/// What crosses the wires one way (flits, or credits back): every entry takes exactly `l`
+/// cycles, so those sent at cycle s all arrive at s + l — a ring of l + 1 buckets indexed by
+/// arrival cycle, each emptied in the cycle it arrives (the engine never skips a cycle in which
+/// something arrives), in the order it was filled.
+pub(super) struct Wires<T> {
+    buckets: Vec<Vec<T>>,
+    /// The current cycle's bucket.
+    cursor: usize,
+    pending: usize,
+}
+
+impl<T: Copy> Wires<T> {
+    pub fn new(l: u64) -> Self {
+        Wires { buckets: (0..=l).map(|_| Vec::new()).collect(), cursor: 0, pending: 0 }
+    }
+
+    /// Sends `x` in the current cycle: it arrives `l` cycles later.
+    #[inline]
+    pub fn send(&mut self, x: T) {
+        // (now + l) mod (l + 1) = (now − 1) mod (l + 1).
+        let at = if self.cursor == 0 { self.buckets.len() - 1 } else { self.cursor - 1 };
+        self.buckets[at].push(x);
+        self.pending += 1;
+    }
+
+    /// Moves to cycle `now` and hands over what arrives then (`out` must be empty).
+    #[inline]
+    pub fn arrive(&mut self, now: u64, out: &mut Vec<T>) {
+        self.cursor = (now % self.buckets.len() as u64) as usize;
+        std::mem::swap(out, &mut self.buckets[self.cursor]);
+        self.pending -= out.len();
+    }
+
+    /// The first cycle after `now` at which something arrives.
+    pub fn next_arrival(&self, now: u64) -> Option<u64> {
+        let n = self.buckets.len();
+        (self.pending > 0)
+            .then(|| (1..n).find(|d| !self.buckets[(self.cursor + d) % n].is_empty()).map(|d| now + d as u64))
+            .flatten()
+    }
+}

@@ -1,0 +1,737 @@
+//! The virtual-channel router's reference path: the model of [`crate::vc`] simulated flit by
+//! flit, written to be read rather than to be fast. Tests run it beside [`crate::vc::run`] on
+//! small networks and require identical [`Outcome`]s, so every rule of [`crate::vc`]'s module
+//! docs — the tie-breaks included — is written here once more, plainly.
+//!
+//! What it leaves out, on purpose: activity lists (every terminal and every router is visited
+//! in every cycle, in number order), bitsets (a router's input VCs are scanned one by one),
+//! cached routes (a waiting header is routed again every cycle), arenas and free lists (an
+//! input VC is a queue of flits; every packet and message keeps its slot for the whole run) and
+//! skipped cycles (it simulates every cycle up to the stop). Wires are two queues of
+//! (arrival cycle, what) in sending order: every flit and credit takes exactly l cycles.
+//!
+//! Its cost is O(routers · ports · V + terminals) per cycle and its memory grows with every
+//! message the run creates: it is for small networks (tens of routers) and short runs (tests).
+//!
+//! Numbering (as in [`crate::vc`]): input port `c` is channel `c`'s far end, input port
+//! `C + t` terminal `t`'s injection channel (C channels); input VC `port · V + k`; output VC
+//! `c · V + k` is the sender's view of input VC `c · V + k`.
+
+use crate::params::{Arbitration, Avoidance, Switching, VcParams};
+use crate::traffic::Pattern;
+use crate::{
+    Births, ClassService, Collector, Deadlock, DeadlockWait, Msg, Outcome, PacketStats, RunSpec, StopReason,
+    UNMEASURED, choose,
+};
+use netwrap_topo::{Candidates, ChannelId, Network, Routing, TerminalId};
+use std::collections::VecDeque;
+
+/// One flit in a buffer: its packet, and when it may leave.
+#[derive(Clone, Copy)]
+struct Flit {
+    packet: usize,
+    ready: u64,
+}
+
+struct Packet {
+    message: usize,
+    src: TerminalId,
+    dst: TerminalId,
+    salt: u32,
+    len: u32,
+    created: u64,
+    /// Cycle its header left the source router.
+    left: u64,
+    /// Channels its header has crossed.
+    hops: u32,
+}
+
+struct Message {
+    msg: Msg,
+    packets_left: u32,
+    /// One of its headers has left the source router.
+    started: bool,
+    /// Its reply class's first VC (0 unless replies take the upper half).
+    base: u32,
+}
+
+/// Where an input VC's front packet goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    /// Output VC `c · V + k`.
+    Vc(u32),
+    /// The ejection port of this terminal.
+    Eject(TerminalId),
+}
+
+#[derive(Default)]
+struct InputVc {
+    flits: VecDeque<Flit>,
+    /// The output its front packet holds.
+    output: Option<Output>,
+    /// Flits of the front packet sent.
+    sent: u32,
+    /// The cycle its front flit came to the front.
+    front_since: u64,
+}
+
+struct OutputVc {
+    credits: u32,
+    /// The input VC whose packet holds it.
+    holder: Option<u32>,
+    /// When it was taken and its header's wait, if in the measurement window.
+    taken: Option<(u64, u64)>,
+}
+
+#[derive(Default)]
+struct Source {
+    /// Packets waiting, in creation order.
+    queue: VecDeque<usize>,
+    /// The injection VC (0..V) the front packet holds, and flits of it written.
+    vc: Option<u32>,
+    written: u32,
+    /// Injection VCs held by a packet still being written.
+    held: Vec<bool>,
+    taken: Option<(u64, u64)>,
+}
+
+#[derive(Default)]
+struct Sink {
+    /// The packet being ejected.
+    owner: Option<usize>,
+    taken: Option<(u64, u64)>,
+}
+
+struct Sim<'a, R: Routing> {
+    net: &'a Network,
+    routing: &'a R,
+    p: VcParams,
+    warmup: u64,
+    nc: u32,
+    /// Each router's input VCs, in the order of its rotating priority: its input ports (its
+    /// incoming channels by number, then its terminals' injection channels), V VCs each.
+    router_vcs: Vec<Vec<u32>>,
+    /// The router each input port belongs to.
+    port_router: Vec<u32>,
+    /// Per channel: its ring's dimension and whether it is the wrap-around channel (dateline).
+    rings: Vec<(u32, bool)>,
+    /// VCs per class (all, or half of them when replies take the upper half).
+    vcs_in: u32,
+    ivcs: Vec<InputVc>,
+    ovcs: Vec<OutputVc>,
+    sources: Vec<Source>,
+    sinks: Vec<Sink>,
+    /// Per router, the rotating priority's counter.
+    rr: Vec<u32>,
+    packets: Vec<Packet>,
+    messages: Vec<Message>,
+    /// Flits on the wires, (arrival, input VC, packet), and credits, (arrival, output VC).
+    wires: VecDeque<(u64, u32, usize)>,
+    credits: VecDeque<(u64, u32)>,
+    /// Which input ports, output channels and ejection ports moved a flit this cycle.
+    port_used: Vec<bool>,
+    channel_used: Vec<bool>,
+    sink_used: Vec<bool>,
+    last_move: u64,
+    busy: Vec<u64>,
+    flit_hops: u64,
+    occupancy: Vec<u64>,
+    service: Vec<ClassService>,
+    pstats: PacketStats,
+    collector: Collector,
+    births: Births,
+}
+
+/// Runs the virtual-channel router network flit by flit (see the module docs); same contract
+/// as [`crate::vc::run`].
+pub fn run<R: Routing>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    p: &VcParams,
+) -> Outcome {
+    let mut s = Sim::new(net, routing, spec, *p);
+    let quiet = 2 * (p.router_delay as u64 + 2 * p.link_latency as u64) + 100;
+    let mut born = Vec::new();
+    let mut now = 0;
+    let mut reason = None;
+    // Whether the stop rule is checked at the end of this cycle (see `vc`'s rules, Stopping).
+    let mut checked = true;
+    while now < spec.max_cycles {
+        // The flits held at the end of the previous cycle, if it was in the window.
+        if now > s.warmup {
+            s.count_occupancy();
+        }
+        s.arrive(now);
+        s.births.create(now, pattern, net, &mut s.collector, &mut born);
+        for &(src, msg) in &born {
+            s.create(src, msg, now);
+        }
+        for t in 0..net.terminals() {
+            s.inject(t, now);
+        }
+        s.port_used.fill(false);
+        s.channel_used.fill(false);
+        s.sink_used.fill(false);
+        for rt in 0..net.routers() {
+            s.route(rt, now);
+        }
+        s.collector.tick(now);
+        if checked {
+            reason = s.collector.stop(now);
+            if reason.is_none() && s.flits_in_network() > 0 && now - s.last_move >= quiet {
+                reason = Some(StopReason::Deadlock);
+            }
+            if reason.is_some() {
+                break;
+            }
+        }
+        checked = s.holds_anything() || s.next_event() == Some(now + 1);
+        now += 1;
+    }
+    s.finish(now, reason)
+}
+
+impl<'a, R: Routing> Sim<'a, R> {
+    fn new(net: &'a Network, routing: &'a R, spec: &RunSpec, p: VcParams) -> Self {
+        let nc = net.channels().len() as u32;
+        let terminals = net.terminals();
+        let v = p.vcs;
+        let port_router: Vec<u32> = net
+            .channels()
+            .iter()
+            .map(|c| c.dst)
+            .chain((0..terminals).map(|t| net.inject_router(t)))
+            .collect();
+        let mut router_vcs = vec![Vec::new(); net.routers() as usize];
+        for (port, &rt) in port_router.iter().enumerate() {
+            router_vcs[rt as usize].extend((0..v).map(|k| port as u32 * v + k));
+        }
+        let split = spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0);
+        let service = net
+            .classes()
+            .iter()
+            .cloned()
+            .chain(["injection".to_string(), "ejection".to_string()])
+            .map(|class| ClassService { class, ..ClassService::default() })
+            .collect();
+        let nvc = (nc + terminals) as usize * v as usize;
+        Sim {
+            net,
+            routing,
+            p,
+            warmup: spec.warmup,
+            nc,
+            router_vcs,
+            port_router,
+            rings: if p.deadlock == Avoidance::Dateline { crate::vc::rings(net) } else { Vec::new() },
+            vcs_in: if split { v / 2 } else { v },
+            ivcs: (0..nvc).map(|_| InputVc::default()).collect(),
+            ovcs: (0..nc * v).map(|_| OutputVc { credits: p.buffer, holder: None, taken: None }).collect(),
+            sources: (0..terminals)
+                .map(|_| Source { held: vec![false; v as usize], ..Source::default() })
+                .collect(),
+            sinks: (0..terminals).map(|_| Sink::default()).collect(),
+            rr: vec![0; net.routers() as usize],
+            packets: Vec::new(),
+            messages: Vec::new(),
+            wires: VecDeque::new(),
+            credits: VecDeque::new(),
+            port_used: vec![false; (nc + terminals) as usize],
+            channel_used: vec![false; nc as usize],
+            sink_used: vec![false; terminals as usize],
+            last_move: 0,
+            busy: vec![0; nc as usize],
+            flit_hops: 0,
+            occupancy: vec![0; (nc * v) as usize],
+            service,
+            pstats: PacketStats::default(),
+            collector: Collector::new(spec, net),
+            births: Births::new(spec, net),
+        }
+    }
+
+    /// The channels' input VCs hold their flits one more cycle of the window.
+    fn count_occupancy(&mut self) {
+        for (occ, q) in self.occupancy.iter_mut().zip(&self.ivcs) {
+            *occ += q.flits.len() as u64;
+        }
+    }
+
+    /// Flits and credits sent l cycles ago arrive.
+    fn arrive(&mut self, now: u64) {
+        while let Some(&(at, ivc, packet)) = self.wires.front() {
+            if at != now {
+                break;
+            }
+            self.wires.pop_front();
+            self.push_flit(ivc, packet, now);
+        }
+        while let Some(&(at, o)) = self.credits.front() {
+            if at != now {
+                break;
+            }
+            self.credits.pop_front();
+            self.ovcs[o as usize].credits += 1;
+        }
+    }
+
+    fn push_flit(&mut self, ivc: u32, packet: usize, now: u64) {
+        let q = &mut self.ivcs[ivc as usize];
+        if q.flits.is_empty() {
+            q.front_since = now;
+        }
+        q.flits.push_back(Flit { packet, ready: now + self.p.router_delay as u64 });
+    }
+
+    /// A new message joins its source's queue as packets of at most P flits.
+    fn create(&mut self, src: TerminalId, msg: Msg, now: u64) {
+        let n = msg.size.div_ceil(self.p.packet);
+        let reply = self.vcs_in < self.p.vcs && msg.is_reply();
+        let message = self.messages.len();
+        self.messages.push(Message {
+            msg,
+            packets_left: n,
+            started: false,
+            base: if reply { self.vcs_in } else { 0 },
+        });
+        for i in 0..n {
+            let len = if i + 1 < n { self.p.packet } else { msg.size - (n - 1) * self.p.packet };
+            self.sources[src as usize].queue.push_back(self.packets.len());
+            self.packets.push(Packet {
+                message,
+                src,
+                dst: msg.dst,
+                salt: msg.salt,
+                len,
+                created: now,
+                left: now,
+                hops: 0,
+            });
+        }
+    }
+
+    /// Terminal `t` writes one flit of its front packet into its injection channel, taking an
+    /// injection VC first if it has none: the lowest of its class, not held by a packet still
+    /// being written, whose buffer has room for the packet (`vct`, `saf`) or a flit.
+    fn inject(&mut self, t: TerminalId, now: u64) {
+        let (v, f) = (self.p.vcs, self.p.buffer);
+        let port = self.nc + t;
+        let Some(&packet) = self.sources[t as usize].queue.front() else { return };
+        let pk = &self.packets[packet];
+        if self.sources[t as usize].vc.is_none() {
+            let need = if self.p.switching == Switching::Wormhole { 1 } else { pk.len };
+            let base = self.messages[pk.message].base;
+            let created = pk.created;
+            for k in base..base + self.vcs_in {
+                let room = f - self.ivcs[(port * v + k) as usize].flits.len() as u32;
+                let src = &mut self.sources[t as usize];
+                if !src.held[k as usize] && room >= need {
+                    src.held[k as usize] = true;
+                    src.vc = Some(k);
+                    if now >= self.warmup {
+                        src.taken = Some((now, now - created));
+                    }
+                    break;
+                }
+            }
+        }
+        let Some(k) = self.sources[t as usize].vc else { return };
+        let ivc = port * v + k;
+        if self.ivcs[ivc as usize].flits.len() as u32 == f {
+            return;
+        }
+        self.push_flit(ivc, packet, now);
+        self.last_move = now;
+        let len = self.packets[packet].len;
+        let src = &mut self.sources[t as usize];
+        src.written += 1;
+        if src.written == len {
+            src.written = 0;
+            src.queue.pop_front();
+            src.held[k as usize] = false;
+            src.vc = None;
+            let taken = src.taken.take();
+            serve(&mut self.service[self.net.classes().len()], taken, now);
+        }
+    }
+
+    /// One router's cycle: its input VCs whose front flit is ready request, in its arbitration
+    /// order; every request first tries VC allocation, then every request switch allocation
+    /// and traversal.
+    fn route(&mut self, rt: u32, now: u64) {
+        let vcs = &self.router_vcs[rt as usize];
+        if vcs.iter().all(|&ivc| self.ivcs[ivc as usize].flits.is_empty()) {
+            return;
+        }
+        // The rotating priority advances in every cycle in which the router holds a flit.
+        let n = vcs.len();
+        let rot = self.rr[rt as usize] as usize % n;
+        self.rr[rt as usize] = self.rr[rt as usize].wrapping_add(1);
+        let mut requests: Vec<u32> = (rot..n)
+            .chain(0..rot)
+            .map(|i| vcs[i])
+            .filter(|&ivc| self.ivcs[ivc as usize].flits.front().is_some_and(|fl| fl.ready <= now))
+            .collect();
+        if self.p.arbitration == Arbitration::OldestFirst {
+            requests.sort_by_key(|&ivc| {
+                let pk = &self.packets[self.ivcs[ivc as usize].flits[0].packet];
+                (pk.created, pk.salt, ivc)
+            });
+        }
+        for &ivc in &requests {
+            if self.ivcs[ivc as usize].output.is_none() {
+                self.allocate(rt, ivc, now);
+            }
+        }
+        for &ivc in &requests {
+            self.traverse(ivc, now);
+        }
+    }
+
+    /// VC allocation for the header at the front of input VC `ivc` of router `rt`.
+    fn allocate(&mut self, rt: u32, ivc: u32, now: u64) {
+        let v = self.p.vcs;
+        let q = &self.ivcs[ivc as usize];
+        let header = q.flits[0];
+        let packet = header.packet;
+        let pk = &self.packets[packet];
+        if self.p.switching == Switching::Saf {
+            // Store-and-forward: only with the whole packet here and ready.
+            if (q.flits.len() as u32) < pk.len || q.flits[pk.len as usize - 1].ready > now {
+                return;
+            }
+        }
+        // Its wait counts from when it was both at the front and ready.
+        let waited = now - header.ready.max(q.front_since);
+        let escape = self.p.deadlock == Avoidance::Escape;
+        let mut cands = Candidates::default();
+        if escape {
+            self.routing.minimal(rt, pk.dst, pk.salt, &mut cands);
+        } else {
+            self.routing.route(rt, pk.dst, pk.salt, &mut cands);
+        }
+        let taken = (now >= self.warmup).then_some((now, waited));
+        if cands.is_empty() {
+            // At its destination: the terminal's ejection port, one packet at a time.
+            let sink = &mut self.sinks[pk.dst as usize];
+            if sink.owner.is_none() {
+                sink.owner = Some(packet);
+                sink.taken = taken;
+                self.ivcs[ivc as usize].output = Some(Output::Eject(pk.dst));
+            }
+            return;
+        }
+        let port = ivc / v;
+        let whole = self.p.switching != Switching::Wormhole;
+        let mut need = if whole { pk.len } else { 1 };
+        // Bubble: a packet entering a ring (its input port's class differs from the class of
+        // the routing's first candidate) needs room for two.
+        if self.p.deadlock == Avoidance::Bubble
+            && self.class_of_port(port) != Some(self.class(cands.as_slice()[0]))
+        {
+            need *= 2;
+        }
+        let free = |c: ChannelId| self.free_vc(ivc, packet, c, need);
+        let c =
+            choose(
+                cands.as_slice(),
+                pk.salt,
+                pk.hops,
+                now,
+                |c| if free(c).is_some() { now } else { now + 1 },
+            );
+        let mut out = free(c);
+        if out.is_none() && escape {
+            // No adaptive VC: the escape VC (the class's first) of the dimension-order hop,
+            // with room for two packets where it enters the escape ring (Puente et al. 2000's
+            // adaptive router on Duato 1993's escape channels).
+            let base = self.messages[pk.message].base;
+            let e = self.routing.escape(rt, pk.dst, pk.salt).expect("not at the destination");
+            let entering = ivc % v != base || self.class_of_port(port) != Some(self.class(e));
+            let need = if self.routing.rings() && entering { 2 * pk.len } else { pk.len };
+            let o = e * v + base;
+            let ov = &self.ovcs[o as usize];
+            if ov.holder.is_none() && ov.credits >= need {
+                out = Some(o);
+            }
+        }
+        if let Some(o) = out {
+            let ov = &mut self.ovcs[o as usize];
+            ov.holder = Some(ivc);
+            ov.taken = taken;
+            self.ivcs[ivc as usize].output = Some(Output::Vc(o));
+        }
+    }
+
+    /// The lowest output VC of channel `c` that the packet may take, that no packet holds and
+    /// whose credits show room for `need` flits.
+    fn free_vc(&self, ivc: u32, packet: usize, c: ChannelId, need: u32) -> Option<u32> {
+        let v = self.p.vcs;
+        let base = self.messages[self.packets[packet].message].base;
+        let top = base + self.vcs_in;
+        let range = match self.p.deadlock {
+            // The adaptive VCs; the first of the class is the escape VC.
+            Avoidance::Escape => base + 1..top,
+            Avoidance::Dateline => {
+                // Dally & Seitz 1987: the upper half from the ring's wrap-around channel on, until
+                // the packet leaves the ring.
+                let half = self.vcs_in / 2;
+                let port = ivc / v;
+                let (dim, wrap) = self.rings[c as usize];
+                let came_upper =
+                    port < self.nc && ivc % v >= base + half && self.rings[port as usize].0 == dim;
+                if wrap || came_upper { base + half..top } else { base..base + half }
+            }
+            _ => base..top,
+        };
+        range.map(|k| c * v + k).find(|&o| {
+            let ov = &self.ovcs[o as usize];
+            ov.holder.is_none() && ov.credits >= need
+        })
+    }
+
+    fn class(&self, c: ChannelId) -> u32 {
+        self.net.channels()[c as usize].class as u32
+    }
+
+    /// The class of the channel an input port belongs to (`None`: an injection channel).
+    fn class_of_port(&self, port: u32) -> Option<u32> {
+        (port < self.nc).then(|| self.class(port))
+    }
+
+    /// Switch allocation and traversal for input VC `ivc`: it sends its front flit if it holds
+    /// an output, its input port and that output have moved no flit this cycle, and a VC
+    /// output shows a credit.
+    fn traverse(&mut self, ivc: u32, now: u64) {
+        let v = self.p.vcs;
+        let port = ivc / v;
+        let Some(output) = self.ivcs[ivc as usize].output else { return };
+        if self.port_used[port as usize] {
+            return;
+        }
+        match output {
+            Output::Eject(t) => {
+                if self.sink_used[t as usize] {
+                    return;
+                }
+                self.sink_used[t as usize] = true;
+            }
+            Output::Vc(o) => {
+                let c = (o / v) as usize;
+                if self.channel_used[c] || self.ovcs[o as usize].credits == 0 {
+                    return;
+                }
+                self.channel_used[c] = true;
+            }
+        }
+        self.port_used[port as usize] = true;
+        self.last_move = now;
+        let q = &mut self.ivcs[ivc as usize];
+        let flit = q.flits.pop_front().expect("a requesting VC holds a flit");
+        q.front_since = now + 1;
+        let is_header = q.sent == 0;
+        q.sent += 1;
+        let pk = &mut self.packets[flit.packet];
+        let is_tail = q.sent == pk.len;
+        if is_tail {
+            q.sent = 0;
+            q.output = None;
+        }
+        if port < self.nc {
+            // The freed slot's credit goes back to the sender.
+            self.credits.push_back((now + self.p.link_latency as u64, ivc));
+        } else if is_header {
+            // A header leaves its source router; the message's first ends its source queueing.
+            pk.left = now;
+            let m = &mut self.messages[pk.message];
+            if !m.started {
+                m.started = true;
+                m.msg.first_start = now;
+            }
+        }
+        match output {
+            Output::Eject(t) => {
+                if is_tail {
+                    self.eject_tail(t, flit.packet, now);
+                }
+            }
+            Output::Vc(o) => {
+                let c = o / v;
+                if is_header {
+                    pk.hops += 1;
+                }
+                let class = self.class(c) as usize;
+                let ov = &mut self.ovcs[o as usize];
+                ov.credits -= 1;
+                if is_tail {
+                    ov.holder = None;
+                    let taken = ov.taken.take();
+                    serve(&mut self.service[class], taken, now);
+                }
+                if now >= self.warmup {
+                    self.busy[c as usize] += 1;
+                }
+                self.flit_hops += 1;
+                self.wires.push_back((now + self.p.link_latency as u64, o, flit.packet));
+            }
+        }
+    }
+
+    /// A packet's tail is ejected at `now`: it is delivered at `now + 1`, and its message with
+    /// its last packet.
+    fn eject_tail(&mut self, t: TerminalId, packet: usize, now: u64) {
+        let sink = &mut self.sinks[t as usize];
+        sink.owner = None;
+        let taken = sink.taken.take();
+        serve(&mut self.service[self.net.classes().len() + 1], taken, now);
+        let pk = &self.packets[packet];
+        let m = &mut self.messages[pk.message];
+        if m.msg.seq != UNMEASURED {
+            self.pstats.delivered += 1;
+            self.pstats.latency_sum += now + 1 - pk.created;
+            self.pstats.network_sum += now + 1 - pk.left;
+        }
+        m.packets_left -= 1;
+        if m.packets_left == 0 {
+            // The message's hops are those of its last packet.
+            m.msg.hops = pk.hops;
+            self.births.deliver(&m.msg, now + 1, &mut self.collector);
+        }
+    }
+
+    /// Flits buffered or on a wire.
+    fn flits_in_network(&self) -> u64 {
+        self.ivcs.iter().map(|q| q.flits.len() as u64).sum::<u64>() + self.wires.len() as u64
+    }
+
+    /// Whether a router holds a flit or a source a packet at the end of the cycle.
+    fn holds_anything(&self) -> bool {
+        self.ivcs.iter().any(|q| !q.flits.is_empty()) || self.sources.iter().any(|s| !s.queue.is_empty())
+    }
+
+    /// The next cycle at which a flit or a credit arrives, or the workload or the collector has
+    /// something due.
+    fn next_event(&self) -> Option<u64> {
+        [
+            self.wires.front().map(|w| w.0),
+            self.credits.front().map(|c| c.0),
+            self.births.next_after_now(),
+            self.collector.next_delivery(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// The input VC that `ivc`'s front packet waits for, in a deadlock: the downstream VC it
+    /// holds; or, without one, VC 0 of its deterministic channel (escape routing: its escape
+    /// channel; otherwise the routing's first candidate) — or the input VC whose packet holds
+    /// that VC.
+    fn waits_for(&self, ivc: u32) -> Option<u32> {
+        let q = &self.ivcs[ivc as usize];
+        let front = q.flits.front()?;
+        match q.output {
+            Some(Output::Vc(o)) => Some(o),
+            Some(Output::Eject(_)) => None,
+            None => {
+                let pk = &self.packets[front.packet];
+                let at = self.port_router[(ivc / self.p.vcs) as usize];
+                let c = if self.p.deadlock == Avoidance::Escape {
+                    self.routing.escape(at, pk.dst, pk.salt)
+                } else {
+                    let mut cands = Candidates::default();
+                    self.routing.route(at, pk.dst, pk.salt, &mut cands);
+                    cands.as_slice().first().copied()
+                }?;
+                let o = c * self.p.vcs;
+                Some(self.ovcs[o as usize].holder.unwrap_or(o))
+            }
+        }
+    }
+
+    /// A cycle of waits: following [`Self::waits_for`] from each input VC holding flits in
+    /// number order, the first walk that comes back onto itself.
+    fn deadlock(&self, now: u64) -> Deadlock {
+        let mut seen: Vec<Option<u32>> = vec![None; self.ivcs.len()];
+        let mut cycle = Vec::new();
+        for start in 0..self.ivcs.len() as u32 {
+            if self.ivcs[start as usize].flits.is_empty() || seen[start as usize].is_some() {
+                continue;
+            }
+            let mut path = Vec::new();
+            let mut at = Some(start);
+            while let Some(x) = at {
+                if seen[x as usize].is_some() {
+                    break;
+                }
+                seen[x as usize] = Some(start);
+                path.push(x);
+                at = self.waits_for(x);
+            }
+            if let Some(x) = at
+                && seen[x as usize] == Some(start)
+            {
+                let from = path.iter().position(|&y| y == x).unwrap_or(0);
+                cycle = path[from..].to_vec();
+                break;
+            }
+        }
+        let v = self.p.vcs;
+        let cycle = cycle
+            .into_iter()
+            .map(|ivc| {
+                let port = ivc / v;
+                let pk = &self.packets[self.ivcs[ivc as usize].flits[0].packet];
+                let channel = (port < self.nc).then_some(port);
+                DeadlockWait {
+                    router: self.port_router[port as usize],
+                    channel,
+                    class: channel.map(|c| self.net.classes()[self.class(c) as usize].clone()),
+                    terminal: port.checked_sub(self.nc),
+                    vc: ivc % v,
+                    destination: pk.dst,
+                    source: pk.src,
+                }
+            })
+            .collect();
+        Deadlock {
+            detected_at: now,
+            quiet_cycles: now - self.last_move,
+            flits_in_network: self.flits_in_network(),
+            cycle,
+        }
+    }
+
+    /// The outcome of a run that stopped at the end of cycle `now` (or ran out of cycles).
+    fn finish(mut self, now: u64, reason: Option<StopReason>) -> Outcome {
+        let deadlock = (reason == Some(StopReason::Deadlock)).then(|| self.deadlock(now));
+        self.collector.transmitted(self.flit_hops);
+        let busy = std::mem::take(&mut self.busy);
+        let mut outcome = self.collector.finish(self.net, now, reason, busy.into_iter());
+        // Occupancy counts the flits held at the end of every cycle of [warm-up, end): the
+        // loop counted the cycles before the last simulated one; the rest hold what is left.
+        let last = if reason.is_some() { now } else { now - 1 };
+        let rest = outcome.end.max(self.warmup).saturating_sub(last.max(self.warmup));
+        for (occ, q) in self.occupancy.iter_mut().zip(&self.ivcs) {
+            *occ += q.flits.len() as u64 * rest;
+        }
+        outcome.deadlock = deadlock;
+        outcome.packets = Some(self.pstats);
+        outcome.vc_occupancy = Some(self.occupancy);
+        outcome.channel_service = Some(self.service);
+        self.births.close(&mut outcome);
+        outcome
+    }
+}
+
+/// A packet lets go at `now` of a channel it took (`taken`: when, and its header's wait; `None`
+/// before the measurement window): count it in its class.
+fn serve(class: &mut ClassService, taken: Option<(u64, u64)>, now: u64) {
+    if let Some((at, wait)) = taken {
+        class.packets += 1;
+        class.hold_sum += now + 1 - at;
+        class.wait_sum += wait;
+    }
+}

@@ -1,0 +1,410 @@
+//! Verification: the virtual-channel router's fast path ([`vc::run`]) and its flit-by-flit
+//! reference ([`vc_reference::run`]) give identical [`Outcome`]s — every field, the deadlock
+//! report, the buffer occupancy and the class service included — on random small networks of
+//! every family, under every switching, deadlock avoidance and arbitration the spec layer
+//! accepts, from light load to past saturation, with replies and threads on some.
+//!
+//! The cases respect the validity rules of the spec layer (`netwrap_sim`'s
+//! `RouterSpec::resolve` and `reply_classes`): `vct` and `saf` need buffer ≥ packet; Bubble
+//! flow control and escape routing need `vct`, and buffer ≥ 2 × packet where routes go round
+//! rings; a dateline and escape routing need two VCs or more; replies on the request network
+//! need two VCs (four with a dateline or escape routing); replies on a separate network only
+//! without deadlock avoidance; unit-width channels only.
+
+use netwrap_engine::traffic::{MessageSize, Pattern};
+use netwrap_engine::{
+    Arbitration, Arrivals, Avoidance, Interval, Memories, Outcome, Record, RunSpec, StopReason, StopRule,
+    Switching, VcParams, vc, vc_reference,
+};
+use netwrap_topo::{
+    CirculantRouting, DimensionOrder, Family, Network, Routing, Shape, StageWiring, TableRouted, Topology,
+    Visitor,
+};
+use proptest::prelude::*;
+
+/// One random case: a network and a run.
+#[derive(Clone, Debug)]
+struct Case {
+    shape: Shape,
+    p: VcParams,
+    spec: RunSpec,
+    uniform_others: bool,
+}
+
+fn order() -> impl Strategy<Value = DimensionOrder> {
+    prop_oneof![Just(DimensionOrder::HighestFirst), Just(DimensionOrder::LowestFirst)]
+}
+
+/// Tori of one or two dimensions (rings when one), uni- or bidirectional.
+fn torus() -> impl Strategy<Value = Shape> {
+    (any::<bool>(), 1..=2usize, 2..=5u32, order()).prop_map(|(bidirectional, n, k, order)| Shape::Cube {
+        radices: vec![if bidirectional { k.max(3) } else { k }; n],
+        wrap: true,
+        bidirectional,
+        order,
+    })
+}
+
+/// A longer ring, uni- or bidirectional.
+fn ring() -> impl Strategy<Value = Shape> {
+    (any::<bool>(), 3..=8u32).prop_map(|(bidirectional, k)| Shape::Cube {
+        radices: vec![k],
+        wrap: true,
+        bidirectional,
+        order: DimensionOrder::HighestFirst,
+    })
+}
+
+fn mesh() -> impl Strategy<Value = Shape> {
+    (1..=2usize, 2..=5u32, order()).prop_map(|(n, k, order)| Shape::Cube {
+        radices: vec![k; n],
+        wrap: false,
+        bidirectional: true,
+        order,
+    })
+}
+
+fn hypercube() -> impl Strategy<Value = Shape> {
+    (2..=5u32, order()).prop_map(|(n, order)| Shape::Hypercube { n, order })
+}
+
+fn midimew(record: bool) -> impl Strategy<Value = Shape> {
+    let routing = if record { CirculantRouting::Record } else { CirculantRouting::Table };
+    (4..=32u32).prop_map(move |nodes| Shape::Midimew { nodes, routing })
+}
+
+fn circulant() -> impl Strategy<Value = Shape> {
+    (5..=16u32).prop_flat_map(|nodes| (2..=nodes / 2).prop_map(move |b| Shape::Circulant { nodes, a: 1, b }))
+}
+
+fn multistage() -> impl Strategy<Value = Shape> {
+    (2..=3u32, 2..=4u32, prop_oneof![Just(StageWiring::Butterfly), Just(StageWiring::Omega)]).prop_map(
+        |(k, stages, wiring)| Shape::Multistage {
+            k,
+            stages: if k == 3 { stages.min(3) } else { stages },
+            wiring,
+        },
+    )
+}
+
+/// Families without rings or coordinates: fat-trees, complete graphs and n-hop networks,
+/// cube-connected cycles, crossbars.
+fn others() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        prop_oneof![Just(4u32), Just(16), Just(64)].prop_map(|nodes| Shape::FatTree { nodes }),
+        prop::collection::vec(2..=4u32, 1..=2).prop_map(|factors| Shape::NHop { factors }),
+        (3..=4u32).prop_map(|n| Shape::Ccc { n }),
+        (2..=8u32).prop_map(|nodes| Shape::Crossbar { nodes }),
+    ]
+}
+
+/// Every family under its own routing.
+fn any_family() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        torus(),
+        ring(),
+        mesh(),
+        hypercube(),
+        midimew(false),
+        midimew(true),
+        circulant(),
+        multistage(),
+        others()
+    ]
+}
+
+/// A network and a deadlock avoidance it admits.
+fn network() -> impl Strategy<Value = (Shape, Avoidance)> {
+    let table = prop_oneof![torus(), mesh(), hypercube(), multistage(), others()]
+        .prop_map(|of| Shape::Table { of: Box::new(of) });
+    prop_oneof![
+        3 => prop_oneof![3 => any_family(), 1 => table].prop_map(|s| (s, Avoidance::None)),
+        2 => prop_oneof![torus(), ring()].prop_map(|s| (s, Avoidance::Dateline)),
+        2 => prop_oneof![torus(), ring(), midimew(true)].prop_map(|s| (s, Avoidance::Bubble)),
+        2 => prop_oneof![torus(), ring(), mesh(), hypercube(), midimew(false), midimew(true)]
+            .prop_map(|s| (s, Avoidance::Escape)),
+        2 => any_family()
+            .prop_map(|of| Shape::UpDown { of: Box::new(of) })
+            .prop_filter("up*/down* needs a legal route for every pair", |s| s.build().is_ok())
+            .prop_map(|s| (s, Avoidance::Updown)),
+    ]
+}
+
+/// Whether routes on `shape` go round rings (Bubble flow control and escape routing then
+/// need room for two packets).
+fn has_rings(shape: &Shape) -> bool {
+    matches!(shape, Shape::Cube { wrap: true, .. } | Shape::Midimew { .. })
+}
+
+/// Whether every terminal is delivered where it injects (replies can share the network).
+fn direct(net: &Network) -> bool {
+    (0..net.terminals()).all(|t| net.inject_router(t) == net.eject_router(t))
+}
+
+#[derive(Clone, Debug)]
+struct Knobs {
+    switching: Switching,
+    arbitration: Arbitration,
+    vcs: u32,
+    extra_buffer: u32,
+    packet: u32,
+    router_delay: u32,
+    link_latency: u32,
+    size: MessageSize,
+    /// Offered flits per node per cycle.
+    load: f64,
+    arrivals: u8,
+    threads: u32,
+    replies: Option<(u64, u32)>,
+    warmup: u64,
+    messages: u64,
+    max_cycles: u64,
+    seed: u64,
+    stop: u8,
+    uniform_others: bool,
+}
+
+fn knobs() -> impl Strategy<Value = Knobs> {
+    let router = (
+        prop_oneof![Just(Switching::Wormhole), Just(Switching::Vct), Just(Switching::Saf)],
+        prop_oneof![Just(Arbitration::RoundRobin), Just(Arbitration::OldestFirst)],
+        1..=4u32,
+        0..=8u32,
+        1..=4u32,
+        0..=3u32,
+        1..=3u32,
+    );
+    let size = prop_oneof![
+        4 => (1..=10u32).prop_map(MessageSize::Fixed),
+        1 => (1..=4u32, 5..=12u32, 0.1..0.5f64)
+            .prop_map(|(short, long, long_fraction)| MessageSize::Bimodal { short, long, long_fraction }),
+    ];
+    let workload = (
+        size,
+        prop_oneof![0.01..0.2f64, 0.2..1.5f64],
+        0..10u8,
+        1..=3u32,
+        prop::option::weighted(0.25, (0..=4u64, 0..=4u32)),
+    );
+    let run = (0..=300u64, 10..=250u64, 2_000..=8_000u64, any::<u64>(), 0..10u8, any::<bool>());
+    (router, workload, run).prop_map(
+        |(
+            (switching, arbitration, vcs, extra_buffer, packet, router_delay, link_latency),
+            (size, load, arrivals, threads, replies),
+            (warmup, messages, max_cycles, seed, stop, uniform_others),
+        )| Knobs {
+            switching,
+            arbitration,
+            vcs,
+            extra_buffer,
+            packet,
+            router_delay,
+            link_latency,
+            size,
+            load,
+            arrivals,
+            threads,
+            replies,
+            warmup,
+            messages,
+            max_cycles,
+            seed,
+            stop,
+            uniform_others,
+        },
+    )
+}
+
+/// A valid case: the knobs bent to what the network and avoidance admit.
+fn case() -> impl Strategy<Value = Case> {
+    (network(), knobs()).prop_map(|((shape, deadlock), k)| {
+        let switching = match deadlock {
+            Avoidance::Bubble | Avoidance::Escape => Switching::Vct,
+            _ => k.switching,
+        };
+        let indirect = !direct(shape.build().expect("a valid shape").network());
+        // Replies on the request network (direct networks), or on a network of their own
+        // (indirect ones, without deadlock avoidance).
+        let replies = k.replies.filter(|_| !indirect || deadlock == Avoidance::None);
+        let split = replies.is_some_and(|(_, size)| size > 0) && !indirect;
+        let two_classes = matches!(deadlock, Avoidance::Dateline | Avoidance::Escape);
+        let min_vcs = match (split, two_classes) {
+            (true, true) => 4,
+            (true, false) | (false, true) => 2,
+            (false, false) => 1,
+        };
+        let packet = k.packet;
+        let min_buffer = match deadlock {
+            Avoidance::Bubble => 2 * packet,
+            Avoidance::Escape if has_rings(&shape) => 2 * packet,
+            _ if switching != Switching::Wormhole => packet,
+            _ => 1,
+        };
+        let p = VcParams {
+            vcs: k.vcs.max(min_vcs),
+            buffer: min_buffer + k.extra_buffer,
+            router_delay: k.router_delay,
+            link_latency: k.link_latency,
+            packet,
+            switching,
+            arbitration: k.arbitration,
+            deadlock,
+        };
+        let rate = (k.load / k.size.mean()).min(1.0);
+        let arrivals = match k.arrivals {
+            0..=6 => Arrivals::bernoulli(rate),
+            7 => Arrivals::Open { rate, interval: Interval::Periodic },
+            _ => Arrivals::Threads { rate, interval: Interval::Geometric, threads: k.threads },
+        };
+        let stop = match k.stop {
+            0..=6 => StopRule::drain(),
+            // A saturated run's window (it may stop before its measured messages drain).
+            7 | 8 => StopRule {
+                saturated: true,
+                window: 100 + k.seed % 400,
+                deliveries: 10 + k.seed % 40,
+                deadline: k.warmup + 300 + k.seed % 1500,
+                in_flight_limit: u64::MAX,
+            },
+            _ => StopRule { in_flight_limit: 20 + k.seed % 100, ..StopRule::drain() },
+        };
+        let spec = RunSpec {
+            arrivals,
+            size: k.size,
+            memories: replies.map(|(latency, reply_size)| Memories {
+                latency,
+                reply_size,
+                joined: indirect && reply_size > 0,
+            }),
+            warmup: k.warmup,
+            messages: k.messages,
+            max_cycles: k.max_cycles,
+            seed: k.seed,
+            stop,
+            record: Record { messages: true, channels: true, ..Record::default() },
+        };
+        Case { shape, p, spec, uniform_others: k.uniform_others }
+    })
+}
+
+/// Both engines on one network and routing.
+fn both<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, c: &Case) -> (Outcome, Outcome) {
+    (vc::run(net, routing, pattern, &c.spec, &c.p), vc_reference::run(net, routing, pattern, &c.spec, &c.p))
+}
+
+struct Both<'a>(&'a Case, &'a Pattern);
+
+impl Visitor for Both<'_> {
+    type Output = (Outcome, Outcome);
+    fn visit<F: Family>(self, f: &F) -> (Outcome, Outcome) {
+        both(f.network(), f, self.1, self.0)
+    }
+}
+
+/// Runs `c` on both engines.
+fn run(c: &Case) -> (Outcome, Outcome) {
+    let topology: Topology = c.shape.build().expect("a valid shape");
+    let n = topology.network().terminals();
+    let pattern = if c.uniform_others && n >= 2 { Pattern::UniformOthers(n) } else { Pattern::Uniform(n) };
+    if c.spec.memories.is_some_and(|m| m.joined) {
+        // Replies travel on the network reversed, joined to it and routed by a table.
+        let net = topology.network();
+        let joined = TableRouted::joined(net.joined(&net.reversed())).expect("the joined network");
+        return both(joined.network(), &joined, &pattern, c);
+    }
+    topology.visit(Both(c, &pattern))
+}
+
+/// Fails naming the first field in which the outcomes differ.
+fn assert_same(fast: &Outcome, reference: &Outcome) {
+    if fast == reference {
+        return;
+    }
+    let fields = [
+        (
+            "end, stop",
+            format!("{:?}", (fast.end, fast.stop)),
+            format!("{:?}", (reference.end, reference.stop)),
+        ),
+        ("deadlock", format!("{:?}", fast.deadlock), format!("{:?}", reference.deadlock)),
+        ("messages", format!("{:?}", fast.messages), format!("{:?}", reference.messages)),
+        ("packets", format!("{:?}", fast.packets), format!("{:?}", reference.packets)),
+        ("channel busy", format!("{:?}", fast.channel_busy), format!("{:?}", reference.channel_busy)),
+        ("occupancy", format!("{:?}", fast.vc_occupancy), format!("{:?}", reference.vc_occupancy)),
+        ("service", format!("{:?}", fast.channel_service), format!("{:?}", reference.channel_service)),
+        ("accesses", format!("{:?}", fast.accesses), format!("{:?}", reference.accesses)),
+        ("flit hops", format!("{}", fast.flit_hops), format!("{}", reference.flit_hops)),
+        (
+            "totals",
+            format!("{:?}", (fast.messages_total, fast.in_flight)),
+            format!("{:?}", (reference.messages_total, reference.in_flight)),
+        ),
+    ];
+    for (name, a, b) in fields {
+        assert_eq!(a, b, "{name} differ");
+    }
+    panic!("the outcomes differ: fast {fast:?}\nreference {reference:?}");
+}
+
+proptest! {
+    // About 8 s on one core of the dev profile (optimised). A failure prints the case; there is
+    // no regression file (an integration test has no source root for one).
+    #![proptest_config(ProptestConfig { cases: 1536, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Verification: identical outcomes on random small cases (see the module docs): networks
+    /// of up to 64 terminals, 1 to 4 VCs, buffers of 1 to 16 flits, packets of 1 to 4, router
+    /// delays 0 to 3, link latencies 1 to 3, offered loads of 0.01 to 1.5 flits per node per
+    /// cycle, 10 to 250 measured messages, and every stop rule (drained, saturated window,
+    /// in-flight limit, cycle limit, deadlock).
+    #[test]
+    fn fast_path_matches_the_reference(c in case()) {
+        let (fast, reference) = run(&c);
+        assert_same(&fast, &reference);
+    }
+}
+
+/// Verification: runs that deadlock — one VC on tori and rings without avoidance, wormhole and
+/// cut-through, heavy uniform load — stop on the same cycle with the same cycle of waits on
+/// both engines.
+#[test]
+fn deadlocks_are_reported_alike() {
+    let mut deadlocks = 0;
+    for (i, (radices, bidirectional, switching)) in [
+        (vec![4], false, Switching::Wormhole),
+        (vec![6], true, Switching::Wormhole),
+        (vec![4, 4], false, Switching::Wormhole),
+        (vec![3, 3], true, Switching::Vct),
+        (vec![4, 4], false, Switching::Vct),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let c = Case {
+            shape: Shape::Cube { radices, wrap: true, bidirectional, order: DimensionOrder::HighestFirst },
+            p: VcParams {
+                vcs: 1,
+                buffer: 4,
+                packet: 4,
+                switching,
+                deadlock: Avoidance::None,
+                ..VcParams::DEFAULT
+            },
+            spec: RunSpec {
+                arrivals: Arrivals::bernoulli(0.25),
+                size: MessageSize::Fixed(8),
+                memories: None,
+                warmup: 100,
+                messages: 1000,
+                max_cycles: 20_000,
+                seed: 11 + i as u64,
+                stop: StopRule::drain(),
+                record: Record { messages: true, channels: true, ..Record::default() },
+            },
+            uniform_others: false,
+        };
+        let (fast, reference) = run(&c);
+        assert_same(&fast, &reference);
+        deadlocks += (fast.stop == StopReason::Deadlock) as u32;
+    }
+    assert!(deadlocks >= 3, "only {deadlocks} of the 5 runs deadlocked");
+}
