@@ -20,6 +20,9 @@ pub enum Error {
     /// Anything else, in words (a file that cannot be read, a trace's error with its line).
     #[error("{0}")]
     Invalid(String),
+    /// The caller cancelled the run.
+    #[error("cancelled")]
+    Cancelled,
 }
 
 impl From<SimError> for Error {
@@ -28,6 +31,7 @@ impl From<SimError> for Error {
             SimError::Spec(e) => Error::Spec(e),
             SimError::Topology(e) => Error::Topology(e),
             SimError::Invalid(e) => Error::Invalid(e),
+            SimError::Cancelled => Error::Cancelled,
         }
     }
 }

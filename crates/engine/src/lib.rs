@@ -148,6 +148,8 @@ pub enum StopReason {
     /// No flit moved for a while with packets in the network: a deadlock (virtual-channel
     /// router only; [`Outcome::deadlock`] holds the cycle of waits).
     Deadlock,
+    /// The caller asked the run to stop ([`progress::Progress::cancel`]).
+    Cancelled,
 }
 
 impl StopReason {
@@ -159,6 +161,7 @@ impl StopReason {
             StopReason::InFlightLimit => "more messages in flight than a run keeps",
             StopReason::CycleLimit => "the cycle limit",
             StopReason::Deadlock => "a deadlock",
+            StopReason::Cancelled => "the caller's cancellation",
         }
     }
 }
@@ -573,6 +576,9 @@ impl Collector {
         if messages.max(self.accesses_open) > self.rule.in_flight_limit {
             return Some(StopReason::InFlightLimit);
         }
+        if self.progress.cancelled() {
+            return Some(StopReason::Cancelled);
+        }
         None
     }
 
@@ -592,7 +598,10 @@ impl Collector {
             // The loop ran out: cycles 0 .. now − 1 were simulated.
             StopReason::CycleLimit => now,
             // Stopped at the end of cycle `now`, which was simulated.
-            StopReason::SaturationMeasured | StopReason::InFlightLimit | StopReason::Deadlock => now + 1,
+            StopReason::SaturationMeasured
+            | StopReason::InFlightLimit
+            | StopReason::Deadlock
+            | StopReason::Cancelled => now + 1,
         };
         (stop, end)
     }

@@ -10,15 +10,22 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Simulated cycles counted so far, shared between runs and whoever watches them.
+/// Simulated cycles counted so far, shared between runs and whoever watches them, and a way
+/// for the watcher to stop them ([`Progress::cancel`]: Ctrl-C in Python).
 ///
 /// One counter may be attached to many runs at once (a sweep's points on several threads):
 /// each adds the cycles it simulates, so the count is their total. When a run ends its
 /// contribution is exactly its simulated cycles (the report's `cycles`).
 #[derive(Clone, Default)]
-pub struct Progress(Arc<AtomicU64>);
+pub struct Progress(Arc<Shared>);
+
+#[derive(Default)]
+struct Shared {
+    cycles: AtomicU64,
+    cancelled: AtomicBool,
+}
 
 impl Progress {
     /// Simulated cycles between two updates of the counter by a run: rare enough to cost
@@ -33,17 +40,28 @@ impl Progress {
 
     /// Simulated cycles counted so far, over every run attached.
     pub fn cycles(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
+        self.0.cycles.load(Ordering::Relaxed)
+    }
+
+    /// Asks every run attached to stop: each notices at its next update of the counter (within
+    /// [`Progress::EVERY`] simulated cycles) and ends with [`crate::StopReason::Cancelled`].
+    pub fn cancel(&self) {
+        self.0.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Progress::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.cancelled.load(Ordering::Relaxed)
     }
 
     /// Adds `cycles`.
     pub(crate) fn add(&self, cycles: u64) {
-        self.0.fetch_add(cycles, Ordering::Relaxed);
+        self.0.cycles.fetch_add(cycles, Ordering::Relaxed);
     }
 
     /// Takes back `cycles` counted ahead of where the run ended.
     pub(crate) fn sub(&self, cycles: u64) {
-        self.0.fetch_sub(cycles, Ordering::Relaxed);
+        self.0.cycles.fetch_sub(cycles, Ordering::Relaxed);
     }
 }
 
@@ -70,12 +88,14 @@ pub(crate) struct Reporter {
     next: u64,
     /// Cycles this run has added so far.
     added: u64,
+    /// The watcher asked the run to stop (seen at the last update).
+    cancelled: bool,
 }
 
 impl Reporter {
     pub fn new(progress: Option<Progress>) -> Self {
         let next = if progress.is_some() { Progress::EVERY } else { u64::MAX };
-        Reporter { progress, next, added: 0 }
+        Reporter { progress, next, added: 0, cancelled: false }
     }
 
     /// Called by the engine at each simulated cycle `now` (or the cycle it jumped to).
@@ -93,7 +113,14 @@ impl Reporter {
             p.add(now - self.added);
             self.added = now;
             self.next = now.saturating_add(Progress::EVERY);
+            self.cancelled = p.is_cancelled();
         }
+    }
+
+    /// Whether the watcher asked the run to stop.
+    #[inline(always)]
+    pub fn cancelled(&self) -> bool {
+        self.cancelled
     }
 
     /// The run ended having simulated `cycles`: its contribution becomes exactly that.

@@ -345,6 +345,9 @@ impl Experiment {
         if let Some(e) = replay.and_then(|r| r.take_error()) {
             return Err(e);
         }
+        if outcome.stop == engine::StopReason::Cancelled {
+            return Err(SimError::Cancelled);
+        }
         let ctx = Context {
             offered_max,
             offered_mean,

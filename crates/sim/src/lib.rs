@@ -57,6 +57,9 @@ pub enum SimError {
     /// Anything else (a trace file's error, with its line).
     #[error("{0}")]
     Invalid(String),
+    /// The caller cancelled the run ([`netwrap_engine::progress::Progress::cancel`]).
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// A spec's value that cannot be: the field at fault by its dotted path in the spec

@@ -301,6 +301,8 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
     };
     match o.stop {
         StopReason::Deadlock => (Verdict::Deadlock, Some("no flit moved with packets in the network".into())),
+        // A cancelled run is not reported ([`crate::Experiment::run_with`] refuses it).
+        StopReason::Cancelled => (Verdict::LimitReached, Some("the run was cancelled".into())),
         StopReason::Drained if dynamic_verdict && behind => {
             (Verdict::Saturated, Some(dynamic("the network falls behind")))
         }

@@ -534,3 +534,21 @@ fn a_progress_counter_changes_nothing_and_ends_at_the_simulated_cycles() {
         .sum();
     assert_eq!(progress.cycles(), total);
 }
+
+/// Verification of cancellation: a run whose progress counter is cancelled stops at its next
+/// update of the counter (within `Progress::EVERY` simulated cycles) and is refused as
+/// cancelled, not reported; the same spec without cancellation runs far longer.
+#[test]
+fn a_cancelled_run_stops_at_its_next_update_and_is_refused() {
+    use netwrap_engine::progress::Progress;
+    let mut s = torus(8, 2, 0.03, 4);
+    s.run.messages = Some(200_000);
+    let point = s.resolve().unwrap();
+    let e = Experiment::build(&point).unwrap();
+    let progress = Progress::new();
+    progress.cancel();
+    let r = e.run_with(&point, Record { progress: Some(progress.clone()), ..Record::default() });
+    assert_eq!(r.unwrap_err(), netwrap_sim::SimError::Cancelled);
+    assert!(progress.cycles() <= Progress::EVERY + 1, "{}", progress.cycles());
+    assert!(e.run(&point).unwrap().report.cycles > 10 * Progress::EVERY);
+}
