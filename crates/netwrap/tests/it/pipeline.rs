@@ -123,7 +123,7 @@ fn a_config_written_as_toml_reproduces_the_result() {
 }
 
 fn run_to(dir: &Path, name: &str, extra: &[&str], threads: &str) -> (Vec<u8>, Vec<u8>) {
-    let example = root().join("examples/ex2-grid.toml");
+    let example = root().join("crates/app/experiments/ex2-grid.toml");
     let (csv, jsonl) = (dir.join(format!("{name}.csv")), dir.join(format!("{name}.jsonl")));
     let mut args = vec![
         "run",
@@ -182,14 +182,16 @@ fn shards_resume_and_threads_give_the_same_bytes() {
     netwrap().args(["merge", s0.to_str().unwrap()]).assert().code(2).stderr(contains("missing"));
 }
 
-/// Every example experiment runs and its points have the expected verdicts where the exact
-/// channel load decides them.
+/// Every example experiment (and the homework's, which `netwrap reproduce` embeds) runs and
+/// its points have the expected verdicts where the exact channel load decides them.
 #[test]
 fn every_example_runs() {
     let dir = root().join("examples");
+    let homework =
+        ["ex1", "ex2-grid", "ex5-locality"].map(|f| root().join(format!("crates/app/experiments/{f}.toml")));
     let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
+    let examples = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path());
+    for path in examples.chain(homework) {
         if path.extension().is_none_or(|e| e != "toml") || path.file_name().unwrap() == "saturation.toml" {
             continue;
         }
@@ -222,7 +224,7 @@ fn every_example_runs() {
 /// The homework's Ex 2 grid has 30 points: 6 rates × 5 sizes, rate varying slowest.
 #[test]
 fn ex2_grid_expands_as_the_homework_asks() {
-    let v = json(&["run", root().join("examples/ex2-grid.toml").to_str().unwrap(), "--json"]);
+    let v = json(&["run", root().join("crates/app/experiments/ex2-grid.toml").to_str().unwrap(), "--json"]);
     let rows = v.as_array().unwrap();
     assert_eq!(rows.len(), 30);
     assert_eq!(rows[0]["parameters"]["workload.rate"], 0.01);

@@ -117,7 +117,7 @@ fn agarwal_fig12_locality_at_light_load() {
 
 /// Greenberg & Guan 1997 Fig. 3, the 64-processor butterfly fat-tree with 16-flit worms
 /// (docs/validation.md): a **characterisation**, not a verification. The router is the one of
-/// docs/validation/greenberg-guan-fig-3.toml (wormhole, one worm a message, one VC of 3 flits,
+/// crates/app/experiments/greenberg-guan-fig-3.toml (wormhole, one worm a message, one VC of 3 flits,
 /// oldest-first, destinations over the other processors); the model is eq. 25 with
 /// `netwrap model fat-tree`'s default readings, through the simulation's own `--model`
 /// comparison. The stated aim is agreement within 10% below 60% of saturation; the bound is

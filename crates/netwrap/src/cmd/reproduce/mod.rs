@@ -238,19 +238,19 @@ macro_rules! embedded {
     ($($path:literal),* $(,)?) => { &[$(($path, include_str!(concat!("../../../../../", $path)))),*] };
 }
 const EXPERIMENTS: &[(&str, &str)] = embedded![
-    "docs/validation/agarwal-figs-2-4.toml",
-    "docs/validation/agarwal-fig-5.toml",
-    "docs/validation/greenberg-guan-fig-3.toml",
-    "docs/validation/puente-5-1-latency.toml",
-    "docs/validation/puente-5-1-throughput-16.toml",
-    "docs/validation/puente-5-1-throughput-64.toml",
-    "docs/validation/puente-5-1-throughput-256.toml",
-    "docs/validation/raghunath-ranade-open.toml",
-    "docs/validation/raghunath-ranade-threads.toml",
-    "docs/validation/puente-fig-8.toml",
-    "examples/ex1.toml",
-    "examples/ex2-grid.toml",
-    "examples/ex5-locality.toml",
+    "crates/app/experiments/agarwal-figs-2-4.toml",
+    "crates/app/experiments/agarwal-fig-5.toml",
+    "crates/app/experiments/greenberg-guan-fig-3.toml",
+    "crates/app/experiments/puente-5-1-latency.toml",
+    "crates/app/experiments/puente-5-1-throughput-16.toml",
+    "crates/app/experiments/puente-5-1-throughput-64.toml",
+    "crates/app/experiments/puente-5-1-throughput-256.toml",
+    "crates/app/experiments/raghunath-ranade-open.toml",
+    "crates/app/experiments/raghunath-ranade-threads.toml",
+    "crates/app/experiments/puente-fig-8.toml",
+    "crates/app/experiments/ex1.toml",
+    "crates/app/experiments/ex2-grid.toml",
+    "crates/app/experiments/ex5-locality.toml",
 ];
 
 /// What the data functions simulate with.

@@ -21,15 +21,15 @@ pub fn items() -> Vec<Item> {
             id: "puente-1999-fig-6",
             paper: Paper::Puente,
             title: "Fig. 6: base latency",
-            source: "docs/validation/puente-5-1-latency.toml",
-            data: |ctx| ctx.experiment("docs/validation/puente-5-1-latency.toml"),
+            source: "crates/app/experiments/puente-5-1-latency.toml",
+            data: |ctx| ctx.experiment("crates/app/experiments/puente-5-1-latency.toml"),
             present: puente_fig_6,
         },
         Item {
             id: "puente-1999-fig-7",
             paper: Paper::Puente,
             title: "Fig. 7: maximum throughput",
-            source: "docs/validation/puente-5-1-throughput-{16,64,256}.toml",
+            source: "crates/app/experiments/puente-5-1-throughput-{16,64,256}.toml",
             data: puente_fig_7_data,
             present: puente_fig_7,
         },
@@ -37,16 +37,16 @@ pub fn items() -> Vec<Item> {
             id: "puente-1999-fig-8",
             paper: Paper::Puente,
             title: "Fig. 8: buffer occupancy under transpose beyond saturation",
-            source: "docs/validation/puente-fig-8.toml (`--channels`)",
-            data: |ctx| ctx.channels("docs/validation/puente-fig-8.toml"),
+            source: "crates/app/experiments/puente-fig-8.toml (`--channels`)",
+            data: |ctx| ctx.channels("crates/app/experiments/puente-fig-8.toml"),
             present: puente_fig_8,
         },
         Item {
             id: "greenberg-guan-1997-fig-3",
             paper: Paper::GreenbergGuan,
             title: "Fig. 3: wormhole fat-trees, model against simulation",
-            source: "docs/validation/greenberg-guan-fig-3.toml",
-            data: |ctx| ctx.experiment("docs/validation/greenberg-guan-fig-3.toml"),
+            source: "crates/app/experiments/greenberg-guan-fig-3.toml",
+            data: |ctx| ctx.experiment("crates/app/experiments/greenberg-guan-fig-3.toml"),
             present: greenberg_guan_fig_3,
         },
         Item {
@@ -72,9 +72,9 @@ pub fn items() -> Vec<Item> {
             id: "raghunath-ranade-1995-fig-7",
             paper: Paper::RaghunathRanade,
             title: "Fig. 7: multithreading, mean access interval 16 cycles",
-            source: "docs/validation/raghunath-ranade-threads.toml",
+            source: "crates/app/experiments/raghunath-ranade-threads.toml",
             data: |ctx| {
-                ctx.experiment("docs/validation/raghunath-ranade-threads.toml")?
+                ctx.experiment("crates/app/experiments/raghunath-ranade-threads.toml")?
                     .only("workload.rate", "0.0625")
             },
             present: |d| rr_threads(d, 16),
@@ -83,9 +83,9 @@ pub fn items() -> Vec<Item> {
             id: "raghunath-ranade-1995-fig-8",
             paper: Paper::RaghunathRanade,
             title: "Fig. 8: multithreading, mean access interval 32 cycles",
-            source: "docs/validation/raghunath-ranade-threads.toml",
+            source: "crates/app/experiments/raghunath-ranade-threads.toml",
             data: |ctx| {
-                ctx.experiment("docs/validation/raghunath-ranade-threads.toml")?
+                ctx.experiment("crates/app/experiments/raghunath-ranade-threads.toml")?
                     .only("workload.rate", "0.03125")
             },
             present: |d| rr_threads(d, 32),
@@ -386,9 +386,9 @@ fn puente_fig_6(data: &Data) -> anyhow::Result<Page> {
 fn puente_fig_7_data(ctx: &mut Ctx) -> anyhow::Result<Data> {
     let mut all: Option<Data> = None;
     for name in [
-        "docs/validation/puente-5-1-throughput-16.toml",
-        "docs/validation/puente-5-1-throughput-64.toml",
-        "docs/validation/puente-5-1-throughput-256.toml",
+        "crates/app/experiments/puente-5-1-throughput-16.toml",
+        "crates/app/experiments/puente-5-1-throughput-64.toml",
+        "crates/app/experiments/puente-5-1-throughput-256.toml",
     ] {
         let d = ctx.experiment_thinned(name, 3)?;
         match &mut all {
@@ -750,8 +750,8 @@ fn rr_open(id: &'static str, title: &'static str, present: fn(&Data) -> anyhow::
         id,
         paper: Paper::RaghunathRanade,
         title,
-        source: "docs/validation/raghunath-ranade-open.toml",
-        data: |ctx| ctx.experiment("docs/validation/raghunath-ranade-open.toml"),
+        source: "crates/app/experiments/raghunath-ranade-open.toml",
+        data: |ctx| ctx.experiment("crates/app/experiments/raghunath-ranade-open.toml"),
         present,
     }
 }
