@@ -12,10 +12,12 @@
 //!   ([`check`]).
 //! - Topologies: [`topo`] builds one and measures it exactly.
 //! - The model beside the simulation: [`compare`].
+//! - The papers' figures and tables, computed and checked: [`reproduce`].
 #![deny(missing_docs)]
 
 pub mod compare;
 mod error;
+pub mod reproduce;
 pub mod row;
 mod simulation;
 pub mod spec;

@@ -5,7 +5,7 @@
 use crate::simulation::Simulation;
 use crate::sweep::Point;
 use netwrap_sim::report::Verdict;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// One point's row (see the module docs). `None` is an empty cell.
@@ -25,7 +25,7 @@ pub struct Row {
 
 /// The metric columns of a [`Row`], named as in a simulation's JSON (`model_…` for the
 /// model's, `…_ci95` for a 95% confidence interval's half-width).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[allow(missing_docs)]
 pub struct Metrics {
     pub verdict: Option<Verdict>,

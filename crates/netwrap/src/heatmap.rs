@@ -17,8 +17,8 @@
 //! leaves, as Fig. 1 draws wrap-around links.
 
 use crate::chart::{Picture, plot_error, tick};
-use anyhow::bail;
-use netwrap_topo::{Network, Topology};
+use anyhow::{Context, bail};
+use netwrap_topo::{Network, RoutingSpec, Topology, TopologySpec};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -364,6 +364,113 @@ impl Picture for Map {
     }
 }
 
+/// A network built with its drawing: what a heat map is drawn on.
+pub struct Drawing {
+    topo: Topology,
+    layout: Layout,
+}
+
+/// One channel's value at one point, as a row of a `--channels` CSV gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reading {
+    /// The row's line in its file, for errors.
+    pub line: usize,
+    /// The channel's id.
+    pub channel: u64,
+    /// Its source router, as the file says.
+    pub from: u64,
+    /// Its destination router, as the file says.
+    pub to: u64,
+    /// The value drawn (none: the file has no value for this channel).
+    pub value: Option<f64>,
+}
+
+impl Drawing {
+    /// `family` built (routed as by default) with its layout: a family without a drawing is
+    /// refused (status 2), before anything else is read.
+    pub fn of(family: &TopologySpec) -> anyhow::Result<Drawing> {
+        let (spec, _) = family.resolve()?;
+        let routing = spec.resolve_routing(&RoutingSpec::default())?;
+        let topo = spec.shape(&routing)?.build().context("invalid topology")?;
+        let layout = Layout::of(&topo)?;
+        Ok(Drawing { topo, layout })
+    }
+
+    /// The heat map of `column` at `point` (one of several when `several`), from `readings`:
+    /// they must be the network's channels, each once, with their `from` and `to` routers,
+    /// else the file was made on another network (status 2). `max` is the top of the colour
+    /// scale (default: 1 for utilization, else the largest value drawn, rounded up to 1, 2,
+    /// 2.5 or 5 times a power of ten); `title` defaults to the column and the network.
+    pub fn map(
+        self,
+        readings: &[Reading],
+        column: &str,
+        point: u64,
+        several: bool,
+        max: Option<f64>,
+        title: Option<String>,
+    ) -> anyhow::Result<Map> {
+        let net = self.topo.network();
+        let channels = net.channels().len();
+        if readings.len() != channels {
+            bail!(
+                "point {point} has {} channels, but {} has {channels}: the CSV was made on another network (name the one `netwrap sim` ran)",
+                readings.len(),
+                net.name()
+            );
+        }
+        let mut values = vec![f64::NAN; channels];
+        let sources: Vec<u32> = net.edges().map(|(s, _)| s).collect();
+        for r in readings {
+            let (line, ch) = (r.line, r.channel);
+            let Some(&src) = usize::try_from(ch).ok().and_then(|c| sources.get(c)) else {
+                bail!("line {line}: channel {ch}: {} has channels 0 to {}", net.name(), channels - 1);
+            };
+            let dst = net.channels()[ch as usize].dst;
+            if (r.from, r.to) != (src as u64, dst as u64) {
+                bail!(
+                    "line {line}: channel {ch} goes from router {src} to {dst} in {}, not from {} to {}: the CSV was made on another network",
+                    net.name(),
+                    r.from,
+                    r.to
+                );
+            }
+            if !values[ch as usize].is_nan() {
+                bail!("line {line}: channel {ch} appears twice at point {point}");
+            }
+            values[ch as usize] = match r.value {
+                Some(v) => v.max(0.0),
+                None => bail!(
+                    "line {line}: no {column} value (buffer occupancy is measured by `--router vc` only)"
+                ),
+            };
+        }
+        let top = max.unwrap_or_else(|| {
+            let largest = values.iter().copied().fold(0.0, f64::max);
+            if column == "utilization" || largest <= 0.0 { 1.0 } else { nice_ceiling(largest) }
+        });
+        let unit = match column {
+            "utilization" => "(busy fraction of cycles)".to_string(),
+            "occupancy" => "(flits, mean over cycles, all VCs)".to_string(),
+            vc if vc.strip_prefix("vc").is_some_and(|n| n.parse::<u32>().is_ok()) => {
+                format!("(flits, mean over cycles, VC {})", &vc[2..])
+            }
+            _ => String::new(),
+        };
+        let at_point = if several { format!(", point {point}") } else { String::new() };
+        let title = title.unwrap_or_else(|| format!("{column} per channel: {}{at_point}", net.name()));
+        map(&self.topo, self.layout, &values, title, [column.to_string(), unit], top)
+    }
+}
+
+/// The least of 1, 2, 2.5 and 5 times a power of ten that is at least `v` (> 0): a colour
+/// scale's top whose quarter ticks read plainly.
+fn nice_ceiling(v: f64) -> f64 {
+    let power = 10f64.powf(v.log10().floor());
+    let m = v / power;
+    [1.0, 2.0, 2.5, 5.0, 10.0].into_iter().find(|&s| s >= m * (1.0 - 1e-12)).unwrap_or(10.0) * power
+}
+
 /// Builds the map of `values` (one per channel, in channel order) on `topo`'s `layout`.
 pub fn map(
     topo: &Topology,
@@ -409,7 +516,6 @@ pub fn map(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use netwrap_topo::{RoutingSpec, TopologySpec};
 
     fn build(spec: TopologySpec) -> Topology {
         let (spec, _) = spec.resolve().unwrap();
@@ -478,6 +584,15 @@ mod tests {
         let e = map(&t, Layout::of(&t).unwrap(), &[0.0; 200], "t".into(), ["u".into(), "v".into()], 1.0);
         let e = e.err().unwrap().to_string();
         assert!(e.contains("200 x 1 routers across, too large to draw legibly"), "{e}");
+    }
+
+    /// Verification: a colour scale's default top is the next plain number.
+    #[test]
+    fn scale_tops_are_plain_numbers() {
+        assert_eq!(nice_ceiling(0.24), 0.25);
+        assert_eq!(nice_ceiling(80.0), 100.0);
+        assert_eq!(nice_ceiling(50.0), 50.0);
+        assert_eq!(nice_ceiling(1.3), 2.0);
     }
 
     /// Verification: the scale runs from the first colour to the last and clamps.

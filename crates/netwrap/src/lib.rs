@@ -10,4 +10,6 @@ pub mod cli;
 pub mod cmd;
 pub mod heatmap;
 pub mod output;
+pub mod pages;
 pub mod progress;
+pub mod table;

@@ -282,9 +282,9 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         rows.sort_by_key(|r| r.0);
         let text: String =
             std::iter::once(header.as_str()).chain(rows.iter().map(|r| r.1.as_str())).collect();
-        let table = crate::cmd::plot::Table::parse(&text)?;
+        let table = crate::table::Table::parse(&text)?;
         crate::chart::write(
-            &table.chart(&crate::cmd::plot::Axes { y: "latency".into(), ..Default::default() })?,
+            &table.chart(&crate::table::Axes { y: "latency".into(), ..Default::default() })?,
             path,
         )
     };

@@ -1,10 +1,16 @@
 //! Puente et al. 1999 (Table 1, Figs. 6–8), Greenberg & Guan 1997 (Fig. 3) and Raghunath &
 //! Ranade 1995 (Tables I–II, Figs. 4–8).
 
-use super::{Claim, Ctx, Data, Item, Page, Paper, Picture, Row, axes, fmt, md_table, pct};
-use crate::chart::{Chart, Series, Style};
+use super::{
+    ChannelRow, Claim, Data, Item, Kind, ModuleRow, NetworkRow, Note, Page, Paper, Params, Runs, TableIIRow,
+    TextTable, fmt, invalid, nan, pct,
+};
+use crate::error::Result;
+use crate::row::Row;
+use netwrap_sim::report::Verdict;
 use netwrap_topo::cost::{InterModule, cost};
 use netwrap_topo::{RoutingSpec, TopologySpec};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 pub fn items() -> Vec<Item> {
@@ -14,145 +20,155 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Puente,
             title: "Table 1: links, diameter and average distance of mesh, torus and Midimew",
             source: "`netwrap topo` on each network, beside Table 1's formulas",
+            kind: Kind::Networks,
             data: |_| puente_table_1_data(),
-            present: puente_table_1,
+            page: |d| puente_table_1(d.networks()?),
         },
         Item {
             id: "puente-1999-fig-6",
             paper: Paper::Puente,
             title: "Fig. 6: base latency",
             source: "crates/app/experiments/puente-5-1-latency.toml",
-            data: |ctx| ctx.experiment("crates/app/experiments/puente-5-1-latency.toml"),
-            present: puente_fig_6,
+            kind: Kind::Runs,
+            data: |ctx| Ok(Data::Runs(ctx.experiment("puente-5-1-latency")?)),
+            page: |d| puente_fig_6(d.runs()?),
         },
         Item {
             id: "puente-1999-fig-7",
             paper: Paper::Puente,
             title: "Fig. 7: maximum throughput",
             source: "crates/app/experiments/puente-5-1-throughput-{16,64,256}.toml",
-            data: puente_fig_7_data,
-            present: puente_fig_7,
+            kind: Kind::Runs,
+            data: |ctx| {
+                let mut all = ctx.experiment_thinned("puente-5-1-throughput-16", 3)?;
+                for name in ["puente-5-1-throughput-64", "puente-5-1-throughput-256"] {
+                    all.rows.extend(ctx.experiment_thinned(name, 3)?.rows);
+                }
+                Ok(Data::Runs(all))
+            },
+            page: |d| puente_fig_7(d.runs()?),
         },
         Item {
             id: "puente-1999-fig-8",
             paper: Paper::Puente,
             title: "Fig. 8: buffer occupancy under transpose beyond saturation",
             source: "crates/app/experiments/puente-fig-8.toml (`--channels`)",
-            data: |ctx| ctx.channels("crates/app/experiments/puente-fig-8.toml"),
-            present: puente_fig_8,
+            kind: Kind::Channels,
+            data: |ctx| Ok(Data::Channels(ctx.channels("puente-fig-8")?)),
+            page: |d| puente_fig_8(d.channels()?),
         },
         Item {
             id: "greenberg-guan-1997-fig-3",
             paper: Paper::GreenbergGuan,
             title: "Fig. 3: wormhole fat-trees, model against simulation",
             source: "crates/app/experiments/greenberg-guan-fig-3.toml",
-            data: |ctx| ctx.experiment("crates/app/experiments/greenberg-guan-fig-3.toml"),
-            present: greenberg_guan_fig_3,
+            kind: Kind::Runs,
+            data: |ctx| Ok(Data::Runs(ctx.experiment("greenberg-guan-fig-3")?)),
+            page: |d| greenberg_guan_fig_3(d.runs()?),
         },
         Item {
             id: "raghunath-ranade-1995-table-1",
             paper: Paper::RaghunathRanade,
             title: "Table I: pin count of M packaging modules, formulas against built graphs",
             source: "`netwrap cost` on built graphs, beside Table I's formulas",
+            kind: Kind::Modules,
             data: |_| rr_table_1_data(),
-            present: rr_table_1,
+            page: |d| rr_table_1(d.modules()?),
         },
         Item {
             id: "raghunath-ranade-1995-table-2",
             paper: Paper::RaghunathRanade,
             title: "Table II: 32 modules, bisection 8192",
             source: "`netwrap cost --modules 32 --bisection 8192`",
+            kind: Kind::TableII,
             data: |_| rr_table_2_data(),
-            present: rr_table_2,
+            page: |d| rr_table_2(d.table_ii()?),
         },
-        rr_open("raghunath-ranade-1995-fig-4", "Fig. 4: open network, butterflies", rr_fig_4),
-        rr_open("raghunath-ranade-1995-fig-5", "Fig. 5: open network, crossbar modules", rr_fig_5),
-        rr_open("raghunath-ranade-1995-fig-6", "Fig. 6: open network, 2-hop inter-module networks", rr_fig_6),
+        rr_open("raghunath-ranade-1995-fig-4", "Fig. 4: open network, butterflies", |d| rr_fig_4(d.runs()?)),
+        rr_open("raghunath-ranade-1995-fig-5", "Fig. 5: open network, crossbar modules", |d| {
+            rr_fig_5(d.runs()?)
+        }),
+        rr_open("raghunath-ranade-1995-fig-6", "Fig. 6: open network, 2-hop inter-module networks", |d| {
+            rr_fig_6(d.runs()?)
+        }),
         Item {
             id: "raghunath-ranade-1995-fig-7",
             paper: Paper::RaghunathRanade,
             title: "Fig. 7: multithreading, mean access interval 16 cycles",
             source: "crates/app/experiments/raghunath-ranade-threads.toml",
+            kind: Kind::Runs,
             data: |ctx| {
-                ctx.experiment("crates/app/experiments/raghunath-ranade-threads.toml")?
-                    .only("workload.rate", "0.0625")
+                Ok(Data::Runs(ctx.experiment("raghunath-ranade-threads")?.at("workload.rate", 0.0625)))
             },
-            present: |d| rr_threads(d, 16),
+            page: |d| rr_threads(d.runs()?, 16),
         },
         Item {
             id: "raghunath-ranade-1995-fig-8",
             paper: Paper::RaghunathRanade,
             title: "Fig. 8: multithreading, mean access interval 32 cycles",
             source: "crates/app/experiments/raghunath-ranade-threads.toml",
+            kind: Kind::Runs,
             data: |ctx| {
-                ctx.experiment("crates/app/experiments/raghunath-ranade-threads.toml")?
-                    .only("workload.rate", "0.03125")
+                Ok(Data::Runs(ctx.experiment("raghunath-ranade-threads")?.at("workload.rate", 0.03125)))
             },
-            present: |d| rr_threads(d, 32),
+            page: |d| rr_threads(d.runs()?, 32),
         },
     ]
 }
 
 // ---- Puente et al. 1999 ----
 
-/// A network of the §5.1 runs, from its `topology` cell: ("mesh", 16), ("torus", 64), …
-fn network(cell: &str) -> (String, u32) {
-    let v: serde_json::Value = serde_json::from_str(cell).unwrap_or_default();
-    let family = v["family"].as_str().unwrap_or("?").to_string();
-    let nodes = match v["nodes"].as_u64() {
+/// A network of the §5.1 runs: ("mesh", 16), ("torus", 64), …
+fn network(r: &Row) -> (String, u32) {
+    let family = r.param("topology.family").and_then(Value::as_str).unwrap_or("?").to_string();
+    let nodes = match r.param("topology.nodes").and_then(Value::as_u64) {
         Some(n) => n as u32,
-        None => v["k"].as_u64().map_or(0, |k| (k * k) as u32),
+        None => r.param("topology.k").and_then(Value::as_u64).map_or(0, |k| (k * k) as u32),
     };
     (family, nodes)
 }
 
-/// A traffic of the §5.1 runs, from its `workload` cell.
-fn traffic(cell: &str) -> String {
-    let v: serde_json::Value = serde_json::from_str(cell).unwrap_or_default();
-    if v.get("long-size").is_some() {
+/// A traffic of the §5.1 runs: `uniform`, `bimodal`, or the pattern's name.
+fn traffic(r: &Row) -> String {
+    if r.param("workload.long-size").is_some_and(|v| !v.is_null()) {
         "bimodal".into()
     } else {
-        v["pattern"].as_str().unwrap_or("?").replace("uniform-others", "uniform")
+        r.param("workload.pattern")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .replace("uniform-others", "uniform")
     }
 }
 
-const TRAFFICS: [&str; 5] = ["uniform", "bimodal", "transpose", "bit-reversal", "shuffle"];
-const FAMILIES: [&str; 3] = ["mesh", "torus", "midimew"];
+/// Puente et al.'s traffics, as the pages name them.
+pub const TRAFFICS: [&str; 5] = ["uniform", "bimodal", "transpose", "bit-reversal", "shuffle"];
+/// Puente et al.'s networks.
+pub const FAMILIES: [&str; 3] = ["mesh", "torus", "midimew"];
 /// Puente et al. Table 3's clock: 5.65 ns a cycle.
-const NS_PER_CYCLE: f64 = 5.65;
+pub const NS_PER_CYCLE: f64 = 5.65;
 
-fn family_label(f: &str) -> &str {
+/// A family as the pictures name it.
+pub fn family_label(f: &str) -> &str {
     if f == "midimew" { "Midimew" } else { f }
 }
 
-fn network_spec(family: &str, nodes: u32) -> String {
+fn network_spec(family: &str, nodes: u32) -> Value {
     let k = (nodes as f64).sqrt().round() as u32;
     match family {
-        "mesh" => format!(r#"{{"family":"mesh","k":{k}}}"#),
-        "torus" => format!(r#"{{"family":"torus","k":{k},"bidirectional":true}}"#),
-        _ => format!(r#"{{"family":"midimew","nodes":{nodes}}}"#),
+        "mesh" => json!({"family": "mesh", "k": k}),
+        "torus" => json!({"family": "torus", "k": k, "bidirectional": true}),
+        _ => json!({"family": "midimew", "nodes": nodes}),
     }
 }
 
-fn puente_table_1_data() -> anyhow::Result<Data> {
-    let mut data = Data::new(&[
-        "network",
-        "nodes",
-        "links",
-        "diameter",
-        "average_distance",
-        "table_links",
-        "table_diameter",
-        "table_average_distance",
-    ]);
+fn puente_table_1_data() -> Result<Data> {
+    let mut data = Vec::new();
     for nodes in [16u32, 64, 256, 1024] {
         let k = (nodes as f64).sqrt();
         for family in FAMILIES {
-            let spec: TopologySpec = serde_json::from_str(&network_spec(family, nodes))?;
-            let (spec, _) = spec.resolve()?;
-            let routing = spec.resolve_routing(&RoutingSpec::default())?;
-            let topo = spec.shape(&routing)?.build()?;
-            let m = topo.metrics()?;
+            let spec: TopologySpec =
+                serde_json::from_value(network_spec(family, nodes)).map_err(|e| invalid(e.to_string()))?;
+            let m = crate::topo(&spec, &RoutingSpec::default(), false)?.metrics;
             let n = nodes as f64;
             // Table 1's formulas, k1 = k2 = k = √N.
             let (links, diameter, avg) = match family {
@@ -167,70 +183,70 @@ fn puente_table_1_data() -> anyhow::Result<Data> {
                     (2.0 * n, k0, k0 * (1.0 - 2.0 * (k0 * k0 - 1.0) / (3.0 * (n - 1.0))))
                 }
             };
-            data.push(vec![
-                family.into(),
-                nodes.to_string(),
-                (m.channels / 2).to_string(),
-                m.diameter.to_string(),
-                m.average_distance.to_string(),
-                links.to_string(),
-                diameter.to_string(),
-                avg.to_string(),
-            ]);
+            data.push(NetworkRow {
+                network: family.into(),
+                nodes,
+                links: m.channels / 2,
+                diameter: m.diameter,
+                average_distance: m.average_distance,
+                table_links: links,
+                table_diameter: diameter,
+                table_average_distance: avg,
+            });
         }
     }
-    Ok(data)
+    Ok(Data::Networks(data))
 }
 
-fn puente_table_1(data: &Data) -> anyhow::Result<Page> {
+fn puente_table_1(data: &[NetworkRow]) -> Result<Page> {
     let mut page = Page {
         about: "Each network built and measured by `netwrap topo` (links = channels / 2; diameter and average distance over ordered pairs of distinct nodes, exact), beside Table 1's formulas with k₁ = k₂ = k = √N.".into(),
         ..Page::default()
     };
-    let mut table_rows: Vec<Vec<String>> = Vec::new();
-    for r in data.iter() {
-        table_rows.push(vec![
-            family_label(r.s("network")).to_string(),
-            r.s("nodes").to_string(),
-            format!("{} ({})", r.s("links"), r.s("table_links")),
-            format!("{} ({})", r.s("diameter"), r.s("table_diameter")),
-            format!("{} ({})", fmt(r.f("average_distance"), 3), fmt(r.f("table_average_distance"), 3)),
-        ]);
-    }
-    let same = |r: &Row, a: &str, b: &str| (r.f(a) - r.f(b)).abs() < 1e-9;
-    let exact = data.iter().filter(|r| r.s("network") != "midimew").all(|r| {
-        same(&r, "links", "table_links")
-            && same(&r, "diameter", "table_diameter")
-            && same(&r, "average_distance", "table_average_distance")
+    let table_rows: Vec<Vec<String>> = data
+        .iter()
+        .map(|r| {
+            vec![
+                family_label(&r.network).to_string(),
+                r.nodes.to_string(),
+                format!("{} ({})", r.links, r.table_links),
+                format!("{} ({})", r.diameter, r.table_diameter),
+                format!("{} ({})", fmt(r.average_distance, 3), fmt(r.table_average_distance, 3)),
+            ]
+        })
+        .collect();
+    let same = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    let exact = data.iter().filter(|r| r.network != "midimew").all(|r| {
+        same(r.links as f64, r.table_links)
+            && same(r.diameter as f64, r.table_diameter)
+            && same(r.average_distance, r.table_average_distance)
     });
     page.claims.push(Claim::new(
         "Table 1: mesh 2√N(√N − 1) links, diameter 2k − 2, average distance 2k/3; torus 2N links, diameter k, average distance 2⌊k/2⌋⌊(k+1)/2⌋k/(k² − 1)",
         "the built meshes and tori give every formula's value exactly at N = 16, 64, 256, 1024 (average distance over ordered pairs of distinct nodes)",
         exact,
     ));
-    let mid = data.filter(|r| r.s("network") == "midimew");
+    let mid: Vec<&NetworkRow> = data.iter().filter(|r| r.network == "midimew").collect();
     page.claims.push(Claim::new(
         "Table 1: the Midimew has 2N links and diameter k₀ = ⌈k/√2⌉ (b or b − 1)",
         mid.iter()
-            .map(|r| {
-                format!("N = {}: diameter {} (k₀ = {})", r.s("nodes"), r.s("diameter"), r.s("table_diameter"))
-            })
+            .map(|r| format!("N = {}: diameter {} (k₀ = {})", r.nodes, r.diameter, r.table_diameter))
             .collect::<Vec<_>>()
             .join(", "),
         mid.iter().all(|r| {
-            same(&r, "links", "table_links") && (r.f("diameter") - r.f("table_diameter")).abs() <= 1.0
+            same(r.links as f64, r.table_links) && (r.diameter as f64 - r.table_diameter).abs() <= 1.0
         }),
     ));
-    let at = |family: &str, nodes: &str, col: &str| {
-        data.iter().find(|r| r.s("network") == family && r.s("nodes") == nodes).map_or(f64::NAN, |r| r.f(col))
-    };
-    let ratio = at("torus", "1024", "diameter") / at("midimew", "1024", "diameter");
+    let row = |family: &str, nodes: u32| data.iter().find(|r| r.network == family && r.nodes == nodes);
+    let diameter = |family: &str, nodes: u32| row(family, nodes).map_or(f64::NAN, |r| r.diameter as f64);
+    let distance = |family: &str, nodes: u32| row(family, nodes).map_or(f64::NAN, |r| r.average_distance);
+    let ratio = diameter("torus", 1024) / diameter("midimew", 1024);
     page.claims.push(Claim::new(
         "§2: for large networks the torus's diameter is about √2 times the Midimew's, up to 30% less",
         format!(
             "1024 nodes: {} against {}, a ratio of {:.3} (√2 = 1.414)",
-            at("torus", "1024", "diameter"),
-            at("midimew", "1024", "diameter"),
+            diameter("torus", 1024),
+            diameter("midimew", 1024),
             ratio
         ),
         (ratio - 2f64.sqrt()).abs() < 0.05,
@@ -239,97 +255,106 @@ fn puente_table_1(data: &Data) -> anyhow::Result<Page> {
         "§2: at 256 nodes the average distance falls from 8.3 (torus) to 7.51 (Midimew)",
         format!(
             "{} and {} exactly (Table 1's formula gives the torus {}; the text's 8.3 and 7.51 are not exact)",
-            fmt(at("torus", "256", "average_distance"), 3),
-            fmt(at("midimew", "256", "average_distance"), 3),
-            fmt(at("torus", "256", "table_average_distance"), 3)
+            fmt(distance("torus", 256), 3),
+            fmt(distance("midimew", 256), 3),
+            fmt(row("torus", 256).map_or(f64::NAN, |r| r.table_average_distance), 3)
         ),
-        at("midimew", "256", "average_distance") < at("torus", "256", "average_distance"),
+        distance("midimew", 256) < distance("torus", 256),
     ));
-    page.notes = format!(
-        "{}\nThe Midimew's average-distance formula k₀(1 − 2(k₀² − 1)/(3(N − 1))) is an approximation: it is off by up to a few per cent from the built graphs (C_N(b − 1, b), measured exactly).",
-        md_table(
+    page.notes = vec![
+        Note::Table(TextTable::new(
             &[
                 ("network", false),
                 ("N", true),
                 ("links (Table 1)", true),
                 ("diameter (Table 1)", true),
-                ("average distance (Table 1)", true)
+                ("average distance (Table 1)", true),
             ],
-            table_rows
-        )
-    );
+            table_rows,
+        )),
+        Note::Text("The Midimew's average-distance formula k₀(1 − 2(k₀² − 1)/(3(N − 1))) is an approximation: it is off by up to a few per cent from the built graphs (C_N(b − 1, b), measured exactly).".into()),
+    ];
     Ok(page)
 }
 
-/// Series of `value` against N, one per family, for one traffic, from rows of §5.1 data.
-fn per_size(rows: &[(String, u32, String, f64, Option<f64>)], traffic: &str) -> Vec<Series> {
-    FAMILIES
+/// One value of one network and traffic of Puente et al.'s §5.1 (a point of Figs. 6 and 7).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SizePoint {
+    /// `mesh`, `torus` or `midimew`.
+    pub family: String,
+    /// Nodes N.
+    pub nodes: u32,
+    /// One of [`TRAFFICS`].
+    pub traffic: String,
+    /// The value (ns for Fig. 6's latency, bytes/ns for Fig. 7's throughput).
+    pub value: f64,
+    /// Its 95% confidence interval's half-width, where measured.
+    pub ci: Option<f64>,
+}
+
+/// Fig. 6's points: each run's mean latency and its 95% interval, in ns.
+pub fn base_latencies(data: &Runs) -> Vec<SizePoint> {
+    data.rows
         .iter()
-        .enumerate()
-        .map(|(i, fam)| Series {
-            label: family_label(fam).to_string(),
-            color: i,
-            style: Style::Points,
-            points: rows
-                .iter()
-                .filter(|r| r.0 == *fam && r.2 == traffic)
-                .map(|r| ((r.1 as f64).sqrt(), r.3, r.4))
-                .collect(),
-            saturated: Vec::new(),
+        .map(|r| {
+            let (family, nodes) = network(r);
+            SizePoint {
+                family,
+                nodes,
+                traffic: traffic(r),
+                value: nan(r.metrics.latency) * NS_PER_CYCLE,
+                ci: Some(nan(r.metrics.latency_ci95) * NS_PER_CYCLE),
+            }
         })
         .collect()
 }
 
-fn size_chart(title: String, y: &str, series: Vec<Series>) -> Picture {
-    Picture::Chart(Chart {
-        title,
-        x_label: "side √N of the network (N = 16, 64, 256 nodes)".into(),
-        y_label: y.into(),
-        log_x: false,
-        log_y: false,
-        x_from_zero: false,
-        y_cap: None,
-        series,
-    })
+/// The highest accepted load (flits/node/cycle) of each network and traffic.
+fn best_accepted(data: &Runs) -> BTreeMap<(String, u32, String), f64> {
+    let mut best: BTreeMap<(String, u32, String), f64> = BTreeMap::new();
+    for r in &data.rows {
+        let (fam, n) = network(r);
+        let e = best.entry((fam, n, traffic(r))).or_insert(0.0);
+        *e = e.max(r.metrics.accepted_load);
+    }
+    best
 }
 
-fn puente_fig_6(data: &Data) -> anyhow::Result<Page> {
+/// Accepted load in flits/node/cycle to bytes/ns: × N × 2 bytes a phit / 5.65 ns.
+fn bytes_per_ns(load: f64, nodes: u32) -> f64 {
+    load * nodes as f64 * 2.0 / NS_PER_CYCLE
+}
+
+/// Fig. 7's points: each network's highest accepted load under each traffic, in bytes/ns.
+pub fn max_throughputs(data: &Runs) -> Vec<SizePoint> {
+    best_accepted(data)
+        .into_iter()
+        .map(|((family, nodes, traffic), v)| SizePoint {
+            family,
+            nodes,
+            traffic,
+            value: bytes_per_ns(v, nodes),
+            ci: None,
+        })
+        .collect()
+}
+
+fn puente_fig_6(data: &Runs) -> Result<Page> {
     let mut page = Page {
         about: "Mean latency at 0.05% of each network's bisection-limited load (netwrap's exact busiest-channel bound), Puente et al.'s router (virtual cut-through, a Bubble escape VC and an adaptive VC, 4-stage pipeline, 80-phit buffers), 20-phit messages (bimodal: 10% of 200 phits), in ns at 5.65 ns a cycle. [docs/validation.md](../validation.md) matches every parameter to the paper.".into(),
         ..Page::default()
     };
-    let rows: Vec<(String, u32, String, f64, Option<f64>)> = data
-        .iter()
-        .map(|r| {
-            let (fam, n) = network(r.s("topology"));
-            (
-                fam,
-                n,
-                traffic(r.s("workload")),
-                r.f("latency") * NS_PER_CYCLE,
-                Some(r.f("latency_ci95") * NS_PER_CYCLE),
-            )
-        })
-        .collect();
-    for t in TRAFFICS {
-        page.charts.push((
-            t.into(),
-            size_chart(
-                format!("Puente et al. 1999 Fig. 6: base latency, {t} traffic"),
-                "base latency (ns)",
-                per_size(&rows, t),
-            ),
-        ));
-    }
+    let rows = base_latencies(data);
     let get = |fam: &str, n: u32, t: &str| {
         rows.iter()
-            .find(|r| r.0 == fam && r.1 == n && r.2 == t)
-            .map_or((f64::NAN, 0.0), |r| (r.3, r.4.unwrap_or(0.0)))
+            .find(|r| r.family == fam && r.nodes == n && r.traffic == t)
+            .map_or((f64::NAN, 0.0), |r| (r.value, r.ci.unwrap_or(0.0)))
     };
     let hops = |fam: &str, n: u32, t: &str| {
-        data.iter()
-            .find(|r| network(r.s("topology")) == (fam.to_string(), n) && traffic(r.s("workload")) == t)
-            .map_or(f64::NAN, |r| r.f("expected_mean_hops"))
+        data.rows
+            .iter()
+            .find(|r| network(r) == (fam.to_string(), n) && traffic(r) == t)
+            .map_or(f64::NAN, |r| r.metrics.expected_mean_hops)
     };
     // The distances are exact; the latencies are compared as means for the fixed-length
     // traffics (bimodal latencies scatter by ± 1–2 cycles, as much as the differences).
@@ -368,12 +393,16 @@ fn puente_fig_6(data: &Data) -> anyhow::Result<Page> {
         .collect();
     page.claims.push(Claim::new(
         "\"as we increase network size, so they do the differences in average distance and their respective network latencies\"",
-        format!("Midimew's lead over the torus, uniform traffic: {} ns at 16, 64, 256 nodes", lead.iter().map(|l| fmt(*l, 1)).collect::<Vec<_>>().join(", ")),
+        format!(
+            "Midimew's lead over the torus, uniform traffic: {} ns at 16, 64, 256 nodes",
+            lead.iter().map(|l| fmt(*l, 1)).collect::<Vec<_>>().join(", ")
+        ),
         lead.windows(2).all(|w| w[1] > w[0]),
     ));
-    let linear = data.iter().all(|r| {
-        traffic(r.s("workload")) == "bimodal"
-            || (r.f("latency") - (5.0 * r.f("expected_mean_hops") + 24.0)).abs() <= r.f("latency_ci95") + 0.05
+    let linear = data.rows.iter().all(|r| {
+        traffic(r) == "bimodal"
+            || (nan(r.metrics.latency) - (5.0 * r.metrics.expected_mean_hops + 24.0)).abs()
+                <= nan(r.metrics.latency_ci95) + 0.05
     });
     page.claims.push(Claim::new(
         "\"the variations result from the different average distances\" (all routers have the same node delays)",
@@ -383,50 +412,12 @@ fn puente_fig_6(data: &Data) -> anyhow::Result<Page> {
     Ok(page)
 }
 
-fn puente_fig_7_data(ctx: &mut Ctx) -> anyhow::Result<Data> {
-    let mut all: Option<Data> = None;
-    for name in [
-        "crates/app/experiments/puente-5-1-throughput-16.toml",
-        "crates/app/experiments/puente-5-1-throughput-64.toml",
-        "crates/app/experiments/puente-5-1-throughput-256.toml",
-    ] {
-        let d = ctx.experiment_thinned(name, 3)?;
-        match &mut all {
-            None => all = Some(d),
-            Some(a) => a.rows.extend(d.rows),
-        }
-    }
-    all.ok_or_else(|| anyhow::anyhow!("no data"))
-}
-
-/// Accepted load in flits/node/cycle to bytes/ns: × N × 2 bytes a phit / 5.65 ns.
-fn bytes_per_ns(load: f64, nodes: u32) -> f64 {
-    load * nodes as f64 * 2.0 / NS_PER_CYCLE
-}
-
-fn puente_fig_7(data: &Data) -> anyhow::Result<Page> {
+fn puente_fig_7(data: &Runs) -> Result<Page> {
     let mut page = Page {
         about: "The highest accepted load over offered loads swept past saturation (geometric steps of 3%, 4% and 5% up to 1.0, 0.84 and 0.49 flits/node/cycle for 16, 64, 256 nodes; a quick run takes every third), each point after 5,000 warm-up cycles, in bytes/ns (2-byte phits, 5.65 ns cycles). The same router and traffic as Fig. 6. Beyond saturation neighbouring points of one curve differ by up to 6%, so differences within 6% are ties.".into(),
         ..Page::default()
     };
-    let mut best: BTreeMap<(String, u32, String), f64> = BTreeMap::new();
-    for r in data.iter() {
-        let (fam, n) = network(r.s("topology"));
-        let e = best.entry((fam, n, traffic(r.s("workload")))).or_insert(0.0);
-        *e = e.max(r.f("accepted_load"));
-    }
-    let rows: Vec<(String, u32, String, f64, Option<f64>)> =
-        best.iter().map(|((f, n, t), v)| (f.clone(), *n, t.clone(), bytes_per_ns(*v, *n), None)).collect();
-    for t in TRAFFICS {
-        page.charts.push((
-            t.into(),
-            size_chart(
-                format!("Puente et al. 1999 Fig. 7: maximum throughput, {t} traffic"),
-                "maximum throughput (bytes/ns)",
-                per_size(&rows, t),
-            ),
-        ));
-    }
+    let best = best_accepted(data);
     let get =
         |f: &str, n: u32, t: &str| best.get(&(f.to_string(), n, t.to_string())).copied().unwrap_or(f64::NAN);
     // Beyond saturation neighbouring points of one curve differ by up to 6% (docs/validation.md):
@@ -476,31 +467,32 @@ fn puente_fig_7(data: &Data) -> anyhow::Result<Page> {
         ),
         g("shuffle") > 0.32 - SCATTER && g("bit-reversal") < 0.26 - 2.0 * SCATTER,
     ));
-    page.notes = "Where we differ: the shuffle's gain is as large as the paper's (larger), but transpose and bit reversal gain less. Our 64- and 256-node Midimews take the permutations on the circulant's own node numbers (C_256(11,12) has no rectangular layout for the paper's Fig. 9 map, and the paper does not say how it numbered them), and a permutation's channel loads, not only its mean distance, set its throughput. Beyond saturation the Midimew's accepted load falls after its peak under the permutations while the torus's keeps creeping up; [docs/validation.md](../validation.md) follows this to the buffers (Fig. 8's page).".into();
+    page.notes = vec![Note::Text("Where we differ: the shuffle's gain is as large as the paper's (larger), but transpose and bit reversal gain less. Our 64- and 256-node Midimews take the permutations on the circulant's own node numbers (C_256(11,12) has no rectangular layout for the paper's Fig. 9 map, and the paper does not say how it numbered them), and a permutation's channel loads, not only its mean distance, set its throughput. Beyond saturation the Midimew's accepted load falls after its peak under the permutations while the torus's keeps creeping up; [docs/validation.md](../validation.md) follows this to the buffers (Fig. 8's page).".into())];
     Ok(page)
 }
 
-fn puente_fig_8(data: &Data) -> anyhow::Result<Page> {
+/// Fig. 8's networks: (the point of `puente-fig-8.toml`, the picture's suffix, the network,
+/// its name).
+pub fn occupancy_networks() -> [(u64, &'static str, TopologySpec, &'static str); 2] {
+    [
+        (
+            0,
+            "torus",
+            TopologySpec::Torus { k: Some(16), n: None, nodes: None, radices: None, bidirectional: true },
+            "16x16 torus",
+        ),
+        (1, "midimew", TopologySpec::Midimew { nodes: Some(256) }, "256-node Midimew"),
+    ]
+}
+
+fn puente_fig_8(data: &[ChannelRow]) -> Result<Page> {
     let mut page = Page {
         about: "Each channel's adaptive VC (vc1) mean occupancy in flits, 80-flit buffers, transpose traffic at an offered load of 0.5 flits/node/cycle (past both networks' saturation), on each network's own drawing: the 16×16 torus as its grid (wrap-around channels as stubs at the edge); C_256(11,12), which has no rectangular layout, as its minimal-offset diamond (+11 to the right, +12 down).".into(),
         ..Page::default()
     };
-    let nets = [
-        ("0", "torus", r#"{"family":"torus","k":16,"bidirectional":true}"#, "16x16 torus"),
-        ("1", "midimew", r#"{"family":"midimew","nodes":256}"#, "256-node Midimew"),
-    ];
     let mut spread = Vec::new();
-    for (point, suffix, spec, name) in nets {
-        let spec: TopologySpec = serde_json::from_str(spec)?;
-        let map = data.heatmap(
-            &spec,
-            "vc1",
-            Some(point.parse()?),
-            Some(80.0),
-            Some(format!("Puente et al. 1999 Fig. 8: adaptive VC occupancy, transpose, offered 0.5: {name}")),
-        )?;
-        page.charts.push((suffix.into(), Picture::Map(map)));
-        let v: Vec<f64> = data.iter().filter(|r| r.s("point") == point).map(|r| r.f("vc1")).collect();
+    for (point, _, _, name) in occupancy_networks() {
+        let v: Vec<f64> = data.iter().filter(|r| r.point == point).map(|r| nan(r.vc(1))).collect();
         let mean = v.iter().sum::<f64>() / v.len() as f64;
         let sd = (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len() as f64).sqrt();
         spread.push((name, mean, sd));
@@ -511,66 +503,51 @@ fn puente_fig_8(data: &Data) -> anyhow::Result<Page> {
         spread.iter().map(|(n, m, sd)| format!("{n}: mean {m:.1} flits, standard deviation {sd:.1}")).collect::<Vec<_>>().join("; "),
         cv(1) < 0.5 * cv(0),
     ));
-    page.notes = "Balanced, read as: the spread of the adaptive VCs' occupancy over the channels (standard deviation over mean) is under half the torus's. The Midimew's buffers are also fuller on average, which matches its fall in accepted load beyond saturation (Fig. 7's page).".into();
+    page.notes = vec![Note::Text("Balanced, read as: the spread of the adaptive VCs' occupancy over the channels (standard deviation over mean) is under half the torus's. The Midimew's buffers are also fuller on average, which matches its fall in accepted load beyond saturation (Fig. 7's page).".into())];
     Ok(page)
 }
 
 // ---- Greenberg & Guan 1997 ----
 
-fn greenberg_guan_fig_3(data: &Data) -> anyhow::Result<Page> {
-    let mut page = Page {
+fn greenberg_guan_fig_3(data: &Runs) -> Result<Page> {
+    let page = Page {
         about: "Butterfly fat-trees of 64, 256 and 1024 processors with 16-, 32- and 64-flit worms on netwrap's wormhole router matched to the paper's assumptions (one VC, 3-flit buffers, oldest-first arbitration, uniform traffic over the other processors), beside eq. 25 (dashed) at rates from 10% to 110% of eq. 26's saturation rate. Greenberg & Guan print no numbers; their Fig. 3 shows 1024 processors.".into(),
         ..Page::default()
     };
-    for nodes in ["64", "256", "1024"] {
-        let d = data.only("topology.nodes", nodes)?;
-        page.charts.push((
-            nodes.into(),
-            d.chart(&axes(
-                "workload.rate",
-                "latency",
-                &["workload.size"],
-                format!("Greenberg & Guan 1997 Fig. 3: {nodes} processors"),
-            ))?
-            .into(),
-        ));
-    }
-    let low = data.filter(|r| r.f("workload.rate") <= 0.61 * r.f("model_max_rate"));
-    let worst = low.iter().map(|r| (r.f("latency") / r.f("model_latency") - 1.0).abs()).fold(0.0, f64::max);
-    page.claims.push(Claim::new(
+    let rate = |r: &Row| r.num("workload.rate");
+    let max_rate = |r: &Row| nan(r.metrics.model_max_rate);
+    let (sim, model) = (|r: &Row| nan(r.metrics.latency), |r: &Row| nan(r.metrics.model_latency));
+    let low = data.filter(|r| rate(r) <= 0.61 * max_rate(r));
+    let worst = low.rows.iter().map(|r| (sim(r) / model(r) - 1.0).abs()).fold(0.0, f64::max);
+    let mut claims = vec![Claim::new(
         "\"the model produced accurate predictions on latency … for all cases under study\" (read as: within 10% below 60% of eq. 26's saturation rate, widened by each point's 95% interval)",
         format!("largest |error| there: {:.1}% over {} points", worst * 100.0, low.rows.len()),
-        !low.rows.is_empty() && low.iter().all(|r| (r.f("latency") - r.f("model_latency")).abs() <= 0.1 * r.f("model_latency") + r.f("latency_ci95")),
-    ));
-    let high = data.filter(|r| (r.f("workload.rate") / r.f("model_max_rate") - 0.9).abs() < 0.01);
-    let beyond = data.filter(|r| r.f("workload.rate") > 1.05 * r.f("model_max_rate"));
-    page.claims.push(Claim::differs(
+        !low.rows.is_empty()
+            && low
+                .rows
+                .iter()
+                .all(|r| (sim(r) - model(r)).abs() <= 0.1 * model(r) + nan(r.metrics.latency_ci95)),
+    )];
+    let high = data.filter(|r| (rate(r) / max_rate(r) - 0.9).abs() < 0.01);
+    let beyond = data.filter(|r| rate(r) > 1.05 * max_rate(r));
+    let ok = |r: &Row| r.metrics.verdict == Some(Verdict::Ok);
+    claims.push(Claim::differs(
         "\"… and throughput\"",
         format!(
             "near saturation the model is too high ({} at 90% of eq. 26's rate), and at 110% of it {} of {} networks still run stable: eq. 26's saturation is too low (the paired up-links' two-server queue, docs/validation.md)",
-            high.iter().map(|r| pct(r.f("model_latency"), r.f("latency"))).collect::<Vec<_>>().join(", "),
-            beyond.iter().filter(|r| r.s("verdict") == "ok").count(),
+            high.rows.iter().map(|r| pct(model(r), sim(r))).collect::<Vec<_>>().join(", "),
+            beyond.rows.iter().filter(|r| ok(r)).count(),
             beyond.rows.len()
         ),
-        high.iter().all(|r| r.f("model_latency") > r.f("latency")) && beyond.iter().all(|r| r.s("verdict") == "ok"),
+        high.rows.iter().all(|r| model(r) > sim(r)) && beyond.rows.iter().all(ok),
     ));
-    Ok(page)
+    Ok(Page { claims, ..page })
 }
 
 // ---- Raghunath & Ranade 1995 ----
 
-fn rr_table_1_data() -> anyhow::Result<Data> {
-    let mut data = Data::new(&[
-        "modules",
-        "topology",
-        "bisection",
-        "pin_count",
-        "bundles_per_module",
-        "total_bundles",
-        "table_pin_count",
-        "table_bundles_per_module",
-        "table_total_bundles",
-    ]);
+fn rr_table_1_data() -> Result<Data> {
+    let mut data = Vec::new();
     let b = 4096.0;
     for m in [16u32, 64, 256, 4096] {
         let mf = m as f64;
@@ -590,72 +567,75 @@ fn rr_table_1_data() -> anyhow::Result<Data> {
         ];
         for (t, pins, bundles, total) in rows {
             let r = cost(t, m, b as u64)?;
-            data.push(vec![
-                m.to_string(),
-                r.topology,
-                r.bisection.to_string(),
-                r.pin_count.to_string(),
-                r.bundles_per_module.to_string(),
-                r.total_bundles.to_string(),
-                pins.to_string(),
-                bundles.to_string(),
-                total.to_string(),
-            ]);
+            data.push(ModuleRow {
+                modules: m,
+                topology: r.topology,
+                bisection: r.bisection,
+                pin_count: r.pin_count,
+                bundles_per_module: r.bundles_per_module,
+                total_bundles: r.total_bundles,
+                table_pin_count: pins,
+                table_bundles_per_module: bundles,
+                table_total_bundles: total,
+            });
         }
     }
-    Ok(data)
+    Ok(Data::Modules(data))
 }
 
-fn rr_table_1(data: &Data) -> anyhow::Result<Page> {
+fn rr_table_1(data: &[ModuleRow]) -> Result<Page> {
     let mut page = Page {
         about: "Each inter-module network built as a graph and counted (`netwrap cost`: a module's pins are the widths of its bundles, each dimension's bundles sized so that every bisection is B = 4096 wires), beside Table I's closed forms, at M = 16, 64, 256 and 4096 modules (perfect squares and powers of two, where every row's graph exists). The butterfly row is Table I's formula itself (no butterfly has exactly M nodes).".into(),
         ..Page::default()
     };
-    let agree = |r: &Row| {
-        ["pin_count", "bundles_per_module", "total_bundles"]
-            .iter()
-            .all(|c| (r.f(c) - r.f(&format!("table_{c}"))).abs() < 1e-6 * r.f(c).max(1.0))
-    };
-    let bad: Vec<String> = data
+    let agree = |r: &ModuleRow| {
+        [
+            (r.pin_count, r.table_pin_count),
+            (r.bundles_per_module as f64, r.table_bundles_per_module),
+            (r.total_bundles as f64, r.table_total_bundles),
+        ]
         .iter()
-        .filter(|r| !agree(r))
-        .map(|r| format!("{} M = {}", r.s("topology"), r.s("modules")))
-        .collect();
+        .all(|&(ours, table)| (ours - table).abs() < 1e-6 * ours.max(1.0))
+    };
+    let bad: Vec<String> =
+        data.iter().filter(|r| !agree(r)).map(|r| format!("{} M = {}", r.topology, r.modules)).collect();
     page.claims.push(Claim::new(
         "Table I: pin count (4B/M)(M−1)/M for the complete graph, (8B/M)(√M−1)/√M for the 2-hop network, 2B·log M/M for the hypercube, 2B/√M for the 2-dim toroid, B for the ring; bundles M−1, 2(√M−1), log M, 4, 2 per module",
-        if bad.is_empty() { format!("the built graphs give every formula's value on all {} rows", data.rows.len()) } else { format!("differs on {}", bad.join(", ")) },
+        if bad.is_empty() {
+            format!("the built graphs give every formula's value on all {} rows", data.len())
+        } else {
+            format!("differs on {}", bad.join(", "))
+        },
         bad.is_empty(),
     ));
-    let pins = |m: &str, t: &str| {
-        data.iter()
-            .find(|r| r.s("modules") == m && r.s("topology") == t)
-            .map_or(f64::NAN, |r| r.f("pin_count"))
+    let pins = |m: u32, t: &str| {
+        data.iter().find(|r| r.modules == m && r.topology == t).map_or(f64::NAN, |r| r.pin_count)
     };
-    let complete_least = ["16", "64", "256", "4096"].iter().all(|m| {
-        data.iter()
-            .filter(|r| r.s("modules") == *m)
-            .all(|r| pins(m, "Complete graph") <= r.f("pin_count") + 1e-9)
+    let complete_least = [16, 64, 256, 4096].iter().all(|&m| {
+        data.iter().filter(|r| r.modules == m).all(|r| pins(m, "Complete graph") <= r.pin_count + 1e-9)
     });
     page.claims.push(Claim::new(
         "§4: the complete graph achieves the minimum pin count for a given bisection",
         format!(
             "least at every M (M = 256: {} against the 2-hop network's {})",
-            fmt(pins("256", "Complete graph"), 1),
-            fmt(pins("256", "2-hop Network"), 1)
+            fmt(pins(256, "Complete graph"), 1),
+            fmt(pins(256, "2-hop Network"), 1)
         ),
         complete_least,
     ));
-    let mut table_rows: Vec<Vec<String>> = Vec::new();
-    for r in data.iter() {
-        table_rows.push(vec![
-            r.s("modules").to_string(),
-            r.s("topology").to_string(),
-            format!("{} ({})", fmt(r.f("pin_count"), 1), fmt(r.f("table_pin_count"), 1)),
-            format!("{} ({})", r.s("bundles_per_module"), r.s("table_bundles_per_module")),
-            format!("{} ({})", r.s("total_bundles"), r.s("table_total_bundles")),
-        ]);
-    }
-    page.notes = md_table(
+    let table_rows = data
+        .iter()
+        .map(|r| {
+            vec![
+                r.modules.to_string(),
+                r.topology.clone(),
+                format!("{} ({})", fmt(r.pin_count, 1), fmt(r.table_pin_count, 1)),
+                format!("{} ({})", r.bundles_per_module, r.table_bundles_per_module),
+                format!("{} ({})", r.total_bundles, r.table_total_bundles),
+            ]
+        })
+        .collect();
+    page.notes = vec![Note::Table(TextTable::new(
         &[
             ("M", true),
             ("topology", false),
@@ -664,7 +644,7 @@ fn rr_table_1(data: &Data) -> anyhow::Result<Page> {
             ("total bundles (Table I)", true),
         ],
         table_rows,
-    );
+    ))];
     Ok(page)
 }
 
@@ -681,59 +661,54 @@ const TABLE_II: [(&str, f64, u32, u64); 9] = [
     ("Ring", 8192.0, 2, 32),
 ];
 
-fn rr_table_2_data() -> anyhow::Result<Data> {
-    let mut data = Data::new(&[
-        "topology",
-        "bisection",
-        "pin_count",
-        "bundles_per_module",
-        "total_bundles",
-        "paper_pin_count",
-        "paper_bundles_per_module",
-        "paper_total_bundles",
-    ]);
+fn rr_table_2_data() -> Result<Data> {
+    let mut data = Vec::new();
     for (t, (name, pins, bundles, total)) in InterModule::TABLE_II.iter().zip(TABLE_II) {
         let r = cost(*t, 32, 8192)?;
-        anyhow::ensure!(r.topology == name, "Table II's rows are out of order");
-        data.push(vec![
-            r.topology,
-            r.bisection.to_string(),
-            r.pin_count.to_string(),
-            r.bundles_per_module.to_string(),
-            r.total_bundles.to_string(),
-            pins.to_string(),
-            bundles.to_string(),
-            total.to_string(),
-        ]);
+        if r.topology != name {
+            return Err(invalid("Table II's rows are out of order".into()));
+        }
+        data.push(TableIIRow {
+            topology: r.topology,
+            bisection: r.bisection,
+            pin_count: r.pin_count,
+            bundles_per_module: r.bundles_per_module,
+            total_bundles: r.total_bundles,
+            paper_pin_count: pins,
+            paper_bundles_per_module: bundles,
+            paper_total_bundles: total,
+        });
     }
-    Ok(data)
+    Ok(Data::TableII(data))
 }
 
-fn rr_table_2(data: &Data) -> anyhow::Result<Page> {
+fn rr_table_2(data: &[TableIIRow]) -> Result<Page> {
     let mut page = Page {
         about: "Table II recomputed: 32 modules, bisection 8192 wires, each network built and counted (the butterfly and CCC rows from Table I's formulas with log₂ 32 = 5, as the paper does); the paper's printed values in parentheses.".into(),
         ..Page::default()
     };
-    let mut table_rows: Vec<Vec<String>> = Vec::new();
-    for r in data.iter() {
-        table_rows.push(vec![
-            r.s("topology").to_string(),
-            format!("{} ({})", r.s("pin_count"), r.s("paper_pin_count")),
-            format!("{} ({})", r.s("bundles_per_module"), r.s("paper_bundles_per_module")),
-            format!("{} ({})", r.s("total_bundles"), r.s("paper_total_bundles")),
-        ]);
-    }
+    let table_rows = data
+        .iter()
+        .map(|r| {
+            vec![
+                r.topology.clone(),
+                format!("{} ({})", r.pin_count, r.paper_pin_count),
+                format!("{} ({})", r.bundles_per_module, r.paper_bundles_per_module),
+                format!("{} ({})", r.total_bundles, r.paper_total_bundles),
+            ]
+        })
+        .collect();
     let equal = data.iter().all(|r| {
-        ["pin_count", "bundles_per_module", "total_bundles"]
-            .iter()
-            .all(|c| r.f(c) == r.f(&format!("paper_{c}")))
+        r.pin_count == r.paper_pin_count
+            && r.bundles_per_module == r.paper_bundles_per_module
+            && r.total_bundles == r.paper_total_bundles
     });
     page.claims.push(Claim::new(
         "Table II's 27 printed numbers",
         if equal { "every one equal".to_string() } else { "some differ (table below)".to_string() },
         equal,
     ));
-    page.notes = md_table(
+    page.notes = vec![Note::Table(TextTable::new(
         &[
             ("topology", false),
             ("pin count (paper)", true),
@@ -741,64 +716,69 @@ fn rr_table_2(data: &Data) -> anyhow::Result<Page> {
             ("total bundles (paper)", true),
         ],
         table_rows,
-    );
+    ))];
     Ok(page)
 }
 
-fn rr_open(id: &'static str, title: &'static str, present: fn(&Data) -> anyhow::Result<Page>) -> Item {
+fn rr_open(id: &'static str, title: &'static str, page: fn(&Data) -> Result<Page>) -> Item {
     Item {
         id,
         paper: Paper::RaghunathRanade,
         title,
         source: "crates/app/experiments/raghunath-ranade-open.toml",
-        data: |ctx| ctx.experiment("crates/app/experiments/raghunath-ranade-open.toml"),
-        present,
+        kind: Kind::Runs,
+        data: |ctx| Ok(Data::Runs(ctx.experiment("raghunath-ranade-open")?)),
+        page,
     }
 }
 
 const OPEN_ABOUT: &str = "1024 processors and 1024 memories on the paper's two-level networks, 128-bit requests and replies (replies on the network reversed), open-network processors (geometric intervals), each memory serving one access at a time in 128 bits / its link's width cycles (our reading: the paper gives no access time). Round trip = request + memory + reply, in cycles, against the load as a percentage of the peak (one access per processor every 16 cycles); points with 95% intervals; a curve stops where the run saturated.";
 
-/// Round trip against load (%) for `networks`.
-fn open_chart(data: &Data, networks: &[&str], title: &str) -> anyhow::Result<Picture> {
-    let mut series = Vec::new();
-    for (i, name) in networks.iter().enumerate() {
-        let d = data.only("topology.name", name)?;
-        let mut points = Vec::new();
-        let mut saturated = Vec::new();
-        for r in d.iter() {
-            let load = r.f("workload.rate") * 16.0 * 100.0;
-            if r.s("verdict") == "ok" {
-                points.push((load, r.f("round_trip"), Some(r.f("round_trip_ci95"))));
-            } else {
-                saturated.push(load);
-            }
-        }
-        series.push(Series { label: name.to_string(), color: i, style: Style::Points, points, saturated });
+/// The networks of Raghunath & Ranade's open-network Figs. 4, 5 and 6.
+pub fn open_networks(figure: u32) -> &'static [&'static str] {
+    match figure {
+        4 => &["Butterfly.8.8", "Butterfly.8-2dil.8", "Butterfly.8-4dil.8", "Butterfly.32.8"],
+        5 => &["Xbar.8.8", "Xbar.32.8", "Butterfly.8.8", "Butterfly.8-2dil.8", "Butterfly.32.8"],
+        _ => &["2hop.32.64-32", "2hop.64.64-32", "2hop.32-2dil.64-32", "Butterfly.8.8", "Butterfly.32.8"],
     }
-    Ok(Picture::Chart(Chart {
-        title: title.into(),
-        x_label: "load (% of peak)".into(),
-        y_label: "round trip (cycles)".into(),
-        log_x: false,
-        log_y: false,
-        x_from_zero: true,
-        y_cap: None,
-        series,
-    }))
 }
 
-/// The round trip of `name` at `percent` load.
-fn rt(data: &Data, name: &str, percent: f64) -> f64 {
-    data.iter()
-        .find(|r| r.s("topology.name") == name && (r.f("workload.rate") * 1600.0 - percent).abs() < 0.5)
-        .map_or(f64::NAN, |r| if r.s("verdict") == "ok" { r.f("round_trip") } else { f64::INFINITY })
+/// One point of an open-network curve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpenPoint {
+    /// The load, in per cent of the peak (one access per processor every 16 cycles).
+    pub load: f64,
+    /// The round trip and its 95% interval's half-width, in cycles; `None` where the run
+    /// saturated.
+    pub round_trip: Option<(f64, f64)>,
 }
 
-fn rr_fig_4(data: &Data) -> anyhow::Result<Page> {
-    let nets = ["Butterfly.8.8", "Butterfly.8-2dil.8", "Butterfly.8-4dil.8", "Butterfly.32.8"];
+/// The round trips of `network`'s runs, in point order.
+pub fn open_points(data: &Runs, network: &str) -> Vec<OpenPoint> {
+    data.rows
+        .iter()
+        .filter(|r| r.text("topology.name") == network)
+        .map(|r| OpenPoint {
+            load: r.num("workload.rate") * 16.0 * 100.0,
+            round_trip: (r.metrics.verdict == Some(Verdict::Ok))
+                .then(|| (nan(r.metrics.round_trip), nan(r.metrics.round_trip_ci95))),
+        })
+        .collect()
+}
+
+/// The round trip of `name` at `percent` load (infinite where it saturated, NaN where not run).
+fn rt(data: &Runs, name: &str, percent: f64) -> f64 {
+    data.rows
+        .iter()
+        .find(|r| r.text("topology.name") == name && (r.num("workload.rate") * 1600.0 - percent).abs() < 0.5)
+        .map_or(f64::NAN, |r| {
+            if r.metrics.verdict == Some(Verdict::Ok) { nan(r.metrics.round_trip) } else { f64::INFINITY }
+        })
+}
+
+fn rr_fig_4(data: &Runs) -> Result<Page> {
+    let nets = open_networks(4);
     let mut page = Page { about: OPEN_ABOUT.into(), ..Page::default() };
-    page.charts
-        .push((String::new(), open_chart(data, &nets, "Raghunath & Ranade 1995 Fig. 4: butterflies")?));
     // A run that saturates has no stable round trip: the curve has risen without bound.
     let convex = nets.iter().all(|n| {
         rt(data, n, 90.0) == f64::INFINITY
@@ -806,7 +786,11 @@ fn rr_fig_4(data: &Data) -> anyhow::Result<Page> {
     });
     page.claims.push(Claim::new(
         "§6.3: \"as the applied load increases, the latency initially increases gradually, and as the network nears saturation, the latency increases rapidly\"",
-        format!("from 80% to 90% load the round trip grows by {} cycles (— where the run saturated), against {} from 10% to 20%", nets.iter().map(|n| fmt(rt(data, n, 90.0) - rt(data, n, 80.0), 0)).collect::<Vec<_>>().join(", "), nets.iter().map(|n| fmt(rt(data, n, 20.0) - rt(data, n, 10.0), 1)).collect::<Vec<_>>().join(", ")),
+        format!(
+            "from 80% to 90% load the round trip grows by {} cycles (— where the run saturated), against {} from 10% to 20%",
+            nets.iter().map(|n| fmt(rt(data, n, 90.0) - rt(data, n, 80.0), 0)).collect::<Vec<_>>().join(", "),
+            nets.iter().map(|n| fmt(rt(data, n, 20.0) - rt(data, n, 10.0), 1)).collect::<Vec<_>>().join(", ")
+        ),
         convex,
     ));
     let (b, d2, d4) = (rt(data, nets[0], 50.0), rt(data, nets[1], 50.0), rt(data, nets[2], 50.0));
@@ -819,17 +803,20 @@ fn rr_fig_4(data: &Data) -> anyhow::Result<Page> {
         (rt(data, nets[3], 10.0), rt(data, nets[0], 10.0), rt(data, nets[3], 80.0), rt(data, nets[0], 80.0));
     page.claims.push(Claim::differs(
         "§6.3: at low load the networks with wider channels are slightly worse than Butterfly.8.8 (a message waits for its tail where channels widen); at high load they win",
-        format!("Butterfly.32.8 {} against {} at 10% load, {} against {} at 80%: with our memory reading its 4-cycle memories outweigh the wait at every load (with memories taking no time the low-load order is the paper's: docs/validation.md)", fmt(w_lo, 1), fmt(b_lo, 1), fmt(w_hi, 1), fmt(b_hi, 1)),
+        format!(
+            "Butterfly.32.8 {} against {} at 10% load, {} against {} at 80%: with our memory reading its 4-cycle memories outweigh the wait at every load (with memories taking no time the low-load order is the paper's: docs/validation.md)",
+            fmt(w_lo, 1),
+            fmt(b_lo, 1),
+            fmt(w_hi, 1),
+            fmt(b_hi, 1)
+        ),
         w_lo < b_lo && w_hi < b_hi,
     ));
     Ok(page)
 }
 
-fn rr_fig_5(data: &Data) -> anyhow::Result<Page> {
-    let nets = ["Xbar.8.8", "Xbar.32.8", "Butterfly.8.8", "Butterfly.8-2dil.8", "Butterfly.32.8"];
+fn rr_fig_5(data: &Runs) -> Result<Page> {
     let mut page = Page { about: OPEN_ABOUT.into(), ..Page::default() };
-    page.charts
-        .push((String::new(), open_chart(data, &nets, "Raghunath & Ranade 1995 Fig. 5: crossbar modules")?));
     let gap = |load: f64| rt(data, "Butterfly.8-2dil.8", load) - rt(data, "Xbar.8.8", load);
     let below = [10.0, 30.0, 50.0, 70.0].iter().all(|&l| {
         rt(data, "Xbar.8.8", l) < rt(data, "Butterfly.8-2dil.8", l)
@@ -837,7 +824,10 @@ fn rr_fig_5(data: &Data) -> anyhow::Result<Page> {
     });
     page.claims.push(Claim::new(
         "§6.3: \"the graph for the cross-bar network is lower because of its lower minimum latency\" (Xbar.8.8 against Butterfly.8-2dil.8, Xbar.32.8 against Butterfly.32.8)",
-        format!("lower at 10–70% load; Butterfly.8-2dil.8 − Xbar.8.8: {} cycles at 10, 30, 50%", [10.0, 30.0, 50.0].iter().map(|&l| fmt(gap(l), 1)).collect::<Vec<_>>().join(", ")),
+        format!(
+            "lower at 10–70% load; Butterfly.8-2dil.8 − Xbar.8.8: {} cycles at 10, 30, 50%",
+            [10.0, 30.0, 50.0].iter().map(|&l| fmt(gap(l), 1)).collect::<Vec<_>>().join(", ")
+        ),
         below,
     ));
     let parallel = (gap(50.0) - gap(10.0)).abs() < 0.5 * gap(10.0);
@@ -849,17 +839,17 @@ fn rr_fig_5(data: &Data) -> anyhow::Result<Page> {
     Ok(page)
 }
 
-fn rr_fig_6(data: &Data) -> anyhow::Result<Page> {
-    let nets = ["2hop.32.64-32", "2hop.64.64-32", "2hop.32-2dil.64-32", "Butterfly.8.8", "Butterfly.32.8"];
+fn rr_fig_6(data: &Runs) -> Result<Page> {
     let mut page = Page { about: OPEN_ABOUT.into(), ..Page::default() };
-    page.charts.push((
-        String::new(),
-        open_chart(data, &nets, "Raghunath & Ranade 1995 Fig. 6: 2-hop inter-module networks")?,
-    ));
     let at = |n: &str| rt(data, n, 80.0);
     page.claims.push(Claim::new(
         "§6.3: for the 2-hop networks \"dilation improves the performance over the base network, and widening channels is even better\"",
-        format!("round trip at 80% load: {} (base), {} (dilated), {} (wider)", fmt(at("2hop.32.64-32"), 1), fmt(at("2hop.32-2dil.64-32"), 1), fmt(at("2hop.64.64-32"), 1)),
+        format!(
+            "round trip at 80% load: {} (base), {} (dilated), {} (wider)",
+            fmt(at("2hop.32.64-32"), 1),
+            fmt(at("2hop.32-2dil.64-32"), 1),
+            fmt(at("2hop.64.64-32"), 1)
+        ),
         at("2hop.32-2dil.64-32") < at("2hop.32.64-32") && at("2hop.64.64-32") < at("2hop.32.64-32"),
     ));
     page.claims.push(Claim::new(
@@ -870,7 +860,8 @@ fn rr_fig_6(data: &Data) -> anyhow::Result<Page> {
     Ok(page)
 }
 
-const NETWORKS: [&str; 9] = [
+/// The networks of Raghunath & Ranade's multithreading Figs. 7 and 8.
+pub const THREAD_NETWORKS: [&str; 9] = [
     "Butterfly.8.8",
     "Butterfly.8-2dil.8",
     "Butterfly.8-4dil.8",
@@ -882,73 +873,52 @@ const NETWORKS: [&str; 9] = [
     "2hop.32-2dil.64-32",
 ];
 
-fn rr_threads(data: &Data, interval: u32) -> anyhow::Result<Page> {
+/// The processor utilisation of `network` with `threads` threads a processor whose accesses
+/// come at `interval` (`geometric` or `periodic`) intervals; NaN where not run.
+pub fn thread_utilization(data: &Runs, network: &str, interval: &str, threads: u32) -> f64 {
+    data.rows
+        .iter()
+        .find(|r| {
+            r.text("topology.name") == network
+                && r.text("workload.processor.interval") == interval
+                && r.num("workload.processor.threads") == threads as f64
+        })
+        .map_or(f64::NAN, |r| nan(r.metrics.processor_utilization))
+}
+
+fn rr_threads(data: &Runs, interval: u32) -> Result<Page> {
     let mut page = Page {
         about: format!(
             "Processor utilisation U with T = 1, 2, 4, 8, 16 threads per processor (round robin, a one-cycle switch, at most one outstanding access a thread), a mean interval of {interval} cycles between a thread's accesses, (a) geometric and (b) periodic; the same networks and memories as Figs. 4–6. The paper draws U on the x-axis against the networks; we draw U against T, one curve per network."
         ),
         ..Page::default()
     };
-    let u = |name: &str, interval: &str, t: u32| {
-        data.iter()
-            .find(|r| {
-                r.s("topology.name") == name
-                    && r.s("workload.processor.interval") == interval
-                    && r.s("workload.processor.threads") == t.to_string()
-            })
-            .map_or(f64::NAN, |r| r.f("processor_utilization"))
-    };
-    for (suffix, kind) in [("a", "geometric"), ("b", "periodic")] {
-        let series = NETWORKS
-            .iter()
-            .enumerate()
-            .map(|(i, n)| Series {
-                label: n.to_string(),
-                color: i,
-                style: Style::Points,
-                points: [1, 2, 4, 8, 16]
-                    .iter()
-                    .map(|&t| (t as f64, u(n, kind, t), None))
-                    .filter(|p| p.1.is_finite())
-                    .collect(),
-                saturated: Vec::new(),
-            })
-            .collect();
-        page.charts.push((
-            suffix.into(),
-            Picture::Chart(Chart {
-                title: format!(
-                    "Raghunath & Ranade 1995 Fig. {}({suffix}): interval {interval}, {kind}",
-                    if interval == 16 { 7 } else { 8 }
-                ),
-                x_label: "threads per processor T".into(),
-                y_label: "processor utilisation U".into(),
-                log_x: true,
-                log_y: false,
-                x_from_zero: false,
-                y_cap: None,
-                series,
-            }),
-        ));
-    }
-    let rising = NETWORKS
+    let u = |name: &str, kind: &str, t: u32| thread_utilization(data, name, kind, t);
+    let rising = THREAD_NETWORKS
         .iter()
         .all(|n| [1u32, 2, 4, 8].iter().all(|&t| u(n, "geometric", 2 * t) >= u(n, "geometric", t) - 0.005));
     page.claims.push(Claim::new(
         "§6.3: \"all networks achieve significant improvement in processor utilization as the number of threads is increased\"",
-        format!("U from T = 1 to 16 (geometric): {}", NETWORKS.iter().map(|n| format!("{} {}→{}", n, fmt(u(n, "geometric", 1), 2), fmt(u(n, "geometric", 16), 2))).collect::<Vec<_>>().join(", ")),
-        rising && NETWORKS.iter().all(|n| u(n, "geometric", 16) > 1.5 * u(n, "geometric", 1)),
+        format!(
+            "U from T = 1 to 16 (geometric): {}",
+            THREAD_NETWORKS
+                .iter()
+                .map(|n| format!("{} {}→{}", n, fmt(u(n, "geometric", 1), 2), fmt(u(n, "geometric", 16), 2)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        rising && THREAD_NETWORKS.iter().all(|n| u(n, "geometric", 16) > 1.5 * u(n, "geometric", 1)),
     ));
     // A periodic run beats its geometric twin by more than the two runs' noise: with 10,000 or
     // more accesses a point, U's standard error is under 0.005.
-    let periodic_higher = NETWORKS
+    let periodic_higher = THREAD_NETWORKS
         .iter()
         .all(|n| [2u32, 4, 8].iter().all(|&t| u(n, "periodic", t) >= u(n, "geometric", t) - 0.01));
     page.claims.push(Claim::new(
         "§6.3: \"the utilizations for the periodic model are higher\"",
         format!(
             "periodic − geometric at T = 4: {}",
-            NETWORKS
+            THREAD_NETWORKS
                 .iter()
                 .map(|n| format!("{:+.3}", u(n, "periodic", 4) - u(n, "geometric", 4)))
                 .collect::<Vec<_>>()
@@ -977,11 +947,16 @@ fn rr_threads(data: &Data, interval: u32) -> anyhow::Result<Page> {
     } else {
         let top = 32.0 / 33.0;
         let near = |n: &str, t| u(n, "geometric", t) >= top - 0.01;
-        let four: Vec<&str> = NETWORKS.iter().copied().filter(|n| near(n, 4)).collect();
+        let four: Vec<&str> = THREAD_NETWORKS.iter().copied().filter(|n| near(n, 4)).collect();
         page.claims.push(Claim::differs(
             "§6.3: at a 32-cycle interval \"it is possible to get processor utilizations of almost 100%\"; \"about 4 threads can achieve this\"",
-            format!("16 threads reach U ≥ {:.3} on {} of 9 networks (U cannot pass 32/33 = 0.970 with a one-cycle switch); 4 threads suffice (geometric) on {} of 9, not on the butterflies, which need 8", top - 0.01, NETWORKS.iter().filter(|n| near(n, 16)).count(), four.len()),
-            NETWORKS.iter().all(|n| near(n, 16)) && !near("Butterfly.8.8", 4),
+            format!(
+                "16 threads reach U ≥ {:.3} on {} of 9 networks (U cannot pass 32/33 = 0.970 with a one-cycle switch); 4 threads suffice (geometric) on {} of 9, not on the butterflies, which need 8",
+                top - 0.01,
+                THREAD_NETWORKS.iter().filter(|n| near(n, 16)).count(),
+                four.len()
+            ),
+            THREAD_NETWORKS.iter().all(|n| near(n, 16)) && !near("Butterfly.8.8", 4),
         ));
     }
     Ok(page)

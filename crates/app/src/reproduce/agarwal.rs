@@ -1,7 +1,8 @@
 //! Agarwal 1991: Figs. 2–5 (simulation against eq. 10) and the model's Figs. 6–16.
 
-use super::{Claim, Data, Item, Page, Paper, axes, fmt, pct};
-use crate::cmd::figure::figure_chart;
+use super::{Claim, Data, Item, Kind, ModelPoint, Page, Paper, Params, Runs, fmt, nan, pct};
+use crate::error::Result;
+use crate::row::Row;
 use netwrap_model::figures::{self, FIGURE_IDS};
 
 pub fn items() -> Vec<Item> {
@@ -11,16 +12,18 @@ pub fn items() -> Vec<Item> {
             paper: Paper::Agarwal,
             title: "Figs. 2–4: latency against load, simulation and eq. 10",
             source: "crates/app/experiments/agarwal-figs-2-4.toml",
-            data: |ctx| ctx.experiment("crates/app/experiments/agarwal-figs-2-4.toml"),
-            present: figs_2_4,
+            kind: Kind::Runs,
+            data: |ctx| Ok(Data::Runs(ctx.experiment("agarwal-figs-2-4")?)),
+            page: |d| figs_2_4(d.runs()?),
         },
         Item {
             id: "agarwal-1991-fig-5",
             paper: Paper::Agarwal,
             title: "Fig. 5: latency against packet size at ρ = 0.4",
             source: "crates/app/experiments/agarwal-fig-5.toml",
-            data: |ctx| ctx.experiment("crates/app/experiments/agarwal-fig-5.toml"),
-            present: fig_5,
+            kind: Kind::Runs,
+            data: |ctx| Ok(Data::Runs(ctx.experiment("agarwal-fig-5")?)),
+            page: |d| fig_5(d.runs()?),
         },
     ];
     macro_rules! model_figure {
@@ -30,8 +33,9 @@ pub fn items() -> Vec<Item> {
                 paper: Paper::Agarwal,
                 title: model_title($n),
                 source: "the model (`netwrap figure`)",
+                kind: Kind::Model,
                 data: |_| model_data($n),
-                present: |data| model_page($n, data),
+                page: |_| model_page($n),
             });
         )*};
     }
@@ -40,7 +44,7 @@ pub fn items() -> Vec<Item> {
 }
 
 /// A model figure's page title: its number and the caption's gist.
-const fn model_title(number: u32) -> &'static str {
+pub const fn model_title(number: u32) -> &'static str {
     match number {
         6 => "Fig. 6: base latency against dimension, W fixed, three sizes",
         7 => "Fig. 7: base latency against dimension, 1M nodes, switch delay and message length",
@@ -62,31 +66,32 @@ fn panels(number: u32) -> Vec<&'static str> {
     FIGURE_IDS.iter().copied().filter(|id| id.trim_end_matches(char::is_alphabetic) == n).collect()
 }
 
-fn model_data(number: u32) -> anyhow::Result<Data> {
-    let mut data = Data::new(&["figure", "key_name", "key", "x_name", "x", "y_name", "y"]);
+/// Every point of every panel of figure `number`: one row per (panel, key, x).
+fn model_data(number: u32) -> Result<Data> {
+    let mut data = Vec::new();
     for id in panels(number) {
         let fig = figures::figure(id)?;
         for s in &fig.series {
             for &(x, y) in &s.points {
-                data.push(vec![
-                    id.into(),
-                    fig.key_name.into(),
-                    s.key.clone(),
-                    fig.x_name.into(),
-                    x.to_string(),
-                    fig.y_name.into(),
-                    y.to_string(),
-                ]);
+                data.push(ModelPoint {
+                    figure: id.into(),
+                    key_name: fig.key_name.into(),
+                    key: s.key.clone(),
+                    x_name: fig.x_name.into(),
+                    x,
+                    y_name: fig.y_name.into(),
+                    y,
+                });
             }
         }
     }
-    Ok(data)
+    Ok(Data::Model(data))
 }
 
-/// A model figure: its panels as drawn by `netwrap figure`, and the paper's statements about it
-/// checked by `netwrap_model::figures::conclusions` (the model is exact, so the data are the
-/// figure itself).
-fn model_page(number: u32, _data: &Data) -> anyhow::Result<Page> {
+/// A model figure: the paper's statements about it checked by
+/// `netwrap_model::figures::conclusions` (the model is exact, so the data are the figure
+/// itself).
+fn model_page(number: u32) -> Result<Page> {
     let mut page = Page {
         about: format!(
             "The model's curves with the parameters of the paper's caption ([docs/figures.md](../figures.md) lists the values we chose where the caption gives a range). Every point is in the CSV: one row per (panel, {{key}}, x).{}",
@@ -98,17 +103,6 @@ fn model_page(number: u32, _data: &Data) -> anyhow::Result<Page> {
         ),
         ..Page::default()
     };
-    for id in panels(number) {
-        let fig = figures::figure(id)?;
-        let suffix = if panels(number).len() > 1 {
-            id.trim_start_matches(char::is_numeric).to_string()
-        } else {
-            String::new()
-        };
-        let mut chart = figure_chart(&fig);
-        chart.title = format!("Agarwal 1991 Fig. {id}");
-        page.charts.push((suffix, chart.into()));
-    }
     for c in figures::conclusions(number) {
         page.claims.push(Claim::new(format!("{} {}", c.place, c.paper), c.ours, c.holds));
     }
@@ -116,44 +110,30 @@ fn model_page(number: u32, _data: &Data) -> anyhow::Result<Page> {
 }
 
 /// |simulation − model| ≤ 10% of the model, widened by the simulation's 95% interval.
-fn within(row: &super::Row, bound: f64) -> bool {
-    let (sim, ci, model) = (row.f("latency"), row.f("latency_ci95"), row.f("model_latency"));
+fn within(row: &Row, bound: f64) -> bool {
+    let m = &row.metrics;
+    let (sim, ci, model) = (nan(m.latency), nan(m.latency_ci95), nan(m.model_latency));
     (sim - model).abs() <= bound * model + ci
 }
 
-fn figs_2_4(data: &Data) -> anyhow::Result<Page> {
+/// |simulation/model − 1|.
+fn error(row: &Row) -> f64 {
+    (nan(row.metrics.latency) / nan(row.metrics.model_latency) - 1.0).abs()
+}
+
+fn figs_2_4(data: &Runs) -> Result<Page> {
     let mut page = Page {
         about: "Unidirectional k-ary n-cubes on the ideal switch (one flit per channel per cycle, infinite queues), uniform traffic, B = 4 flits, dimension-order routing, against eq. 10 with App. B's contention form for each k_d (large k_d: (k_d−1)/k_d², small: (k_d−½)/(k_d+½)²) evaluated at the simulated point. Simulation: points with 95% intervals; model: dashed.".into(),
         ..Page::default()
     };
-    let nets = [("10", "3", "fig-2", "Fig. 2: k = 10, n = 3"), ("10", "2", "fig-3", "Fig. 3: k = 10, n = 2")];
-    for (k, n, suffix, title) in nets {
-        let d = data.only("topology.k", k)?.only("topology.n", n)?;
-        page.charts.push((
-            suffix.into(),
-            d.chart(&axes("workload.rate", "latency", &[], format!("Agarwal 1991 {title}, B = 4")))?.into(),
-        ));
-    }
-    let small = data.only("topology.k", "4")?;
-    page.charts.push((
-        "fig-4".into(),
-        small
-            .chart(&axes(
-                "workload.rate",
-                "latency",
-                &["topology.n"],
-                "Agarwal 1991 Fig. 4: k = 4, B = 4".into(),
-            ))?
-            .into(),
-    ));
-    let low = |r: &super::Row| r.f("utilization") <= 0.62;
+    let net = |k: f64, n: f64| data.at("topology.k", k).at("topology.n", n);
     let mut worst = Vec::new();
     let mut all_within = true;
-    for (k, n) in [("10", "3"), ("10", "2"), ("4", "2"), ("4", "3"), ("4", "4")] {
-        let d = data.only("topology.k", k)?.only("topology.n", n)?;
-        let pts: Vec<_> = d.iter().filter(low).collect();
+    for (k, n) in [(10, 3), (10, 2), (4, 2), (4, 3), (4, 4)] {
+        let d = net(k as f64, n as f64);
+        let pts: Vec<&Row> = d.rows.iter().filter(|r| r.metrics.utilization <= 0.62).collect();
         all_within &= !pts.is_empty() && pts.iter().all(|r| within(r, 0.10));
-        let max = pts.iter().map(|r| (r.f("latency") / r.f("model_latency") - 1.0).abs()).fold(0.0, f64::max);
+        let max = pts.iter().map(|r| error(r)).fold(0.0, f64::max);
         worst.push(format!("{k}-ary {n}-cube {:.1}%", max * 100.0));
     }
     page.claims.push(Claim::new(
@@ -161,17 +141,20 @@ fn figs_2_4(data: &Data) -> anyhow::Result<Page> {
         format!("largest |error| up to ρ = 0.6: {}", worst.join(", ")),
         all_within,
     ));
-    let at_08 = |k: &str, n: &str| -> Option<(f64, f64, f64)> {
-        data.iter()
+    let at_08 = |k: f64, n: f64| -> Option<(f64, f64, f64)> {
+        data.rows
+            .iter()
             .filter(|r| {
-                r.s("topology.k") == k && r.s("topology.n") == n && (r.f("utilization") - 0.8).abs() < 0.05
+                r.num("topology.k") == k
+                    && r.num("topology.n") == n
+                    && (r.metrics.utilization - 0.8).abs() < 0.05
             })
-            .map(|r| (r.f("latency"), r.f("latency_ci95"), r.f("model_latency")))
+            .map(|r| (nan(r.metrics.latency), nan(r.metrics.latency_ci95), nan(r.metrics.model_latency)))
             .next()
     };
-    let above: Vec<(String, bool, String)> = ["3", "4"]
+    let above: Vec<(String, bool, String)> = [3, 4]
         .iter()
-        .map(|n| match at_08("4", n) {
+        .map(|&n| match at_08(4.0, n as f64) {
             Some((sim, ci, model)) => (
                 format!("n = {n}: {} ± {} against {}", fmt(sim, 2), fmt(ci, 2), fmt(model, 2)),
                 sim - ci > model,
@@ -185,67 +168,60 @@ fn figs_2_4(data: &Data) -> anyhow::Result<Page> {
         above.iter().map(|(s, _, e)| format!("{s} ({e})")).collect::<Vec<_>>().join("; "),
         above[1].1,
     ));
-    let err = |k: &str, n: &str| at_08(k, n).map(|(s, _, m)| s / m - 1.0).unwrap_or(f64::NAN);
+    let err = |k: f64, n: f64| at_08(k, n).map(|(s, _, m)| s / m - 1.0).unwrap_or(f64::NAN);
     page.claims.push(Claim::new(
         "Fig. 4: the simulation curves lie higher above the model at high load for k = 4 than in Figs. 2 and 3 (k = 10)",
         format!(
             "error at ρ ≈ 0.8: 4-ary 4-cube {:+.1}%, 10-ary 3-cube {:+.1}%, 10-ary 2-cube {:+.1}%",
-            err("4", "4") * 100.0,
-            err("10", "3") * 100.0,
-            err("10", "2") * 100.0
+            err(4.0, 4.0) * 100.0,
+            err(10.0, 3.0) * 100.0,
+            err(10.0, 2.0) * 100.0
         ),
-        err("4", "4") > err("10", "3") && err("4", "4") > err("10", "2"),
+        err(4.0, 4.0) > err(10.0, 3.0) && err(4.0, 4.0) > err(10.0, 2.0),
     ));
-    page.notes = "Figs. 2 and 3 in the paper also show other packet sizes; here B = 4 (Fig. 5's page varies B at ρ = 0.4). The 10-ary 2-cube's model lies 6–10% above our simulation at every load: an offset of a few cycles, discussed in [docs/validation.md](../validation.md).".into();
+    page.notes = vec![super::Note::Text("Figs. 2 and 3 in the paper also show other packet sizes; here B = 4 (Fig. 5's page varies B at ρ = 0.4). The 10-ary 2-cube's model lies 6–10% above our simulation at every load: an offset of a few cycles, discussed in [docs/validation.md](../validation.md).".into())];
     Ok(page)
 }
 
-fn fig_5(data: &Data) -> anyhow::Result<Page> {
+fn fig_5(data: &Runs) -> Result<Page> {
     let mut page = Page {
         about: "Latency against packet size B at a channel utilization of 0.4 (m = 0.4/(B·k_d)), the same bits a cycle at every B: simulation (points, 95% intervals) and eq. 10 (dashed).".into(),
         ..Page::default()
     };
-    page.charts.push((
-        String::new(),
-        data.chart(&axes(
-            "workload.size",
-            "latency",
-            &["topology.k", "topology.n"],
-            "Agarwal 1991 Fig. 5: ρ = 0.4".into(),
-        ))?
-        .into(),
-    ));
     let mut rising = true;
     let mut spans = Vec::new();
-    for (k, n) in [("10", "2"), ("10", "3"), ("4", "3")] {
-        let d = data.only("topology.k", k)?.only("topology.n", n)?;
-        let lat: Vec<f64> = d.iter().map(|r| r.f("latency")).collect();
+    for (k, n) in [(10, 2), (10, 3), (4, 3)] {
+        let d = data.at("topology.k", k as f64).at("topology.n", n as f64);
+        let lat: Vec<f64> = d.rows.iter().map(|r| nan(r.metrics.latency)).collect();
         rising &= lat.len() > 1 && lat.windows(2).all(|w| w[1] > w[0]);
-        spans.push(format!("{k}-ary {n}-cube {} → {}", fmt(lat[0], 1), fmt(lat[lat.len() - 1], 1)));
+        let (first, last) =
+            (lat.first().copied().unwrap_or(f64::NAN), lat.last().copied().unwrap_or(f64::NAN));
+        spans.push(format!("{k}-ary {n}-cube {} → {}", fmt(first, 1), fmt(last, 1)));
     }
     page.claims.push(Claim::new(
         "\"for a given channel utilization, smaller messages result in lower latency (see Figure 5)\"",
         format!("latency from B = 2 to 12: {}", spans.join("; ")),
         rising,
     ));
-    let small = data.filter(|r| r.f("workload.size") <= 8.0);
+    let small = data.filter(|r| r.num("workload.size") <= 8.0);
     page.claims.push(Claim::new(
         "\"the good correspondence between the model and simulations for the various network types validates our packet size extension to the contention model\" (read as: within 10% up to B = 8, widened by each point's 95% interval)",
-        format!(
-            "largest |error| for B ≤ 8: {:.1}%",
-            small.iter().map(|r| (r.f("latency") / r.f("model_latency") - 1.0).abs()).fold(0.0, f64::max) * 100.0
-        ),
-        small.iter().all(|r| within(&r, 0.10)),
+        format!("largest |error| for B ≤ 8: {:.1}%", small.rows.iter().map(error).fold(0.0, f64::max) * 100.0),
+        small.rows.iter().all(|r| within(r, 0.10)),
     ));
-    let long =
-        data.filter(|r| r.s("topology.k") == "10" && r.s("topology.n") == "2" && r.f("workload.size") >= 6.0);
+    let long = data.filter(|r| {
+        r.num("topology.k") == 10.0 && r.num("topology.n") == 2.0 && r.num("workload.size") >= 6.0
+    });
     page.claims.push(Claim::new(
         "\"the model's overestimation of latency for large packets results from our assumption of simultaneous message arrivals at a switch\" (10-ary 2-cube, B ≥ 6: model above the simulation beyond its 95% interval)",
-        long.iter()
-            .map(|r| format!("B = {}: {}", r.s("workload.size"), pct(r.f("latency"), r.f("model_latency"))))
+        long.rows
+            .iter()
+            .map(|r| {
+                format!("B = {}: {}", r.text("workload.size"), pct(nan(r.metrics.latency), nan(r.metrics.model_latency)))
+            })
             .collect::<Vec<_>>()
             .join(", "),
-        long.iter().all(|r| r.f("model_latency") > r.f("latency") + r.f("latency_ci95")),
+        long.rows.iter().all(|r| nan(r.metrics.model_latency) > nan(r.metrics.latency) + nan(r.metrics.latency_ci95)),
     ));
     Ok(page)
 }
