@@ -38,7 +38,8 @@ enum Command {
     Model(cmd::model::ModelCommand),
     /// Measure the simulator's speed on standard configurations.
     Bench(cmd::bench::BenchArgs),
-    /// Regenerate Agarwal 1991's model figures 6–16 as CSV and SVG.
+    /// Agarwal 1991's model figures 6–16 as CSV, SVG and a page each: an alias of their
+    /// `netwrap reproduce` pages.
     Figure(cmd::figure::FigureArgs),
     /// Reproduce the papers' figures and tables (CSV, SVG and a page each), checking what
     /// each paper concludes from them.

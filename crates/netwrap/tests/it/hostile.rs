@@ -1309,7 +1309,7 @@ fn figure_bench_and_the_top_level_answer_every_input_honestly() {
     let out = dir.display().to_string();
     #[rustfmt::skip]
     let cases = [
-        case(0, Out, "fig6.csv", &["figure", "6", "--out", &out]),
+        case(0, Out, "agarwal-1991-fig-6.csv", &["figure", "6", "--out", &out]),
         case(2, Err, "no figure \"99\"", &["figure", "99", "--out", &out]),
         case(2, Err, "no figure \"-1\"", &["figure", "-1", "--out", &out]),
         case(2, Err, "no figure \"\"", &["figure", "", "--out", &out]),

@@ -312,41 +312,45 @@ fn design_answers_exercise7() {
         .stdout(contains("SATURATED"));
 }
 
-/// Characterisation: a figure is written as tidy CSV and an SVG plot.
+/// Characterisation: a figure is written as its `reproduce` page: tidy CSV, an SVG plot a
+/// panel, and the page.
 #[test]
 fn figures_are_written_as_csv_and_svg() {
     let dir = std::env::temp_dir().join(format!("netwrap-fig-{}", std::process::id()));
     netwrap().args(["figure", "11", "--out"]).arg(&dir).assert().success();
+    let csv = std::fs::read_to_string(dir.join("agarwal-1991-fig-11.csv")).unwrap();
+    assert!(csv.starts_with("figure,key_name,key,x_name,x,y_name,y\n"));
     for p in ["a", "b", "c", "d"] {
-        let csv = std::fs::read_to_string(dir.join(format!("fig11{p}.csv"))).unwrap();
-        assert!(csv.starts_with("figure,dimension,rate,latency\n"));
-        assert!(csv.lines().count() > 20);
-        let svg = std::fs::read_to_string(dir.join(format!("fig11{p}.svg"))).unwrap();
+        assert!(csv.lines().filter(|l| l.starts_with(&format!("11{p},"))).count() > 20);
+        let svg = std::fs::read_to_string(dir.join(format!("agarwal-1991-fig-11-{p}.svg"))).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("polyline"));
     }
+    assert!(std::fs::read_to_string(dir.join("agarwal-1991-fig-11.md")).unwrap().contains("| yes |"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Characterisation (golden files): the committed figure data and pictures in docs/figures
-/// are what the code produces now (a changed model or a changed drawing fails here).
+/// Characterisation (golden files): `netwrap figure`, an alias of the `reproduce` pages of
+/// Figs. 6–16, writes exactly their committed files in docs/reproduce (a changed model or a
+/// changed drawing fails here).
 #[test]
 fn committed_figure_data_is_current() {
     let dir = std::env::temp_dir().join(format!("netwrap-golden-{}", std::process::id()));
     netwrap().args(["figure", "all", "--out"]).arg(&dir).assert().success();
-    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/figures");
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/reproduce");
+    let mut seen = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "csv" || e == "svg") {
-            let name = path.file_name().unwrap();
-            let committed = std::fs::read_to_string(docs.join(name)).unwrap_or_else(|_| {
-                panic!(
-                    "docs/figures/{} is missing: run `netwrap figure all --out docs/figures`",
-                    name.display()
-                )
-            });
-            assert_eq!(std::fs::read_to_string(&path).unwrap(), committed, "{} is stale", name.display());
-        }
+        let name = path.file_name().unwrap();
+        let committed = std::fs::read_to_string(docs.join(name)).unwrap_or_else(|_| {
+            panic!(
+                "docs/reproduce/{} is missing: run `netwrap figure all --out docs/reproduce`",
+                name.display()
+            )
+        });
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), committed, "{} is stale", name.display());
+        seen += 1;
     }
+    assert_eq!(seen, 11 * 2 + 18, "a CSV and a page a figure, an SVG a panel");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -720,10 +724,10 @@ fn figure_out_and_write_failures_are_named() {
         "{stderr}"
     );
     let dir = std::env::temp_dir().join(format!("netwrap-figfail-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("fig6.csv")).unwrap();
+    std::fs::create_dir_all(dir.join("agarwal-1991-fig-6.csv")).unwrap();
     let (status, _, stderr) = run(&["figure", "6", "--out", dir.to_str().unwrap()]);
     assert_eq!(status, 1, "{stderr}");
-    assert!(stderr.contains("fig6.csv"), "{stderr}");
+    assert!(stderr.contains("agarwal-1991-fig-6.csv"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
     let out_dir = std::env::temp_dir().join(format!("netwrap-figfull-{}", std::process::id()));
     for args in [
