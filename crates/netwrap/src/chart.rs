@@ -1,5 +1,6 @@
-//! Charts: the one place netwrap draws. `figure` and `plot` (and `run --plot`) describe what
-//! to draw as a [`Chart`] and call [`write()`], which renders SVG or PNG through plotters;
+//! Charts: the one place netwrap draws. `plot`, `run --plot` and the pages of `reproduce` (and
+//! its alias `figure`) describe what to draw as a [`Chart`] and call [`write()`], which renders
+//! SVG or PNG through plotters;
 //! `plot --heatmap` draws a [`crate::heatmap`] through the same [`render`]. Text
 //! is set in the bundled DejaVu Sans, so a PNG needs no system fonts or libraries.
 

@@ -3,7 +3,7 @@
 //! - [`Table`]: any CSV (or a sweep's rows) by column name, and [`Table::chart`], which draws
 //!   columns against each other as [`Axes`] say: what `netwrap plot`, `run --plot` and the
 //!   pages of `netwrap reproduce` draw.
-//! - [`write`] and [`read`]: a `netwrap reproduce` page's typed data as its CSV, and that CSV
+//! - [`write()`] and [`read()`]: a `netwrap reproduce` page's typed data as its CSV, and that CSV
 //!   back as the same data (the one reader of those files, for `--replot`). A simulated page's
 //!   CSV is the rows `netwrap run --csv` writes; the other pages' columns are their row type's
 //!   fields, numbers written in full (`1`, `0.5`, `8.333333333333334`).
