@@ -236,8 +236,12 @@ impl Sink {
 /// Runs `sweep` as `o` says, printing and writing its results; a single point's verdict
 /// becomes the exit status (3 saturated, 5 limit reached); a sweep marks its points and succeeds.
 pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
-    // Every point is validated, but a shard keeps only its own.
-    let points: Vec<Point> = sweep.points_where(|i| o.shard.is_none_or(|s| i % s.count == s.index))?;
+    // A shard resolves only its own points (its cost does not grow with the sweep); a whole
+    // run validates every point before running any.
+    let points: Vec<Point> = match o.shard {
+        Some(s) => sweep.shard(s.index, s.count)?,
+        None => sweep.points()?,
+    };
     for (path, what) in [(&o.det_file, "the detailed statistics file"), (&o.channels, "the --channels file")]
     {
         if let Some(path) = path.as_deref().filter(|p| !is_stdout(p)) {
