@@ -266,14 +266,19 @@ fn fields(row: &Row) -> Map<String, Value> {
     }
 }
 
+/// A row's CSV cells, in the order of [`Row::columns`].
+pub fn row_cells(row: &Row) -> Vec<String> {
+    fields(row).values().map(cell).collect()
+}
+
 /// A reproduce page's data as CSV text.
 pub fn write(data: &Data) -> String {
     match data {
         Data::Runs(runs) => {
-            let lines = runs.rows.iter().map(|r| csv_line(&fields(r).values().map(cell).collect::<Vec<_>>()));
+            let lines = runs.rows.iter().map(|r| csv_line(&row_cells(r)));
             std::iter::once(csv_line(&Row::columns(&runs.parameters))).chain(lines).collect()
         }
-        Data::Channels(rows) => write_channels(rows),
+        Data::Channels(rows) => channels_csv(rows),
         Data::Model(rows) => write_plain(rows),
         Data::Networks(rows) => write_plain(rows),
         Data::Modules(rows) => write_plain(rows),
@@ -392,7 +397,7 @@ fn read_runs(text: &str) -> anyhow::Result<Runs> {
 
 /// Every channel at every point, as `netwrap run --channels` writes them: one column per
 /// virtual channel's occupancy, and their sum.
-fn write_channels(rows: &[ChannelRow]) -> String {
+pub fn channels_csv(rows: &[ChannelRow]) -> String {
     let vcs = rows.iter().map(|r| r.stats.occupancy.as_ref().map_or(0, Vec::len)).max().unwrap_or(0);
     let header: Vec<String> = ["point", "channel", "from", "to", "class", "utilization", "occupancy"]
         .iter()
