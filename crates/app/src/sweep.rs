@@ -440,15 +440,23 @@ impl Sweep {
         Ok(Point { index, replication, params, job })
     }
 
-    /// Every point, validated up front (so a bad value fails before anything runs).
-    pub fn points(&self) -> Result<Vec<Point>> {
-        self.points_where(|_| true)
+    /// The points of shard `index` of `count` (those whose index is `index` modulo `count`),
+    /// each resolved; the others are neither built nor checked, so a shard's cost does not
+    /// grow with the sweep's size (a job array's or a distributed sweep's task: the shard
+    /// that owns an invalid point reports it).
+    pub fn shard(&self, index: u64, count: u64) -> Result<Vec<Point>> {
+        if count == 0 || index >= count {
+            return Err(invalid(format!("shard {index}/{count}: takes i/N with 0 <= i < N")));
+        }
+        self.check_size()?;
+        (index..self.len())
+            .step_by(usize::try_from(count).unwrap_or(usize::MAX))
+            .map(|i| self.point(i))
+            .collect()
     }
 
-    /// Every point validated up front, but only those whose index `keep` accepts kept (a
-    /// shard's): a point costs about 500 bytes, so the 10^7 points of the largest sweep would
-    /// hold 5 GB in every shard of a job array.
-    pub fn points_where(&self, keep: impl Fn(u64) -> bool) -> Result<Vec<Point>> {
+    /// The most points a sweep may have.
+    fn check_size(&self) -> Result<()> {
         const MAX_POINTS: u64 = 10_000_000;
         if self.len() > MAX_POINTS {
             return Err(invalid(format!(
@@ -456,6 +464,19 @@ impl Sweep {
                 self.len()
             )));
         }
+        Ok(())
+    }
+
+    /// Every point, validated up front (so a bad value fails before anything runs).
+    pub fn points(&self) -> Result<Vec<Point>> {
+        self.points_where(|_| true)
+    }
+
+    /// Every point validated up front, but only those whose index `keep` accepts kept (a
+    /// thinned run's): a point costs about 500 bytes, so the 10^7 points of the largest sweep
+    /// would hold 5 GB.
+    pub fn points_where(&self, keep: impl Fn(u64) -> bool) -> Result<Vec<Point>> {
+        self.check_size()?;
         let mut kept = Vec::new();
         for i in 0..self.len() {
             let p = self.point(i)?;
@@ -516,14 +537,20 @@ replications = 2
         assert_eq!(shorten_floats("floating point `oops"), "floating point `oops");
     }
 
-    /// A shard keeps only its points, but every point is still validated.
+    /// A thinned run keeps only its points, but every point is still validated; a shard
+    /// builds and checks only its own.
     #[test]
-    fn points_where_keeps_a_share_and_validates_all() {
+    fn thinning_validates_all_and_a_shard_only_its_own() {
         let s = Sweep::from_toml(FILE).unwrap();
         let odd: Vec<u64> = s.points_where(|i| i % 2 == 1).unwrap().iter().map(|p| p.index).collect();
         assert_eq!(odd, [1, 3, 5, 7, 9, 11]);
+        let shard: Vec<u64> = s.shard(1, 2).unwrap().iter().map(|p| p.index).collect();
+        assert_eq!(shard, odd);
         let bad = Sweep::from_toml("[sweep]\n\"workload.rate\" = [0.1, 2.0]\n").unwrap();
         assert!(bad.points_where(|i| i == 0).unwrap_err().to_string().contains("sweep point 1"));
+        assert_eq!(bad.shard(0, 2).unwrap().len(), 1);
+        assert!(bad.shard(1, 2).unwrap_err().to_string().contains("sweep point 1"));
+        assert!(bad.shard(2, 2).is_err());
     }
 
     #[test]

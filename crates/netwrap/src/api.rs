@@ -9,8 +9,8 @@
 //! with status 3, 4 or 5; here that result is returned like any other (its `verdict` says so).
 
 use crate::cli;
-use crate::cmd::runner::{self, RunOptions, Shard};
 use crate::output::{self, status};
+use crate::runner::{self, RunOptions, Shard};
 pub use netwrap_app::Sweep;
 use serde_json::{Map, Value};
 use std::path::PathBuf;

@@ -8,6 +8,8 @@ pub mod args;
 pub mod chart;
 pub mod cli;
 pub mod cmd;
+pub mod details;
 pub mod heatmap;
 pub mod output;
 pub mod progress;
+pub mod runner;

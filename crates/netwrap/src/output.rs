@@ -337,6 +337,39 @@ pub fn write_csv_if<T: Serialize>(path: Option<&Path>, rows: &[T]) -> anyhow::Re
     path.map_or(Ok(false), |path| write_csv(path, rows))
 }
 
+/// A command's result as the command line prints it: as text for a person, as JSON (`--json`:
+/// the value itself), or as tidy CSV (`--csv`: [`Render::rows`]). [`emit`] is the one printer
+/// that chooses.
+pub trait Render: Serialize {
+    /// The text a person reads.
+    fn text(&self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// The CSV's rows, each flattened into dotted columns ([`csv_table`]): by default the
+    /// result itself, one row.
+    fn rows(&self) -> Vec<Value> {
+        vec![serde_json::to_value(self).unwrap_or(Value::Null)]
+    }
+}
+
+/// Prints `result`: with `csv`, its rows as tidy CSV into that file (besides the rest) or on
+/// standard output for `-` (instead of the rest); then its JSON with `json`, its text
+/// otherwise.
+pub fn emit(result: &impl Render, json: bool, csv: Option<&Path>) -> anyhow::Result<()> {
+    if let Some(path) = csv
+        && write_csv(path, &result.rows())?
+    {
+        return Ok(());
+    }
+    let mut out = stdout();
+    if json {
+        write_json(&mut out, result)?;
+    } else {
+        result.text(&mut out).map_err(|e| write_failed("standard output", e))?;
+    }
+    out.finish()?;
+    Ok(())
+}
+
 /// A number as a person reads it: the shortest decimal that reads back exactly when it is of
 /// ordinary size, scientific notation otherwise (`1e-17`, not seventeen zeros; `1.8e19`, not
 /// twenty digits).

@@ -21,8 +21,9 @@ use serde::{Deserialize, Serialize};
 /// the command line's family subcommands (`torus --k 8`), each option a field.
 ///
 /// Optional fields are alternatives or defaults; [`TopologySpec::resolve`] fills them.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[cfg_attr(feature = "cli", derive(clap::Subcommand))]
+#[strum(serialize_all = "kebab-case")]
 #[serde(tag = "family", rename_all = "kebab-case", rename_all_fields = "kebab-case", deny_unknown_fields)]
 pub enum TopologySpec {
     /// k-ary n-cube with end-around links, unidirectional unless `bidirectional`.
@@ -353,24 +354,10 @@ fn resolve_stages(
 }
 
 impl TopologySpec {
-    /// The family's name as written in a spec (`torus`, `fat-tree`, …).
+    /// The family's name as written in a spec and on the command line (`torus`, `fat-tree`,
+    /// …): the variant's name, as serde, clap and strum spell it.
     pub fn family(&self) -> &'static str {
-        match self {
-            TopologySpec::Torus { .. } => "torus",
-            TopologySpec::Mesh { .. } => "mesh",
-            TopologySpec::Ring { .. } => "ring",
-            TopologySpec::Hypercube { .. } => "hypercube",
-            TopologySpec::Midimew { .. } => "midimew",
-            TopologySpec::Circulant { .. } => "circulant",
-            TopologySpec::Butterfly { .. } => "butterfly",
-            TopologySpec::Omega { .. } => "omega",
-            TopologySpec::FatTree { .. } => "fat-tree",
-            TopologySpec::Complete { .. } => "complete",
-            TopologySpec::Nhop { .. } => "nhop",
-            TopologySpec::Ccc { .. } => "ccc",
-            TopologySpec::Crossbar { .. } => "crossbar",
-            TopologySpec::TwoLevel { .. } => "two-level",
-        }
+        self.into()
     }
 
     /// True for the k-ary n-cube families (torus, mesh, ring, hypercube): the ones routed in
@@ -646,6 +633,21 @@ mod tests {
             t,
             TopologySpec::Torus { k: Some(4), n: Some(3), nodes: None, radices: None, bidirectional: false }
         );
+    }
+
+    /// Characterisation: a family's name is its serde tag (and so its spec key and flag).
+    #[test]
+    fn family_names_are_the_serde_tags() {
+        for text in [
+            r#"{"family": "torus"}"#,
+            r#"{"family": "fat-tree"}"#,
+            r#"{"family": "two-level", "name": "Xbar.32.8"}"#,
+            r#"{"family": "nhop", "factors": [4, 8]}"#,
+        ] {
+            let spec = json(text);
+            let tag = serde_json::to_value(&spec).unwrap()["family"].as_str().unwrap().to_string();
+            assert_eq!(spec.family(), tag);
+        }
     }
 
     #[test]

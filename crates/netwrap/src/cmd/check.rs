@@ -1,8 +1,9 @@
 //! `netwrap check`: the static deadlock check of a spec — its channel dependency graph
 //! (Dally & Seitz), or for Bubble flow control Puente et al.'s argument.
 
-use crate::cmd::sim::SimArgs;
-use crate::output;
+use crate::args::NetworkArgs;
+use crate::output::{self, Render};
+use crate::runner;
 use anyhow::bail;
 use clap::Args;
 use netwrap_sim::deadlock::{Check, DepNode, Verdict};
@@ -28,37 +29,27 @@ pub struct CheckArgs {
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
     #[command(flatten)]
-    pub sim: SimArgs,
+    pub net: NetworkArgs,
+    /// Print JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
 }
 
 pub fn run(a: CheckArgs) -> anyhow::Result<()> {
-    let s = &a.sim;
-    if s.rates.is_some() || s.find_saturation || s.csv.is_some() || s.det_file.is_some() || s.plot.is_some() {
-        bail!(
-            "netwrap check takes the topology and router options of `netwrap sim`, not --rates, --find-saturation, --csv, --det-file or --plot"
-        );
-    }
     let spec = match &a.file {
         Some(file) => {
-            let torus = s.k.is_some() || s.n.is_some() || s.nodes.is_some() || s.bidirectional || s.no_wrap;
-            if torus || s.family.is_some() || s.spec.any() {
+            if a.net.any() {
                 bail!("netwrap check: give a FILE or the options of `netwrap sim`, not both");
             }
-            crate::cmd::run::read(file)?.base().clone()
+            runner::read_experiment(file)?.base().clone()
         }
-        None => s.spec()?,
+        None => a.net.spec()?,
     };
     for note in &spec.resolve()?.sim.notes {
         output::note(note);
     }
     let c = netwrap_app::check(&spec)?;
-    if s.json {
-        output::print_json(&c)?;
-    } else {
-        let mut out = output::stdout();
-        write_text(&mut out, &c).map_err(|e| output::write_failed("standard output", e))?;
-        out.finish()?;
-    }
+    output::emit(&c, a.json, None)?;
     if c.verdict.deadlock_free() {
         Ok(())
     } else {
@@ -76,7 +67,13 @@ fn node(n: &DepNode) -> String {
     }
 }
 
-fn write_text(out: &mut impl Write, c: &Check) -> std::io::Result<()> {
+impl Render for Check {
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        write_text(out, self)
+    }
+}
+
+fn write_text(out: &mut dyn Write, c: &Check) -> std::io::Result<()> {
     if c.verdict == Verdict::Ideal {
         writeln!(out, "{}, ideal router", c.network)?;
         return writeln!(

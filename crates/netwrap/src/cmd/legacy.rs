@@ -12,9 +12,9 @@
 //! runs over a second): it cannot be taken for one of them, so the positional interface is
 //! unchanged.
 
-use crate::cmd::{details, runner};
 use crate::output::{self, VERSION, num};
 use crate::progress::{Bar, Work};
+use crate::{details, runner};
 use anyhow::{Context, bail};
 use netwrap_app::{Point, Spec, run_points};
 use netwrap_engine::Record;

@@ -4,7 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod cost;
 pub mod design;
-pub mod details;
+
 pub mod figure;
 pub mod legacy;
 pub mod merge;
@@ -12,7 +12,7 @@ pub mod model;
 pub mod plot;
 pub mod reproduce;
 pub mod run;
-pub mod runner;
+
 pub mod saturation;
 pub mod sim;
 pub mod topo;

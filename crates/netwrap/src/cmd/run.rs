@@ -1,11 +1,11 @@
 //! `netwrap run FILE`: an experiment file (a spec plus sweep axes, TOML or JSON) or a
 //! result's JSON, run by the one runner.
 
-use crate::cmd::runner::{self, RunOptions, Shard, parse_shard};
-use anyhow::Context;
+use crate::runner::{self, RunOptions, Shard, parse_shard};
+
 use clap::Args;
-use netwrap_app::Sweep;
-use std::path::{Path, PathBuf};
+
+use std::path::PathBuf;
 
 /// Run an experiment file: a spec with optional sweep axes (TOML, or JSON), or a result
 /// printed by `--json`, which is run again from its `config` and reproduces it bit for bit.
@@ -56,13 +56,8 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
-/// Reads an experiment file (see [`Sweep::read`]); its errors say which file.
-pub fn read(path: &Path) -> anyhow::Result<Sweep> {
-    Sweep::read(path).with_context(|| format!("in {}", path.display()))
-}
-
 pub fn run(a: RunArgs) -> anyhow::Result<()> {
-    let sweep = read(&a.file)?;
+    let sweep = runner::read_experiment(&a.file)?;
     let options = RunOptions {
         shard: a.shard,
         csv: a.csv,

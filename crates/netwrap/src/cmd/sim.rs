@@ -1,14 +1,11 @@
 //! `netwrap sim`: a spec from flags, run by the one runner — a single point, a sweep over
 //! rates, or a saturation search.
 
-use crate::args::SpecArgs;
-use crate::cmd::runner::{self, RunOptions};
-use crate::cmd::saturation;
-use anyhow::bail;
+use crate::args::NetworkArgs;
+use crate::runner::{self, RunOptions};
 use clap::Args;
-use netwrap_app::{Spec, Sweep};
-use netwrap_topo::TopologySpec;
-use netwrap_topo::cli::{count, rate, small_count};
+use netwrap_app::Sweep;
+use netwrap_topo::cli::rate;
 use std::path::PathBuf;
 
 /// Simulate a network cycle by cycle. Without a FAMILY: the homework's Ex 1 network, an
@@ -23,26 +20,8 @@ use std::path::PathBuf;
     after_help = "Exit status: 0 ok, 2 invalid input, 3 saturated, 5 limit reached (the report is printed first); a sweep marks its points and exits 0."
 )]
 pub struct SimArgs {
-    /// Radix k of the default torus (default 8) [spec: topology.k].
-    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, help_heading = "Default torus")]
-    pub k: Option<u32>,
-    /// Dimensions n of the default torus (default 2) [spec: topology.n].
-    #[arg(long, value_parser = small_count::<1>, allow_negative_numbers = true, conflicts_with = "nodes", help_heading = "Default torus")]
-    pub n: Option<u32>,
-    /// Processors N instead of n, rounded up to a whole dimension [spec: topology.nodes].
-    #[arg(long, value_parser = count::<1>, allow_negative_numbers = true, help_heading = "Default torus")]
-    pub nodes: Option<u64>,
-    /// Channels in both directions [spec: topology.bidirectional].
-    #[arg(long, help_heading = "Default torus")]
-    pub bidirectional: bool,
-    /// No end-around links: the mesh family [spec: topology.family = "mesh"].
-    #[arg(long, help_heading = "Default torus")]
-    pub no_wrap: bool,
-    /// Another topology family instead of the torus: any family of `netwrap topo`.
-    #[command(subcommand)]
-    pub family: Option<TopologySpec>,
     #[command(flatten)]
-    pub spec: SpecArgs,
+    pub net: NetworkArgs,
     /// A sweep over the request rate: comma-separated rates, run in parallel and printed as a
     /// table [spec: a sweep axis "workload.rate"].
     #[arg(long, value_delimiter = ',', value_parser = rate, allow_negative_numbers = true, conflicts_with_all = ["rate", "trace"], global = true, help_heading = "Workload")]
@@ -81,55 +60,10 @@ pub struct SimArgs {
     pub quiet: bool,
 }
 
-impl SimArgs {
-    /// The spec these options describe.
-    pub fn spec(&self) -> anyhow::Result<Spec> {
-        let topology = match &self.family {
-            Some(f) => {
-                let given: Vec<&str> = [
-                    ("--k", self.k.is_some()),
-                    ("--n", self.n.is_some()),
-                    ("--nodes", self.nodes.is_some()),
-                    ("--bidirectional", self.bidirectional),
-                    ("--no-wrap", self.no_wrap),
-                ]
-                .iter()
-                .filter(|(_, on)| *on)
-                .map(|(name, _)| *name)
-                .collect();
-                if let Some(first) = given.first() {
-                    let family = f.family();
-                    bail!(
-                        "{first} before `{family}` shapes the default torus, which `{family}` replaces: give {family}'s own options after its name, e.g. `netwrap sim {family} --help`"
-                    );
-                }
-                f.clone()
-            }
-            None if self.no_wrap => {
-                TopologySpec::Mesh { k: self.k, n: self.n, nodes: self.nodes, radices: None }
-            }
-            None => TopologySpec::Torus {
-                k: self.k,
-                n: self.n,
-                nodes: self.nodes,
-                radices: None,
-                bidirectional: self.bidirectional,
-            },
-        };
-        Ok(self.spec.spec(topology))
-    }
-}
-
 pub fn run(a: SimArgs) -> anyhow::Result<()> {
-    let spec = a.spec()?;
+    let spec = a.net.spec()?;
     if a.find_saturation {
-        return saturation::search_and_print(
-            &spec,
-            saturation::DEFAULT_TOLERANCE,
-            a.json,
-            a.csv.as_deref(),
-            a.quiet,
-        );
+        return runner::search(&spec, runner::DEFAULT_TOLERANCE, a.json, a.csv.as_deref(), a.quiet);
     }
     let sweep = match &a.rates {
         Some(rates) => Sweep::with_axes(

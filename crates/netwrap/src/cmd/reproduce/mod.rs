@@ -13,9 +13,9 @@ mod others;
 
 use crate::chart::{self, Chart};
 use crate::cmd::plot::Axes;
-use crate::cmd::runner::{channels_csv, csv_row};
 use crate::output::{self, VERSION, csv_line, write_failed};
 use crate::progress::{Bar, Work};
+use crate::runner::{channels_csv, csv_row};
 use anyhow::{Context, bail};
 use clap::Args;
 use netwrap_app::{Point, Sweep, run_points};

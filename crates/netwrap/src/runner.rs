@@ -7,18 +7,20 @@
 //! order, so its bytes depend only on the points, never on the number of threads or on
 //! sharding (`netwrap merge` joins shards into exactly what one unsharded run writes).
 
-use crate::cmd::details;
+use crate::details;
 use crate::output::{
-    self, VERSION, cell, csv_line, deadlocked, is_stdout, limit_reached, num, opt, saturated, write_failed,
+    self, Render, VERSION, cell, csv_line, deadlocked, is_stdout, limit_reached, num, opt, saturated,
+    write_failed,
 };
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
-use netwrap_app::{Point, Row, Simulation, Sweep, run_points};
+use netwrap_app::{Point, Row, Saturation, Simulation, Spec, Sweep, run_points};
 use netwrap_engine::Record;
 use netwrap_engine::traffic::MessageSize;
 use netwrap_sim::report::Verdict;
 use netwrap_sim::trace::{TraceFormat, TraceSink};
 use netwrap_sim::{Destinations, Source};
+use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -234,8 +236,12 @@ impl Sink {
 /// Runs `sweep` as `o` says, printing and writing its results; a single point's verdict
 /// becomes the exit status (3 saturated, 5 limit reached); a sweep marks its points and succeeds.
 pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
-    // Every point is validated, but a shard keeps only its own.
-    let points: Vec<Point> = sweep.points_where(|i| o.shard.is_none_or(|s| i % s.count == s.index))?;
+    // A shard resolves only its own points (its cost does not grow with the sweep); a whole
+    // run validates every point before running any.
+    let points: Vec<Point> = match o.shard {
+        Some(s) => sweep.shard(s.index, s.count)?,
+        None => sweep.points()?,
+    };
     for (path, what) in [(&o.det_file, "the detailed statistics file"), (&o.channels, "the --channels file")]
     {
         if let Some(path) = path.as_deref().filter(|p| !is_stdout(p)) {
@@ -414,6 +420,102 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         return verdict(r);
     }
     Ok(())
+}
+
+/// Reads an experiment file (see [`Sweep::read`]); its errors say which file.
+pub fn read_experiment(path: &Path) -> anyhow::Result<Sweep> {
+    Sweep::read(path).with_context(|| format!("in {}", path.display()))
+}
+
+/// The saturation search's default relative precision.
+pub const DEFAULT_TOLERANCE: f64 = 0.02;
+
+/// Runs the search on `spec` and prints it; `csv`: also (`-`: only) its probes as CSV;
+/// `quiet`: without a progress bar.
+pub fn search(
+    spec: &Spec,
+    tolerance: f64,
+    json: bool,
+    csv: Option<&Path>,
+    quiet: bool,
+) -> anyhow::Result<()> {
+    for note in spec.resolve()?.sim.notes {
+        output::note(note);
+    }
+    let bar = Bar::start(Work::Search, quiet);
+    let record = Record { progress: bar.counter(), ..Record::default() };
+    let report = netwrap_app::saturation(spec, tolerance, &record, |status| {
+        bar.probe_done();
+        bar.bracket(status.stable, status.saturated);
+    });
+    bar.finish();
+    let report = report?;
+    output::emit(&report, json, csv)
+}
+
+/// One CSV row: a probe as the JSON has it, numbered in the order the search ran it (1 =
+/// first).
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    probe: usize,
+    #[serde(flatten)]
+    result: &'a netwrap_sim::saturation::Probe,
+}
+
+impl Render for Saturation {
+    fn rows(&self) -> Vec<serde_json::Value> {
+        let s = &self.search;
+        s.probes
+            .iter()
+            .enumerate()
+            .map(|(i, result)| serde_json::to_value(CsvRow { probe: i + 1, result }).unwrap_or_default())
+            .collect()
+    }
+
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let (report, s) = (self, &self.search);
+        writeln!(
+            out,
+            "netwrap {VERSION} saturation search: {}, B = {} flits, seed {}",
+            s.network,
+            report.config.sim.workload.size.unwrap_or(netwrap_sim::defaults::SIZE),
+            report.seed
+        )?;
+        writeln!(out, "criterion: {}", s.criterion)?;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:>14} {:>8} {:>10} {:>10} {:>14} {:>14}",
+            "rate", "rho", "accepted", "offered", "latency", "judged"
+        )?;
+        for p in &s.probes {
+            writeln!(
+                out,
+                "{:>14} {:>8.4} {:>10.5} {:>10.5} {:>14} {:>14}",
+                num(p.rate),
+                p.utilization,
+                p.throughput,
+                p.offered,
+                opt(p.latency, 2),
+                if p.saturated { "saturated" } else { "stable" }
+            )?;
+        }
+        writeln!(out)?;
+        match s.first_saturated {
+            Some(hi) => writeln!(
+                out,
+                "saturation: between m = {} (stable) and {} (saturated): {:.4} flits/node/cycle",
+                num(s.max_rate),
+                num(hi),
+                s.max_flits
+            )?,
+            None => writeln!(out, "no saturation up to m = 1 message/node/cycle")?,
+        }
+        if let Some(m) = s.max_rate_from_loads {
+            writeln!(out, "the exact channel load reaches one flit per cycle at m = {}", num(m))?;
+        }
+        Ok(())
+    }
 }
 
 /// Hop events above which a run is announced as long before it starts (minutes at the
