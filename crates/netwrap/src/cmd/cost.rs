@@ -1,11 +1,13 @@
 //! `netwrap cost`: packaging cost of inter-module networks (Raghunath & Ranade, Tables I and
 //! II).
 
-use crate::output::{self, VERSION, num, print_json};
+use crate::output::{self, Render, VERSION, num};
 use clap::Args;
+use netwrap_app::CostReport;
 use netwrap_model::request::CostRequest;
 use netwrap_topo::cost::CostRow;
 use serde::Serialize;
+use serde_json::Value;
 use std::io::Write;
 
 /// `netwrap cost`: the request's flags and the output's.
@@ -44,56 +46,61 @@ fn wires(x: f64) -> String {
 
 pub fn run(a: CostArgs) -> anyhow::Result<()> {
     let report = netwrap_app::cost(&a.request)?;
-    let (rows, skipped) = (&report.rows, &report.skipped);
-    if let Some(path) = &a.csv {
-        let modules = report.config.modules;
-        let csv: Vec<CsvRow> = rows.iter().map(|row| CsvRow { modules, row }).collect();
-        if output::write_csv(path, &csv)? {
-            // The CSV holds the rows that exist; say which were skipped, as the table does.
-            for s in skipped {
-                output::note(format!("skipped: {s}"));
-            }
-            return Ok(());
+    output::emit(&report, a.json, a.csv.as_deref())?;
+    if a.csv.as_deref().is_some_and(output::is_stdout) {
+        // The CSV holds the rows that exist; say which were skipped, as the table does.
+        for s in &report.skipped {
+            output::note(format!("skipped: {s}"));
         }
     }
-    if a.json {
-        return print_json(&report);
-    }
-    let mut out = output::stdout();
-    writeln!(
-        out,
-        "netwrap {VERSION} cost: {} modules, bisection width B = {} (Raghunath & Ranade, Tables I, II)",
-        report.config.modules, report.config.bisection
-    )?;
-    writeln!(
-        out,
-        "{:<16} {:>9} {:>10} {:>8} {:>8}  {:<12} wires/bundle",
-        "topology", "bisection", "pin count", "bundles", "total", "factors"
-    )?;
-    for r in rows {
-        let factors = if r.factors.is_empty() {
-            "formula".to_string()
-        } else {
-            r.factors.iter().map(u32::to_string).collect::<Vec<_>>().join("x")
-        };
-        let widths = r.bundle_widths.iter().map(|&w| wires(w)).collect::<Vec<_>>().join(",");
+    Ok(())
+}
+
+impl Render for CostReport {
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(
             out,
-            "{:<16} {:>9} {:>10} {:>8} {:>8}  {:<12} {}",
-            r.topology,
-            r.bisection,
-            wires(r.pin_count),
-            r.bundles_per_module,
-            r.total_bundles,
-            factors,
-            widths
+            "netwrap {VERSION} cost: {} modules, bisection width B = {} (Raghunath & Ranade, Tables I, II)",
+            self.config.modules, self.config.bisection
         )?;
+        writeln!(
+            out,
+            "{:<16} {:>9} {:>10} {:>8} {:>8}  {:<12} wires/bundle",
+            "topology", "bisection", "pin count", "bundles", "total", "factors"
+        )?;
+        for r in &self.rows {
+            let factors = if r.factors.is_empty() {
+                "formula".to_string()
+            } else {
+                r.factors.iter().map(u32::to_string).collect::<Vec<_>>().join("x")
+            };
+            let widths = r.bundle_widths.iter().map(|&w| wires(w)).collect::<Vec<_>>().join(",");
+            writeln!(
+                out,
+                "{:<16} {:>9} {:>10} {:>8} {:>8}  {:<12} {}",
+                r.topology,
+                r.bisection,
+                wires(r.pin_count),
+                r.bundles_per_module,
+                r.total_bundles,
+                factors,
+                widths
+            )?;
+        }
+        for s in &self.skipped {
+            writeln!(out, "skipped: {s}")?;
+        }
+        Ok(())
     }
-    for s in skipped {
-        writeln!(out, "skipped: {s}")?;
+
+    /// One row per network that exists, with the module count it was costed for.
+    fn rows(&self) -> Vec<Value> {
+        let modules = self.config.modules;
+        self.rows
+            .iter()
+            .map(|row| serde_json::to_value(CsvRow { modules, row }).unwrap_or(Value::Null))
+            .collect()
     }
-    out.finish()?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
 //! `netwrap design`: constrained design search over k-ary n-cubes (the homework's Ex 7).
 
-use crate::output::{VERSION, num, opt, print_json};
+use crate::output::{self, Render, VERSION, num, opt};
 use clap::Args;
-use netwrap_app::Simulated;
+use netwrap_app::{DesignReport, Simulated};
 use netwrap_engine::Record;
 use netwrap_model::agarwal::WidthConstraint;
 use netwrap_model::design::Candidate;
 use netwrap_model::request::DesignRequest;
 use serde::Serialize;
+use serde_json::Value;
 use std::io::Write;
 
 /// `netwrap design`: the design question's flags and the output's.
@@ -46,11 +47,27 @@ struct CsvRow<'a> {
     simulated: Option<&'a Simulated>,
 }
 
+/// The answer as printed: the report (its JSON), and what its text says about the
+/// simulations asked for.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct Answer<'a> {
+    report: &'a DesignReport,
+    #[serde(skip)]
+    request: &'a DesignRequest,
+}
+
 pub fn run(a: DesignArgs) -> anyhow::Result<()> {
     let report = netwrap_app::design(&a.request, Record::default())?;
-    let (q, c, simulated) = (&report.config, &report.candidates, &report.simulated);
-    if let Some(path) = &a.csv {
-        let rows: Vec<CsvRow> = c
+    output::emit(&Answer { report: &report, request: &a.request }, a.json, a.csv.as_deref())
+}
+
+impl Render for Answer<'_> {
+    /// One row per candidate, with its simulation when it was simulated.
+    fn rows(&self) -> Vec<Value> {
+        let simulated = &self.report.simulated;
+        self.report
+            .candidates
             .iter()
             .enumerate()
             .map(|(i, candidate)| CsvRow {
@@ -58,95 +75,92 @@ pub fn run(a: DesignArgs) -> anyhow::Result<()> {
                 candidate,
                 simulated: simulated.iter().flatten().find(|s| s.rank == i + 1),
             })
-            .collect();
-        if crate::output::write_csv(path, &rows)? {
-            return Ok(());
-        }
+            .map(|row| serde_json::to_value(row).unwrap_or(Value::Null))
+            .collect()
     }
-    if a.json {
-        return print_json(&report);
-    }
-    let a = &a.request;
-    let mut out = crate::output::stdout();
-    writeln!(
-        out,
-        "netwrap {VERSION} design: N = {}, m = {}, L = {} bits, l = {}, {}",
-        q.nodes,
-        num(q.rate),
-        num(q.bits),
-        num(q.locality),
-        constraint_text(&q.constraint)
-    )?;
-    writeln!(
-        out,
-        "{:>4} {:>3} {:>4} {:>8} {:>7} {:>7} {:>7} {:>7} {:>10} {:>12} {:>8}",
-        "rank", "n", "k", "nodes", "W", "B", "k_d", "rho", "latency", "latency_time", "margin"
-    )?;
-    for (i, x) in c.iter().enumerate() {
+
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let (q, c, simulated) = (&self.report.config, &self.report.candidates, &self.report.simulated);
+        let a = self.request;
         writeln!(
             out,
-            "{:>4} {:>3} {:>4} {:>8} {:>7} {:>7} {:>7.3} {:>7.3} {:>10} {:>12} {:>8.3}{}",
-            i + 1,
-            x.n,
-            x.k,
-            x.nodes,
-            x.width,
-            x.flits,
-            x.prediction.k_d,
-            x.prediction.utilization,
-            opt(x.prediction.latency, 3),
-            opt(x.latency_time, 2),
-            x.saturation_margin,
-            if x.prediction.saturated { "  SATURATED" } else { "" }
-        )?;
-    }
-    if let Some(sims) = simulated {
-        writeln!(
-            out,
-            "\nconfirmed by simulation ({} measured messages, seed {}); the model column is eq. 10 at the simulated point\n\
-             (whole flits, and the locality subcube rounded to whole nodes, l_sim):",
-            a.messages, a.seed
+            "netwrap {VERSION} design: N = {}, m = {}, L = {} bits, l = {}, {}",
+            q.nodes,
+            num(q.rate),
+            num(q.bits),
+            num(q.locality),
+            constraint_text(&q.constraint)
         )?;
         writeln!(
             out,
-            "{:>4} {:>3} {:>4} {:>5} {:>8} {:>18} {:>10} {:>8}",
-            "rank", "n", "k", "B", "l_sim", "sim latency", "model", "error"
+            "{:>4} {:>3} {:>4} {:>8} {:>7} {:>7} {:>7} {:>7} {:>10} {:>12} {:>8}",
+            "rank", "n", "k", "nodes", "W", "B", "k_d", "rho", "latency", "latency_time", "margin"
         )?;
-        for s in sims {
-            let lat = match (s.latency, s.latency_ci95) {
-                (Some(l), Some(ci)) => format!("{l:.2} ± {ci:.2}"),
-                (Some(l), None) => format!("{l:.2}"),
-                (None, _) => "saturated".into(),
-            };
+        for (i, x) in c.iter().enumerate() {
             writeln!(
                 out,
-                "{:>4} {:>3} {:>4} {:>5} {:>8.4} {:>18} {:>10} {:>8}",
-                s.rank,
-                s.n,
-                s.k,
-                s.flits,
-                s.effective_locality,
-                lat,
-                opt(s.model_latency, 2),
-                s.relative_error.map_or("—".into(), |e| format!("{:+.1}%", 100.0 * e))
+                "{:>4} {:>3} {:>4} {:>8} {:>7} {:>7} {:>7.3} {:>7.3} {:>10} {:>12} {:>8.3}{}",
+                i + 1,
+                x.n,
+                x.k,
+                x.nodes,
+                x.width,
+                x.flits,
+                x.prediction.k_d,
+                x.prediction.utilization,
+                opt(x.prediction.latency, 3),
+                opt(x.latency_time, 2),
+                x.saturation_margin,
+                if x.prediction.saturated { "  SATURATED" } else { "" }
             )?;
         }
-        // A subcube side is a whole number of nodes: say loudly when that moved the point.
-        for s in sims.iter().filter(|s| (s.effective_locality - a.locality).abs() > 1e-9) {
+        if let Some(sims) = simulated {
             writeln!(
                 out,
-                "NOTE: rank {} ({}-ary {}-cube) simulated locality l = {:.4}, not the {} asked: a subcube side of (l·N)^(1/n) = {:.3} nodes rounds to {}; its model column is evaluated at l = {:.4}",
-                s.rank,
-                s.k,
-                s.n,
-                s.effective_locality,
-                num(a.locality),
-                a.locality.powf(1.0 / s.n as f64) * s.k as f64,
-                (s.effective_locality.powf(1.0 / s.n as f64) * s.k as f64).round(),
-                s.effective_locality
+                "\nconfirmed by simulation ({} measured messages, seed {}); the model column is eq. 10 at the simulated point\n\
+                 (whole flits, and the locality subcube rounded to whole nodes, l_sim):",
+                a.messages, a.seed
             )?;
+            writeln!(
+                out,
+                "{:>4} {:>3} {:>4} {:>5} {:>8} {:>18} {:>10} {:>8}",
+                "rank", "n", "k", "B", "l_sim", "sim latency", "model", "error"
+            )?;
+            for s in sims {
+                let lat = match (s.latency, s.latency_ci95) {
+                    (Some(l), Some(ci)) => format!("{l:.2} ± {ci:.2}"),
+                    (Some(l), None) => format!("{l:.2}"),
+                    (None, _) => "saturated".into(),
+                };
+                writeln!(
+                    out,
+                    "{:>4} {:>3} {:>4} {:>5} {:>8.4} {:>18} {:>10} {:>8}",
+                    s.rank,
+                    s.n,
+                    s.k,
+                    s.flits,
+                    s.effective_locality,
+                    lat,
+                    opt(s.model_latency, 2),
+                    s.relative_error.map_or("—".into(), |e| format!("{:+.1}%", 100.0 * e))
+                )?;
+            }
+            // A subcube side is a whole number of nodes: say loudly when that moved the point.
+            for s in sims.iter().filter(|s| (s.effective_locality - a.locality).abs() > 1e-9) {
+                writeln!(
+                    out,
+                    "NOTE: rank {} ({}-ary {}-cube) simulated locality l = {:.4}, not the {} asked: a subcube side of (l·N)^(1/n) = {:.3} nodes rounds to {}; its model column is evaluated at l = {:.4}",
+                    s.rank,
+                    s.k,
+                    s.n,
+                    s.effective_locality,
+                    num(a.locality),
+                    a.locality.powf(1.0 / s.n as f64) * s.k as f64,
+                    (s.effective_locality.powf(1.0 / s.n as f64) * s.k as f64).round(),
+                    s.effective_locality
+                )?;
+            }
         }
+        Ok(())
     }
-    out.finish()?;
-    Ok(())
 }

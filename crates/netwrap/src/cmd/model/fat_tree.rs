@@ -2,8 +2,9 @@
 //! (their eqs. 1–26).
 
 use super::{fixed, opt_fixed};
-use crate::output::{self, VERSION, num, print_json};
+use crate::output::{self, Render, VERSION, num};
 use clap::Args;
+use netwrap_app::predict::FatTreeReport;
 use netwrap_model::request::FatTreeRequest;
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,14 +25,22 @@ pub struct FatTreeArgs {
 
 pub fn run(a: FatTreeArgs) -> anyhow::Result<()> {
     let report = netwrap_app::predict::fat_tree(&a.request)?;
+    output::emit(&report, a.json, a.csv.as_deref())?;
     let (cfg, p) = (&report.config, &report.prediction);
-    let csv_only = output::write_csv_if(a.csv.as_deref(), &[&report])?;
-    if csv_only {
-        // The CSV on standard output replaces the table and the JSON.
-    } else if a.json {
-        print_json(&report)?;
-    } else {
-        let mut out = output::stdout();
+    if p.saturated {
+        return Err(output::saturated(format!(
+            "the fat-tree is saturated at λ0 = {}: the queue of channel {} is unstable; the maximum throughput (eq. 26) is {} messages/processor/cycle",
+            num(cfg.rate),
+            p.limiting_channel.as_deref().unwrap_or("<0,1>"),
+            fixed(p.max_rate, 6)
+        )));
+    }
+    Ok(())
+}
+
+impl Render for FatTreeReport {
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let (cfg, p) = (&self.config, &self.prediction);
         writeln!(out, "netwrap {VERSION} model fat-tree (Greenberg & Guan eqs. 1-26)")?;
         writeln!(
             out,
@@ -69,15 +78,6 @@ pub fn run(a: FatTreeArgs) -> anyhow::Result<()> {
         if let Some(n) = &p.note {
             writeln!(out, "note: {n}")?;
         }
-        out.finish()?;
+        Ok(())
     }
-    if p.saturated {
-        return Err(output::saturated(format!(
-            "the fat-tree is saturated at λ0 = {}: the queue of channel {} is unstable; the maximum throughput (eq. 26) is {} messages/processor/cycle",
-            num(cfg.rate),
-            p.limiting_channel.as_deref().unwrap_or("<0,1>"),
-            fixed(p.max_rate, 6)
-        )));
-    }
-    Ok(())
 }

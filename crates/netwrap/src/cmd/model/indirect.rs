@@ -2,8 +2,9 @@
 //! homework's App. C).
 
 use super::{fixed, notes, opt_fixed, saturated_error};
-use crate::output::{self, VERSION, num, print_json};
+use crate::output::{self, Render, VERSION, num};
 use clap::Args;
+use netwrap_app::predict::IndirectReport;
 use netwrap_model::request::IndirectRequest;
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,15 +26,18 @@ pub struct IndirectArgs {
 pub fn run(a: IndirectArgs) -> anyhow::Result<()> {
     let report = netwrap_app::predict::indirect(&a.request)?;
     notes(&report.notes);
-    let (cfg, p) = (&report.config, &report.prediction);
-    let csv_only = output::write_csv_if(a.csv.as_deref(), &[&report])?;
-    if csv_only {
-        // The CSV on standard output replaces the table and the JSON.
-    } else if a.json {
-        print_json(&report)?;
-    } else {
+    output::emit(&report, a.json, a.csv.as_deref())?;
+    let p = &report.prediction;
+    if p.saturated {
+        return Err(saturated_error("the indirect network", p.utilization, p.max_rate));
+    }
+    Ok(())
+}
+
+impl Render for IndirectReport {
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let (cfg, p) = (&self.config, &self.prediction);
         let net = &cfg.network;
-        let mut out = output::stdout();
         writeln!(out, "netwrap {VERSION} model indirect (Agarwal 1991 eqs. 13-14; the homework's App. C)")?;
         writeln!(
             out,
@@ -49,11 +53,6 @@ pub fn run(a: IndirectArgs) -> anyhow::Result<()> {
         writeln!(out, "unloaded latency             {}", fixed(p.unloaded_latency, 4))?;
         writeln!(out, "contention per stage w       {}", opt_fixed(p.contention_per_switch, 4))?;
         writeln!(out, "latency T                    {}", opt_fixed(p.latency, 4))?;
-        writeln!(out, "saturation rate 1/B          {}", fixed(p.max_rate, 6))?;
-        out.finish()?;
+        writeln!(out, "saturation rate 1/B          {}", fixed(p.max_rate, 6))
     }
-    if p.saturated {
-        return Err(saturated_error("the indirect network", p.utilization, p.max_rate));
-    }
-    Ok(())
 }

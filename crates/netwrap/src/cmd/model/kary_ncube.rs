@@ -1,8 +1,9 @@
 //! `netwrap model kary-ncube`.
 
 use super::{fixed, form_line, notes, opt_fixed, saturated_error};
-use crate::output::{self, VERSION, num, print_json};
+use crate::output::{self, Render, VERSION, num};
 use clap::Args;
+use netwrap_app::predict::KaryNCubeReport;
 use netwrap_model::request::KaryNCubeRequest;
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,15 +25,18 @@ pub struct KaryNCubeArgs {
 pub fn run(a: KaryNCubeArgs) -> anyhow::Result<()> {
     let report = netwrap_app::predict::kary_ncube(&a.request)?;
     notes(&report.notes);
-    let (cfg, p) = (&report.config, &report.prediction);
-    let params = &cfg.network;
-    let csv_only = output::write_csv_if(a.csv.as_deref(), &[&report])?;
-    if csv_only {
-        // The CSV on standard output replaces the table and the JSON.
-    } else if a.json {
-        print_json(&report)?;
-    } else {
-        let mut out = output::stdout();
+    output::emit(&report, a.json, a.csv.as_deref())?;
+    let p = &report.prediction;
+    if p.saturated {
+        return Err(saturated_error("the network", p.utilization, p.max_rate));
+    }
+    Ok(())
+}
+
+impl Render for KaryNCubeReport {
+    fn text(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let (cfg, p) = (&self.config, &self.prediction);
+        let params = &cfg.network;
         writeln!(
             out,
             "netwrap {VERSION} model kary-ncube (Agarwal 1991 eqs. 7, 8, 10; the homework's App. B)"
@@ -61,18 +65,14 @@ pub fn run(a: KaryNCubeArgs) -> anyhow::Result<()> {
         writeln!(out, "unloaded latency T0          {}", fixed(p.unloaded_latency, 4))?;
         writeln!(out, "contention per switch w      {}", opt_fixed(p.contention_per_switch, 4))?;
         writeln!(out, "latency T                    {}", opt_fixed(p.latency, 4))?;
-        if let Some(t) = &report.timing {
+        if let Some(t) = &self.timing {
             writeln!(out, "clock period (T^w(2) units)  {}", fixed(t.clock_period, 4))?;
             writeln!(out, "base latency, eq. 2          {}", fixed(t.base_latency_time, 4))?;
             writeln!(out, "latency, eq. 12              {}", opt_fixed(t.latency_time, 4))?;
         }
-        if let Some(note) = &report.note {
+        if let Some(note) = &self.note {
             writeln!(out, "note: {note}")?;
         }
-        out.finish()?;
+        Ok(())
     }
-    if p.saturated {
-        return Err(saturated_error("the network", p.utilization, p.max_rate));
-    }
-    Ok(())
 }
