@@ -69,7 +69,8 @@
 //! are visited; a cycle in which none is and nothing is on a wire is skipped. Within a router
 //! only the input VCs holding flits are visited (a bitset per router, read from the
 //! round-robin priority on), and a header blocked for a VC is routed once, not every cycle it
-//! asks again.
+//! asks again: its candidates stay in a slot of 8 per input VC, or in a list of the input VC's
+//! own when a routing offers more.
 
 use super::{
     Births, ClassService, Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec,
@@ -77,7 +78,7 @@ use super::{
 };
 use crate::spec::{Arbitration, Avoidance, Switching, VcParams};
 use crate::traffic::Pattern;
-use netwrap_topo::{Candidates, Network, Routing, TerminalId};
+use netwrap_topo::{Candidates, ChannelId, Network, Routing, TerminalId};
 use std::collections::VecDeque;
 
 const NONE: u32 = u32::MAX;
@@ -86,6 +87,22 @@ const EJECT: u32 = 1 << 31;
 
 /// The most flit slots the buffers of one run may take (16 bytes each: 2 GiB).
 pub const MAX_FLIT_SLOTS: u64 = 1 << 27;
+
+/// Candidates an input VC's [`Routed`] holds: every one a routing offers on networks of
+/// out-degree up to 8 (a routing offers distinct channels leaving the router).
+const CACHED: usize = 8;
+
+/// The routing's candidates for an input VC's front packet, kept while the header waits for a
+/// VC (it asks again every cycle, and the routing depends only on router, destination and
+/// salt). More than [`CACHED`] are kept in a list of the input VC's own instead.
+#[derive(Clone, Copy)]
+struct Routed {
+    /// The packet routed (`NONE`: none yet, or it has left).
+    pkt: u32,
+    /// Its candidates: the first `len` of `first`, or all of the overflow list when more.
+    len: u32,
+    first: [ChannelId; CACHED],
+}
 
 #[derive(Clone, Copy)]
 struct Flit {
@@ -367,9 +384,11 @@ pub fn run<R: Routing>(
     let mut born: Vec<(TerminalId, Msg)> = Vec::new();
     let mut reqs: Vec<(u64, u64, u32)> = Vec::new();
     let mut cands = Candidates::default();
-    // The routing's candidates for the front packet of each input VC (`routed_pkt`: which).
-    let mut routed = vec![Candidates::default(); nvc];
-    let mut routed_pkt = vec![NONE; nvc];
+    // The candidates of each input VC's front packet, and the input VCs' overflow lists for
+    // more than CACHED (made at the first overflow; each empty until its VC needs it, then
+    // reused, so a run allocates at most once per input VC and size).
+    let mut routed = vec![Routed { pkt: NONE, len: 0, first: [0; CACHED] }; nvc];
+    let mut spilled: Vec<Vec<ChannelId>> = Vec::new();
     let ring = |x: u32| if x >= f { x - f } else { x };
     let mut flit_hops = 0u64;
     let mut now = 0u64;
@@ -574,19 +593,32 @@ pub fn run<R: Routing>(
                 }
                 // A header blocked for VCs asks again every cycle: its candidates are routed once
                 // per input VC and packet (the routing depends on router, destination and salt).
-                let cands = &mut routed[ivc as usize];
-                if routed_pkt[ivc as usize] != pkt {
-                    routed_pkt[ivc as usize] = pkt;
+                let i = ivc as usize;
+                if routed[i].pkt != pkt {
                     if escape {
-                        routing.minimal(rt as u32, pk.dst, pk.salt, cands);
+                        routing.minimal(rt as u32, pk.dst, pk.salt, &mut cands);
                     } else {
-                        routing.route(rt as u32, pk.dst, pk.salt, cands);
+                        routing.route(rt as u32, pk.dst, pk.salt, &mut cands);
+                    }
+                    let got = cands.as_slice();
+                    let r = &mut routed[i];
+                    (r.pkt, r.len) = (pkt, got.len() as u32);
+                    if got.len() <= CACHED {
+                        r.first[..got.len()].copy_from_slice(got);
+                    } else {
+                        if spilled.is_empty() {
+                            spilled = vec![Vec::new(); nvc];
+                        }
+                        spilled[i].clear();
+                        spilled[i].extend_from_slice(got);
                     }
                 }
-                let cands = *cands;
+                let r = &routed[i];
+                let offered =
+                    if r.len as usize <= CACHED { &r.first[..r.len as usize] } else { &spilled[i][..] };
                 // The header's wait: since it was ready at the front of its buffer.
                 let header = q.ready.max(front_since[ivc as usize]);
-                if cands.is_empty() {
+                if offered.is_empty() {
                     if eject_owner[pk.dst as usize] == NONE {
                         eject_owner[pk.dst as usize] = pkt;
                         ivcs[ivc as usize].out = EJECT | pk.dst;
@@ -601,8 +633,7 @@ pub fn run<R: Routing>(
                 // Bubble: entering a ring (from injection or another class: dimension and
                 // direction) needs room for two packets. Dimension-order routing offers one
                 // channel.
-                let need =
-                    if bubble && class_of(port) != class_of(cands.as_slice()[0]) { 2 * need } else { need };
+                let need = if bubble && class_of(port) != class_of(offered[0]) { 2 * need } else { need };
                 // The VCs this packet may take on channel `c`: all; with a dateline the upper
                 // class from its ring's wrap-around channel on, the lower class before; with
                 // escape routing the adaptive ones, 1 to V − 1.
@@ -624,9 +655,8 @@ pub fn run<R: Routing>(
                         .find(|&o| !ovcs[o as usize].held && ovcs[o as usize].credits >= need)
                         .unwrap_or(NONE)
                 };
-                let c = choose(cands.as_slice(), pk.salt, pk.hops, now, |c| {
-                    if free_vc(c) != NONE { now } else { now + 1 }
-                });
+                let free_at = |c: u32| if free_vc(c) != NONE { now } else { now + 1 };
+                let c = choose(offered, pk.salt, pk.hops, now, free_at);
                 let mut o = free_vc(c);
                 if o == NONE && escape {
                     // No adaptive VC: the escape channel, VC 0 of the dimension-order hop. A
@@ -691,7 +721,7 @@ pub fn run<R: Routing>(
                     qm.out = NONE;
                     front_since[ivc as usize] = now + 1;
                     // Its id may be reused by a packet that reaches this VC later.
-                    routed_pkt[ivc as usize] = NONE;
+                    routed[ivc as usize].pkt = NONE;
                 }
                 router_flits[rt] -= 1;
                 last_move = now;
