@@ -210,7 +210,7 @@ impl Visitor for Walk {
         }
         // Mean over (source, destination) pairs — from terminal 0 alone when every terminal
         // looks the same — and how often self-addressed messages use each channel.
-        let (mut path, mut cands) = (Vec::new(), Candidates::default());
+        let (mut path, mut cands) = (Vec::new(), Candidates::for_network(net));
         let sources = if self.vertex_transitive { 1 } else { n };
         let (total, longest) = if self.vertex_transitive {
             lengths_from_zero(f)?
@@ -418,7 +418,7 @@ fn lengths_from_zero<F: Family>(f: &F) -> Result<(u64, u64), SimError> {
         total += h;
         longest = longest.max(h);
     }
-    let (mut path, mut cands) = (Vec::new(), Candidates::default());
+    let (mut path, mut cands) = (Vec::new(), Candidates::for_network(net));
     let mut budget = CHECK_HOPS;
     const SAMPLES: u64 = 64;
     for i in 0..SAMPLES.min(n as u64) {
@@ -484,7 +484,7 @@ mod tests {
     impl Visitor for WalkAll {
         type Output = (u64, u64);
         fn visit<F: Family>(self, f: &F) -> (u64, u64) {
-            let (mut path, mut cands) = (Vec::new(), Candidates::default());
+            let (mut path, mut cands) = (Vec::new(), Candidates::for_network(f.network()));
             let (mut total, mut longest) = (0, 0);
             for d in 0..f.network().terminals() {
                 route(f, 0, d, &mut path, &mut cands).unwrap();

@@ -241,7 +241,7 @@ impl Circulant {
         let steps = [self.a as i64, -(self.a as i64), self.b as i64, -(self.b as i64)];
         let mut g = vec![[0.0f64; 4]; n];
         let mut total = [0.0f64; 4];
-        let mut c = Candidates::default();
+        let mut c = Candidates::for_network(&self.network);
         for &d in order.iter().skip(1) {
             // At router 0 with destination d, the offset is d.
             self.route(0, d, 0, &mut c);
@@ -383,7 +383,7 @@ mod tests {
         for (n, a, b) in [(30, 4, 7), (20, 3, 7), (12, 1, 5)] {
             let m = Circulant::new(n, a, b, CirculantRouting::Table).unwrap();
             assert!(!m.midimew);
-            let mut c = Candidates::default();
+            let mut c = Candidates::for_network(m.network());
             for at in 0..n {
                 for dst in 0..n {
                     m.minimal(at, dst, 0, &mut c);

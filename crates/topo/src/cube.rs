@@ -339,7 +339,7 @@ mod tests {
     fn walk(cube: &KaryNCube, src: u32, dst: u32, salt: u32) -> Vec<u32> {
         let mut at = src;
         let mut path = Vec::new();
-        let mut c = Candidates::default();
+        let mut c = Candidates::for_network(cube.network());
         loop {
             cube.route(at, dst, salt, &mut c);
             if c.is_empty() {
@@ -392,7 +392,7 @@ mod tests {
             for order in [DimensionOrder::HighestFirst, DimensionOrder::LowestFirst] {
                 let cube = KaryNCube::new(spec.clone(), order).unwrap();
                 let nodes = cube.network().routers();
-                let mut c = Candidates::default();
+                let mut c = Candidates::for_network(cube.network());
                 for at in 0..nodes {
                     for dest in 0..nodes {
                         for salt in [0, 1, 0xdead_beef, u32::MAX] {

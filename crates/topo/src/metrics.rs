@@ -324,9 +324,10 @@ pub struct FlowScratch {
 }
 
 impl FlowScratch {
-    /// Scratch space for flows on `net`.
-    pub fn for_network(_net: &Network) -> Self {
-        FlowScratch::default()
+    /// Scratch space for flows on `net` (candidate lists with room for its largest
+    /// out-degree).
+    pub fn for_network(net: &Network) -> Self {
+        FlowScratch { frontier: Vec::new(), next: Vec::new(), cands: Candidates::for_network(net) }
     }
 }
 

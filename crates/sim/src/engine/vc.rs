@@ -383,7 +383,7 @@ pub fn run<R: Routing>(
     let mut births = Births::new(spec, net);
     let mut born: Vec<(TerminalId, Msg)> = Vec::new();
     let mut reqs: Vec<(u64, u64, u32)> = Vec::new();
-    let mut cands = Candidates::default();
+    let mut cands = Candidates::for_network(net);
     // The candidates of each input VC's front packet, and the input VCs' overflow lists for
     // more than CACHED (made at the first overflow; each empty until its VC needs it, then
     // reused, so a run allocates at most once per input VC and size).
