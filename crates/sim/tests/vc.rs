@@ -573,16 +573,20 @@ fn escape_routing_offers_all_ten_first_hops_of_a_10_cube() {
 }
 
 /// Characterisation: `netwrap sim` on a 10-cube with escape routing (the spec a user writes)
-/// runs to completion.
+/// runs to completion, lightly loaded and at 30% of the channels' capacity (m·B = 0.6
+/// flits/node/cycle over 5 mean hops on 10 channels per node), where headers with up to 10
+/// candidates wait for VCs and their candidates are kept.
 #[test]
 fn a_10_cube_with_escape_routing_runs() {
-    let s: SimSpec = serde_json::from_str(
-        r#"{"topology": {"family": "hypercube", "n": 10},
-            "router": {"kind": "vc", "vcs": 3, "deadlock": "escape", "switching": "vct", "buffer": 16, "packet": 4},
-            "workload": {"rate": 0.05, "size": 4},
-            "run": {"messages": 200}}"#,
-    )
-    .unwrap();
-    let r = simulate(&s).unwrap();
-    assert_eq!(r.report.verdict, Verdict::Ok, "{:?}", r.report.verdict_reason);
+    for (rate, messages) in [(0.05, 200), (0.15, 3000)] {
+        let s: SimSpec = serde_json::from_str(&format!(
+            r#"{{"topology": {{"family": "hypercube", "n": 10}},
+                "router": {{"kind": "vc", "vcs": 3, "deadlock": "escape", "switching": "vct", "buffer": 16, "packet": 4}},
+                "workload": {{"rate": {rate}, "size": 4}},
+                "run": {{"messages": {messages}}}}}"#
+        ))
+        .unwrap();
+        let r = simulate(&s).unwrap();
+        assert_eq!(r.report.verdict, Verdict::Ok, "rate {rate}: {:?}", r.report.verdict_reason);
+    }
 }

@@ -69,8 +69,8 @@
 //! are visited; a cycle in which none is and nothing is on a wire is skipped. Within a router
 //! only the input VCs holding flits are visited (a bitset per router, read from the
 //! round-robin priority on), and a header blocked for a VC is routed once, not every cycle it
-//! asks again: its candidates stay in a slot of 8 per input VC, or in a list of the input VC's
-//! own when a routing offers more.
+//! asks again: its candidates are kept, in a slot of 8 per input VC or in a list of the input
+//! VC's own when a routing offers more.
 
 use super::{
     Births, ClassService, Collector, Deadlock, DeadlockWait, Msg, NEVER, Outcome, PacketStats, RunSpec,
@@ -92,16 +92,64 @@ pub const MAX_FLIT_SLOTS: u64 = 1 << 27;
 /// out-degree up to 8 (a routing offers distinct channels leaving the router).
 const CACHED: usize = 8;
 
-/// The routing's candidates for an input VC's front packet, kept while the header waits for a
-/// VC (it asks again every cycle, and the routing depends only on router, destination and
-/// salt). More than [`CACHED`] are kept in a list of the input VC's own instead.
+/// The routing's candidates for an input VC's front packet.
 #[derive(Clone, Copy)]
 struct Routed {
-    /// The packet routed (`NONE`: none yet, or it has left).
+    /// The packet routed (`NONE`: none, or it has left).
     pkt: u32,
-    /// Its candidates: the first `len` of `first`, or all of the overflow list when more.
+    /// Its candidates: the first `len` of `first`, or all of the input VC's overflow list when
+    /// more.
     len: u32,
     first: [ChannelId; CACHED],
+}
+
+/// The candidates of the headers waiting for a VC, per input VC: a header asks again every
+/// cycle, and its routing depends only on router, destination and salt, so it is routed once.
+/// A [`Routed`] per input VC, and for more than [`CACHED`] candidates a list of the input VC's
+/// own (the lists made at the first overflow, each empty until needed, then reused).
+struct RouteCache {
+    slots: Vec<Routed>,
+    overflow: Vec<Vec<ChannelId>>,
+}
+
+impl RouteCache {
+    fn new(input_vcs: usize) -> Self {
+        RouteCache {
+            slots: vec![Routed { pkt: NONE, len: 0, first: [0; CACHED] }; input_vcs],
+            overflow: Vec::new(),
+        }
+    }
+
+    /// The candidates kept at input VC `i`, if they are packet `pkt`'s.
+    #[inline]
+    fn get(&self, i: usize, pkt: u32) -> Option<&[ChannelId]> {
+        let r = &self.slots[i];
+        (r.pkt == pkt).then(|| {
+            let len = r.len as usize;
+            if len <= CACHED { &r.first[..len] } else { &self.overflow[i][..] }
+        })
+    }
+
+    /// Keeps `cands` as packet `pkt`'s candidates at input VC `i`.
+    fn keep(&mut self, i: usize, pkt: u32, cands: &[ChannelId]) {
+        let r = &mut self.slots[i];
+        (r.pkt, r.len) = (pkt, cands.len() as u32);
+        if cands.len() <= CACHED {
+            r.first[..cands.len()].copy_from_slice(cands);
+        } else {
+            if self.overflow.is_empty() {
+                self.overflow = vec![Vec::new(); self.slots.len()];
+            }
+            self.overflow[i].clear();
+            self.overflow[i].extend_from_slice(cands);
+        }
+    }
+
+    /// Forgets input VC `i`'s candidates (its packet has left; the id may come back).
+    #[inline]
+    fn forget(&mut self, i: usize) {
+        self.slots[i].pkt = NONE;
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -384,11 +432,9 @@ pub fn run<R: Routing>(
     let mut born: Vec<(TerminalId, Msg)> = Vec::new();
     let mut reqs: Vec<(u64, u64, u32)> = Vec::new();
     let mut cands = Candidates::for_network(net);
-    // The candidates of each input VC's front packet, and the input VCs' overflow lists for
-    // more than CACHED (made at the first overflow; each empty until its VC needs it, then
-    // reused, so a run allocates at most once per input VC and size).
-    let mut routed = vec![Routed { pkt: NONE, len: 0, first: [0; CACHED] }; nvc];
-    let mut spilled: Vec<Vec<ChannelId>> = Vec::new();
+    // The routing's candidates for the header at hand (`cands`), and those of the headers
+    // left waiting.
+    let mut routed = RouteCache::new(nvc);
     let ring = |x: u32| if x >= f { x - f } else { x };
     let mut flit_hops = 0u64;
     let mut now = 0u64;
@@ -591,31 +637,22 @@ pub fn run<R: Routing>(
                 if saf && (q.len < pk.len || flits[base + ring(q.head + pk.len - 1) as usize].ready > now) {
                     continue;
                 }
-                // A header blocked for VCs asks again every cycle: its candidates are routed once
-                // per input VC and packet (the routing depends on router, destination and salt).
+                // A header blocked for VCs asks again every cycle: it is routed once per input VC
+                // and packet, and its candidates kept while it waits (`fresh`: routed now).
                 let i = ivc as usize;
-                if routed[i].pkt != pkt {
-                    if escape {
-                        routing.minimal(rt as u32, pk.dst, pk.salt, &mut cands);
-                    } else {
-                        routing.route(rt as u32, pk.dst, pk.salt, &mut cands);
-                    }
-                    let got = cands.as_slice();
-                    let r = &mut routed[i];
-                    (r.pkt, r.len) = (pkt, got.len() as u32);
-                    if got.len() <= CACHED {
-                        r.first[..got.len()].copy_from_slice(got);
-                    } else {
-                        if spilled.is_empty() {
-                            spilled = vec![Vec::new(); nvc];
+                let kept = routed.get(i, pkt);
+                let fresh = kept.is_none();
+                let offered = match kept {
+                    Some(kept) => kept,
+                    None => {
+                        if escape {
+                            routing.minimal(rt as u32, pk.dst, pk.salt, &mut cands);
+                        } else {
+                            routing.route(rt as u32, pk.dst, pk.salt, &mut cands);
                         }
-                        spilled[i].clear();
-                        spilled[i].extend_from_slice(got);
+                        cands.as_slice()
                     }
-                }
-                let r = &routed[i];
-                let offered =
-                    if r.len as usize <= CACHED { &r.first[..r.len as usize] } else { &spilled[i][..] };
+                };
                 // The header's wait: since it was ready at the front of its buffer.
                 let header = q.ready.max(front_since[ivc as usize]);
                 if offered.is_empty() {
@@ -625,6 +662,8 @@ pub fn run<R: Routing>(
                         if now >= spec.warmup {
                             eject_taken_at[pk.dst as usize] = (now, now - header);
                         }
+                    } else if fresh {
+                        routed.keep(i, pkt, &[]);
                     }
                     continue;
                 }
@@ -676,6 +715,8 @@ pub fn run<R: Routing>(
                     if now >= spec.warmup {
                         taken_at[o as usize] = (now, now - header);
                     }
+                } else if fresh {
+                    routed.keep(i, pkt, cands.as_slice());
                 }
             }
             // Switch allocation and traversal.
@@ -721,7 +762,7 @@ pub fn run<R: Routing>(
                     qm.out = NONE;
                     front_since[ivc as usize] = now + 1;
                     // Its id may be reused by a packet that reaches this VC later.
-                    routed[ivc as usize].pkt = NONE;
+                    routed.forget(ivc as usize);
                 }
                 router_flits[rt] -= 1;
                 last_move = now;
@@ -881,4 +922,31 @@ pub fn run<R: Routing>(
     outcome.channel_service = Some(service);
     births.close(&mut outcome);
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Verification: the route cache gives back exactly the candidates kept for a packet at an
+    /// input VC, in order — up to 8 in the VC's slot, more (here 12) in its own list, then
+    /// fewer again — nothing for another packet, another input VC, or after `forget`.
+    #[test]
+    fn the_route_cache_keeps_every_candidate_of_the_packet_routed() {
+        let mut cache = RouteCache::new(4);
+        assert_eq!(cache.get(1, 7), None);
+        cache.keep(1, 7, &[5, 3, 9]);
+        assert_eq!(cache.get(1, 7), Some(&[5, 3, 9][..]));
+        assert_eq!((cache.get(1, 8), cache.get(2, 7)), (None, None));
+        let many: Vec<u32> = (100..112).rev().collect();
+        cache.keep(2, 7, &many);
+        assert_eq!(cache.get(2, 7), Some(&many[..]));
+        assert_eq!(cache.get(1, 7), Some(&[5, 3, 9][..]));
+        cache.keep(2, 8, &[4, 2]);
+        assert_eq!(cache.get(2, 8), Some(&[4, 2][..]));
+        cache.keep(3, 1, &[]);
+        assert_eq!(cache.get(3, 1), Some(&[][..]));
+        cache.forget(1);
+        assert_eq!(cache.get(1, 7), None);
+    }
 }
