@@ -219,7 +219,10 @@ impl KaryNCube {
         }
     }
 
-    #[inline]
+    /// The productive channel of dimension `i` from `at` towards `dest` (`None` when their
+    /// coordinates agree). Inlined into each caller (`steps`, `escape`): with two callers the
+    /// compiler would otherwise call it once per dimension on the simulators' hot path.
+    #[inline(always)]
     fn step(&self, at: RouterId, dest: RouterId, i: usize, salt: u32) -> Option<u32> {
         let k = self.spec.radices[i];
         let (a, b) = (self.coordinate(at, i), self.coordinate(dest, i));
