@@ -1,40 +1,47 @@
 """netwrap from Python: simulate and model interconnection networks of parallel computers.
 
-Every function runs the very code of the ``netwrap`` command line (the Rust crates, through
-the native module ``netwrap._native``), so a result here is the CLI's to the last bit:
+Every function calls netwrap's typed facade (the Rust crate ``netwrap-app``, through the native
+module ``netwrap._native``), the very code behind the ``netwrap`` command line, converting with
+serde: a spec is a dict read by the same serde types the command line fills from its flags
+(unknown keys refused, with a "did you mean"), and a result is the dict of the JSON the
+command line prints, field for field.
 
-- :func:`simulate` is ``netwrap run SPEC --json`` (a spec as in an experiment file);
-- :func:`sweep` is ``netwrap run SPEC --csv -``, as a pandas DataFrame with the CSV's columns;
+- :func:`simulate` is ``netwrap run SPEC --json`` (``channels=True`` adds every channel's
+  statistics, ``record_trace=PATH`` writes the run's messages as ``--record-trace`` does);
+- :func:`sweep` runs a sweep into a pandas DataFrame with the columns of ``netwrap run --csv``;
+- :func:`points` expands a sweep into its points and :func:`run_point` runs one alone (a
+  distributed sweep's task; :mod:`netwrap.dask` runs them on a Dask cluster);
+- :func:`saturation` and :func:`check` are ``netwrap saturation`` and ``netwrap check``;
 - :mod:`netwrap.model` holds the analytical models (``netwrap model ... --json``);
-- :func:`topo` and :func:`cost` are ``netwrap topo ... --json`` and ``netwrap cost ... --json``;
-- :mod:`netwrap.dask` runs a sweep's points as tasks on a Dask cluster.
+- :func:`topo`, :func:`cost` and :func:`design` are ``netwrap topo``, ``cost`` and ``design``.
 
-Invalid input raises :class:`ValueError` whose message is the one the CLI prints after
-``netwrap: error:``, naming the parameter. Long runs release the GIL. A run whose verdict is
-``saturated``, ``deadlock`` or ``limit-reached`` is returned like any other (the CLI prints it,
-then exits with status 3, 4 or 5): look at its ``verdict``.
+A value that cannot be raises :class:`SpecError` (a ``ValueError``) whose ``path`` names it
+(``router.buffer``, or a keyword such as ``switch_delay``); other invalid input raises
+``ValueError``. Simulations run with the GIL released and stop on Ctrl-C (KeyboardInterrupt).
+A run whose verdict is ``saturated``, ``deadlock`` or ``limit-reached`` is returned like any
+other (the command line prints it, then exits with status 3, 4 or 5): look at its ``verdict``.
+What resolving a spec adjusts (N rounded up to a whole dimension) is a ``UserWarning``.
 """
 
 from __future__ import annotations
 
-import io
-import json
-import math
 import os
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _native
+from ._native import SpecError
 from . import model
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-__all__ = ["Spec", "Axes", "simulate", "sweep", "points", "topo", "cost", "model", "__version__"]
+__all__ = ["Spec", "Axes", "Point", "SpecError", "simulate", "sweep", "points", "run_point",
+           "saturation", "check", "topo", "cost", "design", "model", "__version__"]
 
 __version__: str = _native.__version__
 
 #: A spec, as an experiment file holds it: a mapping (read as the JSON form), TOML text, or the
-#: path of a ``.toml`` or ``.json`` file.
+#: path of a ``.toml`` or ``.json`` file. A result's dict is a spec too (its ``config`` is run).
 Spec = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
 #: Sweep axes: a dotted path into the spec and its values (``{"workload.rate": [0.01, 0.02]}``),
@@ -42,90 +49,67 @@ Spec = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 #: in an experiment file's ``[sweep]`` table.
 Axes = Mapping[str, Any]
 
-
-def _plain(value: Any) -> Any:
-    """A NumPy or pandas value (``np.linspace(...)``, ``np.int64(4)``, a Series) as plain Python."""
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    raise TypeError(f"{type(value).__name__} is not a number, text, list or table")
+#: One point of a sweep, as :func:`points` gives it: ``index`` (its position in the sweep),
+#: ``replication``, ``params`` (the swept paths and their values) and ``spec`` (the point's
+#: spec with every key written).
+Point = Dict[str, Any]
 
 
-def _json(value: Any, what: str) -> str:
-    try:
-        return json.dumps(value, allow_nan=False, default=_plain)
-    except ValueError:
-        raise ValueError(
-            f"{what} holds nan or infinity: every value a spec takes is a finite number"
-        ) from None
-    except TypeError as e:
-        raise ValueError(f"{what}: {e}") from None
-
-
-def _experiment(spec: Spec) -> Tuple[str, bool]:
-    """The spec's text and whether it is TOML (else JSON), as ``netwrap run FILE`` reads it."""
-    if isinstance(spec, os.PathLike):
-        path = os.fspath(spec)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        ext = os.path.splitext(path)[1]
-        toml = ext == ".toml" or (ext != ".json" and not text.lstrip().startswith("{"))
-        return text, toml
-    if isinstance(spec, str):
-        return spec, True
-    if isinstance(spec, Mapping):
-        return _json(dict(spec), "the spec"), False
-    raise ValueError(
-        f"a spec is a mapping of sections, TOML text or a file's path, not {type(spec).__name__}"
-    )
-
-
-def _axes(axes: Optional[Axes]) -> str:
-    if axes is None:
-        return ""
-    if not isinstance(axes, Mapping):
-        raise ValueError(
-            'sweep axes are a mapping of dotted paths to lists, e.g. {"workload.rate": [0.01, 0.02]}'
-        )
-    return _json(dict(axes), "the sweep axes")
-
-
-def _frame(csv: str) -> "pandas.DataFrame":
-    """The runner's tidy CSV as a DataFrame: numbers read back exactly, only empty cells missing."""
+def _frame(columns: Mapping[str, Sequence[Any]]) -> "pandas.DataFrame":
+    """A DataFrame of columns of cells: a column with no value at all is NaN (as an empty CSV
+    column reads), the others as pandas reads their cells (None is NaN in a numeric column)."""
     import pandas
 
-    text = io.StringIO(csv)
-    if int(pandas.__version__.split(".")[0]) < 3:
-        return pandas.read_csv(text, keep_default_na=False, na_values=[""], float_precision="round_trip")
-    # pandas 3 reads floats back exactly by default (and deprecates the option).
-    return pandas.read_csv(text, keep_default_na=False, na_values=[""])
+    data = {}
+    for name, cells in columns.items():
+        if all(c is None for c in cells):
+            data[name] = pandas.Series([float("nan")] * len(cells), dtype="float64")
+        else:
+            data[name] = pandas.Series(list(cells))
+    return pandas.DataFrame(data)
 
 
-def simulate(spec: Spec) -> Dict[str, Any]:
+def simulate(spec: Spec, *, channels: bool = False,
+             record_trace: Union[str, "os.PathLike[str]", None] = None) -> Dict[str, Any]:
     """Simulate one spec and return its result, as ``netwrap run SPEC --json`` prints it.
 
     ``spec`` is what an experiment file holds (see docs/sim.md): a mapping such as
     ``{"topology": {"family": "torus", "k": 8}, "workload": {"rate": 0.04, "size": 4}}``,
     TOML text, or a file's path. Sections left out take the CLI's defaults (the homework's
     8x8 torus at m = 0.04). The result has ``netwrap_version``, ``seed``, the fully resolved
-    ``config``, ``network``, the report's fields (``utilization``, ``latency``, ...) and ``model`` when asked.
+    ``config``, ``network``, the report's fields (``utilization``, ``latency``, ...) and
+    ``model`` when the spec has a ``model`` section.
 
-    Raises ValueError for an invalid spec (the CLI's message) or a spec that sweeps (use
-    :func:`sweep`).
+    ``channels=True`` adds ``channels``: every channel's utilisation (and, with the
+    virtual-channel router, its mean buffer occupancy per VC), as ``--channels`` writes them.
+    ``record_trace=PATH`` writes every message the run creates as a trace (CSV, or JSON lines
+    for ``.jsonl``/``.json``), as ``--record-trace`` does; a spec's ``workload.trace`` replays
+    one.
+
+    Raises SpecError for a value that cannot be (``.path`` names it), ValueError for other
+    invalid input or a spec that sweeps (use :func:`sweep`); Ctrl-C stops the run.
     """
-    text, toml = _experiment(spec)
-    n = _native.points(text, toml, "")
-    if n != 1:
-        raise ValueError(
-            f"simulate runs one point, and this spec's sweep table has {n}: use netwrap.sweep"
-        )
-    return json.loads(_native.run(text, toml, "", False))
+    return _native.simulate(spec, channels, None if record_trace is None else os.fspath(record_trace))
 
 
-def points(spec: Spec, axes: Optional[Axes] = None) -> int:
-    """The number of points of ``spec`` swept over ``axes`` (replications included), every
-    point validated first, as ``netwrap run`` does before it runs any."""
-    text, toml = _experiment(spec)
-    return _native.points(text, toml, _axes(axes))
+def points(spec: Spec, axes: Optional[Axes] = None) -> List[Point]:
+    """Every point of ``spec`` swept over ``axes`` (replications included), each validated, in
+    the sweep's order: what a distributed sweep ships, one point per task.
+
+    Each point is a dict of ``index``, ``replication``, ``params`` (the swept paths and the
+    values they take) and ``spec`` (the point's spec with every key written, which runs alone
+    and reproduces the point bit for bit). :func:`run_point` runs one.
+
+    (Before netwrap 0.1's facade, ``points`` returned the number of points: it is
+    ``len(points(spec, axes))``.)
+    """
+    return _native.points(spec, axes)
+
+
+def run_point(point: Point, *, channels: bool = False) -> Dict[str, Any]:
+    """Run one point of :func:`points` alone: the result as :func:`simulate` gives it. Its cost
+    does not depend on the size of the sweep it came from."""
+    return _native.run_point(point, channels)
 
 
 def sweep(spec: Spec, axes: Optional[Axes] = None) -> "pandas.DataFrame":
@@ -135,41 +119,34 @@ def sweep(spec: Spec, axes: Optional[Axes] = None) -> "pandas.DataFrame":
     spec's): ``{"workload.rate": [0.01, 0.02, 0.03]}`` sweeps the rate; several axes combine
     as a product, the first varying slowest; ``"replications": 2`` runs each point twice with
     derived seeds; ``"zip": [{"topology.k": [4, 8], "workload.size": [8, 4]}]`` advances axes
-    together. The points run in parallel (Rust threads, the GIL released).
+    together. The points run in parallel (Rust threads, the GIL released; Ctrl-C stops them).
 
-    The DataFrame is ``netwrap run SPEC --csv -`` read back: columns ``point``,
+    The DataFrame's columns are those of ``netwrap run SPEC --csv``: ``point``,
     ``replication``, the swept paths, then the metrics (``verdict``, ``utilization``,
-    ``latency``, ..., ``model_latency``, ...), empty cells as NaN. Rows come in point order
-    and do not depend on the number of threads.
+    ``latency``, ..., ``model_latency``, ...), a missing value NaN, a swept list or table as
+    its JSON text. Rows come in point order and do not depend on the number of threads.
     """
-    text, toml = _experiment(spec)
-    return _frame(_native.run(text, toml, _axes(axes), True))
+    return _frame(_native.sweep(spec, axes))
 
 
-def _option(name: str, value: Any) -> List[str]:
-    """A keyword argument as the CLI's option: ``no_wrap=True`` is ``--no-wrap``, a list
-    repeats the option, None and False leave it out."""
-    flag = "--" + name.replace("_", "-")
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if value is None or value is False:
-        return []
-    if value is True:
-        return [flag]
-    if isinstance(value, (list, tuple)):
-        return [a for v in value for a in _option(name, v)]
-    if isinstance(value, float):
-        # repr is the shortest text that reads back as the same float.
-        return [flag, repr(value) if math.isfinite(value) else str(value)]
-    return [flag, str(value)]
+def saturation(spec: Spec, *, tolerance: float = 0.02) -> Dict[str, Any]:
+    """Search by simulation the request rate at which ``spec``'s network saturates, to within
+    relative ``tolerance``: the result ``netwrap saturation SPEC --json`` prints (the probes,
+    the bracket, the saturation rate). Ctrl-C stops the search."""
+    return _native.saturation(spec, tolerance)
 
 
-def _options(options: Mapping[str, Any]) -> List[str]:
-    return [a for name, value in options.items() for a in _option(name, value)]
+def check(spec: Spec) -> Dict[str, Any]:
+    """The static deadlock check of ``spec``'s routing and virtual-channel assignment (its
+    channel dependency graph): the result ``netwrap check SPEC --json`` prints, its
+    ``verdict`` saying whether the routing can deadlock (a cycle is shown)."""
+    return _native.check(spec)
 
 
-def _command(args: Iterable[str]) -> Dict[str, Any]:
-    return json.loads(_native.command(list(args) + ["--json"]))
+def _options(options: Mapping[str, Any]) -> Dict[str, Any]:
+    """Keyword arguments as a request's keys (``no_wrap`` is ``no-wrap``), None left out (the
+    command line's default)."""
+    return {name.replace("_", "-"): value for name, value in options.items() if value is not None}
 
 
 def topo(family: str, *, routing: Optional[str] = None, order: Optional[str] = None,
@@ -178,23 +155,46 @@ def topo(family: str, *, routing: Optional[str] = None, order: Optional[str] = N
 
     ``family`` is one of the CLI's families (``torus``, ``mesh``, ``ring``, ``hypercube``,
     ``midimew``, ``circulant``, ``butterfly``, ``omega``, ``fat-tree``, ``complete``, ``nhop``,
-    ``ccc``, ``crossbar``, ``two-level``) and ``options`` its options with the CLI's names,
-    dashes as underscores: ``topo("torus", k=8, n=2, bidirectional=True)``,
-    ``topo("midimew", nodes=64)``, ``topo("nhop", factors="4,8")``. ``routing``
-    (``family``, ``table``, ``record``) and ``order`` (``highest-first``, ``lowest-first``)
-    choose the routing whose channel loads are measured; ``mapping`` adds a Midimew's
-    application-to-network mapping.
+    ``ccc``, ``crossbar``, ``two-level``) and ``options`` its keys as a spec's ``topology``
+    section has them (dashes as underscores): ``topo("torus", k=8, n=2, bidirectional=True)``,
+    ``topo("midimew", nodes=64)``, ``topo("nhop", factors=[4, 8])``. ``routing``
+    (``family``, ``table``, ``record``, ...) and ``order`` (``highest-first``,
+    ``lowest-first``) choose the routing whose channel loads are measured; ``mapping`` adds a
+    Midimew's application-to-network mapping.
     """
-    head = ["topo"] + _options({"routing": routing, "order": order, "mapping": mapping})
-    return _command(head + [family] + _options(options))
+    topology = {"family": family, **_options(options)}
+    return _native.topo(topology, _options({"algorithm": routing, "order": order}), mapping)
 
 
 def cost(*, modules: Optional[int] = None, bisection: Optional[int] = None,
-         nhop: Sequence[int] = (), toroid: Sequence[int] = ()) -> Dict[str, Any]:
+         nhop: Optional[Sequence[int]] = None, toroid: Optional[Sequence[int]] = None,
+         **unknown: Any) -> Dict[str, Any]:
     """Packaging cost of inter-module networks (Raghunath & Ranade Tables I and II), as
     ``netwrap cost ... --json``: pin count, bundles per module and total bundles of each
     network for ``modules`` packaging modules (default 32) and a bisection width of
     ``bisection`` wires (default 8192); ``nhop`` and ``toroid`` add n-hop networks and toroids
     of those hops and dimensions."""
-    return _command(["cost"] + _options(
-        {"modules": modules, "bisection": bisection, "nhop": list(nhop), "toroid": list(toroid)}))
+    return _native.cost(_options(dict(modules=modules, bisection=bisection, nhop=nhop,
+                                      toroid=toroid, **unknown)))
+
+
+def design(*, nodes: int, rate: float, bits: float, locality: Optional[float] = None,
+           pins: Optional[float] = None, bisection: Optional[float] = None,
+           width: Optional[float] = None, switch_delay: Optional[float] = None,
+           wire_delay: Optional[str] = None, space_dims: Optional[int] = None,
+           bidirectional: bool = False, fractional_flits: bool = False,
+           exact_nodes: bool = False, rank: Optional[str] = None, top: Optional[int] = None,
+           simulate: Optional[int] = None, messages: Optional[int] = None,
+           seed: Optional[int] = None, **unknown: Any) -> Dict[str, Any]:
+    """The constrained design search over k-ary n-cubes (the homework's Ex 7 for any inputs),
+    as ``netwrap design ... --json``.
+
+    ``nodes`` N, ``rate`` m, ``bits`` L and one width constraint (``pins`` per switch,
+    ``bisection`` wires or a fixed ``width``); ``locality``, switch and wire delays
+    (``switch_delay``, ``wire_delay``, ``space_dims``: candidates then rank by eq. 12),
+    ``bidirectional``, ``fractional_flits``, ``exact_nodes``, ``rank`` (``latency`` or
+    ``margin``), ``top`` K. ``simulate`` K confirms the best K candidates by simulation
+    (``messages`` each, ``seed``), given in ``simulated``; Ctrl-C stops them.
+    """
+    options = {k: v for k, v in locals().items() if k != "unknown"}
+    return _native.design(_options({**options, **unknown}))

@@ -1,29 +1,31 @@
 """Sweeps on a Dask cluster: each point of a sweep is one task.
 
-A task runs one point of the same expanded sweep, by its index, exactly as
-``netwrap run SPEC --shard INDEX/POINTS --csv -`` does (a job array's share of one point);
-the driver puts the rows together in point order. A point's result depends only on its spec,
-never on where or beside what it ran, so the DataFrame equals :func:`netwrap.sweep`'s.
+The driver expands the sweep once (:func:`netwrap.points`: every point validated, each with its
+complete spec); each task receives one point alone and runs it (:func:`netwrap.run_point`), so
+a task's cost does not grow with the sweep's size. The driver puts the rows together in point
+order. A point's result depends only on its spec, never on where or beside what it ran, so the
+DataFrame equals :func:`netwrap.sweep`'s.
 
 Needs ``dask[distributed]`` (``pip install 'netwrap[dask]'``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from . import Axes, Spec, _axes, _experiment, _frame, _native
+from . import Axes, Point, Spec, _frame, _native, points
 
 if TYPE_CHECKING:  # pragma: no cover
     import distributed
     import pandas
 
-__all__ = ["sweep"]
+__all__ = ["sweep", "task"]
 
 
-def _point(index: int, spec: str, toml: bool, axes: str, count: int) -> str:
-    """One point's CSV row (header, newline, row), run on a worker."""
-    return _native.run(spec, toml, axes, True, (index, count))
+def task(point: Point) -> Tuple[Dict[str, Any], float]:
+    """One task: runs ``point`` alone and returns its row (the sweep DataFrame's columns) and
+    the seconds from the task's start to the point's run starting (its network built)."""
+    return _native.task(point)
 
 
 def sweep(spec: Spec, axes: Optional[Axes] = None,
@@ -33,12 +35,10 @@ def sweep(spec: Spec, axes: Optional[Axes] = None,
     ``client`` is any ``distributed.Client``; without one, a ``LocalCluster`` of worker
     processes on this machine (loopback only, no dashboard) is started for the call and closed
     after it. Every point is validated here before any task is submitted, so an invalid spec
-    raises ValueError with the CLI's message at once; a point that fails on a worker raises
-    its ValueError here. Returns the same DataFrame as :func:`netwrap.sweep`.
+    raises at once; a point that fails on a worker raises its error here. Returns the same
+    DataFrame as :func:`netwrap.sweep`.
     """
-    text, toml = _experiment(spec)
-    axes_text = _axes(axes)
-    count = _native.points(text, toml, axes_text)
+    todo = points(spec, axes)
     own = None
     if client is None:
         from distributed import Client, LocalCluster
@@ -47,13 +47,15 @@ def sweep(spec: Spec, axes: Optional[Axes] = None,
         own = (cluster, Client(cluster))
         client = own[1]
     try:
-        futures = client.map(_point, list(range(count)), spec=text, toml=toml, axes=axes_text,
-                             count=count, pure=False)
-        parts: List[Any] = client.gather(futures)
+        futures = client.map(task, todo, pure=False)
+        done: List[Tuple[Dict[str, Any], float]] = client.gather(futures)
     finally:
         if own is not None:
             own[1].close()
             own[0].close()
-    header = parts[0].split("\n", 1)[0]
-    rows = "".join(part.split("\n", 1)[1] for part in parts)
-    return _frame(header + "\n" + rows)
+    parameters = list(todo[0]["params"]) if todo else []
+    columns: Dict[str, List[Any]] = {name: [] for name in _native.columns(parameters)}
+    for row, _ in done:
+        for name, cells in columns.items():
+            cells.append(row.get(name))
+    return _frame(columns)

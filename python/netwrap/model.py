@@ -1,30 +1,40 @@
-"""The analytical models, as ``netwrap model ... --json``: same parameter names (the CLI's
-options, dashes as underscores), same defaults, same validation and messages, same result.
+"""The analytical models, as ``netwrap model ... --json``: the keyword arguments are the model's
+request (the CLI's options, dashes as underscores), read by the same serde type the command
+line fills from its flags, with the same defaults and checks.
 
-A parameter left as None takes the CLI's default. Each function returns the JSON report as a
-dict: ``model``, ``netwrap_version``, ``config`` (the fully resolved input) and the prediction
-(``utilization``, ``latency``, ``max_rate``, ``saturated``, ...). A saturated prediction is
-returned (``saturated`` is true, ``latency`` None), as the CLI prints it before exiting with
-status 3. Invalid parameters raise ValueError with the CLI's message, which names the option.
+A parameter left out (or None) takes the CLI's default; an unknown keyword raises
+:class:`netwrap.SpecError` naming it, with the closest parameter there is. Each function
+returns the JSON report as a dict: ``model``, ``netwrap_version``, ``config`` (the fully
+resolved input) and the prediction (``utilization``, ``latency``, ``max_rate``,
+``saturated``, ...). A saturated prediction is returned (``saturated`` is true, ``latency``
+None), as the CLI prints it before exiting with status 3. A value that cannot be raises
+:class:`netwrap.SpecError` whose ``path`` is the keyword.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Literal, Optional, Tuple, Union
+from typing import Any, Dict, List, Literal, Optional, Tuple, Union
 
-__all__ = ["kary_ncube", "feedback", "indirect", "fat_tree"]
+from . import _native
+
+__all__ = ["kary_ncube", "feedback", "indirect", "fat_tree", "keywords"]
 
 Contention = Literal["auto", "large-kd", "small-kd", "full-variance"]
 WireDelay = Literal["unit", "length"]
+#: A reference torus for a bisection constraint: ``"n0:W0"`` or ``(n0, W0)``.
+Reference = Union[str, Tuple[int, float]]
 
 
-def _run(command: str, options: Dict[str, Any]) -> Dict[str, Any]:
-    from . import _command, _options
+def _predict(name: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    from . import _options
 
-    if isinstance(options.get("bisection_of"), tuple):
-        n0, w0 = options["bisection_of"]
-        options["bisection_of"] = f"{n0}:{w0}"
-    return _command(["model", command] + _options(options))
+    return _native.model(name, _options(options))
+
+
+def keywords(command: str) -> List[str]:
+    """The keywords a command's request takes (``kary-ncube``, ``feedback``, ``indirect``,
+    ``fat-tree``, ``cost``, ``design``), in the request's order."""
+    return [key.replace("-", "_") for key in _native.keys(command)]
 
 
 def kary_ncube(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
@@ -33,10 +43,9 @@ def kary_ncube(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optio
                no_wrap: bool = False, contention: Optional[Contention] = None,
                bits: Optional[float] = None, width: Optional[float] = None,
                pins: Optional[float] = None, bisection: Optional[float] = None,
-               bisection_binary_cube: bool = False,
-               bisection_of: Union[str, Tuple[int, float], None] = None,
+               bisection_binary_cube: bool = False, bisection_of: Optional[Reference] = None,
                switch_delay: Optional[float] = None, wire_delay: Optional[WireDelay] = None,
-               space_dims: Optional[int] = None) -> Dict[str, Any]:
+               space_dims: Optional[int] = None, **unknown: Any) -> Dict[str, Any]:
     """Contention model of a buffered k-ary n-cube (Agarwal 1991 eqs. 1-12; the homework's
     App. B), as ``netwrap model kary-ncube --json``.
 
@@ -48,7 +57,8 @@ def kary_ncube(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optio
     ``bisection_of`` = ``"n0:W0"`` or ``(n0, W0)``), and ``switch_delay``, ``wire_delay``,
     ``space_dims`` for eq. 12's latency in units of the 2-D wire delay.
     """
-    return _run("kary-ncube", dict(locals()))
+    options = {key: value for key, value in locals().items() if key != "unknown"}
+    return _predict("kary-ncube", {**options, **unknown})
 
 
 def feedback(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
@@ -57,12 +67,11 @@ def feedback(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optiona
              no_wrap: bool = False, contention: Optional[Contention] = None,
              bits: Optional[float] = None, width: Optional[float] = None,
              pins: Optional[float] = None, bisection: Optional[float] = None,
-             bisection_binary_cube: bool = False,
-             bisection_of: Union[str, Tuple[int, float], None] = None,
+             bisection_binary_cube: bool = False, bisection_of: Optional[Reference] = None,
              switch_delay: Optional[float] = None, wire_delay: Optional[WireDelay] = None,
              space_dims: Optional[int] = None,
              solution: Optional[Literal["exact", "quadratic", "closed-form"]] = None,
-             threads: Optional[int] = None) -> Dict[str, Any]:
+             threads: Optional[int] = None, **unknown: Any) -> Dict[str, Any]:
     """Processor utilisation with network feedback (the homework's App. D; ``threads`` T per
     processor after Agarwal 1992), as ``netwrap model feedback --json``.
 
@@ -70,14 +79,15 @@ def feedback(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optiona
     ``solution`` (``exact``, the default; ``quadratic``; ``closed-form``, the form App. D
     prints) and ``threads`` (default 1).
     """
-    return _run("feedback", dict(locals()))
+    options = {key: value for key, value in locals().items() if key != "unknown"}
+    return _predict("feedback", {**options, **unknown})
 
 
 def indirect(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
              rate: Optional[float] = None, size: Optional[float] = None,
              bits: Optional[float] = None, width: Optional[float] = None,
-             pins: Optional[float] = None,
-             memory_latency: Optional[float] = None) -> Dict[str, Any]:
+             pins: Optional[float] = None, memory_latency: Optional[float] = None,
+             **unknown: Any) -> Dict[str, Any]:
     """Buffered indirect (Omega) network (Agarwal 1991 eqs. 13-14; the homework's App. C), as
     ``netwrap model indirect --json``.
 
@@ -85,13 +95,15 @@ def indirect(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optiona
     (default 0.04), ``size`` B flits (default 4) or ``bits`` L with ``width`` W or ``pins``,
     ``memory_latency`` M (default 0).
     """
-    return _run("indirect", dict(locals()))
+    options = {key: value for key, value in locals().items() if key != "unknown"}
+    return _predict("indirect", {**options, **unknown})
 
 
 def fat_tree(*, nodes: Optional[int] = None, rate: Optional[float] = None,
              size: Optional[float] = None,
              mg2_rate: Optional[Literal["pair", "per-link"]] = None,
-             turn: Optional[Literal["printed", "conditional"]] = None) -> Dict[str, Any]:
+             turn: Optional[Literal["printed", "conditional"]] = None,
+             **unknown: Any) -> Dict[str, Any]:
     """Greenberg & Guan's wormhole model of the butterfly fat-tree (their eqs. 1-26), as
     ``netwrap model fat-tree --json``.
 
@@ -100,4 +112,5 @@ def fat_tree(*, nodes: Optional[int] = None, rate: Optional[float] = None,
     default; ``per-link``: as printed) and ``turn`` (``printed``, the default;
     ``conditional``).
     """
-    return _run("fat-tree", dict(locals()))
+    options = {key: value for key, value in locals().items() if key != "unknown"}
+    return _predict("fat-tree", {**options, **unknown})

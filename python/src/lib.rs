@@ -1,59 +1,534 @@
-//! The native half of the Python package `netwrap` (`netwrap._native`): three functions over
-//! [`netwrap::api`], each releasing the GIL while netwrap works. The Python modules
-//! (`python/netwrap/*.py`) give them their public shape; nothing here computes or formats.
+//! The native half of the Python package `netwrap` (`netwrap._native`): functions over the
+//! facade (`netwrap-app`), converting with serde — a dict in is read by the very serde types
+//! the command line fills from its flags (unknown keys refused, with a "did you mean"), and a
+//! result comes back as the dict of the JSON the command line prints, field for field.
+//! Simulations run on a thread of their own with the GIL released, and Ctrl-C cancels them
+//! ([`interrupt`]). The Python modules (`python/netwrap/*.py`) give these functions their
+//! public shape; nothing here formats a result.
 
-use netwrap::api::{self, Format, Print};
-use pyo3::exceptions::PyValueError;
+mod convert;
+mod errors;
+mod interrupt;
+
+use convert::{result, to_py, to_value};
+use errors::{Raise, SpecError};
+use interrupt::interruptible;
+use netwrap_app::predict::{self, Request};
+use netwrap_app::sweep::suggest;
+use netwrap_app::{Error, Point, Row, Simulation, Sweep};
+use netwrap_engine::Record;
+use netwrap_engine::progress::Progress;
+use netwrap_model::request::{
+    CostRequest, DesignRequest, FatTreeRequest, FeedbackRequest, IndirectRequest, KaryNCubeRequest,
+};
+use netwrap_sim::trace::{TraceFormat, TraceSink};
+use netwrap_topo::{RoutingSpec, TopologySpec};
+use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-/// The experiment of a spec's text (TOML, or JSON) plus sweep axes (a JSON object's text).
-fn experiment(spec: &str, toml: bool, axes: &str) -> Result<api::Sweep, String> {
-    let axes: serde_json::Map<String, serde_json::Value> = if axes.trim().is_empty() {
-        serde_json::Map::new()
-    } else {
-        serde_json::from_str(axes).map_err(|e| format!("sweep axes: not a table of lists: {e}"))?
+/// How a spec was given: TOML text, or a JSON value (a mapping, or a `.json` file).
+enum Written {
+    Toml(String),
+    Json(Value),
+}
+
+/// A spec as Python gives it: TOML text, a path (`os.PathLike`), or a mapping.
+fn written(spec: &Bound<'_, PyAny>) -> PyResult<Written> {
+    if let Ok(text) = spec.cast::<PyString>() {
+        return Ok(Written::Toml(text.to_cow()?.into_owned()));
+    }
+    if spec.hasattr("__fspath__")? {
+        let path: PathBuf = spec.extract()?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| PyValueError::new_err(format!("cannot read {}: {e}", path.display())))?;
+        let json = match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => true,
+            Some("toml") => false,
+            _ => text.trim_start().starts_with('{'),
+        };
+        return if json {
+            serde_json::from_str(&text)
+                .map(Written::Json)
+                .map_err(|e| PyValueError::new_err(format!("not valid JSON: {e}")))
+        } else {
+            Ok(Written::Toml(text))
+        };
+    }
+    if spec.cast::<PyDict>().is_ok() || spec.cast::<pyo3::types::PyMapping>().is_ok() {
+        return Ok(Written::Json(to_value(spec, "the spec")?));
+    }
+    Err(PyValueError::new_err(format!(
+        "a spec is a mapping of sections, TOML text or a file's path, not {}",
+        spec.get_type().name()?
+    )))
+}
+
+/// Sweep axes: a mapping of dotted paths to lists (plus `replications` and `zip`).
+fn axes(axes: Option<&Bound<'_, PyAny>>) -> PyResult<Map<String, Value>> {
+    match axes.map(|a| to_value(a, "the sweep axes")).transpose()? {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(axes)) => Ok(axes),
+        Some(_) => Err(PyValueError::new_err(
+            "sweep axes are a mapping of dotted paths to lists, e.g. {\"workload.rate\": [0.01, 0.02]}",
+        )),
+    }
+}
+
+/// The experiment of `spec` with `axes` joining its own sweep table (an axis of the same
+/// path replaces the spec's), read by the same code as `netwrap run FILE`.
+fn experiment(spec: Written, axes: Map<String, Value>) -> netwrap_app::Result<Sweep> {
+    match spec {
+        Written::Toml(text) => {
+            // The text alone first: its errors name the lines of the text as given.
+            let sweep = Sweep::from_toml(&text)?;
+            if axes.is_empty() {
+                return Ok(sweep);
+            }
+            let mut table: toml::Table = toml::from_str(&text).map_err(|e| Error::Invalid(e.to_string()))?;
+            let entry = table.entry("sweep").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let toml::Value::Table(sweep) = entry else {
+                return Err(Error::Invalid(
+                    "sweep: a table of axes, e.g. [sweep] \"workload.rate\" = [0.01, 0.02]".into(),
+                ));
+            };
+            for (path, values) in axes {
+                let value = toml::Value::try_from(values)
+                    .map_err(|e| Error::Invalid(format!("sweep axis {path}: {e}")))?;
+                sweep.insert(path, value);
+            }
+            let merged = toml::to_string(&table).map_err(|e| Error::Invalid(e.to_string()))?;
+            Sweep::from_toml(&merged)
+        }
+        Written::Json(mut root) => {
+            if !axes.is_empty() {
+                let Some(fields) = root.as_object_mut() else {
+                    return Err(Error::Invalid(
+                        "an experiment is a table of sections (topology, workload, …)".into(),
+                    ));
+                };
+                let sweep = fields.entry("sweep").or_insert_with(|| Value::Object(Map::new()));
+                let Some(sweep) = sweep.as_object_mut() else {
+                    return Err(Error::Invalid(
+                        "sweep: a table of axes, e.g. {\"workload.rate\": [0.01, 0.02]}".into(),
+                    ));
+                };
+                sweep.extend(axes);
+            }
+            Sweep::from_value(root)
+        }
+    }
+}
+
+/// The experiment of a Python spec and axes. serde's "unknown field" and "unknown variant"
+/// name no path: the spec as given is searched for the name, so that the error is a
+/// `SpecError` whose path says where it is (`workload.rat`, `topology.family`).
+fn sweep_of(py: Python<'_>, spec: &Bound<'_, PyAny>, axes_: Option<&Bound<'_, PyAny>>) -> PyResult<Sweep> {
+    let (spec, axes) = (written(spec)?, axes(axes_)?);
+    let tree = match &spec {
+        Written::Json(v) => Some(v.clone()),
+        Written::Toml(t) => toml::from_str::<toml::Table>(t).ok().and_then(|t| serde_json::to_value(t).ok()),
     };
-    api::experiment(spec, if toml { Format::Toml } else { Format::Json }, &axes)
+    match py.detach(|| experiment(spec, axes)) {
+        Ok(sweep) => Ok(sweep),
+        Err(Error::Invalid(message)) => match tree.and_then(|t| unknown_name_path(&t, &message)) {
+            Some(path) => Err(errors::spec_error(py, message.clone(), &path, Vec::new(), &message)),
+            None => Err(PyValueError::new_err(message)),
+        },
+        Err(e) => Err(errors::to_py(py, e)),
+    }
 }
 
-/// Runs `netwrap ARGS…` (subcommand form) and returns what it prints on standard output;
-/// raises `ValueError` with the command line's message for invalid input.
-#[pyfunction]
-fn command(py: Python<'_>, args: Vec<String>) -> PyResult<String> {
-    py.detach(|| api::command(&args)).map_err(PyValueError::new_err)
+/// Where the unknown name of serde's `message` ("unknown field `x`": a key; "unknown variant
+/// `x`": a value) is in `tree`, as a dotted path; `None` if the message names none or it is
+/// not found.
+fn unknown_name_path(tree: &Value, message: &str) -> Option<String> {
+    fn find(at: &Value, prefix: &str, name: &str, key: bool) -> Option<String> {
+        let Value::Object(fields) = at else { return None };
+        for (k, v) in fields {
+            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            if (key && k == name) || (!key && v.as_str() == Some(name)) {
+                return Some(path);
+            }
+            if let Some(found) = find(v, &path, name, key) {
+                return Some(found);
+            }
+        }
+        None
+    }
+    let (rest, key) = match (message.find("unknown field `"), message.find("unknown variant `")) {
+        (Some(i), _) => (&message[i + "unknown field `".len()..], true),
+        (None, Some(i)) => (&message[i + "unknown variant `".len()..], false),
+        _ => return None,
+    };
+    let name = rest.split('`').next()?;
+    find(tree, "", name, key)
 }
 
-/// The number of points of an experiment (every point validated), as `netwrap run` counts them.
-#[pyfunction]
-fn points(py: Python<'_>, spec: String, toml: bool, axes: String) -> PyResult<u64> {
-    py.detach(|| experiment(&spec, toml, &axes).and_then(|s| api::points(&s))).map_err(PyValueError::new_err)
+/// The one point of a spec that must not sweep (`what` is the function, `instead` what to
+/// use for a sweep).
+fn single(py: Python<'_>, sweep: &Sweep, what: &str, instead: &str) -> PyResult<Point> {
+    if sweep.len() != 1 {
+        return Err(PyValueError::new_err(format!(
+            "{what} runs one point, and this spec's sweep table has {}: {instead}",
+            sweep.len()
+        )));
+    }
+    py.detach(|| sweep.point(0)).raise(py)
 }
 
-/// Runs an experiment as `netwrap run FILE --json` (or `--csv -` when `csv`) does, only the
-/// points of `shard` = (index, count) when given, and returns what it prints.
+/// Issues each note (what resolving adjusted, `netwrap: …` on the command line) once, as a
+/// Python `UserWarning`.
+fn warn<'a>(py: Python<'_>, notes: impl IntoIterator<Item = &'a String>) -> PyResult<()> {
+    let mut seen: Vec<&String> = Vec::new();
+    for note in notes {
+        if seen.contains(&note) {
+            continue;
+        }
+        seen.push(note);
+        let text = std::ffi::CString::new(note.replace('\0', " ")).expect("no NUL left");
+        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 2)?;
+    }
+    Ok(())
+}
+
+/// A trace file being written (`record_trace`): the messages of one run, as
+/// `--record-trace FILE` writes them (CSV, or JSON lines for `.jsonl`/`.json`).
+struct TraceFile {
+    path: PathBuf,
+    sink: TraceSink,
+}
+
+impl TraceFile {
+    fn create(path: &Path) -> PyResult<TraceFile> {
+        let file = std::fs::File::create(path)
+            .map_err(|e| PyValueError::new_err(format!("cannot write {}: {e}", path.display())))?;
+        let format = TraceFormat::of_path(path).unwrap_or(TraceFormat::Csv);
+        let sink = TraceSink::new(Box::new(std::io::BufWriter::new(file)), format);
+        Ok(TraceFile { path: path.to_path_buf(), sink })
+    }
+
+    fn finish(&self) -> PyResult<()> {
+        self.sink
+            .finish()
+            .map(|_| ())
+            .map_err(|e| PyValueError::new_err(format!("cannot write {}: {e}", self.path.display())))
+    }
+}
+
+/// Runs one point, interruptibly, keeping each channel's statistics when `channels`.
+fn run_one(py: Python<'_>, point: &Point, channels: bool, trace: Option<&TraceFile>) -> PyResult<Simulation> {
+    let progress = Progress::new();
+    let record = Record {
+        channels,
+        trace: trace.map(|t| t.sink.log()),
+        progress: Some(progress.clone()),
+        ..Record::default()
+    };
+    interruptible(py, &progress, || netwrap_app::run_point(point, record))?.raise(py)
+}
+
+/// Simulates one spec: the dict `netwrap run SPEC --json` prints.
 #[pyfunction]
-#[pyo3(signature = (spec, toml, axes, csv, shard=None))]
-fn run(
-    py: Python<'_>,
-    spec: String,
-    toml: bool,
-    axes: String,
-    csv: bool,
-    shard: Option<(u64, u64)>,
-) -> PyResult<String> {
+#[pyo3(signature = (spec, channels=false, record_trace=None))]
+fn simulate<'py>(
+    py: Python<'py>,
+    spec: &Bound<'py, PyAny>,
+    channels: bool,
+    record_trace: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let sweep = sweep_of(py, spec, None)?;
+    let point = single(py, &sweep, "simulate", "use netwrap.sweep")?;
+    warn(py, &point.job.sim.notes)?;
+    let trace = record_trace.as_deref().map(TraceFile::create).transpose()?;
+    let run = run_one(py, &point, channels, trace.as_ref());
+    if let Some(t) = &trace {
+        t.finish()?;
+    }
+    result(py, &run?)
+}
+
+/// A point as Python holds it: its index, replication, swept values and its spec with every
+/// key written (what a task needs, and nothing of the rest of the sweep).
+fn point_to_py<'py>(py: Python<'py>, p: &Point) -> PyResult<Bound<'py, PyAny>> {
+    let dict = PyDict::new(py);
+    dict.set_item(pyo3::intern!(py, "index"), p.index)?;
+    dict.set_item(pyo3::intern!(py, "replication"), p.replication)?;
+    let params: Map<String, Value> = p.params.iter().cloned().collect();
+    dict.set_item(pyo3::intern!(py, "params"), to_py(py, &Value::Object(params))?)?;
+    dict.set_item(pyo3::intern!(py, "spec"), result(py, &p.job.written())?)?;
+    Ok(dict.into_any())
+}
+
+/// A point from Python: read back from [`point_to_py`]'s dict, its spec resolved again.
+fn point_of(py: Python<'_>, point: &Bound<'_, PyAny>) -> PyResult<Point> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Written {
+        index: u64,
+        #[serde(default)]
+        replication: u32,
+        #[serde(default)]
+        params: Map<String, Value>,
+        spec: Value,
+    }
+    let w: Written = serde_json::from_value(to_value(point, "the point")?).map_err(|e| {
+        PyValueError::new_err(suggest(&format!(
+            "a point is a dict of index, replication, params and spec (as netwrap.points gives): {e}"
+        )))
+    })?;
     py.detach(|| {
-        let sweep = experiment(&spec, toml, &axes)?;
-        api::run(&sweep, if csv { Print::Csv } else { Print::Json }, shard)
+        let sweep = Sweep::from_value(w.spec)?;
+        let job = sweep.base().resolve()?;
+        Ok(Point { index: w.index, replication: w.replication, params: w.params.into_iter().collect(), job })
     })
-    .map_err(PyValueError::new_err)
+    .raise(py)
+}
+
+/// Every point of `spec` swept over `axes`, each validated, as dicts.
+#[pyfunction]
+#[pyo3(signature = (spec, axes=None))]
+fn points<'py>(
+    py: Python<'py>,
+    spec: &Bound<'py, PyAny>,
+    axes: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let sweep = sweep_of(py, spec, axes)?;
+    let points = py.detach(|| sweep.points()).raise(py)?;
+    let list = PyList::empty(py);
+    for p in &points {
+        list.append(point_to_py(py, p)?)?;
+    }
+    Ok(list)
+}
+
+/// Runs one point of `points` alone: the dict `netwrap run --json` prints for it.
+#[pyfunction]
+#[pyo3(signature = (point, channels=false))]
+fn run_point<'py>(py: Python<'py>, point: &Bound<'py, PyAny>, channels: bool) -> PyResult<Bound<'py, PyAny>> {
+    let point = point_of(py, point)?;
+    result(py, &run_one(py, &point, channels, None)?)
+}
+
+/// A row's cell as the DataFrame holds it: numbers, text and booleans as themselves, none as
+/// None, lists and tables as their JSON text (as the CSV has them).
+fn cell<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    match v {
+        Value::Array(_) | Value::Object(_) => Ok(PyString::new(py, &v.to_string()).into_any()),
+        scalar => to_py(py, scalar),
+    }
+}
+
+/// A row as a dict of cells, in the columns' order.
+fn row_to_py<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    if let Value::Object(fields) =
+        serde_json::to_value(row).map_err(|e| PyValueError::new_err(e.to_string()))?
+    {
+        for (k, v) in &fields {
+            dict.set_item(PyString::intern(py, k), cell(py, v)?)?;
+        }
+    }
+    Ok(dict)
+}
+
+/// One task of a distributed sweep: runs `point` alone and returns its row and the seconds
+/// from this call to the point's run starting (its network built and checked).
+#[pyfunction]
+fn task<'py>(py: Python<'py>, point: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyDict>, f64)> {
+    let start = Instant::now();
+    let point = point_of(py, point)?;
+    let progress = Progress::new();
+    let record = Record { progress: Some(progress.clone()), ..Record::default() };
+    let started = std::sync::OnceLock::new();
+    let mut results = interruptible(py, &progress, || {
+        netwrap_app::run_points(
+            std::slice::from_ref(&point),
+            record,
+            |_, _| {
+                let _ = started.set(start.elapsed().as_secs_f64());
+            },
+            |_, _| {},
+        )
+    })?;
+    let run = results.pop().expect("one point, one result").raise(py)?;
+    let row = row_to_py(py, &Row::of(&point, &run))?;
+    Ok((row, started.get().copied().unwrap_or_else(|| start.elapsed().as_secs_f64())))
+}
+
+/// Runs every point of `spec` swept over `axes` (each network built once, the points in
+/// parallel on Rust threads) and returns the rows as columns: a dict of column name to cells,
+/// the columns of `netwrap run --csv`.
+#[pyfunction]
+#[pyo3(signature = (spec, axes=None))]
+fn sweep<'py>(
+    py: Python<'py>,
+    spec: &Bound<'py, PyAny>,
+    axes: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let sweep = sweep_of(py, spec, axes)?;
+    let points = py.detach(|| sweep.points()).raise(py)?;
+    warn(py, points.iter().flat_map(|p| &p.job.sim.notes))?;
+    let progress = Progress::new();
+    let record = Record { progress: Some(progress.clone()), ..Record::default() };
+    let results =
+        interruptible(py, &progress, || netwrap_app::run_points(&points, record, |_, _| {}, |_, _| {}))?;
+    let columns = Row::columns(&sweep.parameters());
+    let cells: Vec<Bound<'py, PyList>> = columns.iter().map(|_| PyList::empty(py)).collect();
+    for (p, r) in points.iter().zip(results) {
+        let run = r.raise(py)?;
+        let row = serde_json::to_value(Row::of(p, &run)).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        for (c, list) in columns.iter().zip(&cells) {
+            list.append(cell(py, row.get(c).unwrap_or(&Value::Null))?)?;
+        }
+    }
+    let table = PyDict::new(py);
+    for (c, list) in columns.iter().zip(cells) {
+        table.set_item(PyString::intern(py, c), list)?;
+    }
+    Ok(table)
+}
+
+/// The columns of a sweep over `parameters`, in order (a row's fields).
+#[pyfunction]
+fn columns(parameters: Vec<String>) -> Vec<String> {
+    Row::columns(&parameters)
+}
+
+/// The saturation search of one spec: the dict `netwrap saturation --json` prints.
+#[pyfunction]
+#[pyo3(signature = (spec, tolerance=0.02))]
+fn saturation<'py>(py: Python<'py>, spec: &Bound<'py, PyAny>, tolerance: f64) -> PyResult<Bound<'py, PyAny>> {
+    let sweep = sweep_of(py, spec, None)?;
+    if sweep.len() != 1 {
+        return Err(PyValueError::new_err(
+            "the saturation search sweeps the rate itself: give a spec without sweep axes or replications",
+        ));
+    }
+    let job = py.detach(|| sweep.base().resolve()).raise(py)?;
+    warn(py, &job.sim.notes)?;
+    let progress = Progress::new();
+    let record = Record { progress: Some(progress.clone()), ..Record::default() };
+    let spec = sweep.base();
+    let found = interruptible(py, &progress, || netwrap_app::saturation(spec, tolerance, &record, |_| {}))?;
+    result(py, &found.raise(py)?)
+}
+
+/// The static deadlock check of a spec (a sweep's base spec): the dict `netwrap check --json`
+/// prints.
+#[pyfunction]
+fn check<'py>(py: Python<'py>, spec: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let sweep = sweep_of(py, spec, None)?;
+    let spec = sweep.base();
+    let job = py.detach(|| spec.resolve()).raise(py)?;
+    warn(py, &job.sim.notes)?;
+    result(py, &py.detach(|| netwrap_app::check(spec)).raise(py)?)
+}
+
+/// A spec section read from a dict, with serde's message and a "did you mean".
+fn section<T: serde::de::DeserializeOwned>(value: Value, what: &str) -> PyResult<T> {
+    serde_json::from_value(value).map_err(|e| PyValueError::new_err(suggest(&format!("{what}: {e}"))))
+}
+
+/// A topology built and measured: the dict `netwrap topo FAMILY … --json` prints.
+#[pyfunction]
+fn topo<'py>(
+    py: Python<'py>,
+    topology: &Bound<'py, PyAny>,
+    routing: &Bound<'py, PyAny>,
+    mapping: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let topology: TopologySpec = section(to_value(topology, "the topology")?, "topology")?;
+    let routing: RoutingSpec = section(to_value(routing, "the routing")?, "routing")?;
+    let report = py.detach(|| netwrap_app::topo(&topology, &routing, mapping)).raise(py)?;
+    warn(py, &report.notes)?;
+    result(py, &report)
+}
+
+/// A request of type `T` from a dict of options (keys as the flags spell them).
+fn request<T: Request>(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<T> {
+    predict::request::<T>(to_value(options, "the options")?).raise(py)
+}
+
+/// An analytical model's report: the dict `netwrap model MODEL … --json` prints.
+#[pyfunction]
+fn model<'py>(py: Python<'py>, name: &str, options: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    match name {
+        "kary-ncube" => {
+            let r = predict::kary_ncube(&request::<KaryNCubeRequest>(py, options)?).raise(py)?;
+            warn(py, &r.notes)?;
+            result(py, &r)
+        }
+        "feedback" => {
+            let r = predict::feedback(&request::<FeedbackRequest>(py, options)?).raise(py)?;
+            warn(py, &r.notes)?;
+            result(py, &r)
+        }
+        "indirect" => {
+            let r = predict::indirect(&request::<IndirectRequest>(py, options)?).raise(py)?;
+            warn(py, &r.notes)?;
+            result(py, &r)
+        }
+        "fat-tree" => result(py, &predict::fat_tree(&request::<FatTreeRequest>(py, options)?).raise(py)?),
+        other => Err(PyValueError::new_err(format!(
+            "no model {other:?}: the models are kary-ncube, feedback, indirect and fat-tree"
+        ))),
+    }
+}
+
+/// The keys of a command's request (`kary-ncube`, `feedback`, `indirect`, `fat-tree`, `cost`,
+/// `design`), as the flags spell them.
+#[pyfunction]
+fn keys(command: &str) -> PyResult<Vec<String>> {
+    Ok(match command {
+        "kary-ncube" => predict::keys::<KaryNCubeRequest>(),
+        "feedback" => predict::keys::<FeedbackRequest>(),
+        "indirect" => predict::keys::<IndirectRequest>(),
+        "fat-tree" => predict::keys::<FatTreeRequest>(),
+        "cost" => predict::keys::<CostRequest>(),
+        "design" => predict::keys::<DesignRequest>(),
+        other => return Err(PyValueError::new_err(format!("no command {other:?} takes a request"))),
+    })
+}
+
+/// Packaging cost of the inter-module networks: the dict `netwrap cost --json` prints.
+#[pyfunction]
+fn cost<'py>(py: Python<'py>, options: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let r = request::<CostRequest>(py, options)?;
+    result(py, &py.detach(|| netwrap_app::cost(&r)).raise(py)?)
+}
+
+/// The constrained design search, its best candidates simulated when asked: the dict
+/// `netwrap design --json` prints.
+#[pyfunction]
+fn design<'py>(py: Python<'py>, options: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let r = request::<DesignRequest>(py, options)?;
+    let progress = Progress::new();
+    let record = Record { progress: Some(progress.clone()), ..Record::default() };
+    let report = interruptible(py, &progress, || netwrap_app::design(&r, record))?;
+    result(py, &report.raise(py)?)
 }
 
 /// The module `netwrap._native`.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(command, m)?)?;
+    m.add("SpecError", m.py().get_type::<SpecError>())?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(points, m)?)?;
-    m.add_function(wrap_pyfunction!(run, m)?)?;
-    m.add("__version__", netwrap::output::VERSION)?;
+    m.add_function(wrap_pyfunction!(run_point, m)?)?;
+    m.add_function(wrap_pyfunction!(task, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(saturation, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(topo, m)?)?;
+    m.add_function(wrap_pyfunction!(model, m)?)?;
+    m.add_function(wrap_pyfunction!(keys, m)?)?;
+    m.add_function(wrap_pyfunction!(cost, m)?)?;
+    m.add_function(wrap_pyfunction!(design, m)?)?;
+    m.add("__version__", netwrap_sim::VERSION)?;
     Ok(())
 }

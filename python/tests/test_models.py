@@ -1,4 +1,6 @@
-"""netwrap.model, netwrap.topo and netwrap.cost against the command line's JSON."""
+"""netwrap.model, netwrap.topo, netwrap.cost and netwrap.design against the command line's JSON."""
+
+import inspect
 
 import pytest
 
@@ -14,6 +16,7 @@ from netwrap import model
     ({"k": 4, "n": 3, "no_wrap": True}, ["--k", "4", "--n", "3", "--no-wrap"]),
     ({"bits": 128.0, "bisection_of": (2, 32), "switch_delay": 1.0, "wire_delay": "unit"},
      ["--bits", "128", "--bisection-of", "2:32", "--switch-delay", "1", "--wire-delay", "unit"]),
+    ({"bits": 128, "bisection_of": "2:32"}, ["--bits", "128", "--bisection-of", "2:32"]),
     ({"rate": 0.2}, ["--rate", "0.2"]),  # saturated: status 3, JSON printed
 ])
 def test_kary_ncube_equals_cli(cli, kwargs, flags):
@@ -52,34 +55,84 @@ def test_fat_tree_equals_cli(cli, kwargs, flags):
     assert model.fat_tree(**kwargs) == cli.json("model", "fat-tree", *flags)
 
 
-def test_topo_and_cost_equal_cli(cli):
-    """Verification: topo() and cost() give `netwrap topo ... --json` and `netwrap cost ... --json`."""
+def test_topo_cost_and_design_equal_cli(cli):
+    """Verification: topo(), cost() and design() give `netwrap topo ... --json`,
+    `netwrap cost ... --json` and `netwrap design ... --json` (candidates simulated too)."""
     assert netwrap.topo("torus", k=8, n=2, bidirectional=True) == cli.json("topo", "torus", "--k", "8", "--n", "2", "--bidirectional")
     assert netwrap.topo("midimew", nodes=64, routing="table", mapping=True) == cli.json(
         "topo", "--routing", "table", "midimew", "--nodes", "64", "--mapping")
-    assert netwrap.topo("nhop", factors="4,8") == cli.json("topo", "nhop", "--factors", "4,8")
+    assert netwrap.topo("nhop", factors=[4, 8]) == cli.json("topo", "nhop", "--factors", "4,8")
     assert netwrap.cost(modules=16, bisection=1024, nhop=[2, 3], toroid=[2]) == cli.json(
         "cost", "--modules", "16", "--bisection", "1024", "--nhop", "2", "--nhop", "3", "--toroid", "2")
+    ex7 = ["design", "--nodes", "64", "--pins", "384", "--rate", "0.015", "--bits", "1024", "--locality", "0.5"]
+    got = netwrap.design(nodes=64, pins=384, rate=0.015, bits=1024, locality=0.5)
+    assert got == cli.json(*ex7)
+    assert (got["candidates"][0]["n"], got["candidates"][0]["k"]) == (3, 4)  # the homework's Ex 7
+    got = netwrap.design(nodes=64, pins=384, rate=0.015, bits=1024, top=3, simulate=1, messages=500)
+    assert got == cli.json(*ex7[:-2], "--top", "3", "--simulate", "1", "--messages", "500")
+    assert got["simulated"][0]["rank"] == 1
 
 
-@pytest.mark.parametrize("call, flags, name", [
-    (lambda: model.kary_ncube(rate=2.0), ["model", "kary-ncube", "--rate", "2.0"], "--rate"),
-    (lambda: model.kary_ncube(k=1), ["model", "kary-ncube", "--k", "1"], "--k"),
-    (lambda: model.kary_ncube(n=2, nodes=64), ["model", "kary-ncube", "--n", "2", "--nodes", "64"], "--nodes"),
-    (lambda: model.kary_ncube(locality=0.01, no_wrap=True, k=2),
-     ["model", "kary-ncube", "--locality", "0.01", "--no-wrap", "--k", "2"], "--locality"),
-    (lambda: model.feedback(threads=0), ["model", "feedback", "--threads", "0"], "--threads"),
-    (lambda: model.indirect(bits=64.0), ["model", "indirect", "--bits", "64.0"], "--bits"),
-    (lambda: model.fat_tree(nodes=100), ["model", "fat-tree", "--nodes", "100"], "--nodes"),
-    (lambda: model.fat_tree(turn="sideways"), ["model", "fat-tree", "--turn", "sideways"], "--turn"),
-    (lambda: netwrap.topo("torus", kk=3), ["topo", "torus", "--kk", "3"], "--kk"),
-    (lambda: netwrap.cost(modules=1), ["cost", "--modules", "1"], "--modules"),
+def test_results_are_typed_as_the_json():
+    """Characterisation: a model's report is a dict of the JSON's types."""
+    p = model.kary_ncube()
+    assert isinstance(p, dict) and p["model"] == "kary-ncube" and p["seed"] is None
+    assert isinstance(p["latency"], float) and isinstance(p["saturated"], bool)
+    assert isinstance(p["config"]["k"], int) and p["config"]["contention"] == "auto"
+    assert model.kary_ncube(rate=0.2)["latency"] is None
+    assert isinstance(netwrap.cost()["rows"], list)
+
+
+@pytest.mark.parametrize("call, path, words", [
+    (lambda: model.kary_ncube(rate=2.0), "rate", "rate = 2 is invalid: it must be a probability in [0, 1]"),
+    (lambda: model.kary_ncube(k=1), "k", "k = 1 is invalid"),
+    (lambda: model.kary_ncube(n=2, nodes=64), "nodes", "nodes cannot be given with n"),
+    (lambda: model.kary_ncube(locality=0.01, no_wrap=True, k=2), "locality", "--locality 0.01 with --no-wrap"),
+    (lambda: model.kary_ncube(switch_delay=-1.0), "switch_delay", "switch_delay = -1 is invalid"),
+    (lambda: model.kary_ncube(bits=128), "bits", "--bits needs a channel width"),
+    (lambda: model.kary_ncube(rate="fast"), "rate", "rate: invalid type: string \"fast\", expected f64"),
+    (lambda: model.feedback(threads=0), "threads", "threads = 0 is invalid"),
+    (lambda: model.indirect(bits=64.0), "bits", "--bits needs a channel width"),
+    (lambda: model.fat_tree(nodes=100), "nodes", "4^n"),
+    (lambda: model.fat_tree(turn="sideways"), "turn", "unknown variant `sideways`"),
+    (lambda: netwrap.cost(modules=1), "modules", "modules = 1 is invalid"),
+    (lambda: netwrap.design(nodes=64, rate=0.01, bits=1024), "pins", "give a constraint"),
 ])
-def test_bad_arguments_raise_the_cli_message(cli, call, flags, name):
-    """Verification: a bad argument raises ValueError whose message is the CLI's (its first
-    paragraph for clap's messages, the whole line otherwise) and names the parameter."""
-    with pytest.raises(ValueError) as e:
+def test_bad_arguments_raise_spec_errors_naming_the_keyword(call, path, words):
+    """Verification: a bad argument raises netwrap.SpecError (a ValueError) whose `path` is the
+    keyword and whose message says why (the CLI's own words where the CLI checks it after
+    parsing its flags)."""
+    with pytest.raises(netwrap.SpecError) as e:
         call()
+    assert isinstance(e.value, ValueError)
+    assert e.value.path == path
+    assert words in str(e.value)
+
+
+def test_unknown_keywords_are_errors_naming_them():
+    """Verification: an unknown keyword is refused naming it, the keywords there are and the
+    closest one; an unknown topology option likewise."""
+    with pytest.raises(netwrap.SpecError) as e:
+        model.kary_ncube(kk=3)
+    assert e.value.path == "kk"
     message = str(e.value)
-    assert name in message
-    assert cli.error(*flags).startswith(message)
+    assert message.startswith("unknown keyword `kk`, expected one of `k`, `n`, `nodes`")
+    assert "`no_wrap`" in message and message.endswith("did you mean `k`?")
+    with pytest.raises(netwrap.SpecError, match="did you mean `switch_delay`") as e:
+        model.feedback(switch_dealy=1.0)
+    assert e.value.path == "switch_dealy"
+    with pytest.raises(netwrap.SpecError, match="unknown keyword `module`") as e:
+        netwrap.cost(module=4)
+    with pytest.raises(ValueError, match="(?s)unknown field `kk`.*did you mean `k`"):
+        netwrap.topo("torus", kk=3)
+
+
+@pytest.mark.parametrize("function, command", [
+    (model.kary_ncube, "kary-ncube"), (model.feedback, "feedback"), (model.indirect, "indirect"),
+    (model.fat_tree, "fat-tree"), (netwrap.cost, "cost"), (netwrap.design, "design"),
+])
+def test_signatures_are_the_requests(function, command):
+    """Verification: each function's keywords are its request's keys, in order (the Python
+    signature documents the Rust request, which defines them)."""
+    names = [p.name for p in inspect.signature(function).parameters.values() if p.kind == p.KEYWORD_ONLY]
+    assert names == model.keywords(command)

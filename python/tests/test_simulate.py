@@ -1,6 +1,8 @@
-"""netwrap.simulate and netwrap.sweep against the command line."""
+"""netwrap.simulate, sweep, points, run_point, saturation and check against the command line."""
 
+import json
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -43,14 +45,44 @@ replications = 2
 
 
 def read_csv(path) -> pandas.DataFrame:
-    """A CSV file read as netwrap.sweep reads the runner's CSV."""
-    return netwrap._frame(open(path, encoding="utf-8").read())
+    """A CSV file of the command line's, read back exactly: numbers as written, only empty
+    cells missing."""
+    if int(pandas.__version__.split(".")[0]) < 3:
+        return pandas.read_csv(path, keep_default_na=False, na_values=[""], float_precision="round_trip")
+    # pandas 3 reads floats back exactly by default (and deprecates the option).
+    return pandas.read_csv(path, keep_default_na=False, na_values=[""])
 
 
-def test_simulate_equals_sim_json(cli):
-    """Verification: simulate(spec) gives exactly what `netwrap sim ... --json` prints for the
-    same network, workload and run (every field, every number)."""
-    assert netwrap.simulate(SPEC) == cli.json(*FLAGS)
+def spec_file(tmp_path, spec, name="spec.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(spec))
+    return path
+
+
+def test_simulate_equals_run_json(cli, tmp_path):
+    """Verification: simulate(d) is exactly what `netwrap run SPEC.json --json` prints for the
+    same dict written to a file (every field, every number, every type), and what
+    `netwrap sim ... --json` prints for the same flags."""
+    expected = cli.json("run", str(spec_file(tmp_path, SPEC)))
+    got = netwrap.simulate(SPEC)
+    assert got == expected
+    assert json.dumps(got) == json.dumps(expected)  # the same types (4.0 stays a float), in order
+    assert got == cli.json(*FLAGS)
+
+
+def test_results_are_typed_as_the_json():
+    """Characterisation: a result is a dict of the JSON's types: text, ints, floats, bools,
+    None for a missing value, nested dicts and lists."""
+    r = netwrap.simulate(SPEC)
+    assert isinstance(r, dict)
+    assert isinstance(r["netwrap_version"], str) and r["netwrap_version"] == netwrap.__version__
+    assert isinstance(r["seed"], int) and isinstance(r["config"], dict)
+    assert isinstance(r["utilization"], float) and isinstance(r["latency"], float)
+    assert isinstance(r["saturated"], bool) and r["verdict"] == "ok"
+    assert isinstance(r["messages_delivered"], int)
+    assert isinstance(r["model"], dict) and isinstance(r["model"]["latency"], float)
+    assert r["config"]["workload"]["rate"] == 0.02 and r["config"]["topology"]["k"] == 4
+    assert "channels" not in r
 
 
 def test_a_result_reruns_to_itself():
@@ -60,13 +92,16 @@ def test_a_result_reruns_to_itself():
     assert netwrap.simulate(r) == r
 
 
-def test_sweeps_do_not_depend_on_the_number_of_threads():
-    """Verification: the sweep's CSV run on one thread (a fresh process with
-    RAYON_NUM_THREADS=1) is the CSV run here on every core."""
-    code = "import sys, netwrap; sys.stdout.write(netwrap._native.run(sys.argv[1], True, '', True))"
-    one = subprocess.run([sys.executable, "-c", code, EXPERIMENT], capture_output=True, text=True,
-                         env={**os.environ, "RAYON_NUM_THREADS": "1"}, check=True).stdout
-    assert one == netwrap._native.run(EXPERIMENT, True, "", True)
+def test_sweeps_do_not_depend_on_the_number_of_threads(tmp_path):
+    """Verification: the sweep run on one thread (a fresh process with RAYON_NUM_THREADS=1)
+    is the sweep run here on every core, value for value."""
+    out = tmp_path / "one.pickle"
+    code = "import pickle, sys, netwrap; pickle.dump(netwrap.sweep(sys.argv[1]), open(sys.argv[2], 'wb'))"
+    subprocess.run([sys.executable, "-c", code, EXPERIMENT, str(out)], check=True,
+                   env={**os.environ, "RAYON_NUM_THREADS": "1"})
+    with open(out, "rb") as f:
+        one = pickle.load(f)
+    pandas.testing.assert_frame_equal(one, netwrap.sweep(EXPERIMENT), check_exact=True)
 
 
 def test_simulate_toml_and_file_equal_run_json(cli, tmp_path):
@@ -90,36 +125,51 @@ def test_saturated_run_is_a_result(cli):
 
 
 def test_bad_spec_raises_the_cli_message(cli, tmp_path):
-    """Verification: an invalid spec raises ValueError with the message `netwrap run` prints
-    (after `netwrap: error: in FILE: `), naming the field."""
+    """Verification: an unknown key raises ValueError with the message `netwrap run` prints
+    (after `netwrap: error: in FILE: `), its "did you mean" included."""
     bad = {"workload": {"rat": 0.1}}
-    path = tmp_path / "bad.json"
-    path.write_text('{"workload": {"rat": 0.1}}')
-    with pytest.raises(ValueError) as e:
+    path = spec_file(tmp_path, bad, "bad.json")
+    with pytest.raises(netwrap.SpecError) as e:
         netwrap.simulate(bad)
-    assert "`rat`" in str(e.value)
+    assert "`rat`" in str(e.value) and "did you mean `rate`?" in str(e.value)
+    assert e.value.path == "workload.rat"
     assert cli.error("run", str(path)) == f"in {path}: {e.value}\n"
-    with pytest.raises(ValueError, match="workload.rate = 2"):
-        netwrap.simulate({"workload": {"rate": 2.0}})
     with pytest.raises(ValueError, match="use netwrap.sweep"):
         netwrap.simulate(EXPERIMENT)
+    with pytest.raises(netwrap.SpecError, match="did you mean `torus`") as e:
+        netwrap.simulate('[topology]\nfamily = "toru"\n')
+    assert e.value.path == "topology.family"
+
+
+def test_spec_errors_name_the_field(cli):
+    """Verification: a value that cannot be raises netwrap.SpecError (a ValueError) whose
+    `path` is the field's dotted path and whose message is the CLI's, without the flags the
+    CLI adds."""
+    with pytest.raises(netwrap.SpecError) as e:
+        netwrap.simulate({"router": {"kind": "vc", "buffer": 0}})
+    assert isinstance(e.value, ValueError)
+    assert e.value.path == "router.buffer"
+    assert e.value.reason in str(e.value)
+    message = cli.error("sim", "--router", "vc", "--buffer", "0")
+    assert message.startswith(str(e.value)) and "(--buffer)" in message
+    with pytest.raises(netwrap.SpecError) as e:
+        netwrap.simulate({"workload": {"rate": 2.0}})
+    assert e.value.path == "workload.rate" and str(e.value).startswith("workload.rate = 2")
 
 
 def test_sweep_equals_run_csv(cli, tmp_path):
-    """Verification: sweep()'s DataFrame equals the CSV `netwrap run FILE --csv` writes, read
-    back the same way (columns, order, every value), with replications and zipped axes."""
+    """Verification: sweep()'s DataFrame, built from the rows as columns, equals the CSV
+    `netwrap run FILE --csv` writes, read back (columns, order, types, every value), with
+    replications and zipped axes."""
     path = tmp_path / "exp.toml"
     path.write_text(EXPERIMENT)
     out = tmp_path / "out.csv"
     p = cli.run("run", str(path), "--csv", str(out))
     assert p.returncode == 0, p.stderr
-    # The very text the CLI wrote, from the same runner.
-    assert netwrap._native.run(EXPERIMENT, True, "", True) == out.read_text()
-    expected = read_csv(out)
     got = netwrap.sweep(EXPERIMENT)
-    pandas.testing.assert_frame_equal(got, expected, check_exact=True)
+    pandas.testing.assert_frame_equal(got, read_csv(out), check_exact=True)
     assert list(got.columns[:5]) == ["point", "replication", "workload.rate", "topology.k", "run.seed"]
-    assert len(got) == netwrap.points(EXPERIMENT) == 8
+    assert len(got) == len(netwrap.points(EXPERIMENT)) == 8
 
 
 def test_sweep_axes_join_the_spec(cli, tmp_path):
@@ -138,6 +188,19 @@ def test_sweep_axes_join_the_spec(cli, tmp_path):
     pandas.testing.assert_frame_equal(got, read_csv(out), check_exact=True)
 
 
+def test_swept_tables_are_json_text_as_in_the_csv(cli, tmp_path):
+    """Verification: a swept table (whole topologies zipped) is its JSON text in the
+    DataFrame, as in the CLI's CSV."""
+    spec = {"workload": {"size": 4}, "run": {"messages": 200}}
+    axes = {"zip": [{"topology": [{"family": "torus", "k": 4}, {"family": "midimew", "nodes": 16}]}]}
+    got = netwrap.sweep(spec, axes)
+    assert [json.loads(t)["family"] for t in got["topology"]] == ["torus", "midimew"]
+    path = spec_file(tmp_path, {**spec, "sweep": axes})
+    out = tmp_path / "out.csv"
+    assert cli.run("run", str(path), "--csv", str(out)).returncode == 0
+    pandas.testing.assert_frame_equal(got, read_csv(out), check_exact=True)
+
+
 def test_numpy_values_are_plain_values():
     """Characterisation: NumPy arrays and scalars as axes and spec values sweep as lists and
     numbers do."""
@@ -152,12 +215,64 @@ def test_numpy_values_are_plain_values():
 
 def test_bad_axes_raise_the_cli_message():
     """Verification: a bad swept value names its point and field, as the CLI does."""
-    with pytest.raises(ValueError, match=r"sweep point 1 \(workload.rate = 2.0\): workload.rate = 2"):
+    with pytest.raises(netwrap.SpecError, match=r"sweep point 1 \(workload.rate = 2.0\): workload.rate = 2") as e:
         netwrap.sweep(SPEC, {"workload.rate": [0.01, 2.0]})
+    assert e.value.path == "workload.rate"
     with pytest.raises(ValueError, match="sweep axis workload.rate has no values"):
         netwrap.sweep(SPEC, {"workload.rate": []})
     with pytest.raises(ValueError, match="did you mean `workload`"):
         netwrap.sweep(SPEC, {"workloda.rate": [0.1]})
+    with pytest.raises(ValueError, match="nan or infinity"):
+        netwrap.sweep(SPEC, {"workload.rate": [float("nan")]})
+
+
+def test_points_run_alone_as_in_the_sweep():
+    """Verification: points() gives every point with its complete spec; run_point() of a
+    point alone gives the result simulate() gives for that spec, and the sweep's row."""
+    pts = netwrap.points(EXPERIMENT)
+    assert [p["index"] for p in pts] == list(range(8))
+    p = pts[5]
+    assert set(p) == {"index", "replication", "params", "spec"}
+    assert list(p["params"]) == ["workload.rate", "topology.k", "run.seed"]
+    assert p["spec"]["run"]["seed"] != 8 and p["replication"] == 1  # a derived seed
+    r = netwrap.run_point(p)
+    assert r == netwrap.simulate(p["spec"])
+    row = netwrap.sweep(EXPERIMENT).iloc[5]
+    assert (row["latency"], row["seed"]) == (r["latency"], r["seed"])
+
+
+def test_channels_equal_the_cli_and_traces_replay(cli, tmp_path):
+    """Verification: channels=True adds every channel's statistics exactly as `netwrap run
+    --json --channels` reports them; record_trace writes the file `--record-trace` writes, and
+    a spec whose workload.trace names it replays it."""
+    spec = {"topology": {"family": "torus", "k": 3}, "router": {"kind": "vc"},
+            "run": {"messages": 200, "warmup": 50}}
+    path = spec_file(tmp_path, spec)
+    expected = cli.json("run", str(path), "--channels", str(tmp_path / "ch.csv"),
+                        "--record-trace", str(tmp_path / "cli-trace.csv"))
+    got = netwrap.simulate(spec, channels=True, record_trace=tmp_path / "trace.csv")
+    assert got == expected
+    assert len(got["channels"]) == got["network"]["channels"]
+    assert {"utilization", "occupancy"} <= set(got["channels"][0])
+    assert (tmp_path / "trace.csv").read_text() == (tmp_path / "cli-trace.csv").read_text()
+    replay = netwrap.simulate({"topology": {"family": "torus", "k": 3},
+                               "workload": {"trace": str(tmp_path / "trace.csv")},
+                               "run": {"messages": 200, "warmup": 50}})
+    assert replay["messages_delivered"] > 0 and "trace" in replay["config"]["workload"]
+
+
+def test_saturation_and_check_equal_cli(cli, tmp_path):
+    """Verification: saturation() and check() give `netwrap saturation FILE --json` and
+    `netwrap check FILE --json` (a deadlock found is a result too)."""
+    spec = {"topology": {"family": "ring", "k": 6}, "workload": {"size": 4},
+            "run": {"messages": 300, "warmup": 100}}
+    path = spec_file(tmp_path, spec)
+    assert netwrap.saturation(spec, tolerance=0.1) == cli.json("saturation", str(path), "--tolerance", "0.1")
+    vc = {"topology": {"family": "torus", "k": 4}, "router": {"kind": "vc", "vcs": 1}}
+    path = spec_file(tmp_path, vc, "vc.json")
+    p = cli.run("check", str(path), "--json")
+    assert p.returncode == 4, p.stderr
+    assert netwrap.check(vc) == json.loads(p.stdout)
 
 
 def test_long_runs_release_the_gil():

@@ -10,13 +10,21 @@
 //!   a [`Simulation`], which [`Row`] flattens into a tidy row.
 //! - Studies: the saturation search ([`saturation`]) and the static deadlock check
 //!   ([`check`]).
-//! - Topologies: [`topo`] builds one and measures it exactly.
+//! - Topologies: [`topo`] builds one and measures it exactly; [`cost`] prices the
+//!   inter-module networks' packaging.
+//! - The analytical models: [`predict`], one function per model, each taking its request
+//!   ([`netwrap_model::request`], the command's flags as one serde type) and giving the report
+//!   `netwrap model … --json` prints; [`design`] searches the k-ary n-cubes that meet a width
+//!   constraint and simulates the best.
 //! - The model beside the simulation: [`compare`].
 //! - The papers' figures and tables, computed and checked: [`reproduce`].
 #![deny(missing_docs)]
 
 pub mod compare;
+mod cost;
+mod design;
 mod error;
+pub mod predict;
 pub mod reproduce;
 pub mod row;
 mod simulation;
@@ -25,6 +33,8 @@ mod studies;
 pub mod sweep;
 mod topology;
 
+pub use cost::{CostReport, cost};
+pub use design::{DesignReport, Simulated, design};
 pub use error::{Error, Result};
 pub use row::Row;
 pub use simulation::{Simulation, run_on, run_point, run_points, simulate};

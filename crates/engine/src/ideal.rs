@@ -44,7 +44,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let mut free: Vec<u32> = Vec::new();
     let mut born: Vec<(TerminalId, Msg)> = Vec::new();
     let mut due = Vec::new();
-    let mut cands = Candidates::default();
+    let mut cands = Candidates::for_network(net);
     let mut flit_hops = 0u64;
     // Idle stretches a grant leaves ahead of the clock on a channel (a message waiting for its
     // tail before a wider channel): (channel, from, to). Needed to count exactly the busy

@@ -55,7 +55,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let mut queued = 0usize;
     let mut busy = vec![0u64; channels.len()];
     let mut in_transit: Vec<Flit> = Vec::new();
-    let mut cands = Candidates::default();
+    let mut cands = Candidates::for_network(net);
     let mut now = 0u64;
     let mut reason = None;
     while now < spec.max_cycles {

@@ -136,6 +136,41 @@ impl WireDelay {
     }
 }
 
+/// How wire delay grows with the dimension, as the requests choose it (`wire-delay`); with
+/// the dimensions of the layout's space it makes a [`WireDelay`].
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum WireModel {
+    /// Every wire costs one 2-D wire delay (Agarwal 1991 Fig. 11(a)).
+    Unit,
+    /// The longest wire of the embedding, k^(n/z − 1) (Agarwal 1991 §2.2).
+    #[default]
+    Length,
+}
+
+impl WireModel {
+    /// The wire delay of this model for a layout in `space_dims` dimensions.
+    pub fn delay(self, space_dims: u32) -> WireDelay {
+        match self {
+            WireModel::Unit => WireDelay::Unit,
+            WireModel::Length => WireDelay::Length { space_dims },
+        }
+    }
+}
+
 /// Switch and wire delay: the clock period is their sum (Agarwal 1991 §2, "the clock cycle is
 /// chosen to be the sum of the switch delay and the wire delay").
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

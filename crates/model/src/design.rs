@@ -29,8 +29,21 @@ use crate::kary_ncube::{self, ContentionForm, KaryNCube, Prediction, Wiring};
 use serde::Serialize;
 
 /// What to rank candidates by.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum RankBy {
     /// Lowest predicted latency first; saturated candidates last.
     #[default]

@@ -7,6 +7,32 @@ pub enum ModelError {
     /// in words.
     #[error("{0}")]
     Invalid(String),
+    /// One option of a request ([`crate::request`]) is invalid, or takes the model beyond its
+    /// range: `key` is the option's name in the request (the command line's option without
+    /// `--`, Python's keyword with `_` for `-`), and the message names it as the command line
+    /// spells it.
+    #[error("{message}")]
+    Request {
+        /// The option at fault.
+        key: String,
+        /// Why, in words.
+        message: String,
+    },
+}
+
+impl ModelError {
+    /// An error about the request's option `key`.
+    pub fn request(key: impl Into<String>, message: impl Into<String>) -> Self {
+        ModelError::Request { key: key.into(), message: message.into() }
+    }
+
+    /// The request's option at fault, if the error is about one.
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            ModelError::Request { key, .. } => Some(key),
+            ModelError::Invalid(_) => None,
+        }
+    }
 }
 
 /// What a real parameter may take, in words a message can print: never the numeric limits

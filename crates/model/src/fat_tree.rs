@@ -33,8 +33,21 @@ use crate::error::{Domain, ModelError, check, check_range};
 use serde::Serialize;
 
 /// What rate the two-server (paired up-link) queues of eqs. 21 and 23 are fed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Mg2Rate {
     /// 2λ: both up links' messages join one two-server queue (the manuscript's correction).
     #[default]
@@ -44,8 +57,21 @@ pub enum Mg2Rate {
 }
 
 /// Which probability of going up weights eq. 22's branches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum TurnProbability {
     /// P↑_l of eq. 12, as eq. 22 is printed.
     #[default]

@@ -105,17 +105,31 @@ use crate::kary_ncube::{self, ContentionForm, KaryNCube};
 use serde::Serialize;
 
 /// How to solve Appendix D's system.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Solution {
-    /// Bisection on U: the stated system, solved to machine precision (default).
+    /// Bisection on U: the stated system, solved to machine precision.
+    // (The docs of the variants are the command line's help: plain words, no links.)
     #[default]
     Exact,
-    /// The root of the stated system's quadratic, in closed form (eq. 8's or the small-k_d
-    /// contention form).
+    /// The root of the stated system's quadratic, in closed form (agrees with `exact`; eq. 8's
+    /// or the small-k_d contention form).
     Quadratic,
-    /// The closed form exactly as printed in App. D (see the module docs: it solves the
-    /// system with ρ halved, and it embeds eq. 8's large-k_d form).
+    /// The closed form App. D prints (it solves the system with ρ halved, and it embeds eq.
+    /// 8's large-k_d form; see docs/models.md).
     ClosedForm,
 }
 
@@ -167,8 +181,20 @@ pub struct FeedbackPrediction {
 }
 
 /// Which bound of the multithreaded processor sets U (Agarwal 1992's terms).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Regime {
     /// Too few threads to cover the latency: U = T·R/(R + L) grows linearly with T.
     Linear,

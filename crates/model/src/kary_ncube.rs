@@ -45,8 +45,21 @@ pub fn network_size(k: u32, n: u32) -> Result<u64, ModelError> {
 }
 
 /// How the channels of the cube are wired.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Wiring {
     /// One channel per dimension, end-around connections: the homework's default network.
     #[default]
@@ -84,18 +97,19 @@ impl std::fmt::Display for Wiring {
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 pub enum ContentionForm {
-    /// The homework's App. B rule: [`LargeKd`](Self::LargeKd) when the distance per
-    /// dimension exceeds 2, [`SmallKd`](Self::SmallKd) otherwise. Resolved inside
-    /// [`predict`]; a prediction never reports it.
+    /// The homework's App. B rule: eq. 8's form when the distance per dimension (k_d, or
+    /// k_dl with locality) exceeds 2, the small-k_d form otherwise (a prediction reports the
+    /// form chosen, never `auto`).
+    // (The docs of the variants are the command line's help: plain words, no links.)
     #[default]
     Auto,
-    /// (k_d − 1)/k_d²: Agarwal 1991 eq. 8, the homework's App. B first form (for k_d > 2).
+    /// Agarwal 1991 eq. 8's (k_d − 1)/k_d², for large k_d (the homework's App. B first form).
     LargeKd,
-    /// (k_d − ½)/(k_d + ½)²: the homework's App. B second form, for small k_d (zero below
-    /// k_d = ½, where it would turn negative).
+    /// The homework's App. B (k_d − ½)/(k_d + ½)², for small k_d (zero below k_d = ½, where
+    /// it would turn negative).
     SmallKd,
-    /// Agarwal 1991 eq. 3 with the full variance of eq. 5 (before the paper drops terms of
-    /// higher order in 1/k_d), scaled by B as in eq. 8.
+    /// Agarwal 1991 eq. 3 with eq. 5's full variance (before the paper drops terms of higher
+    /// order in 1/k_d), scaled by B as in eq. 8.
     FullVariance,
 }
 

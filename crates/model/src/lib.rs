@@ -17,6 +17,9 @@
 //! - [`figures`]: Agarwal 1991's Figures 6–16 as data.
 //! - [`design`]: constrained design search (the homework's Ex 7).
 //! - [`exercises`]: the homework's Ex 4 and Ex 6.
+//! - [`request`]: what the front ends ask of the models, of `cost` and of `design`, one
+//!   serde type per command, resolved once into the models' parameters (with the `cli`
+//!   feature, each is also the command's flags).
 //!
 //! Predictions share field names with simulation reports (`utilization`, `latency`,
 //! `throughput`, …) so the two can be printed side by side. Every input is validated before
@@ -33,5 +36,6 @@ pub mod feedback;
 pub mod figures;
 pub mod indirect;
 pub mod kary_ncube;
+pub mod request;
 
 pub use error::ModelError;

@@ -1,9 +1,8 @@
 //! The `netwrap` command line as a library: the binary (`main.rs`) is a thin `main` over
-//! [`cli`], and the Python package (`python/`) calls the very same commands through [`api`],
-//! so that a spec, a sweep or a model gives the same numbers, columns and error messages
-//! whichever way it is run.
+//! [`cli`]. Every command computes through the facade (`netwrap-app`), which the Python
+//! package (`python/`) calls too, so that a spec, a sweep or a model gives the same numbers
+//! and fields whichever way it is run.
 
-pub mod api;
 pub mod args;
 pub mod chart;
 pub mod cli;

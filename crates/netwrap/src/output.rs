@@ -174,40 +174,11 @@ impl Out {
 
 impl Write for Out {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if CAPTURED.with_borrow_mut(|c| c.as_mut().map(|c| c.extend_from_slice(buf))).is_some() {
-            return Ok(buf.len());
-        }
         self.inner.write(buf).map_err(|e| write_failed("standard output", e))
     }
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush().map_err(|e| write_failed("standard output", e))
     }
-}
-
-thread_local! {
-    /// What this thread's commands write through [`stdout`], kept instead of printed while
-    /// [`capture`] runs.
-    static CAPTURED: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `f` with everything this thread writes through [`stdout`] kept instead of printed, and
-/// returns `f`'s result with those bytes: how [`crate::api`] (the Python package) gets exactly
-/// what a command prints. Standard error (notes, progress) is untouched.
-pub fn capture<T>(f: impl FnOnce() -> T) -> (T, Vec<u8>) {
-    /// Restores the enclosing capture (usually none) even if `f` panics.
-    struct Restore(Option<Option<Vec<u8>>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            if let Some(previous) = self.0.take() {
-                CAPTURED.set(previous);
-            }
-        }
-    }
-    let mut restore = Restore(Some(CAPTURED.replace(Some(Vec::new()))));
-    let result = f();
-    let previous = restore.0.take().expect("set above");
-    let captured = CAPTURED.replace(previous).unwrap_or_default();
-    (result, captured)
 }
 
 /// Makes sure `--out DIR` is a directory, creating it if missing: a path that exists and is
@@ -410,18 +381,6 @@ mod tests {
         let text = csv_table(&rows).unwrap();
         assert_eq!(text, "a,b.c,b.d,e,f,g\n1,0.1,,\"[1,2]\",\"x, y\",\n2.5,,,,,1e-17\n");
         assert_eq!(csv_table::<Value>(&[]).unwrap(), "");
-    }
-
-    /// Characterisation: a capture keeps what the thread prints, and ends with its closure.
-    #[test]
-    fn captured_output_is_kept_not_printed() {
-        let ((), text) = capture(|| {
-            let mut out = stdout();
-            write!(out, "kept").unwrap();
-            out.finish().unwrap();
-        });
-        assert_eq!(text, b"kept");
-        assert!(CAPTURED.with_borrow(Option::is_none));
     }
 
     #[test]

@@ -199,7 +199,7 @@ fn dependency_check<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance)
     let node = |c: u32, upper: bool| if dateline { 2 * c + upper as u32 } else { c };
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
-    let mut cands = Candidates::default();
+    let mut cands = Candidates::for_network(net);
     // Per destination and salt: the nodes reached (a node fixes the router it leads to).
     let mut seen = vec![false; n as usize];
     let mut stack: Vec<(u32, Option<u32>)> = Vec::new();

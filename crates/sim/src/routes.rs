@@ -18,7 +18,7 @@
 use crate::SimError;
 use crate::load::cube_loads;
 use netwrap_engine::traffic::{LocalitySubcube, MessageSize, Pattern};
-use netwrap_topo::metrics::{LOAD_WORK_LIMIT, add_flow, bounded_channel_loads};
+use netwrap_topo::metrics::{FlowScratch, LOAD_WORK_LIMIT, add_flow, bounded_channel_loads};
 use netwrap_topo::{Candidates, Family, Network, TerminalId, Topology, Visitor, bfs_from};
 
 /// Channels of one class and one width, and what they carry per unit request rate.
@@ -159,14 +159,19 @@ fn uniform_facts(
 }
 
 /// The channels of the route from `s` to `d` (first candidate at every hop: the families'
-/// alternatives are equally long), into `path`.
-fn route<F: Family>(f: &F, s: TerminalId, d: TerminalId, path: &mut Vec<u32>) -> Result<(), SimError> {
+/// alternatives are equally long), into `path`; `cands` is scratch space, reused across calls.
+fn route<F: Family>(
+    f: &F,
+    s: TerminalId,
+    d: TerminalId,
+    path: &mut Vec<u32>,
+    cands: &mut Candidates,
+) -> Result<(), SimError> {
     let net = f.network();
-    let mut cands = Candidates::default();
     let mut at = net.inject_router(s);
     path.clear();
     loop {
-        f.route(at, d, 0, &mut cands);
+        f.route(at, d, 0, cands);
         let Some(&c) = cands.as_slice().first() else { return Ok(()) };
         path.push(c);
         at = net.channel(c).dst;
@@ -205,7 +210,7 @@ impl Visitor for Walk {
         }
         // Mean over (source, destination) pairs — from terminal 0 alone when every terminal
         // looks the same — and how often self-addressed messages use each channel.
-        let mut path = Vec::new();
+        let (mut path, mut cands) = (Vec::new(), Candidates::for_network(net));
         let sources = if self.vertex_transitive { 1 } else { n };
         let (total, longest) = if self.vertex_transitive {
             lengths_from_zero(f)?
@@ -213,7 +218,7 @@ impl Visitor for Walk {
             let (mut total, mut longest) = (0u64, 0u64);
             for s in 0..sources {
                 for d in 0..n {
-                    route(f, s, d, &mut path)?;
+                    route(f, s, d, &mut path, &mut cands)?;
                     total += path.len() as u64;
                     longest = longest.max(path.len() as u64);
                 }
@@ -222,7 +227,7 @@ impl Visitor for Walk {
         };
         let mut self_use = vec![0u32; net.channels().len()];
         for s in 0..n {
-            route(f, s, s, &mut path)?;
+            route(f, s, s, &mut path, &mut cands)?;
             for &c in &path {
                 self_use[c as usize] += 1;
             }
@@ -298,11 +303,11 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
             )));
         }
         let mut load = vec![0.0; m];
-        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut scratch = FlowScratch::for_network(net);
         let mut longest = 0u64;
         let mut work = 0u64;
         for &(s, d, w) in &flows {
-            let (decisions, steps) = add_flow(net, f, s, d, w, &mut load, &mut a, &mut b)?;
+            let (decisions, steps) = add_flow(net, f, s, d, w, &mut load, &mut scratch)?;
             work += decisions;
             longest = longest.max(steps);
             if work > LOAD_WORK_LIMIT {
@@ -413,7 +418,7 @@ fn lengths_from_zero<F: Family>(f: &F) -> Result<(u64, u64), SimError> {
         total += h;
         longest = longest.max(h);
     }
-    let mut path = Vec::new();
+    let (mut path, mut cands) = (Vec::new(), Candidates::for_network(net));
     let mut budget = CHECK_HOPS;
     const SAMPLES: u64 = 64;
     for i in 0..SAMPLES.min(n as u64) {
@@ -422,7 +427,7 @@ fn lengths_from_zero<F: Family>(f: &F) -> Result<(u64, u64), SimError> {
         if i > 0 && expected > budget {
             break;
         }
-        route(f, 0, d, &mut path)?;
+        route(f, 0, d, &mut path, &mut cands)?;
         if path.len() as u64 != expected {
             return Err(SimError::Invalid(format!(
                 "the route from terminal 0 to {d} has {} hops where the shortest path has {expected}: the mean route length cannot be taken from distances",
@@ -479,10 +484,10 @@ mod tests {
     impl Visitor for WalkAll {
         type Output = (u64, u64);
         fn visit<F: Family>(self, f: &F) -> (u64, u64) {
-            let mut path = Vec::new();
+            let (mut path, mut cands) = (Vec::new(), Candidates::for_network(f.network()));
             let (mut total, mut longest) = (0, 0);
             for d in 0..f.network().terminals() {
-                route(f, 0, d, &mut path).unwrap();
+                route(f, 0, d, &mut path, &mut cands).unwrap();
                 total += path.len() as u64;
                 longest = longest.max(path.len() as u64);
             }

@@ -241,7 +241,7 @@ impl Circulant {
         let steps = [self.a as i64, -(self.a as i64), self.b as i64, -(self.b as i64)];
         let mut g = vec![[0.0f64; 4]; n];
         let mut total = [0.0f64; 4];
-        let mut c = Candidates::default();
+        let mut c = Candidates::for_network(&self.network);
         for &d in order.iter().skip(1) {
             // At router 0 with destination d, the offset is d.
             self.route(0, d, 0, &mut c);
@@ -338,9 +338,11 @@ impl Routing for Circulant {
         } else if self.midimew {
             Some(self.record_hop(at, dest))
         } else {
-            let mut out = Candidates::default();
-            self.minimal(at, dest, 0, &mut out);
-            out.as_slice().first().copied()
+            // `minimal`'s first candidate, without a candidate list.
+            let here = self.distance(at, dest);
+            self.network
+                .out_channels(at)
+                .find(|&c| self.distance(self.network.channel(c).dst, dest) + 1 == here)
         }
     }
 }
@@ -370,6 +372,23 @@ mod tests {
                 let (a, b) = (m.a as i64, m.b as i64);
                 assert_eq!((x * b + y * a - j as i64).rem_euclid(n as i64), 0, "N={n} j={j}");
                 assert_eq!((x.abs() + y.abs()) as u32, d[j as usize], "N={n} j={j}");
+            }
+        }
+    }
+
+    /// Verification: on circulants that are not Midimews, the escape channel (found without a
+    /// candidate list) is the first minimal next hop, for every pair.
+    #[test]
+    fn escape_is_the_first_minimal_hop_off_midimews() {
+        for (n, a, b) in [(30, 4, 7), (20, 3, 7), (12, 1, 5)] {
+            let m = Circulant::new(n, a, b, CirculantRouting::Table).unwrap();
+            assert!(!m.midimew);
+            let mut c = Candidates::for_network(m.network());
+            for at in 0..n {
+                for dst in 0..n {
+                    m.minimal(at, dst, 0, &mut c);
+                    assert_eq!(m.escape(at, dst, 0), c.as_slice().first().copied(), "C_{n}({a}, {b})");
+                }
             }
         }
     }

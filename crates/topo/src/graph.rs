@@ -59,9 +59,9 @@ pub const TABLE_LIMIT: u64 = 1 << 26;
 ///
 /// For every router that delivers to some terminal, a backward breadth-first search (run on
 /// both cores) records every router's hop count to it, one byte each. A message at `at` may
-/// take any channel whose far end is one hop closer; all such channels are returned (up to
-/// eight), in the router's channel order, so an adaptive router can choose and a deterministic
-/// one can take the first.
+/// take any channel whose far end is one hop closer; all such channels are returned, in the
+/// router's channel order, so an adaptive router can choose and a deterministic one can take
+/// the first.
 #[derive(Clone, Debug)]
 pub struct TableRouting {
     routers: usize,

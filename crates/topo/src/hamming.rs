@@ -155,8 +155,7 @@ impl Hamming {
 
 impl Routing for Hamming {
     /// Every minimal next hop: for each differing dimension, the direct channel to the
-    /// destination's coordinate, lowest dimension first (at most eight are kept, enough for
-    /// any product of up to eight factors; more factors still route minimally).
+    /// destination's coordinate, lowest dimension first (one per differing dimension).
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
         self.shape.route(at, dest, out);

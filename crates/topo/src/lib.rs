@@ -27,7 +27,9 @@
 //!     type Output = u32;
 //!     fn visit<F: Family>(self, f: &F) -> u32 {
 //!         let net = f.network();
-//!         let (mut at, mut hops, mut c) = (net.inject_router(0), 0, Candidates::default());
+//!         // Room for every candidate at any router: made once, reused for every hop.
+//!         let mut c = Candidates::for_network(net);
+//!         let (mut at, mut hops) = (net.inject_router(0), 0);
 //!         loop {
 //!             f.route(at, self.to, 0, &mut c);
 //!             let Some(&ch) = c.as_slice().first() else { return hops };

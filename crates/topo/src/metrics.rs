@@ -315,12 +315,26 @@ pub fn index_side(net: &Network) -> Vec<bool> {
     (0..net.routers()).map(|r| r < half).collect()
 }
 
+/// Scratch space for [`add_flow`]: make one per loop and reuse it for every flow.
+#[derive(Clone, Debug, Default)]
+pub struct FlowScratch {
+    frontier: Vec<(u32, f64)>,
+    next: Vec<(u32, f64)>,
+    cands: Candidates,
+}
+
+impl FlowScratch {
+    /// Scratch space for flows on `net` (candidate lists with room for its largest
+    /// out-degree).
+    pub fn for_network(net: &Network) -> Self {
+        FlowScratch { frontier: Vec::new(), next: Vec::new(), cands: Candidates::for_network(net) }
+    }
+}
+
 /// Adds `weight` messages' flow from terminal `s` to terminal `t`, split evenly over the
 /// routing candidates at every hop (and over both salt classes where the salt changes them),
 /// into `load`; returns the routing decisions it took (frontier entries routed, the cost
-/// [`LOAD_WORK_LIMIT`] bounds) and its longest route in channels. `frontier` and `next` are
-/// scratch space, reused across calls.
-#[allow(clippy::too_many_arguments)]
+/// [`LOAD_WORK_LIMIT`] bounds) and its longest route in channels.
 pub fn add_flow<R: Routing>(
     net: &Network,
     routing: &R,
@@ -328,10 +342,9 @@ pub fn add_flow<R: Routing>(
     t: u32,
     weight: f64,
     load: &mut [f64],
-    frontier: &mut Vec<(u32, f64)>,
-    next: &mut Vec<(u32, f64)>,
+    scratch: &mut FlowScratch,
 ) -> Result<(u64, u64), TopoError> {
-    let mut c = Candidates::default();
+    let FlowScratch { frontier, next, cands: c } = scratch;
     let (mut work, mut longest) = (0u64, 0u64);
     // Salts 0 and u32::MAX differ in every bit, so between them they take every salt-decided
     // branch both ways; when the salt only reorders candidates one route says it all.
@@ -350,7 +363,7 @@ pub fn add_flow<R: Routing>(
             work += frontier.len() as u64;
             next.clear();
             for &(r, w) in frontier.iter() {
-                routing.route(r, t, salt, &mut c);
+                routing.route(r, t, salt, c);
                 if c.is_empty() {
                     if r != net.eject_router(t) {
                         return Err(TopoError::Invalid(format!(
@@ -447,7 +460,7 @@ fn loads_within<R: Routing>(
     let w = 1.0 / (n - 1) as f64;
     if class_symmetric {
         let mut load = vec![0.0; m];
-        let (mut f, mut g) = (Vec::new(), Vec::new());
+        let mut scratch = FlowScratch::for_network(net);
         let mut work = 0u64;
         // Destinations in ROUNDS interleaved rounds, so that the first round is a fair sample
         // of the rest: when it projects past the limit, stop at once.
@@ -455,7 +468,7 @@ fn loads_within<R: Routing>(
         let mut done = 0u64;
         for round in 0..ROUNDS {
             for t in (1 + round..n).step_by(ROUNDS as usize) {
-                work += add_flow(net, routing, 0, t, w, &mut load, &mut f, &mut g)?.0;
+                work += add_flow(net, routing, 0, t, w, &mut load, &mut scratch)?.0;
                 done += 1;
                 if work > limit {
                     return Ok(Err(over(n as u64 - 1, work / done * (n as u64 - 1))));
@@ -495,11 +508,11 @@ fn loads_within<R: Routing>(
     let runs: Result<Vec<Vec<f64>>, Stop> = (0..n.div_ceil(per_run))
         .into_par_iter()
         .map(|run| {
-            let (mut load, mut f, mut g) = (vec![0.0; m], Vec::new(), Vec::new());
+            let (mut load, mut scratch) = (vec![0.0; m], FlowScratch::for_network(net));
             for s in run * per_run..((run + 1) * per_run).min(n) {
                 let mut work = 0;
                 for t in (0..n).filter(|&t| t != s) {
-                    work += add_flow(net, routing, s, t, w, &mut load, &mut f, &mut g)?.0;
+                    work += add_flow(net, routing, s, t, w, &mut load, &mut scratch)?.0;
                 }
                 if spent.fetch_add(work, Ordering::Relaxed) + work > limit {
                     return Err(Stop::Budget);

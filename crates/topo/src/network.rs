@@ -555,36 +555,59 @@ impl Network {
     }
 }
 
-/// Up to eight channels a message may take next; empty means "deliver here".
-#[derive(Clone, Copy, Debug, Default)]
+/// The channels a message may take next, in the routing function's order of preference;
+/// empty means "deliver here".
+///
+/// Every candidate pushed is kept. A routing's candidates are distinct channels leaving the
+/// router it routes at, so there are never more than that router's out-degree; a list made
+/// by [`Candidates::for_network`] has room for the network's largest, so routing into it never
+/// allocates. Make one per loop (or engine) and reuse it for every route: [`Candidates::clear`]
+/// keeps the room. (A list from `default()` allocates on its first push, and grows like a
+/// `Vec` when full.)
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Candidates {
-    buf: [ChannelId; 8],
-    len: u8,
+    buf: Vec<ChannelId>,
 }
 
 impl Candidates {
-    /// Forgets all candidates.
+    /// An empty list with room for `n` candidates before it allocates again.
+    pub fn with_capacity(n: usize) -> Self {
+        Candidates { buf: Vec::with_capacity(n) }
+    }
+    /// An empty list with room for every candidate of any router of `net`: its largest
+    /// out-degree ([`Network::degree_range`]), at least one.
+    pub fn for_network(net: &Network) -> Self {
+        Self::with_capacity(net.degree_range().1.max(1) as usize)
+    }
+    /// Candidates it holds without allocating.
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+    /// Forgets all candidates (keeping the room).
     #[inline]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.buf.clear();
     }
-    /// Adds a candidate; candidates past the eighth are ignored (no family needs more).
+    /// Adds a candidate after the others. Every candidate is kept: a full list grows (one made
+    /// by [`Candidates::for_network`] for the network routed never is full).
     #[inline]
     pub fn push(&mut self, c: ChannelId) {
-        if (self.len as usize) < self.buf.len() {
-            self.buf[self.len as usize] = c;
-            self.len += 1;
-        }
+        self.buf.push(c);
     }
     /// The candidates, in the routing function's order of preference.
     #[inline]
     pub fn as_slice(&self) -> &[ChannelId] {
-        &self.buf[..self.len as usize]
+        &self.buf
+    }
+    /// Number of candidates.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.buf.len()
     }
     /// True when the message has reached the router that delivers it.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.buf.is_empty()
     }
 }
 
@@ -594,7 +617,9 @@ impl Candidates {
 /// direction of a half-way hop on a bidirectional ring) do so reproducibly and evenly.
 pub trait Routing: Sync {
     /// Fills `out` with the channels a message at router `at`, bound for terminal `dest`, may
-    /// take next, most preferred first; leaves it empty when `at` delivers to `dest`.
+    /// take next, most preferred first: distinct channels leaving `at` (so at most its
+    /// out-degree, which a [`Candidates::for_network`] holds without allocating); leaves it
+    /// empty when `at` delivers to `dest`.
     fn route(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates);
 
     /// Whether the salt can change which channels are offered, not just their order. Load
@@ -623,7 +648,9 @@ pub trait Routing: Sync {
     /// The one channel of the deterministic escape routing under adaptive routing (Duato's
     /// escape sub-network; dimension order on tori, meshes, rings and hypercubes, the routing
     /// record's b-hops first on Midimews), `None` at `dest`'s router. By default `route`'s
-    /// first candidate.
+    /// first candidate, routed into a list made for the call (an allocation per call): the
+    /// families escape routing runs on (k-ary n-cubes and circulants) override it with one that
+    /// allocates nothing.
     fn escape(&self, at: RouterId, dest: TerminalId, salt: u32) -> Option<ChannelId> {
         let mut out = Candidates::default();
         self.route(at, dest, salt, &mut out);

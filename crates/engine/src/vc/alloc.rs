@@ -1,9 +1,9 @@
 //! A router's requests in its arbitration order, routing, and VC allocation.
 
-use super::state::{EJECT, NONE, Packet, Vc};
+use super::state::{Buffers, EJECT, NONE, Packet, Vc};
 use super::upper_class;
 use crate::choose;
-use netwrap_topo::{Candidates, Routing};
+use netwrap_topo::{ChannelId, Routing};
 use std::ops::Range;
 
 /// Calls `visit(b)` for each bit b set in `words` below `n`: from bit `rot` up, then from bit 0
@@ -96,15 +96,30 @@ impl<R: Routing> Vc<'_, R> {
         if self.c.saf && !self.stored(ivc, pk.len, now) {
             return;
         }
-        let cands = self.route(rt, ivc, pkt, &pk);
+        // A header blocked for VCs asks again every cycle: it is routed once per input VC and
+        // packet (the routing depends on router, destination and salt only), and its candidates
+        // are kept while it waits.
+        let i = ivc as usize;
+        let fresh = self.buf.routed.get(i, pkt).is_none();
+        if fresh {
+            self.route(rt, &pk);
+        }
         // The header's wait: since it was ready at the front of its buffer.
-        let header = q.ready.max(self.buf.front_since[ivc as usize]);
+        let header = q.ready.max(self.buf.front_since[i]);
         let taken = (now >= self.c.warmup).then(|| (now, now - header));
+        let cands =
+            if fresh { self.buf.scratch.as_slice() } else { self.buf.routed.get(i, pkt).unwrap_or(&[]) };
         if cands.is_empty() {
-            self.request_ejection(ivc, pkt, pk.dst, taken);
+            if !self.request_ejection(ivc, pkt, pk.dst, taken) && fresh {
+                self.buf.routed.keep(i, pkt, &[]);
+            }
             return;
         }
-        let o = self.output_vc(rt, ivc, &pk, &cands, now);
+        let o = self.output_vc(rt, ivc, &pk, cands, now);
+        if o == NONE && fresh {
+            let Buffers { routed, scratch, .. } = &mut self.buf;
+            routed.keep(i, pkt, scratch.as_slice());
+        }
         if o != NONE {
             self.buf.ovcs[o as usize].held = true;
             self.buf.holder[o as usize] = ivc;
@@ -124,44 +139,42 @@ impl<R: Routing> Vc<'_, R> {
         q.len >= len && self.buf.flits[tail].ready <= now
     }
 
-    /// Routing: the candidates of packet `pkt` at the front of `ivc` (escape routing: every
-    /// minimal next hop), routed once per input VC and packet (the routing depends on router,
-    /// destination and salt only).
+    /// Routing: the candidates of `pk` at router `rt` (escape routing: every minimal next hop),
+    /// into the scratch list.
     #[inline]
-    fn route(&mut self, rt: u32, ivc: u32, pkt: u32, pk: &Packet) -> Candidates {
-        let cands = &mut self.buf.routed[ivc as usize];
-        if self.buf.routed_pkt[ivc as usize] != pkt {
-            self.buf.routed_pkt[ivc as usize] = pkt;
-            if self.c.escape {
-                self.routing.minimal(rt, pk.dst, pk.salt, cands);
-            } else {
-                self.routing.route(rt, pk.dst, pk.salt, cands);
-            }
+    fn route(&mut self, rt: u32, pk: &Packet) {
+        let cands = &mut self.buf.scratch;
+        if self.c.escape {
+            self.routing.minimal(rt, pk.dst, pk.salt, cands);
+        } else {
+            self.routing.route(rt, pk.dst, pk.salt, cands);
         }
-        *cands
     }
 
-    /// A header at its destination takes the terminal's ejection port if no packet holds it.
-    fn request_ejection(&mut self, ivc: u32, pkt: u32, dst: u32, taken: Option<(u64, u64)>) {
+    /// A header at its destination takes the terminal's ejection port if no packet holds it;
+    /// whether it did.
+    fn request_ejection(&mut self, ivc: u32, pkt: u32, dst: u32, taken: Option<(u64, u64)>) -> bool {
         let t = dst as usize;
-        if self.terms.eject_owner[t] == NONE {
-            self.terms.eject_owner[t] = pkt;
-            self.buf.ivcs[ivc as usize].out = EJECT | dst;
-            if let Some(taken) = taken {
-                self.stats.eject_taken_at[t] = taken;
-            }
+        if self.terms.eject_owner[t] != NONE {
+            return false;
         }
+        self.terms.eject_owner[t] = pkt;
+        self.buf.ivcs[ivc as usize].out = EJECT | dst;
+        if let Some(taken) = taken {
+            self.stats.eject_taken_at[t] = taken;
+        }
+        true
     }
 
     /// The output VC the header of `pk` at input VC `ivc` takes among `cands` (see the parent's
     /// Rules), or [`NONE`].
-    fn output_vc(&self, rt: u32, ivc: u32, pk: &Packet, cands: &Candidates, now: u64) -> u32 {
+    fn output_vc(&self, rt: u32, ivc: u32, pk: &Packet, cands: &[ChannelId], now: u64) -> u32 {
         let (v, class) = (self.c.v, &self.layout.class);
         let port = ivc / v;
         let need = if self.c.whole { pk.len } else { 1 };
         // Bubble: entering a ring (from injection or another class: dimension and direction)
         // needs room for two packets. Dimension-order routing offers one channel.
-        let entering = self.c.bubble && class[port as usize] != class[cands.as_slice()[0] as usize];
+        let entering = self.c.bubble && class[port as usize] != class[cands[0] as usize];
         let need = if entering { 2 * need } else { need };
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
         let free_vc = |c: u32| -> u32 {
@@ -170,14 +183,7 @@ impl<R: Routing> Vc<'_, R> {
                 .find(|&o| !self.buf.ovcs[o as usize].held && self.buf.ovcs[o as usize].credits >= need)
                 .unwrap_or(NONE)
         };
-        let c =
-            choose(
-                cands.as_slice(),
-                pk.salt,
-                pk.hops,
-                now,
-                |c| if free_vc(c) != NONE { now } else { now + 1 },
-            );
+        let c = choose(cands, pk.salt, pk.hops, now, |c| if free_vc(c) != NONE { now } else { now + 1 });
         let o = free_vc(c);
         if o == NONE && self.c.escape { self.escape_vc(rt, ivc, pk, base) } else { o }
     }

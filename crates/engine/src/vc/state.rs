@@ -8,7 +8,7 @@
 use super::wires::Wires;
 use crate::params::{Arbitration, Avoidance, Switching, VcParams};
 use crate::{Births, ClassService, Collector, Msg, NEVER, PacketStats, RunSpec};
-use netwrap_topo::{Candidates, Network, Routing, TerminalId};
+use netwrap_topo::{Candidates, ChannelId, Network, Routing, TerminalId};
 use std::collections::VecDeque;
 
 /// No port, VC, packet or owner.
@@ -212,14 +212,81 @@ pub(super) struct Buffers {
     pub occupied: Vec<u64>,
     /// From when each input VC's front packet is at the front.
     pub front_since: Vec<u64>,
-    /// The routing's candidates for the front packet of each input VC (`routed_pkt`: which): a
-    /// header blocked for VCs asks again every cycle, and is routed once.
-    pub routed: Vec<Candidates>,
-    pub routed_pkt: Vec<u32>,
+    /// The candidates of the headers left waiting for a VC: a header asks again every cycle,
+    /// and is routed once.
+    pub routed: RouteCache,
+    /// The candidates of the header being routed now (room for any router's out-degree).
+    pub scratch: Candidates,
+}
+
+/// Candidates a [`Routed`] slot holds: every one a routing offers on networks of out-degree up
+/// to 8 (a routing offers distinct channels leaving the router).
+const CACHED: usize = 8;
+
+/// The routing's candidates for an input VC's front packet.
+#[derive(Clone, Copy)]
+struct Routed {
+    /// The packet routed (`NONE`: none, or it has left).
+    pkt: u32,
+    /// Its candidates: the first `len` of `first`, or all of the input VC's overflow list when
+    /// more.
+    len: u32,
+    first: [ChannelId; CACHED],
+}
+
+/// The candidates of the headers waiting for a VC, per input VC: a header asks again every
+/// cycle, and its routing depends only on router, destination and salt, so it is routed once.
+/// A [`Routed`] slot per input VC, and for more than [`CACHED`] candidates a list of the input
+/// VC's own (the lists made at the first overflow, each empty until needed, then reused): a
+/// slot sized for the network's out-degree would grow with the square of the degree on
+/// complete graphs, and a fixed slot alone would drop candidates.
+pub(super) struct RouteCache {
+    slots: Vec<Routed>,
+    overflow: Vec<Vec<ChannelId>>,
+}
+
+impl RouteCache {
+    fn new(input_vcs: usize) -> Self {
+        RouteCache {
+            slots: vec![Routed { pkt: NONE, len: 0, first: [0; CACHED] }; input_vcs],
+            overflow: Vec::new(),
+        }
+    }
+
+    /// The candidates kept at input VC `i`, if they are packet `pkt`'s.
+    #[inline]
+    pub fn get(&self, i: usize, pkt: u32) -> Option<&[ChannelId]> {
+        let r = &self.slots[i];
+        (r.pkt == pkt).then(|| {
+            let len = r.len as usize;
+            if len <= CACHED { &r.first[..len] } else { &self.overflow[i][..] }
+        })
+    }
+
+    /// Keeps `cands` as packet `pkt`'s candidates at input VC `i`.
+    pub fn keep(&mut self, i: usize, pkt: u32, cands: &[ChannelId]) {
+        let r = &mut self.slots[i];
+        (r.pkt, r.len) = (pkt, cands.len() as u32);
+        if cands.len() <= CACHED {
+            r.first[..cands.len()].copy_from_slice(cands);
+        } else {
+            if self.overflow.is_empty() {
+                self.overflow = vec![Vec::new(); self.slots.len()];
+            }
+            self.overflow[i].clear();
+            self.overflow[i].extend_from_slice(cands);
+        }
+    }
+
+    /// Forgets input VC `i`'s candidates (its packet has left; the id may come back).
+    #[inline]
+    pub fn forget(&mut self, i: usize) {
+        self.slots[i].pkt = NONE;
+    }
 }
 
 impl Buffers {
-    fn new(c: &Config, layout: &Layout, ports: u32) -> Self {
+    fn new(c: &Config, layout: &Layout, ports: u32, net: &Network) -> Self {
         let nvc = (ports * c.v) as usize;
         Buffers {
             flits: vec![Flit { ready: 0, pkt: NONE }; nvc * c.f as usize],
@@ -228,8 +295,8 @@ impl Buffers {
             holder: vec![NONE; (c.nc * c.v) as usize],
             occupied: vec![0u64; *layout.words_at.last().unwrap_or(&0) as usize],
             front_since: vec![0; nvc],
-            routed: vec![Candidates::default(); nvc],
-            routed_pkt: vec![NONE; nvc],
+            routed: RouteCache::new(nvc),
+            scratch: Candidates::for_network(net),
         }
     }
 
@@ -280,7 +347,7 @@ impl Buffers {
             q.out = NONE;
             self.front_since[i] = now + 1;
             // Its id may be reused by a packet that reaches this VC later.
-            self.routed_pkt[i] = NONE;
+            self.routed.forget(i);
         }
         tail
     }
@@ -483,7 +550,7 @@ impl<'a, R: Routing> Vc<'a, R> {
         let routers = net.routers() as usize;
         let ports = c.nc + net.terminals();
         let channel_vcs = (c.nc * c.v) as usize;
-        let buf = Buffers::new(&c, &layout, ports);
+        let buf = Buffers::new(&c, &layout, ports, net);
         let service = net
             .classes()
             .iter()

@@ -4,11 +4,12 @@ use netwrap_topo::*;
 use proptest::prelude::*;
 
 /// Follows the first candidate (and, separately, every candidate in turn via the salt) from
-/// `s` to `t`; checks that each hop leaves the current router, that the walk ends at `t`'s
-/// ejection router, and returns the hop count.
+/// `s` to `t`; checks that the candidates at each hop are distinct channels leaving the current
+/// router (the routing contract that bounds them by its out-degree), that the walk ends at
+/// `t`'s ejection router, and returns the hop count.
 pub fn walk<R: Routing>(net: &Network, r: &R, s: u32, t: u32, salt: u32, pick: usize) -> u32 {
     let mut at = net.inject_router(s);
-    let mut c = Candidates::default();
+    let mut c = Candidates::for_network(net);
     let mut hops = 0;
     loop {
         r.route(at, t, salt, &mut c);
@@ -17,8 +18,11 @@ pub fn walk<R: Routing>(net: &Network, r: &R, s: u32, t: u32, salt: u32, pick: u
             return hops;
         }
         let opts = c.as_slice();
+        for (i, ch) in opts.iter().enumerate() {
+            assert!(net.out_channels(at).contains(ch), "candidate does not leave the current router");
+            assert!(!opts[..i].contains(ch), "candidate {ch} offered twice at router {at}");
+        }
         let ch = opts[pick % opts.len()];
-        assert!(net.out_channels(at).contains(&ch), "candidate does not leave the current router");
         at = net.channel(ch).dst;
         hops += 1;
         assert!(hops <= net.routers() + 1, "route {s}->{t} does not terminate");

@@ -1,5 +1,6 @@
 //! The topology crate from the outside: one test binary (a module per concern).
 
+mod candidates;
 mod families;
 mod metrics_bounds;
 mod sizes;

@@ -1,21 +1,21 @@
-//! `netwrap model …`: the analytical models.
+//! `netwrap model …`: the analytical models. Each command's flags are its request
+//! ([`netwrap_model::request`]); the facade ([`netwrap_app::predict`]) answers it, and the
+//! command renders the report: a table, `--json` or `--csv`.
 
 mod fat_tree;
 mod feedback;
 mod indirect;
 mod kary_ncube;
-pub mod physical;
 
-pub use kary_ncube::ContentionArg;
-
-use crate::output::num;
+use crate::output::{self, num};
 use clap::Subcommand;
+use netwrap_model::kary_ncube::ContentionForm;
 
 /// The models netwrap carries.
 #[derive(Debug, Subcommand)]
 pub enum ModelCommand {
     /// Contention model of a buffered k-ary n-cube (Agarwal 1991 eqs. 1–12; the homework's App. B).
-    KaryNcube(kary_ncube::KaryNCubeModelArgs),
+    KaryNcube(kary_ncube::KaryNCubeArgs),
     /// Buffered indirect (Omega) network (Agarwal 1991 eqs. 13–14; the homework's App. C).
     Indirect(indirect::IndirectArgs),
     /// Processor utilisation with network feedback (the homework's App. D; `--threads` for T
@@ -32,6 +32,13 @@ pub fn run(command: ModelCommand) -> anyhow::Result<()> {
         ModelCommand::Indirect(a) => indirect::run(a),
         ModelCommand::Feedback(a) => feedback::run(a),
         ModelCommand::FatTree(a) => fat_tree::run(a),
+    }
+}
+
+/// Shows what resolving the request adjusted, on standard error.
+fn notes(notes: &[String]) {
+    for note in notes {
+        output::note(note);
     }
 }
 
@@ -58,6 +65,29 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 /// [`fixed`] for an optional result, "—" for none.
 pub fn opt_fixed(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "—".to_string(), |x| fixed(x, decimals))
+}
+
+/// One line saying which contention form was used and why: `auto`'s choice with the
+/// distance that decided it, or the form forced with --contention.
+fn form_line(asked: ContentionForm, used: ContentionForm, k_d: f64, locality: f64) -> String {
+    let distance = if locality < 1.0 { "k_dl" } else { "k_d" };
+    let formula = used.formula().unwrap_or_default();
+    if asked == ContentionForm::Auto {
+        let cmp = if used == ContentionForm::LargeKd { ">" } else { "<=" };
+        format!("{used}, {formula} (auto: {distance} = {} {cmp} 2)", fixed(k_d, 4))
+    } else {
+        format!("{used}, {formula} (--contention {})", asked.name())
+    }
+}
+
+/// The error returned after printing a saturated prediction.
+fn saturated_error(what: &str, utilization: f64, max_rate: f64) -> anyhow::Error {
+    output::saturated(format!(
+        "{what} is saturated: utilization {} >= 1, so the queue is unstable and has no steady-state latency; \
+         the highest sustainable rate is {} messages/node/cycle",
+        fixed(utilization, 4),
+        fixed(max_rate, 6)
+    ))
 }
 
 #[cfg(test)]

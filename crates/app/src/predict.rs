@@ -1,0 +1,330 @@
+//! The analytical models behind the facade: one function per model, its request
+//! ([`netwrap_model::request`]) in, a report out that serialises exactly as
+//! `netwrap model … --json` prints it (`model`, `netwrap_version`, `seed`, the resolved
+//! `config`, then the prediction's fields).
+//!
+//! A saturated prediction is a report like any other (`saturated` true, no latency): the
+//! command line prints it, then exits with its saturated status. What resolving a request
+//! adjusts (N rounded up to a whole dimension) is in the report's `notes`, which the JSON
+//! leaves out, for the front end to show.
+//!
+//! [`request`] reads any request from a JSON value (how Python's keyword arguments arrive):
+//! an unknown key is refused with the keys there are and the closest one, and a value of the
+//! wrong type names its key.
+
+use crate::error::{Error, Result};
+use crate::sweep::suggest;
+use netwrap_model::ModelError;
+use netwrap_model::fat_tree::{self, FatTree, FatTreePrediction};
+use netwrap_model::feedback::{self, FeedbackPrediction};
+use netwrap_model::indirect::{self, IndirectPrediction};
+use netwrap_model::kary_ncube::{self, ContentionForm, Prediction};
+use netwrap_model::request::{
+    CostRequest, DesignRequest, FatTreeRequest, FeedbackRequest, IndirectConfig, IndirectRequest,
+    KaryNCubeConfig, KaryNCubeRequest, Timing,
+};
+use netwrap_sim::{VERSION, num};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// `netwrap model kary-ncube`'s result: Agarwal 1991 eqs. 7, 8 and 10 (the homework's App. B),
+/// with eqs. 2 and 12's times when delays are given.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KaryNCubeReport {
+    /// `kary-ncube`.
+    pub model: &'static str,
+    /// netwrap's version.
+    pub netwrap_version: &'static str,
+    /// No random stream is drawn: always absent.
+    pub seed: Option<u64>,
+    /// The request resolved.
+    pub config: KaryNCubeConfig,
+    /// The prediction.
+    #[serde(flatten)]
+    pub prediction: Prediction,
+    /// The times in units of T^w(2), when delays are given.
+    #[serde(flatten)]
+    pub timing: Option<Timing>,
+    /// A remark on the contention form forced (eq. 8's form where k_d ≤ 2).
+    pub note: Option<String>,
+    /// What resolving adjusted (not in the JSON).
+    #[serde(skip)]
+    pub notes: Vec<String>,
+}
+
+/// `netwrap model feedback`'s result: the homework's App. D, with threads after Agarwal 1992.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FeedbackReport {
+    /// `feedback`.
+    pub model: &'static str,
+    /// netwrap's version.
+    pub netwrap_version: &'static str,
+    /// No random stream is drawn: always absent.
+    pub seed: Option<u64>,
+    /// The k-ary n-cube request resolved.
+    pub config: KaryNCubeConfig,
+    /// The prediction.
+    #[serde(flatten)]
+    pub prediction: FeedbackPrediction,
+    /// The times in units of T^w(2), when delays are given.
+    #[serde(flatten)]
+    pub timing: Option<Timing>,
+    /// What resolving adjusted (not in the JSON).
+    #[serde(skip)]
+    pub notes: Vec<String>,
+}
+
+/// `netwrap model indirect`'s result: Agarwal 1991 eqs. 13–14 (the homework's App. C).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IndirectReport {
+    /// `indirect`.
+    pub model: &'static str,
+    /// netwrap's version.
+    pub netwrap_version: &'static str,
+    /// No random stream is drawn: always absent.
+    pub seed: Option<u64>,
+    /// The request resolved.
+    pub config: IndirectConfig,
+    /// The prediction.
+    #[serde(flatten)]
+    pub prediction: IndirectPrediction,
+    /// What resolving adjusted (not in the JSON).
+    #[serde(skip)]
+    pub notes: Vec<String>,
+}
+
+/// `netwrap model fat-tree`'s result: Greenberg & Guan's eqs. 1–26.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FatTreeReport {
+    /// `fat-tree`.
+    pub model: &'static str,
+    /// netwrap's version.
+    pub netwrap_version: &'static str,
+    /// No random stream is drawn: always absent.
+    pub seed: Option<u64>,
+    /// The model's parameters.
+    pub config: FatTree,
+    /// The prediction.
+    #[serde(flatten)]
+    pub prediction: FatTreePrediction,
+}
+
+/// A model's error in the context the command line has always given it.
+fn invalid_parameters(e: ModelError) -> Error {
+    match e {
+        ModelError::Request { .. } => Error::Model(e),
+        other => Error::Invalid(format!("invalid model parameters: {other}")),
+    }
+}
+
+/// The k-ary n-cube contention model of `r` (Agarwal 1991 eqs. 1–12; the homework's App. B).
+pub fn kary_ncube(r: &KaryNCubeRequest) -> Result<KaryNCubeReport> {
+    let mut notes = Vec::new();
+    let config = r.resolve(&mut notes)?;
+    let params = &config.network;
+    let p = kary_ncube::predict(params).map_err(invalid_parameters)?;
+    let timing = config.timing(p.latency, p.unloaded_latency)?;
+    let note = (p.k_d <= 2.0 && params.form == ContentionForm::LargeKd).then(|| {
+        format!(
+            "k_d = {} <= 2: the homework's App. B recommends its small-k_d form (--contention auto or small-kd)",
+            num(p.k_d)
+        )
+    });
+    Ok(KaryNCubeReport {
+        model: "kary-ncube",
+        netwrap_version: VERSION,
+        seed: None,
+        config,
+        prediction: p,
+        timing,
+        note,
+        notes,
+    })
+}
+
+/// Processor utilisation with network feedback for `r` (the homework's App. D; T threads per
+/// processor after Agarwal 1992).
+pub fn feedback(r: &FeedbackRequest) -> Result<FeedbackReport> {
+    let mut notes = Vec::new();
+    r.check()?;
+    let config = r.cube().resolve(&mut notes)?;
+    let threads = r.threads;
+    let p = feedback::solve_threads(&config.network, r.solution, threads).map_err(|e| {
+        let name: &'static str = r.solution.into();
+        let context = if threads > 1 {
+            format!("--solution {name} with --threads {threads}")
+        } else {
+            format!("--solution {name} with --contention {}", config.network.form.name())
+        };
+        Error::Model(ModelError::request("solution", format!("{context}: {e}")))
+    })?;
+    let timing = config.timing(Some(p.latency), p.unloaded_latency)?;
+    Ok(FeedbackReport {
+        model: "feedback",
+        netwrap_version: VERSION,
+        seed: None,
+        config,
+        prediction: p,
+        timing,
+        notes,
+    })
+}
+
+/// The buffered indirect (Omega) network model of `r` (Agarwal 1991 eqs. 13–14; the
+/// homework's App. C).
+pub fn indirect(r: &IndirectRequest) -> Result<IndirectReport> {
+    let mut notes = Vec::new();
+    let config = r.resolve(&mut notes)?;
+    let p = indirect::predict(&config.network).map_err(invalid_parameters)?;
+    Ok(IndirectReport {
+        model: "indirect",
+        netwrap_version: VERSION,
+        seed: None,
+        config,
+        prediction: p,
+        notes,
+    })
+}
+
+/// Greenberg & Guan's wormhole model of the butterfly fat-tree for `r`.
+pub fn fat_tree(r: &FatTreeRequest) -> Result<FatTreeReport> {
+    let config = r.resolve()?;
+    let p = fat_tree::predict(&config).map_err(invalid_parameters)?;
+    Ok(FatTreeReport { model: "fat-tree", netwrap_version: VERSION, seed: None, config, prediction: p })
+}
+
+/// A request the facade reads from a JSON value ([`request`]).
+pub trait Request: Serialize + DeserializeOwned {
+    /// A complete, valid request: its keys are every key the request has.
+    fn example() -> Self;
+}
+
+impl Request for KaryNCubeRequest {
+    fn example() -> Self {
+        Self::default()
+    }
+}
+
+impl Request for FeedbackRequest {
+    fn example() -> Self {
+        Self::default()
+    }
+}
+
+impl Request for IndirectRequest {
+    fn example() -> Self {
+        Self::default()
+    }
+}
+
+impl Request for FatTreeRequest {
+    fn example() -> Self {
+        Self::default()
+    }
+}
+
+impl Request for CostRequest {
+    fn example() -> Self {
+        Self::default()
+    }
+}
+
+impl Request for DesignRequest {
+    fn example() -> Self {
+        Self::exercise_7()
+    }
+}
+
+/// The example of `T` as a table of its keys.
+fn example_table<T: Request>() -> Map<String, Value> {
+    match serde_json::to_value(T::example()) {
+        Ok(Value::Object(fields)) => fields,
+        _ => unreachable!("a request serialises as a table"),
+    }
+}
+
+/// The keys of request `T`, spelt as the command line's options (without `--`), in order.
+pub fn keys<T: Request>() -> Vec<String> {
+    example_table::<T>().into_iter().map(|(k, _)| k).collect()
+}
+
+/// Reads request `T` from `value`, a table of its keys (see the module docs). The request's
+/// ranges are checked where it is resolved, by the model's function.
+pub fn request<T: Request>(value: Value) -> Result<T> {
+    let Value::Object(given) = value else {
+        return Err(Error::Invalid(format!("a request is a table of options, not {value}")));
+    };
+    let keys = keys::<T>();
+    if let Some(unknown) = given.keys().find(|k| !keys.contains(k)) {
+        let expected: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+        let message = suggest(&format!("unknown field `{unknown}`, expected one of {}", expected.join(", ")));
+        return Err(Error::Model(ModelError::request(unknown.clone(), message)));
+    }
+    match serde_json::from_value(Value::Object(given.clone())) {
+        Ok(r) => Ok(r),
+        Err(whole) => {
+            // serde does not say which key a flattened field's error is about: try each given
+            // value alone in the example, and blame the first that fails there.
+            let example = example_table::<T>();
+            for (key, v) in &given {
+                let mut probe = example.clone();
+                probe.insert(key.clone(), v.clone());
+                if let Err(e) = serde_json::from_value::<T>(Value::Object(probe)) {
+                    return Err(Error::Model(ModelError::request(
+                        key.clone(),
+                        suggest(&format!("{key}: {e}")),
+                    )));
+                }
+            }
+            let missing = whole.to_string();
+            let key = missing
+                .strip_prefix("missing field `")
+                .and_then(|rest| rest.split('`').next())
+                .unwrap_or_default()
+                .to_string();
+            Err(Error::Model(ModelError::request(key, missing)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Characterisation: a request read from a value names the key at fault, lists the keys
+    /// there are with the closest one, and reads the flags' spelling.
+    #[test]
+    fn requests_name_the_key_at_fault() {
+        let key = |e: Error| match e {
+            Error::Model(ModelError::Request { key, message }) => (key, message),
+            other => panic!("{other:?}"),
+        };
+        let (k, m) = key(request::<KaryNCubeRequest>(json!({"kk": 3})).unwrap_err());
+        assert_eq!(k, "kk");
+        assert!(m.contains("`no-wrap`") && m.ends_with("did you mean `k`?"), "{m}");
+        let (k, m) = key(request::<KaryNCubeRequest>(json!({"k": 4, "rate": "x"})).unwrap_err());
+        assert_eq!((k.as_str(), m.as_str()), ("rate", "rate: invalid type: string \"x\", expected f64"));
+        let (k, m) = key(request::<FatTreeRequest>(json!({"turn": "printd"})).unwrap_err());
+        assert!(k == "turn" && m.ends_with("did you mean `printed`?"), "{m}");
+        let (k, _) =
+            key(request::<DesignRequest>(json!({"nodes": 64, "rate": 0.01, "pins": 384})).unwrap_err());
+        assert_eq!(k, "bits");
+        let r: FeedbackRequest = request(json!({"threads": 2, "switch-delay": 1})).unwrap();
+        assert_eq!((r.threads, r.delay.switch_delay), (2, Some(1.0)));
+        assert!(keys::<DesignRequest>().contains(&"space-dims".to_string()));
+    }
+
+    /// Verification against the homework's Ex 1: ρ = 0.56 at m = 0.04, B = 4 on the 8-ary
+    /// 2-cube; the report has the command line's keys in its order.
+    #[test]
+    fn kary_ncube_report_has_the_json_keys() {
+        let r = kary_ncube(&KaryNCubeRequest::default()).unwrap();
+        assert!((r.prediction.utilization - 0.56).abs() < 1e-12);
+        let v = serde_json::to_value(&r).unwrap();
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys[..4], ["model", "netwrap_version", "seed", "config"]);
+        assert_eq!(keys.last().map(|k| k.as_str()), Some("note"));
+    }
+}
