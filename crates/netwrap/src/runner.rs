@@ -14,6 +14,8 @@ use crate::output::{
 };
 use crate::progress::{Bar, Work};
 use anyhow::{Context, bail};
+use crate::table;
+use netwrap_app::reproduce::{ChannelRow, Runs};
 use netwrap_app::{Point, Row, Saturation, Simulation, Spec, Sweep, run_points};
 use netwrap_engine::Record;
 use netwrap_engine::traffic::MessageSize;
@@ -76,43 +78,6 @@ pub struct RunOptions {
     pub quiet: bool,
 }
 
-/// The per-channel statistics of every point as CSV: one row per point and channel, with a
-/// column per VC (Puente et al. Fig. 8's buffer-occupancy map, as numbers).
-pub fn channels_csv(done: &[(&Point, Simulation)]) -> String {
-    let vcs = done
-        .iter()
-        .flat_map(|(_, r)| r.result.report.channels.iter().flatten())
-        .map(|c| c.occupancy.as_ref().map_or(0, |o| o.len()))
-        .max()
-        .unwrap_or(0);
-    let mut text = csv_line(
-        &["point", "channel", "from", "to", "class", "utilization", "occupancy"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain((0..vcs).map(|k| format!("vc{k}")))
-            .collect::<Vec<_>>(),
-    );
-    for (p, r) in done {
-        for c in r.result.report.channels.iter().flatten() {
-            let occ = c.occupancy.as_deref().unwrap_or_default();
-            let cells: Vec<String> = [
-                p.index.to_string(),
-                c.channel.to_string(),
-                c.from.to_string(),
-                c.to.to_string(),
-                c.class.clone(),
-                c.utilization.to_string(),
-                if occ.is_empty() { String::new() } else { occ.iter().sum::<f64>().to_string() },
-            ]
-            .into_iter()
-            .chain((0..vcs).map(|k| occ.get(k).map(|x| x.to_string()).unwrap_or_default()))
-            .collect();
-            text.push_str(&csv_line(&cells));
-        }
-    }
-    text
-}
-
 /// A table cell for a swept value: like [`cell`], with long decimals shortened to four
 /// significant digits (the CSV and JSON keep them exact).
 fn table_cell(v: &Value) -> String {
@@ -126,12 +91,15 @@ fn table_cell(v: &Value) -> String {
     }
 }
 
-/// The CSV row of point `p`, which ran as `r`: [`Row`]'s fields, in order.
-pub fn csv_row(p: &Point, r: &Simulation) -> Vec<String> {
-    match serde_json::to_value(Row::of(p, r)) {
-        Ok(Value::Object(fields)) => fields.values().map(cell).collect(),
-        _ => unreachable!("a row serialises as a table"),
-    }
+/// The CSV row of point `p`, which ran as `r`.
+fn csv_row(p: &Point, r: &Simulation) -> String {
+    csv_line(&table::row_cells(&Row::of(p, r)))
+}
+
+/// Every point's channels as `--channels` writes them.
+fn channels_csv(done: &[(&Point, Simulation)]) -> String {
+    let rows: Vec<ChannelRow> = done.iter().flat_map(|(p, r)| ChannelRow::of(p, r)).collect();
+    table::channels_csv(&rows)
 }
 
 fn json_line(p: &Point, r: &Simulation) -> String {
@@ -282,17 +250,13 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     }
     // The plot's rows so far, redrawn as each point finishes; a failure to draw is reported
     // once, at the end.
-    let plotted: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
-    let redraw = |rows: &mut Vec<(u64, String)>| -> anyhow::Result<()> {
+    let plotted: Mutex<Vec<Row>> = Mutex::new(Vec::new());
+    let redraw = |rows: &mut Vec<Row>| -> anyhow::Result<()> {
         let Some(path) = &o.plot else { return Ok(()) };
-        rows.sort_by_key(|r| r.0);
-        let text: String =
-            std::iter::once(header.as_str()).chain(rows.iter().map(|r| r.1.as_str())).collect();
-        let table = crate::table::Table::parse(&text)?;
-        crate::chart::write(
-            &table.chart(&crate::table::Axes { y: "latency".into(), ..Default::default() })?,
-            path,
-        )
+        rows.sort_by_key(|r| r.point);
+        let runs = Runs { parameters: params.clone(), rows: rows.clone() };
+        let axes = table::Axes { y: "latency".into(), ..Default::default() };
+        crate::chart::write(&table::Table::of_runs(&runs).chart(&axes)?, path)
     };
     let several = todo.len() > 1;
     let sink = match &o.record_trace {
@@ -330,13 +294,13 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
             let Ok(r) = r else { return };
             if o.plot.is_some() {
                 let mut rows = plotted.lock().expect("plot lock");
-                rows.push((p.index, csv_line(&csv_row(p, r))));
+                rows.push(Row::of(p, r));
                 // Drawn again at the end, where a failure is reported.
                 let _ = redraw(&mut rows);
             }
             let mut sinks = sinks.lock().expect("output lock");
             for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.index)) {
-                let line = if s.csv { csv_line(&csv_row(p, r)) } else { json_line(p, r) };
+                let line = if s.csv { csv_row(p, r) } else { json_line(p, r) };
                 if let Err(e) = s.append(&line) {
                     let what = s.path.display().to_string();
                     write_error.lock().expect("error lock").get_or_insert(write_failed(what, e).into());
@@ -383,7 +347,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     } else if o.csv.as_deref().is_some_and(is_stdout) {
         out.write_all(header.as_bytes())?;
         for (p, r) in &done {
-            out.write_all(csv_line(&csv_row(p, r)).as_bytes())?;
+            out.write_all(csv_row(p, r).as_bytes())?;
         }
     } else if o.jsonl.as_deref().is_some_and(is_stdout) {
         for (p, r) in &done {
