@@ -33,6 +33,7 @@ pub struct NetworkArgs {
     /// Another topology family instead of the torus: any family of `netwrap topo`.
     #[command(subcommand)]
     pub family: Option<TopologySpec>,
+    /// The router, routing, workload and run flags.
     #[command(flatten)]
     pub spec: SpecArgs,
 }
@@ -86,12 +87,16 @@ impl NetworkArgs {
 /// their keys out (the defaults apply).
 #[derive(Debug, Clone, Args)]
 pub struct SpecArgs {
+    /// `--routing` and its options.
     #[command(flatten)]
     pub routing: RoutingSpec,
+    /// The router's flags (`--router`, `--vcs`, `--buffer`, …).
     #[command(flatten)]
     pub router: RouterSpec,
+    /// The workload's flags (`--workload`, `--rate`, …).
     #[command(flatten)]
     pub workload: WorkloadSpec,
+    /// The run's flags (`--cycles`, `--seed`, …).
     #[command(flatten)]
     pub run: RunControl,
     /// Compare with the analytical model of the network [spec: a `model` section]: k-ary

@@ -308,6 +308,8 @@ fn log_tick(v: &f64) -> String {
     if [1.0, 2.0, 5.0].iter().any(|m| (mantissa - m).abs() < 1e-6) { tick(v) } else { String::new() }
 }
 
+/// An axis tick's label: zero as `0`, very small or large values in scientific notation,
+/// otherwise about five significant digits with trailing zeros trimmed.
 pub fn tick(v: &f64) -> String {
     let a = v.abs();
     if *v == 0.0 {
@@ -321,6 +323,7 @@ pub fn tick(v: &f64) -> String {
     }
 }
 
+/// A drawing backend's error as an `anyhow` error, for `?` in the chart code.
 pub fn plot_error<E: std::error::Error + Send + Sync + 'static>(e: DrawingAreaErrorKind<E>) -> anyhow::Error {
     anyhow::anyhow!("drawing the plot: {e}")
 }

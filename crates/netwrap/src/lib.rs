@@ -3,6 +3,8 @@
 //! package (`python/`) calls too, so that a spec, a sweep or a model gives the same numbers
 //! and fields whichever way it is run.
 
+#![deny(missing_docs)]
+
 pub mod args;
 pub mod chart;
 pub mod cli;

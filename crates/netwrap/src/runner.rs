@@ -13,8 +13,8 @@ use crate::output::{
     write_failed,
 };
 use crate::progress::{Bar, Work};
-use anyhow::{Context, bail};
 use crate::table;
+use anyhow::{Context, bail};
 use netwrap_app::reproduce::{ChannelRow, Runs};
 use netwrap_app::{Point, Row, Saturation, Simulation, Spec, Sweep, run_points};
 use netwrap_engine::Record;

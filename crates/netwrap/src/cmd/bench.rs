@@ -209,6 +209,7 @@ fn measure(c: &Config) -> anyhow::Result<Figures> {
     })
 }
 
+/// Runs `netwrap bench` with its parsed arguments.
 pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     if !(a.scale.is_finite() && a.scale > 0.0 && a.scale <= 100.0) {
         bail!(

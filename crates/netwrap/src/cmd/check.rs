@@ -28,6 +28,7 @@ pub struct CheckArgs {
     /// A spec or experiment file (`*.toml`, `*.json`); without it, the options below.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
+    /// The network to check, as flags.
     #[command(flatten)]
     pub net: NetworkArgs,
     /// Print JSON instead of text.
@@ -35,6 +36,7 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
+/// Runs `netwrap check` with its parsed arguments.
 pub fn run(a: CheckArgs) -> anyhow::Result<()> {
     let spec = match &a.file {
         Some(file) => {

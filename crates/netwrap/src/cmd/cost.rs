@@ -13,6 +13,7 @@ use std::io::Write;
 /// `netwrap cost`: the request's flags and the output's.
 #[derive(Debug, Args)]
 pub struct CostArgs {
+    /// The machine to cost.
     #[command(flatten)]
     pub request: CostRequest,
     /// Print one JSON object instead of a table.
@@ -44,6 +45,7 @@ fn wires(x: f64) -> String {
     }
 }
 
+/// Runs `netwrap cost` with its parsed arguments.
 pub fn run(a: CostArgs) -> anyhow::Result<()> {
     let report = netwrap_app::cost(&a.request)?;
     output::emit(&report, a.json, a.csv.as_deref())?;

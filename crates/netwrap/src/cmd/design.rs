@@ -14,6 +14,7 @@ use std::io::Write;
 /// `netwrap design`: the design question's flags and the output's.
 #[derive(Debug, Args)]
 pub struct DesignArgs {
+    /// The design question.
     #[command(flatten)]
     pub request: DesignRequest,
     /// Print one JSON object instead of a table.
@@ -57,6 +58,7 @@ struct Answer<'a> {
     request: &'a DesignRequest,
 }
 
+/// Runs `netwrap design` with its parsed arguments.
 pub fn run(a: DesignArgs) -> anyhow::Result<()> {
     let report = netwrap_app::design(&a.request, Record::default())?;
     output::emit(&Answer { report: &report, request: &a.request }, a.json, a.csv.as_deref())

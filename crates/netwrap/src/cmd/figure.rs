@@ -51,6 +51,7 @@ fn select(id: &str) -> anyhow::Result<Vec<u32>> {
     Ok(numbers)
 }
 
+/// Runs `netwrap figure` with its parsed arguments.
 pub fn run(a: FigureArgs) -> anyhow::Result<()> {
     let numbers = select(&a.id)?;
     output::out_dir(&a.out, "the CSV, SVG and Markdown files")?;

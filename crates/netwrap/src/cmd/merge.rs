@@ -20,6 +20,7 @@ pub struct MergeArgs {
     pub out: Option<PathBuf>,
 }
 
+/// Runs `netwrap merge` with its parsed arguments.
 pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     let csv = a.files.iter().all(|f| f.extension().is_some_and(|e| e == "csv"));
     let jsonl = a.files.iter().all(|f| f.extension().is_some_and(|e| e == "jsonl"));

@@ -72,6 +72,7 @@ pub struct PlotArgs {
     pub family: Option<netwrap_topo::TopologySpec>,
 }
 
+/// Runs `netwrap plot` with its parsed arguments.
 pub fn run(a: PlotArgs) -> anyhow::Result<()> {
     let text = if a.file.as_os_str() == "-" {
         let mut s = String::new();

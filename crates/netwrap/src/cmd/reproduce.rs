@@ -42,6 +42,7 @@ pub struct ReproduceArgs {
     pub quiet: bool,
 }
 
+/// Runs `netwrap reproduce` with its parsed arguments.
 pub fn run(a: ReproduceArgs) -> anyhow::Result<()> {
     let mut out = output::stdout();
     if a.id == "list" {

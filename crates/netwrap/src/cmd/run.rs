@@ -56,6 +56,7 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
+/// Runs `netwrap run` with its parsed arguments.
 pub fn run(a: RunArgs) -> anyhow::Result<()> {
     let sweep = runner::read_experiment(&a.file)?;
     let options = RunOptions {

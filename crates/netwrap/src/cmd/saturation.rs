@@ -29,6 +29,7 @@ pub struct SaturationArgs {
     pub quiet: bool,
 }
 
+/// Runs `netwrap saturation` with its parsed arguments.
 pub fn run(a: SaturationArgs) -> anyhow::Result<()> {
     let sweep = runner::read_experiment(&a.file)?;
     if sweep.len() != 1 {

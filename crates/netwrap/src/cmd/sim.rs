@@ -20,6 +20,7 @@ use std::path::PathBuf;
     after_help = "Exit status: 0 ok, 2 invalid input, 3 saturated, 5 limit reached (the report is printed first); a sweep marks its points and exits 0."
 )]
 pub struct SimArgs {
+    /// The network and spec, as flags.
     #[command(flatten)]
     pub net: NetworkArgs,
     /// A sweep over the request rate: comma-separated rates, run in parallel and printed as a
@@ -60,6 +61,7 @@ pub struct SimArgs {
     pub quiet: bool,
 }
 
+/// Runs `netwrap sim` with its parsed arguments.
 pub fn run(a: SimArgs) -> anyhow::Result<()> {
     let spec = a.net.spec()?;
     if a.find_saturation {

@@ -25,6 +25,7 @@ pub struct TopoArgs {
     csv: Option<std::path::PathBuf>,
 }
 
+/// Runs `netwrap topo` with its parsed arguments.
 pub fn run(a: TopoArgs) -> anyhow::Result<()> {
     let report = netwrap_app::topo(&a.family, &a.routing, a.mapping)?;
     for note in &report.notes {
