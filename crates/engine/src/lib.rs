@@ -247,6 +247,19 @@ pub struct ClassService {
     pub wait_sum: u64,
 }
 
+impl ClassService {
+    /// An empty record for each of `net`'s channel classes, then `injection` and `ejection`:
+    /// the order reports list them in.
+    pub fn per_class(net: &netwrap_topo::Network) -> Vec<ClassService> {
+        net.classes()
+            .iter()
+            .cloned()
+            .chain(["injection".to_string(), "ejection".to_string()])
+            .map(|class| ClassService { class, ..ClassService::default() })
+            .collect()
+    }
+}
+
 /// The packets of the measured messages that were delivered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct PacketStats {

@@ -209,13 +209,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             router_vcs[rt as usize].extend((0..v).map(|k| port as u32 * v + k));
         }
         let split = spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0);
-        let service = net
-            .classes()
-            .iter()
-            .cloned()
-            .chain(["injection".to_string(), "ejection".to_string()])
-            .map(|class| ClassService { class, ..ClassService::default() })
-            .collect();
+        let service = ClassService::per_class(net);
         let nvc = (nc + terminals) as usize * v as usize;
         Sim {
             net,

@@ -551,13 +551,7 @@ impl<'a, R: Routing> Vc<'a, R> {
         let ports = c.nc + net.terminals();
         let channel_vcs = (c.nc * c.v) as usize;
         let buf = Buffers::new(&c, &layout, ports, net);
-        let service = net
-            .classes()
-            .iter()
-            .cloned()
-            .chain(["injection".to_string(), "ejection".to_string()])
-            .map(|class| ClassService { class, ..ClassService::default() })
-            .collect();
+        let service = ClassService::per_class(net);
         Vc {
             net,
             routing,

@@ -72,14 +72,7 @@ pub fn run(a: FigureArgs) -> anyhow::Result<()> {
         }
     }
     out.finish()?;
-    if !failed.is_empty() {
-        return Err(output::Verdict {
-            status: output::status::CONCLUSION_FAILS,
-            message: format!("a check failed on: {}", failed.join(", ")),
-        }
-        .into());
-    }
-    Ok(())
+    pages::verdict(&failed)
 }
 
 #[cfg(test)]

@@ -80,12 +80,5 @@ pub fn run(a: ReproduceArgs) -> anyhow::Result<()> {
     }
     out.finish()?;
     let failed: Vec<&str> = done.iter().filter(|d| d.tally.fail > 0).map(|d| d.item.id).collect();
-    if !failed.is_empty() {
-        return Err(output::Verdict {
-            status: output::status::CONCLUSION_FAILS,
-            message: format!("a check failed on: {}", failed.join(", ")),
-        }
-        .into());
-    }
-    Ok(())
+    pages::verdict(&failed)
 }

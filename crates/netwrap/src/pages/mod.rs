@@ -106,6 +106,19 @@ pub fn write(item: &Item, ctx: &mut Ctx, o: &Options) -> anyhow::Result<Written>
     })
 }
 
+/// The verdict on pages written: status 6 (a conclusion fails) naming the pages with a failed
+/// check, if any.
+pub fn verdict(failed: &[&str]) -> anyhow::Result<()> {
+    if failed.is_empty() {
+        return Ok(());
+    }
+    Err(crate::output::Verdict {
+        status: crate::output::status::CONCLUSION_FAILS,
+        message: format!("a check failed on: {}", failed.join(", ")),
+    }
+    .into())
+}
+
 /// The index of the pages `done` (`netwrap reproduce all`'s README.md).
 pub fn index(done: &[Written], quick: bool) -> String {
     let mut md = String::from("# The papers' figures and tables, reproduced\n\n");
