@@ -158,6 +158,24 @@ pub enum TopologySpec {
         #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', required = true, value_parser = crate::cli::small_count::<0>))]
         factors: Vec<u32>,
     },
+    /// HyperX (Ahn et al. 2009): routers at the points of an S1 × S2 × … grid, each joined to
+    /// every router that differs from it in one coordinate, with p terminals per router and
+    /// channels K flits wide; the flattened butterfly when the sizes are equal, the n-hop
+    /// network when p = K = 1.
+    Hyperx {
+        /// Routers per dimension S1,S2,… (each at least 2).
+        #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', required = true, value_parser = crate::cli::small_count::<0>))]
+        sizes: Vec<u32>,
+        /// Terminals per router p (default 1).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        p: Option<u32>,
+        /// Link width K: Ahn et al.'s K parallel links between neighbours, as one channel of K
+        /// flits per cycle (default 1).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        width: Option<u32>,
+    },
     /// Cube-connected cycles CCC(n).
     Ccc {
         /// Cube dimension n, at least 3 (n ≤ 19 within netwrap's size limits).
@@ -518,8 +536,15 @@ impl TopologySpec {
                 wiring: StageWiring::Omega,
             },
             TopologySpec::FatTree { nodes } => Shape::FatTree { nodes: nodes.unwrap_or(64) },
-            TopologySpec::Complete { nodes } => Shape::NHop { factors: vec![*nodes] },
-            TopologySpec::Nhop { factors } => Shape::NHop { factors: factors.clone() },
+            TopologySpec::Complete { nodes } => {
+                Shape::NHop { factors: vec![*nodes], per_router: 1, width: 1 }
+            }
+            TopologySpec::Nhop { factors } => {
+                Shape::NHop { factors: factors.clone(), per_router: 1, width: 1 }
+            }
+            TopologySpec::Hyperx { sizes, p, width } => {
+                Shape::NHop { factors: sizes.clone(), per_router: p.unwrap_or(1), width: width.unwrap_or(1) }
+            }
             TopologySpec::Ccc { n } => Shape::Ccc { n: *n },
             TopologySpec::Crossbar { nodes } => Shape::Crossbar { nodes: *nodes },
             TopologySpec::TwoLevel { name, nodes, modules } => {

@@ -1,10 +1,14 @@
-//! Complete graphs and n-hop networks: products of complete graphs K_m1 × K_m2 × … (Raghunath & Ranade
-//! §5.2), with unequal factors allowed (K4 × K8 for 32 modules). A product of n factors of
-//! size 2 is the hypercube; one factor is the complete graph.
+//! Complete graphs, n-hop networks and HyperX: products of complete graphs K_m1 × K_m2 × …
+//! (Raghunath & Ranade §5.2), with unequal factors allowed (K4 × K8 for 32 modules). A product
+//! of n factors of size 2 is the hypercube; one factor is the complete graph. With p terminals
+//! per router and links K flits wide it is Ahn et al. 2009's HyperX (the flattened butterfly
+//! when every dimension has the same size): the n-hop network is the HyperX with p = 1, K = 1.
 //!
 //! Router `r` has coordinate `(r / stride_i) % m_i` in dimension `i` (dimension 0 first) and
-//! carries terminal `r`. Its output channels come in dimension order, and within dimension `i`
-//! in order of the neighbour's coordinate; they belong to class `i` (`"K{m_i} dim {i}"`).
+//! carries terminals `r·p … r·p + p − 1`. Its output channels come in dimension order, and
+//! within dimension `i` in order of the neighbour's coordinate; they belong to class `i`
+//! (`"K{m_i} dim {i}"`). Ahn et al.'s K parallel links between neighbours are one channel of
+//! K flits per cycle here (the same bandwidth; one buffer per VC instead of K).
 
 use crate::TopoError;
 use crate::network::{
@@ -53,6 +57,8 @@ impl Shape {
 pub struct Hamming {
     shape: Shape,
     network: Network,
+    /// Terminals per router p.
+    per_router: u32,
 }
 
 impl Hamming {
@@ -61,6 +67,30 @@ impl Hamming {
     /// each dimension's channel width (flits per cycle, 1 to [`crate::MAX_WIDTH`]), or is empty
     /// for unit widths.
     pub fn new(factors: &[u32], widths: &[u32]) -> Result<Self, TopoError> {
+        Self::build(factors, widths, 1, None)
+    }
+
+    /// Ahn et al. 2009's HyperX: K_m0 × K_m1 × … with `per_router` terminals p at every
+    /// router (p ≥ 1) and every channel `width` flits per cycle (Ahn et al.'s K links).
+    pub fn hyperx(sizes: &[u32], per_router: u32, width: u32) -> Result<Self, TopoError> {
+        let name = format!(
+            "HyperX {} (p = {per_router}, K = {width})",
+            sizes.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" x ")
+        );
+        Self::build(sizes, &vec![width; sizes.len()], per_router, Some(name))
+    }
+
+    fn build(
+        factors: &[u32],
+        widths: &[u32],
+        per_router: u32,
+        name: Option<String>,
+    ) -> Result<Self, TopoError> {
+        if per_router == 0 {
+            return Err(TopoError::Invalid(
+                "0 terminals per router is invalid: a HyperX needs p >= 1 terminals at every router".into(),
+            ));
+        }
         if factors.is_empty() {
             return Err(TopoError::Invalid(
                 "an n-hop network needs at least one complete-graph factor".into(),
@@ -83,7 +113,9 @@ impl Hamming {
         } else {
             widths.iter().map(|&w| channel_width(w, "a channel width")).collect::<Result<_, _>>()?
         };
-        let name = if factors.len() == 1 {
+        let name = if let Some(name) = name {
+            name
+        } else if factors.len() == 1 {
             format!("complete graph K{}", factors[0])
         } else if factors.iter().all(|&m| m == 2) {
             format!("hypercube ({} dimensions, as K2^{})", factors.len(), factors.len())
@@ -97,7 +129,8 @@ impl Hamming {
         let nodes = product(factors.iter().copied());
         let degree = factors.iter().map(|&m| m as u64 - 1).sum::<u64>();
         let channels = nodes.and_then(|n| n.checked_mul(degree));
-        Planned { terminals: nodes, routers: nodes, channels }.check(|| format!("the {name}"))?;
+        let terminals = nodes.and_then(|n| n.checked_mul(per_router as u64));
+        Planned { terminals, routers: nodes, channels }.check(|| format!("the {name}"))?;
         let nodes = nodes.unwrap_or(0) as u32;
         let mut strides = Vec::new();
         let mut dim_offset = Vec::new();
@@ -119,9 +152,10 @@ impl Hamming {
                 }
             }
         }
-        let network = b.finish(name, nodes, Attach::one_each(), Attach::one_each());
+        let attach = Attach::Blocks { first: 0, per_router, cycle: u32::MAX };
+        let network = b.finish(name, terminals.unwrap_or(0) as u32, attach.clone(), attach);
         let shape = Shape { factors: factors.to_vec(), strides, dim_offset, degree: degree as u32 };
-        Ok(Hamming { shape, network })
+        Ok(Hamming { shape, network, per_router })
     }
 
     /// The routing arithmetic and the graph, apart.
@@ -136,6 +170,10 @@ impl Hamming {
     /// The complete-graph sizes m_i.
     pub fn factors(&self) -> &[u32] {
         &self.shape.factors
+    }
+    /// Terminals per router p.
+    pub fn per_router(&self) -> u32 {
+        self.per_router
     }
     /// Coordinate of router `r` in dimension `i`.
     #[inline]
@@ -158,7 +196,7 @@ impl Routing for Hamming {
     /// destination's coordinate, lowest dimension first (one per differing dimension).
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, _salt: u32, out: &mut Candidates) {
-        self.shape.route(at, dest, out);
+        self.shape.route(at, dest / self.per_router, out);
     }
 
     fn salt_changes_candidates(&self) -> bool {

@@ -92,10 +92,15 @@ pub enum Shape {
         /// Processors N = 4^n.
         nodes: u32,
     },
-    /// Complete graph (one factor) or n-hop network (product of complete graphs).
+    /// Complete graph (one factor), n-hop network (product of complete graphs) or HyperX (with
+    /// p terminals per router and channels K flits wide; Ahn et al. 2009).
     NHop {
         /// Complete-graph sizes.
         factors: Vec<u32>,
+        /// Terminals per router p (1 for the n-hop network).
+        per_router: u32,
+        /// Channel width K in flits per cycle (1 for the n-hop network).
+        width: u32,
     },
     /// Cube-connected cycles CCC(n).
     Ccc {
@@ -202,7 +207,10 @@ impl Shape {
                 Topology::Multistage(Indirect::new(*k, *stages, *wiring)?)
             }
             Shape::FatTree { nodes } => Topology::FatTree(FatTree::new(*nodes)?),
-            Shape::NHop { factors } => Topology::NHop(Hamming::new(factors, &[])?),
+            Shape::NHop { factors, per_router: 1, width: 1 } => Topology::NHop(Hamming::new(factors, &[])?),
+            Shape::NHop { factors, per_router, width } => {
+                Topology::NHop(Hamming::hyperx(factors, *per_router, *width)?)
+            }
             Shape::Ccc { n } => Topology::Ccc(Ccc::new(*n)?),
             Shape::Crossbar { nodes } => {
                 if *nodes < 2 {

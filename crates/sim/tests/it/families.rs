@@ -29,6 +29,7 @@ fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
         ("fat-tree 64", t(r#"{"family": "fat-tree", "nodes": 64}"#), family.clone()),
         ("complete 8", t(r#"{"family": "complete", "nodes": 8}"#), family.clone()),
         ("2-hop K4 x K8", t(r#"{"family": "nhop", "factors": [4, 8]}"#), family.clone()),
+        ("HyperX 3x4, p = 2", t(r#"{"family": "hyperx", "sizes": [3, 4], "p": 2}"#), family.clone()),
         ("CCC(3)", t(r#"{"family": "ccc", "n": 3}"#), family.clone()),
         ("crossbar 16", t(r#"{"family": "crossbar", "nodes": 16}"#), family.clone()),
         (

@@ -79,7 +79,12 @@ proptest! {
 
     #[test]
     fn nhop_routes_are_minimal(f in proptest::collection::vec(2u32..6, 1..4)) {
-        check_all_pairs(&Shape::NHop { factors: f }, true);
+        check_all_pairs(&Shape::NHop { factors: f, per_router: 1, width: 1 }, true);
+    }
+
+    #[test]
+    fn hyperx_routes_are_minimal(f in proptest::collection::vec(2u32..5, 1..4), p in 1u32..4, width in 1u32..3) {
+        check_all_pairs(&Shape::NHop { factors: f, per_router: p, width }, true);
     }
 
     #[test]
@@ -94,7 +99,7 @@ proptest! {
             Shape::Midimew { nodes: n, routing: CirculantRouting::Table },
             cube(vec![k; dims as usize], true, true),
             Shape::Hypercube { n: dims, order: DimensionOrder::HighestFirst },
-            Shape::NHop { factors: vec![k; dims as usize] },
+            Shape::NHop { factors: vec![k; dims as usize], per_router: 1, width: 1 },
         ] {
             let (lo, hi) = spec.build().unwrap().network().degree_range();
             prop_assert_eq!(lo, hi, "{:?}", spec);
@@ -280,7 +285,7 @@ fn bad_sizes_are_rejected_with_the_valid_sizes() {
         .to_string();
     assert!(e.contains("at least 1"), "{e}");
     assert!(Shape::Ccc { n: 2 }.build().is_err());
-    assert!(Shape::NHop { factors: vec![1, 4] }.build().is_err());
+    assert!(Shape::NHop { factors: vec![1, 4], per_router: 1, width: 1 }.build().is_err());
 }
 
 /// Large vertex-transitive graphs use one search: a million-node torus is measured quickly.
@@ -327,7 +332,7 @@ fn symmetry_shortcuts_match_all_pairs() {
         Shape::Midimew { nodes: 50, routing: CirculantRouting::Table },
         Shape::Midimew { nodes: 72, routing: CirculantRouting::Record },
         Shape::Circulant { nodes: 30, a: 4, b: 7 },
-        Shape::NHop { factors: vec![3, 4, 2] },
+        Shape::NHop { factors: vec![3, 4, 2], per_router: 1, width: 1 },
         Shape::Ccc { n: 3 },
         Shape::Ccc { n: 5 },
         Shape::FatTree { nodes: 256 },
@@ -366,7 +371,7 @@ fn bisection_enumeration_agrees_with_formulas() {
         (cube(vec![4, 4], true, false), 8),
         (cube(vec![4, 4], false, true), 8),
         (Shape::Hypercube { n: 4, order: DimensionOrder::HighestFirst }, 16),
-        (Shape::NHop { factors: vec![8] }, 32),
+        (Shape::NHop { factors: vec![8], per_router: 1, width: 1 }, 32),
     ] {
         let net = spec.build().unwrap();
         assert_eq!(metrics::exact_bisection(net.network()), Some(expect), "{spec:?}");
@@ -502,4 +507,38 @@ fn circulant_offset_recursion_matches_all_pairs() {
             );
         }
     }
+}
+
+/// Verification (hand counts): the HyperX 4 × 4 with p = 4 (Ahn et al. 2009). Router
+/// (x, y) joins the 3 others of its row and the 3 of its column: 16 routers of degree 6, 96
+/// directed channels, 64 terminals. From one terminal the 63 others lie 3 at 0 hops (its
+/// router), 24 at 1 (4 terminals × 3 routers × 2 dimensions) and 36 at 2: average distance
+/// 96/63, diameter 2. Halving dimension 0 cuts 8 routers × 2 channels each way: 32. Under
+/// uniform traffic over distinct pairs a message crosses dimension 0 when its destination's
+/// x differs (48 of 63 destinations): 64 messages per cycle × 48/63 over 48 channels, a load
+/// of 64/63 and an ideal throughput of 63/64; with K = 2 (channels 2 flits wide), 2 × 63/64.
+#[test]
+fn hyperx_4x4_with_four_terminals_per_router_has_the_hand_counted_metrics() {
+    for width in [1, 2] {
+        let topo = Shape::NHop { factors: vec![4, 4], per_router: 4, width }.build().unwrap();
+        let net = topo.network();
+        assert_eq!((net.terminals(), net.routers(), net.channels().len()), (64, 16, 96));
+        assert!((0..64).all(|t| net.inject_router(t) == t / 4 && net.eject_router(t) == t / 4));
+        let m = topo.metrics().unwrap();
+        assert_eq!((m.degree, m.diameter), (Some(6), 2));
+        assert!((m.average_distance - 96.0 / 63.0).abs() < 1e-12, "{}", m.average_distance);
+        assert_eq!((m.bisection_width, m.bisection_exact), (32 * width as u64, true));
+        let load = m.channel_load.unwrap();
+        assert!((load - 64.0 / 63.0 / width as f64).abs() < 1e-12, "{load}");
+        let ideal = m.ideal_throughput.unwrap();
+        assert!((ideal - (63.0 / 64.0 * width as f64).min(1.0)).abs() < 1e-12, "{ideal}");
+    }
+    // The n-hop network is the HyperX with p = K = 1: the same graph, the same routes.
+    let nhop = Shape::NHop { factors: vec![3, 5], per_router: 1, width: 1 }.build().unwrap();
+    let hyperx = Hamming::hyperx(&[3, 5], 1, 1).unwrap();
+    assert_eq!(
+        nhop.network().edges().map(|(s, c)| (s, *c)).collect::<Vec<_>>(),
+        hyperx.network().edges().map(|(s, c)| (s, *c)).collect::<Vec<_>>()
+    );
+    assert!(Hamming::hyperx(&[4, 4], 0, 1).unwrap_err().to_string().contains("p >= 1"));
 }

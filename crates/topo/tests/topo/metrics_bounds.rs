@@ -13,7 +13,7 @@ fn families_that_ignore_the_salt_offer_the_same_candidates_for_every_salt() {
         Shape::Circulant { nodes: 30, a: 4, b: 7 },
         Shape::FatTree { nodes: 64 },
         Shape::Multistage { k: 3, stages: 3, wiring: StageWiring::Omega },
-        Shape::NHop { factors: vec![3, 4] },
+        Shape::NHop { factors: vec![3, 4], per_router: 1, width: 1 },
         Shape::Ccc { n: 4 },
         Shape::XbarModules { per_module: 2, factors: vec![4], intra_bits: 8, inter_bits: vec![8] },
         Shape::ModularButterfly { nodes: 64, modules: 8, split },

@@ -174,8 +174,13 @@ fn impossible_sizes_are_refused_before_allocating() {
             MAX_CHANNELS,
         ),
         (Shape::Multistage { k: u32::MAX, stages: 3, wiring: StageWiring::Omega }, t, None, MAX_TERMINALS),
-        (Shape::NHop { factors: vec![1000; 3] }, t, Some(1_000_000_000), MAX_TERMINALS),
-        (Shape::NHop { factors: vec![8193] }, c, Some(8193 * 8192), MAX_CHANNELS),
+        (
+            Shape::NHop { factors: vec![1000; 3], per_router: 1, width: 1 },
+            t,
+            Some(1_000_000_000),
+            MAX_TERMINALS,
+        ),
+        (Shape::NHop { factors: vec![8193], per_router: 1, width: 1 }, c, Some(8193 * 8192), MAX_CHANNELS),
         (Shape::Ccc { n: 20 }, t, Some(20 << 20), MAX_TERMINALS),
         (Shape::Ccc { n: 64 }, t, None, MAX_TERMINALS),
         (
