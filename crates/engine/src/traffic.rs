@@ -77,7 +77,7 @@ impl Hotspot {
     }
 }
 
-/// Group shift, the dragonfly's adversarial pattern (Kim, Dally, Scott & Abts 2008 §4.2, "WC"
+/// Group shift, the dragonfly's adversarial pattern (Kim, Dally, Scott & Abts 2008's worst-case
 /// traffic): every terminal of group i sends to a uniformly chosen terminal of group
 /// i + shift mod groups. Group i holds the terminals `i·size .. (i + 1)·size`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

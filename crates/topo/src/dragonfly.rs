@@ -19,10 +19,10 @@
 //!   `grp_output` when `grp_ID > grp_output`, else from group `grp_output + 1`, and
 //!   `dragonfly_port` routes to group D through group port `D` when `grp_ID > D`, else `D − 1`
 //!   (BookSim2 has h = p, a = 2p and g = a·h + 1 only).
-//! * `relative`: to group i + 1 + x mod g: the consecutive arrangement, each group's ports
-//!   reaching the next groups in turn (Camarero, Vallejo & Beivide 2014 §2 call it the
-//!   "consecutive" global link arrangement; it is the relative form of Kim et al.'s Fig. 4
-//!   wiring).
+//! * `relative`: to group i + 1 + x mod g: the usual consecutive arrangement, each group's
+//!   ports reaching the following groups in turn. This exact formula is netwrap's definition
+//!   (relative to the group, unlike `absolute`); it has not been checked against a paper's
+//!   wording.
 //! * `palmtree`: to group i − x − 1 mod g: Camarero, Vallejo & Beivide 2014's palm-tree
 //!   arrangement (router j port k of group i to group i − (j·h + k) − 1 mod g).
 //!
