@@ -48,6 +48,10 @@ pub struct TopoReport {
     /// (distance 0) included: the homework's Ex 4 and the simulator's uniform traffic count
     /// those. Direct networks only (where a processor's message to itself uses no channel).
     pub average_distance_with_self: Option<f64>,
+    /// The routing's mean route with the source's own messages (0 hops) included, where it is
+    /// longer than the shortest paths (see [`Metrics::average_route`]); direct networks only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub average_route_with_self: Option<f64>,
     /// A Midimew's layout.
     pub layout: Option<Layout>,
     /// Bits per flit where channel widths were given in bits (Raghunath & Ranade's networks).
@@ -102,6 +106,7 @@ pub fn topo(topology: &TopologySpec, routing: &RoutingSpec, mapping: bool) -> Re
         name: net.name().to_string(),
         classes: net.classes().to_vec(),
         average_distance_with_self: direct.then(|| metrics.average_distance * (n - 1.0) / n),
+        average_route_with_self: metrics.average_route.filter(|_| direct).map(|r| r * (n - 1.0) / n),
         metrics,
         layout,
         flit_bits,

@@ -30,6 +30,8 @@ pub enum Pattern {
     Hotspot(Hotspot),
     /// A locality subcube on a torus.
     CubeLocality(CubeLocality),
+    /// Group shift: to a uniformly chosen terminal of the group `shift` groups on.
+    GroupShift(GroupShift),
 }
 
 impl Pattern {
@@ -45,6 +47,7 @@ impl Pattern {
             Pattern::Fixed(table) => table[src as usize],
             Pattern::Hotspot(h) => h.pick(stream),
             Pattern::CubeLocality(l) => l.pick(src, stream),
+            Pattern::GroupShift(g) => g.pick(src, stream),
         }
     }
 }
@@ -71,6 +74,33 @@ impl Hotspot {
         } else {
             stream.below(self.terminals)
         }
+    }
+}
+
+/// Group shift, the dragonfly's adversarial pattern (Kim, Dally, Scott & Abts 2008's worst-case
+/// traffic): every terminal of group i sends to a uniformly chosen terminal of group
+/// i + shift mod groups. Group i holds the terminals `i·size .. (i + 1)·size`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupShift {
+    /// Terminals per group.
+    pub size: u32,
+    /// Groups.
+    pub groups: u32,
+    /// Groups on, 1 ≤ shift < groups.
+    pub shift: u32,
+}
+
+impl GroupShift {
+    /// The group `src`'s messages go to.
+    #[inline]
+    pub fn target(&self, src: TerminalId) -> u32 {
+        ((src / self.size) as u64 + self.shift as u64).rem_euclid(self.groups as u64) as u32
+    }
+
+    /// A destination: a uniform terminal of the target group.
+    #[inline]
+    pub fn pick(&self, src: TerminalId, stream: &mut Stream) -> TerminalId {
+        self.target(src) * self.size + stream.below(self.size)
     }
 }
 

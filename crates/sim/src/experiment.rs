@@ -9,7 +9,7 @@ use crate::routes::{RouteFacts, facts, offered, saturates};
 use crate::spec::{Avoidance, EngineKind, PatternKind, ReplyNetwork, SimSpec};
 use crate::{Destinations, Resolved, Router, SimError, Source, Warmup};
 use netwrap_engine::Memories;
-use netwrap_engine::traffic::{self, CubeLocality, Hotspot, LocalitySubcube, Pattern, subcube};
+use netwrap_engine::traffic::{self, CubeLocality, GroupShift, Hotspot, LocalitySubcube, Pattern, subcube};
 use netwrap_engine::{self as engine, Arrivals, Outcome, Record, RunSpec, StopRule};
 use netwrap_topo::{Family, Network, Routing, TableRouted, TerminalId, Topology, Visitor};
 
@@ -505,6 +505,28 @@ pub(crate) fn build_pattern(
                 ));
             }
             Pattern::Hotspot(Hotspot { nodes: nodes.clone(), fraction: *fraction, terminals: n })
+        }
+        Destinations::GroupShift(s) => {
+            let Some((size, groups)) = topology.groups() else {
+                return Err(error(
+                    "workload.pattern",
+                    &[],
+                    format!(
+                        "workload.pattern = group-shift sends each group of terminals to another group: a {} has no groups (dragonflies have)",
+                        spec.topology.family()
+                    ),
+                ));
+            };
+            if s % groups == 0 {
+                return Err(error(
+                    "workload.shift",
+                    &[],
+                    format!(
+                        "workload.shift = {s} is a multiple of the {groups} groups: every group would send to itself"
+                    ),
+                ));
+            }
+            Pattern::GroupShift(GroupShift { size, groups, shift: *s % groups })
         }
         Destinations::Locality(l) => {
             if matches!(topology, Topology::UpDown(..)) {

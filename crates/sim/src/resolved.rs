@@ -106,6 +106,8 @@ pub enum Destinations {
     },
     /// A locality subcube of fraction l in (0, 1).
     Locality(f64),
+    /// Group shift by s ≥ 1 groups (checked against the built network's groups).
+    GroupShift(u32),
 }
 
 impl Destinations {
@@ -117,6 +119,7 @@ impl Destinations {
             Destinations::Permutation(k) => *k,
             Destinations::Hotspot { .. } => PatternKind::Hotspot,
             Destinations::Locality(_) => PatternKind::Locality,
+            Destinations::GroupShift(_) => PatternKind::GroupShift,
         }
     }
 }
@@ -133,6 +136,7 @@ impl Hash for Destinations {
                 fraction.to_bits().hash(h);
             }
             Destinations::Locality(l) => l.to_bits().hash(h),
+            Destinations::GroupShift(s) => s.hash(h),
             _ => {}
         }
     }
@@ -457,6 +461,27 @@ fn destinations(w: &WorkloadSpec, topology: &TopologySpec) -> Result<Destination
         }
         _ => {}
     }
+    match (pattern, w.shift) {
+        (PatternKind::GroupShift, Some(0)) => {
+            return Err(error(
+                "workload.shift",
+                &[],
+                "workload.shift = 0: group-shift would send every group to itself; give s ≥ 1 (s ≢ 0 mod the groups)",
+            ));
+        }
+        (PatternKind::GroupShift, s) => return Ok(Destinations::GroupShift(s.unwrap_or(1))),
+        (p, Some(_)) => {
+            return Err(error(
+                "workload.shift",
+                &[],
+                format!(
+                    "workload.shift applies to the group-shift pattern, not to workload.pattern = {}",
+                    p.name()
+                ),
+            ));
+        }
+        _ => {}
+    }
     Ok(match (pattern, locality) {
         (_, Some(l)) => Destinations::Locality(l),
         (PatternKind::Uniform | PatternKind::Locality, None) => Destinations::Uniform,
@@ -748,6 +773,7 @@ fn trace_alone(w: &WorkloadSpec, path: &std::path::Path) -> Result<(), SimError>
         ("long-fraction", w.long_fraction.is_some()),
         ("pattern", w.pattern.is_some_and(|p| p != PatternKind::Uniform)),
         ("locality", w.locality.is_some()),
+        ("shift", w.shift.is_some()),
         ("hotspots", w.hotspots.is_some()),
         ("hotspot-fraction", w.hotspot_fraction.is_some()),
         ("processor.threads", w.processor.threads.is_some_and(|t| t != Threads::Unbounded)),
@@ -845,6 +871,10 @@ impl Resolved {
             MessageSize::Fixed(b) => (b, None, None),
             MessageSize::Bimodal { short, long, long_fraction } => (short, Some(long), Some(long_fraction)),
         };
+        let shift = match w.destinations {
+            Destinations::GroupShift(s) => Some(s),
+            _ => None,
+        };
         let (hotspots, hotspot_fraction, locality) = match &w.destinations {
             Destinations::Hotspot { nodes, fraction } => (Some(nodes.clone()), Some(*fraction), None),
             Destinations::Locality(l) => (None, None, Some(*l)),
@@ -880,6 +910,7 @@ impl Resolved {
                 long_fraction,
                 pattern: Some(w.destinations.kind()),
                 locality,
+                shift,
                 hotspots,
                 hotspot_fraction,
                 processor,

@@ -17,7 +17,7 @@
 
 use crate::SimError;
 use crate::load::cube_loads;
-use netwrap_engine::traffic::{LocalitySubcube, MessageSize, Pattern};
+use netwrap_engine::traffic::{GroupShift, LocalitySubcube, MessageSize, Pattern};
 use netwrap_topo::metrics::{FlowScratch, LOAD_WORK_LIMIT, add_flow, bounded_channel_loads};
 use netwrap_topo::{Candidates, Family, Network, TerminalId, Topology, Visitor, bfs_from};
 
@@ -89,7 +89,11 @@ pub fn facts(
         Pattern::UniformOthers(_) => uniform_facts(topo, None, true),
         Pattern::Fixed(table) => {
             let uniform = uniform_facts(topo, None, false)?;
-            topo.visit(Flows { table: Some(table), hotspot: None, uniform })
+            topo.visit(Flows { table: Some(table), hotspot: None, group: None, uniform })
+        }
+        Pattern::GroupShift(g) => {
+            let uniform = uniform_facts(topo, None, false)?;
+            topo.visit(Flows { table: None, hotspot: None, group: Some(*g), uniform })
         }
         Pattern::Hotspot(h) => {
             // The uniform part per channel: the generic walk, which keeps per-channel loads.
@@ -109,7 +113,7 @@ pub fn facts(
                 }
                 Err(e) => return Err(e),
             };
-            topo.visit(Flows { table: None, hotspot: Some((&h.nodes, h.fraction)), uniform })
+            topo.visit(Flows { table: None, hotspot: Some((&h.nodes, h.fraction)), group: None, uniform })
         }
     }
 }
@@ -262,11 +266,14 @@ impl Walk {
     }
 }
 
-/// A fixed permutation's routes (`table`), or hot-spot traffic's (`hotspot`: the nodes and
-/// the fraction of messages sent to them) mixed with the `uniform` facts' per-channel loads.
+/// A fixed permutation's routes (`table`), group shift's (`group`: every source to each
+/// terminal of its target group, weighted by one over the group's size), or hot-spot
+/// traffic's (`hotspot`: the nodes and the fraction of messages sent to them) mixed with the
+/// `uniform` facts' per-channel loads.
 struct Flows<'a, U> {
     table: Option<&'a [u32]>,
     hotspot: Option<(&'a [u32], f64)>,
+    group: Option<GroupShift>,
     uniform: U,
 }
 
@@ -277,13 +284,17 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
         let n = net.terminals();
         let m = net.channels().len();
         // (source, destination, weight per unit rate) of every flow.
-        let flows: Vec<(u32, u32, f64)> = match (self.table, self.hotspot) {
-            (Some(table), _) => (0..n).map(|s| (s, table[s as usize], 1.0)).collect(),
-            (None, Some((hot, fraction))) => {
+        let flows: Vec<(u32, u32, f64)> = match (self.table, self.hotspot, self.group) {
+            (Some(table), _, _) => (0..n).map(|s| (s, table[s as usize], 1.0)).collect(),
+            (None, Some((hot, fraction)), _) => {
                 let w = fraction / hot.len() as f64;
                 hot.iter().flat_map(|&h| (0..n).map(move |s| (s, h, w))).collect()
             }
-            (None, None) => Vec::new(),
+            (None, None, Some(g)) => {
+                let w = 1.0 / g.size as f64;
+                (0..n).flat_map(|s| (0..g.size).map(move |k| (s, g.target(s) * g.size + k, w))).collect()
+            }
+            (None, None, None) => Vec::new(),
         };
         let uniform_hops = self.uniform.hops();
         // Too much routing: no loads, and uniform traffic's route lengths, saying why.
@@ -321,6 +332,11 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
         // Every message of unit weight adds its expected hops to the channels' sum.
         let routed: f64 = load.iter().sum();
         let (mean_hops, loads, how) = match self.hotspot {
+            None if self.group.is_some() => (
+                routed / n as f64,
+                Some(load),
+                "exact, every source routed to each terminal of its target group".to_string(),
+            ),
             None => {
                 (routed / n as f64, Some(load), "exact, every source routed to its destination".to_string())
             }

@@ -156,6 +156,10 @@ pub enum PatternKind {
     /// Uniform over a subcube of l·N nodes with a corner at the source (Agarwal 1991 §5.1,
     /// the homework before Ex 5): tori and rings only; needs `locality`.
     Locality,
+    /// Every terminal of group i to a uniformly chosen terminal of group i + s mod g (Kim,
+    /// Dally, Scott & Abts 2008's adversarial traffic): families with groups (dragonflies);
+    /// s is `shift` (default 1).
+    GroupShift,
 }
 
 impl PatternKind {
@@ -223,6 +227,11 @@ pub struct WorkloadSpec {
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::fraction, allow_negative_numbers = true, global = true, help_heading = "Workload"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub locality: Option<f64>,
+    /// The groups on that --pattern group-shift sends to, s ≢ 0 mod g [spec: workload.shift]
+    /// (default 1).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Workload"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shift: Option<u32>,
     /// The hot-spot nodes of --pattern hotspot, comma-separated network node numbers [spec:
     /// workload.hotspots].
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, value_delimiter = ',', num_args = 1.., allow_negative_numbers = true, global = true, help_heading = "Workload"))]
@@ -245,7 +254,7 @@ pub struct WorkloadSpec {
     /// its records give every message's cycle, source, destination and size [spec:
     /// workload.trace]; the rate, size, pattern, processor and memory options do not apply,
     /// and the warm-up defaults to 0.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "hotspots", "hotspot_fraction", "threads", "interval", "memory_latency", "reply_size", "reply_network"]))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "shift", "hotspots", "hotspot_fraction", "threads", "interval", "memory_latency", "reply_size", "reply_network"]))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<std::path::PathBuf>,
 }

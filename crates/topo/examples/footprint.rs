@@ -26,6 +26,7 @@ fn heap_bytes(t: &Topology) -> usize {
         Topology::NHop(c) => c.heap_bytes(),
         Topology::Ccc(c) => c.heap_bytes(),
         Topology::Xbar(c) => c.heap_bytes(),
+        Topology::Dragonfly(c) => c.heap_bytes(),
     }
 }
 

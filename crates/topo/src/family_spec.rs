@@ -11,6 +11,7 @@
 use crate::TopoError;
 use crate::circulant::CirculantRouting;
 use crate::cube::DimensionOrder;
+use crate::dragonfly::GlobalArrangement;
 use crate::indirect::StageWiring;
 use crate::network::Planned;
 use crate::spec::Shape;
@@ -187,6 +188,33 @@ pub enum TopologySpec {
         /// Processors N.
         #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
         nodes: u32,
+    },
+    /// Dragonfly (Kim, Dally, Scott & Abts 2008): groups of a routers fully connected by local
+    /// channels, h global channels and p terminals per router, minimal routing. Defaults
+    /// balance it as Kim et al. do, a = 2p = 2h: p alone gives a = 2p, h = p; h alone gives
+    /// p = h, a = 2h; a alone gives p = h = ⌈a/2⌉; nothing gives p = 2; groups default to
+    /// a·h + 1 (one global link per pair of groups).
+    Dragonfly {
+        /// Terminals per router p (default: h, else ⌈a/2⌉, else 2).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        p: Option<u32>,
+        /// Routers per group a (default 2p).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        a: Option<u32>,
+        /// Global channels per router h (default p).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        h: Option<u32>,
+        /// Groups g, 2 ≤ g ≤ a·h + 1 (default a·h + 1).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        groups: Option<u32>,
+        /// How global ports reach the other groups (default: absolute, BookSim2's).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::choice::<GlobalArrangement>()))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        arrangement: Option<GlobalArrangement>,
     },
     /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
     /// Xbar.I.E, {n}hop.I.E1-…-En or Xbar.I.E1-…-En, widths in bits (their §5).
@@ -431,6 +459,29 @@ impl TopologySpec {
                 nodes: Some(nodes.unwrap_or(1024)),
                 modules: Some(modules.unwrap_or(32)),
             },
+            TopologySpec::Dragonfly { p, a, h, groups, arrangement } => {
+                let p = p.or(*h).or(a.map(|a| a.div_ceil(2))).unwrap_or(2);
+                let h = h.unwrap_or(p);
+                let a = match a {
+                    Some(a) => *a,
+                    None => p.checked_mul(2).ok_or_else(|| {
+                        invalid(format!("p = {p} is too large: a = 2p routers per group overflows"))
+                    })?,
+                };
+                let groups = match groups {
+                    Some(g) => *g,
+                    None => u32::try_from(a as u64 * h as u64 + 1).map_err(|_| {
+                        invalid(format!("a·h + 1 = {} groups is too large", a as u64 * h as u64 + 1))
+                    })?,
+                };
+                TopologySpec::Dragonfly {
+                    p: Some(p),
+                    a: Some(a),
+                    h: Some(h),
+                    groups: Some(groups),
+                    arrangement: Some(arrangement.unwrap_or_default()),
+                }
+            }
             other => other.clone(),
         };
         Ok((spec, notes))
@@ -547,6 +598,13 @@ impl TopologySpec {
             }
             TopologySpec::Ccc { n } => Shape::Ccc { n: *n },
             TopologySpec::Crossbar { nodes } => Shape::Crossbar { nodes: *nodes },
+            TopologySpec::Dragonfly { p, a, h, groups, arrangement } => Shape::Dragonfly {
+                p: p.unwrap_or(2),
+                a: a.unwrap_or(4),
+                h: h.unwrap_or(2),
+                groups: groups.unwrap_or(9),
+                arrangement: arrangement.unwrap_or_default(),
+            },
             TopologySpec::TwoLevel { name, nodes, modules } => {
                 two_level(name, nodes.unwrap_or(1024), modules.unwrap_or(32))?
             }
@@ -640,6 +698,8 @@ mod tests {
             r#"{"family": "butterfly", "nodes": 1000}"#,
             r#"{"family": "two-level", "name": "Butterfly.16.8"}"#,
             r#"{"family": "two-level", "name": "Xbar.32.8"}"#,
+            r#"{"family": "dragonfly", "p": 2}"#,
+            r#"{"family": "dragonfly", "h": 3, "arrangement": "palmtree"}"#,
         ];
         for s in specs {
             let (once, _) = json(s).resolve().unwrap();
@@ -658,6 +718,28 @@ mod tests {
             t,
             TopologySpec::Torus { k: Some(4), n: Some(3), nodes: None, radices: None, bidirectional: false }
         );
+    }
+
+    /// The dragonfly's defaults balance it as Kim et al. 2008 do (a = 2p = 2h, g = a·h + 1),
+    /// from whichever of p, h, a is given.
+    #[test]
+    fn dragonfly_defaults_are_balanced() {
+        let df = |p, a, h, g| TopologySpec::Dragonfly {
+            p: Some(p),
+            a: Some(a),
+            h: Some(h),
+            groups: Some(g),
+            arrangement: Some(GlobalArrangement::Absolute),
+        };
+        for (text, want) in [
+            (r#"{"family": "dragonfly"}"#, df(2, 4, 2, 9)),
+            (r#"{"family": "dragonfly", "p": 4}"#, df(4, 8, 4, 33)),
+            (r#"{"family": "dragonfly", "h": 3}"#, df(3, 6, 3, 19)),
+            (r#"{"family": "dragonfly", "a": 5}"#, df(3, 5, 3, 16)),
+            (r#"{"family": "dragonfly", "p": 2, "a": 4, "h": 2, "groups": 5}"#, df(2, 4, 2, 5)),
+        ] {
+            assert_eq!(json(text).resolve().unwrap().0, want, "{text}");
+        }
     }
 
     /// Characterisation: a family's name is its serde tag (and so its spec key and flag).

@@ -50,6 +50,7 @@ mod circulant;
 pub mod cli;
 pub mod cost;
 mod cube;
+mod dragonfly;
 mod error;
 mod family_spec;
 mod fattree;
@@ -65,6 +66,7 @@ mod updown;
 
 pub use circulant::{Circulant, CirculantRouting, midimew_generators};
 pub use cube::{CubeSpec, DimensionOrder, KaryNCube};
+pub use dragonfly::{Dragonfly, GlobalArrangement};
 pub use error::TopoError;
 pub use family_spec::{RoutingAlgorithm, RoutingSpec, TopologySpec, whole_dimensions};
 pub use fattree::FatTree;

@@ -78,6 +78,13 @@ pub struct Metrics {
     pub distance_exact: bool,
     /// How the distances were found.
     pub distance_how: String,
+    /// Mean hops of the routing's own routes over ordered pairs of distinct terminals (each
+    /// message split evenly over its candidates), when they are longer on average than the
+    /// shortest paths (`average_distance`): routings that are not minimal in the graph, such
+    /// as a dragonfly's local–global–local routes or up*/down*. Absent when equal, or when the
+    /// loads were not computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub average_route: Option<f64>,
     /// Bisection width (see [`Bisection`]).
     pub bisection_width: u64,
     /// Whether `bisection_width` is exact or an upper bound.
@@ -583,8 +590,16 @@ pub fn assemble_with(
 ) -> Metrics {
     let (lo, hi) = if net.routers() == 0 { (0, 0) } else { net.degree_range() };
     let mut class_loads = Vec::new();
+    let mut average_route = None;
     let (channel_load, ideal_throughput, load_how) = match loads {
         Ok((load, how)) => {
+            // Every message adds its (expected) hops to the channels' loads, at one message per
+            // terminal per cycle: their sum over N terminals is the mean route.
+            let n = net.terminals() as f64;
+            let routed = load.iter().sum::<f64>() / n;
+            if n >= 2.0 && distances.exact && routed > distances.average + 1e-9 * distances.average.max(1.0) {
+                average_route = Some(routed);
+            }
             let mut max = vec![0.0f64; net.classes().len()];
             let mut count = vec![0u64; net.classes().len()];
             for (i, ch) in net.channels().iter().enumerate() {
@@ -614,6 +629,7 @@ pub fn assemble_with(
         average_distance: distances.average,
         distance_exact: distances.exact,
         distance_how: distances.how,
+        average_route,
         bisection_width: bisection.width,
         bisection_exact: bisection.exact,
         bisection_how: bisection.how,

@@ -5,6 +5,7 @@
 use crate::TopoError;
 use crate::circulant::{Circulant, CirculantRouting};
 use crate::cube::{CubeSpec, DimensionOrder, KaryNCube};
+use crate::dragonfly::{Dragonfly, GlobalArrangement};
 use crate::fattree::FatTree;
 use crate::graph::TableRouted;
 use crate::hamming::Hamming;
@@ -36,7 +37,8 @@ family!(
     XbarModules,
     ModularButterfly,
     TableRouted,
-    UpDownRouted
+    UpDownRouted,
+    Dragonfly
 );
 
 /// What a builder needs to build a family with its routing: [`crate::TopologySpec::shape`]
@@ -132,6 +134,19 @@ pub enum Shape {
         /// Inter-module factors, widths and dilation.
         split: ModuleSplit,
     },
+    /// Dragonfly (Kim, Dally, Scott & Abts 2008) with minimal routing.
+    Dragonfly {
+        /// Terminals per router.
+        p: u32,
+        /// Routers per group.
+        a: u32,
+        /// Global channels per router.
+        h: u32,
+        /// Groups, 2 ≤ g ≤ a·h + 1.
+        groups: u32,
+        /// How global ports reach the other groups.
+        arrangement: GlobalArrangement,
+    },
     /// Any family routed instead by a table of every minimal next hop (Puente et al. §2.2): fully
     /// adaptive minimal routing; a table of at most 64 MiB (destination routers x routers bytes).
     Table {
@@ -172,6 +187,8 @@ pub enum Topology {
     Ccc(Ccc),
     /// Crossbars and crossbar modules.
     Xbar(XbarModules),
+    /// Dragonflies.
+    Dragonfly(Dragonfly),
 }
 
 /// Something to do with a concrete family: the simulator implements this once and gets a
@@ -226,6 +243,9 @@ impl Shape {
             Shape::ModularButterfly { nodes, modules, split } => {
                 Topology::ModularButterfly(ModularButterfly::new(*nodes, *modules, split.clone())?)
             }
+            Shape::Dragonfly { p, a, h, groups, arrangement } => {
+                Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *groups, *arrangement)?)
+            }
             Shape::Table { of } => {
                 let inner = of.build()?;
                 Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))
@@ -252,6 +272,7 @@ impl Topology {
             Topology::NHop(t) => t.network(),
             Topology::Ccc(t) => t.network(),
             Topology::Xbar(t) => t.network(),
+            Topology::Dragonfly(t) => t.network(),
         }
     }
 
@@ -268,6 +289,18 @@ impl Topology {
             Topology::NHop(t) => v.visit(t),
             Topology::Ccc(t) => v.visit(t),
             Topology::Xbar(t) => v.visit(t),
+            Topology::Dragonfly(t) => v.visit(t),
+        }
+    }
+
+    /// Terminals per group and groups, for families built of groups (dragonflies, also when
+    /// routed by a table or up*/down*); `None` for the others. Group i holds the terminals
+    /// `i·size .. (i + 1)·size`.
+    pub fn groups(&self) -> Option<(u32, u32)> {
+        match self {
+            Topology::Dragonfly(d) => Some((d.group_terminals(), d.groups())),
+            Topology::Table(_, inner) | Topology::UpDown(_, inner) => inner.groups(),
+            _ => None,
         }
     }
 

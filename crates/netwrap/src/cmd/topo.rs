@@ -61,6 +61,19 @@ impl Render for TopoReport {
                 "                         {d:.4} (every destination, the source included: the homework's Ex 4, `netwrap sim`)"
             )?;
         }
+        if let Some(r) = m.average_route {
+            writeln!(
+                out,
+                "average route            {r:.4} (the routing's routes, distinct pairs: longer than the shortest paths)"
+            )?;
+        }
+        if let Some(r) = report.average_route_with_self {
+            writeln!(
+                out,
+                "                         {r:.4} (every destination, the source included; {:.4} routers traversed)",
+                r + 1.0
+            )?;
+        }
         writeln!(
             out,
             "bisection width          {} ({}: {})",

@@ -16,6 +16,7 @@ fn footprint(t: &Topology) -> u64 {
         Topology::NHop(c) => c.heap_bytes(),
         Topology::Ccc(c) => c.heap_bytes(),
         Topology::Xbar(c) => c.heap_bytes(),
+        Topology::Dragonfly(c) => c.heap_bytes(),
     };
     (heap + size_of::<Topology>()) as u64
 }
