@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use netwrap_sim::VERSION;
-use netwrap_topo::{Metrics, RoutingSpec, Topology, TopologySpec};
+use netwrap_topo::{Metrics, RoutingSpec, SwitchLevel, Topology, TopologySpec};
 use serde::Serialize;
 
 /// What was built: the topology and routing sections of a spec, resolved.
@@ -48,6 +48,9 @@ pub struct TopoReport {
     /// (distance 0) included: the homework's Ex 4 and the simulator's uniform traffic count
     /// those. Direct networks only (where a processor's message to itself uses no channel).
     pub average_distance_with_self: Option<f64>,
+    /// The switches per level of a levelled family (XGFTs, k-ary n-trees), level 1 first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub switch_levels: Vec<SwitchLevel>,
     /// A Midimew's layout.
     pub layout: Option<Layout>,
     /// Bits per flit where channel widths were given in bits (Raghunath & Ranade's networks).
@@ -103,6 +106,7 @@ pub fn topo(topology: &TopologySpec, routing: &RoutingSpec, mapping: bool) -> Re
         classes: net.classes().to_vec(),
         average_distance_with_self: direct.then(|| metrics.average_distance * (n - 1.0) / n),
         metrics,
+        switch_levels: topo.switch_levels(),
         layout,
         flit_bits,
         application_to_network,

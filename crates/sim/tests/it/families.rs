@@ -8,8 +8,8 @@ use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec};
 
 fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
     let family = RoutingSpec::default();
-    let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None };
-    let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, order: None };
+    let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, ..Default::default() };
+    let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, ..Default::default() };
     let t = |json: &str| -> TopologySpec { serde_json::from_str(json).unwrap() };
     vec![
         ("torus 4x4", t(r#"{"family": "torus", "k": 4}"#), family.clone()),

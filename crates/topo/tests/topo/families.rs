@@ -419,7 +419,9 @@ fn specs_round_trip_through_json() {
         r#"{"family": "two-level", "name": "Xbar.32.8"}"#,
         r#"{"family": "two-level", "name": "2hop.32-2dil.64-32"}"#,
     ];
-    for routing in [RoutingSpec::default(), RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None }] {
+    for routing in
+        [RoutingSpec::default(), RoutingSpec { algorithm: RoutingAlgorithm::Table, ..Default::default() }]
+    {
         for text in specs {
             let spec: TopologySpec = serde_json::from_str(text).unwrap();
             let (resolved, _) = spec.resolve().unwrap();
