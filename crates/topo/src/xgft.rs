@@ -259,6 +259,11 @@ impl Xgft {
     pub fn network(&self) -> &Network {
         &self.network
     }
+    /// Bytes held on the heap: the network and the per-level tables.
+    pub fn heap_bytes(&self) -> usize {
+        let tables = [&self.children, &self.parents, &self.m_prod, &self.w_prod, &self.u_prod, &self.offset];
+        self.network.heap_bytes() + tables.iter().map(|v| v.capacity() * size_of::<u32>()).sum::<usize>()
+    }
     /// Height h (levels of switches).
     pub fn height(&self) -> u32 {
         self.children.len() as u32
