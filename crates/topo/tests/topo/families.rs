@@ -658,3 +658,22 @@ fn bad_xgfts_are_refused_with_the_reason() {
     assert_eq!(resolved.up_port, Some(UpPort::Random), "the default up port");
     assert_eq!(tree.resolve().unwrap().0, spec(r#"{"family": "kary-ntree", "k": 4, "n": 3}"#));
 }
+
+/// Cross-check of two builders: Greenberg & Guan's butterfly fat-tree of 4^n processors has
+/// 4 children and 2 parents per switch, the counts of XGFT(n; 4,…,4; 1,2,…,2) (Öhring et al.
+/// 1995 show the butterfly fat-tree is such an XGFT): the same routers, channels and, with
+/// either parent equally likely, the same uniform loads per class.
+#[test]
+fn the_butterfly_fat_tree_has_the_counts_and_loads_of_its_xgft() {
+    for n in [2u32, 3, 4] {
+        let bft = Shape::FatTree { nodes: 4u32.pow(n) }.build().unwrap().metrics().unwrap();
+        let mut parents = vec![2; n as usize];
+        parents[0] = 1;
+        let x = xgft(&vec![4; n as usize], &parents, UpPort::Random).build().unwrap().metrics().unwrap();
+        assert_eq!((bft.nodes, bft.routers, bft.channels), (x.nodes, x.routers, x.channels));
+        for (a, b) in bft.class_loads.iter().zip(&x.class_loads) {
+            assert_eq!((&a.class, a.channels), (&b.class, b.channels));
+            assert!((a.max_load - b.max_load).abs() < 1e-12, "n = {n} {}", a.class);
+        }
+    }
+}
