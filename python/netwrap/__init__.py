@@ -150,20 +150,22 @@ def _options(options: Mapping[str, Any]) -> Dict[str, Any]:
 
 
 def topo(family: str, *, routing: Optional[str] = None, order: Optional[str] = None,
-         mapping: bool = False, **options: Any) -> Dict[str, Any]:
+         up_port: Optional[str] = None, mapping: bool = False, **options: Any) -> Dict[str, Any]:
     """Build a topology and return its exact metrics, as ``netwrap topo FAMILY ... --json``.
 
     ``family`` is one of the CLI's families (``torus``, ``mesh``, ``ring``, ``hypercube``,
-    ``midimew``, ``circulant``, ``butterfly``, ``omega``, ``fat-tree``, ``complete``, ``nhop``,
-    ``ccc``, ``crossbar``, ``two-level``) and ``options`` its keys as a spec's ``topology``
-    section has them (dashes as underscores): ``topo("torus", k=8, n=2, bidirectional=True)``,
-    ``topo("midimew", nodes=64)``, ``topo("nhop", factors=[4, 8])``. ``routing``
-    (``family``, ``table``, ``record``, ...) and ``order`` (``highest-first``,
-    ``lowest-first``) choose the routing whose channel loads are measured; ``mapping`` adds a
-    Midimew's application-to-network mapping.
+    ``midimew``, ``circulant``, ``butterfly``, ``omega``, ``fat-tree``, ``kary-ntree``,
+    ``xgft``, ``complete``, ``nhop``, ``ccc``, ``crossbar``, ``two-level``) and ``options`` its
+    keys as a spec's ``topology`` section has them (dashes as underscores):
+    ``topo("torus", k=8, n=2, bidirectional=True)``, ``topo("midimew", nodes=64)``,
+    ``topo("xgft", children=[4, 4], parents=[1, 2])``. ``routing`` (``family``, ``table``,
+    ``record``, ...), ``order`` (``highest-first``, ``lowest-first``) and ``up_port``
+    (``random``, ``adaptive``, ``dmodk``; XGFTs and k-ary n-trees) choose the routing whose
+    channel loads are measured; ``mapping`` adds a Midimew's application-to-network mapping.
     """
     topology = {"family": family, **_options(options)}
-    return _native.topo(topology, _options({"algorithm": routing, "order": order}), mapping)
+    routing_section = _options({"algorithm": routing, "order": order, "up_port": up_port})
+    return _native.topo(topology, routing_section, mapping)
 
 
 def cost(*, modules: Optional[int] = None, bisection: Optional[int] = None,

@@ -62,6 +62,8 @@ def test_topo_cost_and_design_equal_cli(cli):
     assert netwrap.topo("midimew", nodes=64, routing="table", mapping=True) == cli.json(
         "topo", "--routing", "table", "midimew", "--nodes", "64", "--mapping")
     assert netwrap.topo("nhop", factors=[4, 8]) == cli.json("topo", "nhop", "--factors", "4,8")
+    assert netwrap.topo("xgft", children=[4, 4], parents=[1, 2], up_port="dmodk") == cli.json(
+        "topo", "--up-port", "dmodk", "xgft", "--children", "4,4", "--parents", "1,2")
     assert netwrap.cost(modules=16, bisection=1024, nhop=[2, 3], toroid=[2]) == cli.json(
         "cost", "--modules", "16", "--bisection", "1024", "--nhop", "2", "--nhop", "3", "--toroid", "2")
     ex7 = ["design", "--nodes", "64", "--pins", "384", "--rate", "0.015", "--bits", "1024", "--locality", "0.5"]

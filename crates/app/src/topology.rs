@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use netwrap_sim::VERSION;
-use netwrap_topo::{Metrics, RoutingSpec, Topology, TopologySpec};
+use netwrap_topo::{Metrics, RoutingSpec, SwitchLevel, Topology, TopologySpec};
 use serde::Serialize;
 
 /// What was built: the topology and routing sections of a spec, resolved.
@@ -52,6 +52,9 @@ pub struct TopoReport {
     /// longer than the shortest paths (see [`Metrics::average_route`]); direct networks only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub average_route_with_self: Option<f64>,
+    /// The switches per level of a levelled family (XGFTs, k-ary n-trees), level 1 first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub switch_levels: Vec<SwitchLevel>,
     /// A Midimew's layout.
     pub layout: Option<Layout>,
     /// Bits per flit where channel widths were given in bits (Raghunath & Ranade's networks).
@@ -108,6 +111,7 @@ pub fn topo(topology: &TopologySpec, routing: &RoutingSpec, mapping: bool) -> Re
         average_distance_with_self: direct.then(|| metrics.average_distance * (n - 1.0) / n),
         average_route_with_self: metrics.average_route.filter(|_| direct).map(|r| r * (n - 1.0) / n),
         metrics,
+        switch_levels: topo.switch_levels(),
         layout,
         flit_bits,
         application_to_network,

@@ -17,8 +17,8 @@ use netwrap_engine::{
     Switching, VcParams, vc, vc_reference,
 };
 use netwrap_topo::{
-    CirculantRouting, DimensionOrder, Family, Network, Routing, Shape, StageWiring, TableRouted, Topology,
-    Visitor,
+    CirculantRouting, DimensionOrder, Family, GlobalArrangement, Network, Routing, Shape, StageWiring,
+    TableRouted, Topology, UpPort, Visitor,
 };
 use proptest::prelude::*;
 
@@ -87,12 +87,27 @@ fn multistage() -> impl Strategy<Value = Shape> {
     )
 }
 
-/// Families without rings or coordinates: fat-trees, complete graphs and n-hop networks,
-/// cube-connected cycles, crossbars.
+/// Families without rings or coordinates: fat-trees (butterfly and XGFT), complete graphs,
+/// n-hop networks and HyperX, dragonflies, cube-connected cycles, crossbars.
 fn others() -> impl Strategy<Value = Shape> {
     prop_oneof![
         prop_oneof![Just(4u32), Just(16), Just(64)].prop_map(|nodes| Shape::FatTree { nodes }),
-        prop::collection::vec(2..=4u32, 1..=2).prop_map(|factors| Shape::NHop { factors }),
+        (prop::collection::vec(2..=4u32, 1..=2), 1..=2u32, 1..=2u32)
+            .prop_map(|(factors, per_router, width)| Shape::NHop { factors, per_router, width }),
+        (1..=2u32, prop_oneof![Just(UpPort::Random), Just(UpPort::Adaptive), Just(UpPort::Dmodk)]).prop_map(
+            |(levels, up_port)| Shape::Xgft {
+                children: vec![2; levels as usize + 1],
+                parents: [vec![1], vec![2; levels as usize]].concat(),
+                up_port
+            }
+        ),
+        (1..=2u32).prop_map(|p| Shape::Dragonfly {
+            p,
+            a: 2 * p,
+            h: p,
+            groups: 2 * p * p + 1,
+            arrangement: GlobalArrangement::Absolute
+        }),
         (3..=4u32).prop_map(|n| Shape::Ccc { n }),
         (2..=8u32).prop_map(|nodes| Shape::Crossbar { nodes }),
     ]

@@ -13,7 +13,8 @@
 //! and its salt only, and the VC class from the channel it arrives on and its class there;
 //! so, per destination and salt class (the two salts [`netwrap_topo::metrics::add_flow`]
 //! walks when the salt changes candidates), the reachable (arrival node, next node) pairs are
-//! found by one search from every injection router, every routing candidate followed. This is
+//! found by one search from every injection router, every routing candidate followed (and
+//! every channel a routing picks from the salt itself: [`netwrap_topo::Routing::spread`]). This is
 //! every route of every (source, destination) pair, without walking each pair separately.
 //!
 //! # Verdicts
@@ -217,7 +218,7 @@ fn dependency_check<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance)
                 }
             }
             while let Some((r, prev)) = stack.pop() {
-                routing.route(r, t, salt, &mut cands);
+                routing.spread(r, t, salt, &mut cands);
                 if cands.is_empty() && r != net.eject_router(t) {
                     return Err(SimError::Invalid(format!(
                         "routing towards terminal {t} stops at router {r}, not at its ejection router"

@@ -759,7 +759,14 @@ fn updown_routing(routing: &RoutingSpec) -> Result<RoutingSpec, SimError> {
             "router.deadlock = updown routes every message up*/down* (Schroeder et al. 1991), in place of dimension-order routing: routing.order does not apply",
         ));
     }
-    Ok(RoutingSpec { algorithm: RoutingAlgorithm::Family, order: None })
+    if routing.up_port.is_some() {
+        return Err(error(
+            "routing.up-port",
+            &["router.deadlock"],
+            "router.deadlock = updown routes every message up*/down* (Schroeder et al. 1991), in place of nearest-common-ancestor routing: routing.up-port does not apply",
+        ));
+    }
+    Ok(RoutingSpec { algorithm: RoutingAlgorithm::Family, ..Default::default() })
 }
 
 /// With `workload.trace`, the trace says what every message is: the keys that describe the

@@ -524,8 +524,8 @@ mod tests {
     /// the route facts take them for (the cube families use closed forms unless table-routed).
     #[test]
     fn distances_give_the_walked_route_lengths_on_every_vertex_transitive_family() {
-        let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None };
-        let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, order: None };
+        let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, ..Default::default() };
+        let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, ..Default::default() };
         let family = RoutingSpec::default();
         let cases = [
             (r#"{"family": "midimew", "nodes": 64}"#, &family),

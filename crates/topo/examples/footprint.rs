@@ -23,6 +23,7 @@ fn heap_bytes(t: &Topology) -> usize {
         Topology::Table(c, inner) => c.heap_bytes() + heap_bytes(inner),
         Topology::UpDown(c, inner) => c.heap_bytes() + heap_bytes(inner),
         Topology::FatTree(c) => c.heap_bytes(),
+        Topology::Xgft(c) => c.heap_bytes(),
         Topology::NHop(c) => c.heap_bytes(),
         Topology::Ccc(c) => c.heap_bytes(),
         Topology::Xbar(c) => c.heap_bytes(),

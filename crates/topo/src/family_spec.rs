@@ -16,6 +16,7 @@ use crate::indirect::StageWiring;
 use crate::network::Planned;
 use crate::spec::Shape;
 use crate::twolevel::ModuleSplit;
+use crate::xgft::UpPort;
 use serde::{Deserialize, Serialize};
 
 /// Every family netwrap builds, as plain data (`{"family": "midimew", "nodes": 64}`), and as
@@ -147,6 +148,28 @@ pub enum TopologySpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<u32>,
     },
+    /// Extended generalized fat-tree XGFT(h; m1,…,mh; w1,…,wh) (Öhring, Ibel, Das & Kumar
+    /// 1995): terminals at level 0, a level-l switch has m_l children and w_{l+1} parents.
+    Xgft {
+        /// Children per switch m1,…,mh, level 1 first (m1 terminals per level-1 switch).
+        #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', required = true, value_parser = crate::cli::small_count::<1>))]
+        children: Vec<u32>,
+        /// Parents per node w1,…,wh, level 0 first; w1 = 1 (one level-1 switch per terminal).
+        #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', required = true, value_parser = crate::cli::small_count::<1>))]
+        parents: Vec<u32>,
+    },
+    /// k-ary n-tree (Petrini & Vanneschi 1997): XGFT(n; k,…,k; 1,k,…,k), k^n processors,
+    /// n·k^(n−1) switches of 2k ports.
+    KaryNtree {
+        /// Arity k, at least 2 (default 4).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        k: Option<u32>,
+        /// Levels of switches n, at least 1 (default 3).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        n: Option<u32>,
+    },
     /// Complete graph K_N.
     Complete {
         /// Nodes N.
@@ -253,6 +276,11 @@ pub struct RoutingSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::choice::<DimensionOrder>(), global = true))]
     pub order: Option<DimensionOrder>,
+    /// Up-port choice of nearest-common-ancestor routing, XGFTs and k-ary n-trees only
+    /// [spec: routing.up-port] (default: random).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::choice::<UpPort>(), global = true))]
+    pub up_port: Option<UpPort>,
 }
 
 /// The routing functions.
@@ -276,7 +304,8 @@ pub enum RoutingAlgorithm {
     /// The family's own: dimension order on tori, meshes, rings and hypercubes; every minimal
     /// next hop on circulants, Midimews, n-hop networks, CCC and crossbar modules; destination
     /// tags on butterflies and Omega networks; up to the nearest common ancestor (either
-    /// parent, the free one first) on the fat-tree.
+    /// parent, the free one first) on the fat-tree, and (up port by `up-port`) on XGFTs and
+    /// k-ary n-trees.
     #[default]
     Family,
     /// Any family: a table of every minimal next hop from breadth-first search (Puente et al.
@@ -454,6 +483,21 @@ impl TopologySpec {
                 TopologySpec::Omega { k, stages, nodes: None }
             }
             TopologySpec::FatTree { nodes } => TopologySpec::FatTree { nodes: Some(nodes.unwrap_or(64)) },
+            TopologySpec::KaryNtree { k, n } => {
+                let k = k.unwrap_or(4);
+                if k < 2 {
+                    return Err(invalid(format!(
+                        "k = {k} is invalid: the radix of a k-ary n-tree must be at least 2"
+                    )));
+                }
+                let n = n.unwrap_or(3);
+                if n < 1 {
+                    return Err(invalid(
+                        "n = 0 is invalid: a k-ary n-tree needs at least one level of switches",
+                    ));
+                }
+                TopologySpec::KaryNtree { k: Some(k), n: Some(n) }
+            }
             TopologySpec::TwoLevel { name, nodes, modules } => TopologySpec::TwoLevel {
                 name: name.clone(),
                 nodes: Some(nodes.unwrap_or(1024)),
@@ -510,9 +554,25 @@ impl TopologySpec {
                 "routing 'record' is Puente et al.'s Midimew routing record: a {family} routes by 'family' or 'table'"
             )));
         }
+        let tree = matches!(self, TopologySpec::Xgft { .. } | TopologySpec::KaryNtree { .. });
+        let nca = tree && routing.algorithm == RoutingAlgorithm::Family;
+        if let Some(up) = routing.up_port
+            && !nca
+        {
+            return Err(invalid(if tree {
+                format!(
+                    "up-port '{}' applies to nearest-common-ancestor routing: a {family} routed by '{}' has no up-port choice",
+                    up.name(),
+                    routing.algorithm.name()
+                )
+            } else {
+                format!("up-port applies to XGFTs and k-ary n-trees, not to a {family}")
+            }));
+        }
         Ok(RoutingSpec {
             algorithm: routing.algorithm,
             order: dimension_order.then(|| routing.order.unwrap_or_default()),
+            up_port: nca.then(|| routing.up_port.unwrap_or_default()),
         })
     }
 
@@ -595,6 +655,27 @@ impl TopologySpec {
             }
             TopologySpec::Hyperx { sizes, p, width } => {
                 Shape::NHop { factors: sizes.clone(), per_router: p.unwrap_or(1), width: width.unwrap_or(1) }
+            }
+            TopologySpec::Xgft { children, parents } => Shape::Xgft {
+                children: children.clone(),
+                parents: parents.clone(),
+                up_port: routing.up_port.unwrap_or_default(),
+            },
+            TopologySpec::KaryNtree { k, n } => {
+                let (k, n) = (k.unwrap_or(4), n.unwrap_or(3));
+                if n > 64 {
+                    // k >= 2: more than 64 levels is more than 2^64 processors; refuse it
+                    // before allocating n radices.
+                    let nothing = Planned { terminals: None, routers: None, channels: None };
+                    nothing.check(|| format!("the {k}-ary {n}-tree"))?;
+                }
+                let mut parents = vec![k; n as usize];
+                parents[0] = 1;
+                Shape::Xgft {
+                    children: vec![k; n as usize],
+                    parents,
+                    up_port: routing.up_port.unwrap_or_default(),
+                }
             }
             TopologySpec::Ccc { n } => Shape::Ccc { n: *n },
             TopologySpec::Crossbar { nodes } => Shape::Crossbar { nodes: *nodes },
@@ -767,10 +848,13 @@ mod tests {
         assert!(ring.resolve_routing(&lowest).is_ok());
         let fat = json(r#"{"family": "fat-tree"}"#);
         assert!(fat.resolve_routing(&lowest).unwrap_err().to_string().contains("not to a fat-tree"));
-        let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, order: None };
+        let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, ..Default::default() };
         assert!(ring.resolve_routing(&record).unwrap_err().to_string().contains("Midimew"));
-        let table =
-            RoutingSpec { algorithm: RoutingAlgorithm::Table, order: Some(DimensionOrder::HighestFirst) };
+        let table = RoutingSpec {
+            algorithm: RoutingAlgorithm::Table,
+            order: Some(DimensionOrder::HighestFirst),
+            ..Default::default()
+        };
         assert!(ring.resolve_routing(&table).unwrap_err().to_string().contains("no dimension order"));
     }
 
@@ -786,7 +870,7 @@ mod tests {
                 order: DimensionOrder::HighestFirst
             }
         );
-        let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None };
+        let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, ..Default::default() };
         assert!(matches!(torus.shape(&table).unwrap(), Shape::Table { .. }));
         let m = json(r#"{"family": "midimew", "nodes": 50}"#);
         assert_eq!(m.shape(&table).unwrap(), Shape::Midimew { nodes: 50, routing: CirculantRouting::Table });

@@ -63,6 +63,7 @@ mod network;
 mod spec;
 mod twolevel;
 mod updown;
+mod xgft;
 
 pub use circulant::{Circulant, CirculantRouting, midimew_generators};
 pub use cube::{CubeSpec, DimensionOrder, KaryNCube};
@@ -79,6 +80,7 @@ pub use network::{
     Attach, Candidates, Channel, ChannelId, MAX_CHANNELS, MAX_ROUTERS, MAX_TERMINALS, MAX_WIDTH, Network,
     NetworkBuilder, RouterId, Routing, TerminalId,
 };
-pub use spec::{Family, Shape, Topology, Visitor};
+pub use spec::{Family, Shape, SwitchLevel, Topology, Visitor};
 pub use twolevel::{ModularButterfly, ModuleSplit};
 pub use updown::{Ranking, UPDOWN_LIMIT, UpDownRouted, UpDownRouting};
+pub use xgft::{UpPort, Xgft};

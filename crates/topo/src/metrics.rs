@@ -339,7 +339,7 @@ impl FlowScratch {
 }
 
 /// Adds `weight` messages' flow from terminal `s` to terminal `t`, split evenly over the
-/// routing candidates at every hop (and over both salt classes where the salt changes them),
+/// routing's candidates at every hop (its [`Routing::spread`]: every channel a salt may pick) (and over both salt classes where the salt changes them),
 /// into `load`; returns the routing decisions it took (frontier entries routed, the cost
 /// [`LOAD_WORK_LIMIT`] bounds) and its longest route in channels.
 pub fn add_flow<R: Routing>(
@@ -370,7 +370,7 @@ pub fn add_flow<R: Routing>(
             work += frontier.len() as u64;
             next.clear();
             for &(r, w) in frontier.iter() {
-                routing.route(r, t, salt, c);
+                routing.spread(r, t, salt, c);
                 if c.is_empty() {
                     if r != net.eject_router(t) {
                         return Err(TopoError::Invalid(format!(

@@ -599,6 +599,13 @@ impl Candidates {
     pub fn as_slice(&self) -> &[ChannelId] {
         &self.buf
     }
+    /// Adds `c`, if any, after the others.
+    #[inline]
+    pub fn extend_from(&mut self, c: Option<ChannelId>) {
+        if let Some(c) = c {
+            self.buf.push(c);
+        }
+    }
     /// Number of candidates.
     #[inline]
     pub fn len(&self) -> usize {
@@ -636,6 +643,16 @@ pub trait Routing: Sync {
     /// rings and hypercubes) override it; by default `route`'s candidates, which are already
     /// every minimal next hop on the others.
     fn minimal(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
+        self.route(at, dest, salt, out);
+    }
+
+    /// The channels over which messages like this one (at `at`, bound for `dest`, of `salt`'s
+    /// class) spread evenly: `route`'s candidates, unless the routing itself picks one of
+    /// several channels from the salt (a per-message random choice, as `random` up ports on
+    /// XGFTs), in which case every channel it may pick, each taken by an equal share of
+    /// messages. Exact loads ([`crate::metrics::add_flow`]) split each message evenly over
+    /// these, and the static deadlock check follows each of them. Default: `route`.
+    fn spread(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
         self.route(at, dest, salt, out);
     }
 

@@ -17,6 +17,7 @@ use crate::misc::{Ccc, XbarModules};
 use crate::network::{Network, Routing};
 use crate::twolevel::{ModularButterfly, ModuleSplit};
 use crate::updown::UpDownRouted;
+use crate::xgft::{UpPort, Xgft};
 
 /// A family with its routing: what the simulator is generic over.
 pub trait Family: Routing {
@@ -38,7 +39,8 @@ family!(
     ModularButterfly,
     TableRouted,
     UpDownRouted,
-    Dragonfly
+    Dragonfly,
+    Xgft
 );
 
 /// What a builder needs to build a family with its routing: [`crate::TopologySpec::shape`]
@@ -93,6 +95,16 @@ pub enum Shape {
     FatTree {
         /// Processors N = 4^n.
         nodes: u32,
+    },
+    /// Extended generalized fat-tree XGFT(h; m1..mh; w1..wh) (Öhring et al. 1995), k-ary
+    /// n-trees included, routed to the nearest common ancestor.
+    Xgft {
+        /// Children m1..mh.
+        children: Vec<u32>,
+        /// Parents w1..wh (w1 = 1).
+        parents: Vec<u32>,
+        /// The up-port choice.
+        up_port: UpPort,
     },
     /// Complete graph (one factor), n-hop network (product of complete graphs) or HyperX (with
     /// p terminals per router and channels K flits wide; Ahn et al. 2009).
@@ -162,6 +174,19 @@ pub enum Shape {
     },
 }
 
+/// One level of switches of a levelled family.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SwitchLevel {
+    /// The level, 1 for the switches the terminals attach to.
+    pub level: u32,
+    /// Switches at this level.
+    pub switches: u32,
+    /// Children per switch (terminals at level 1, switches of the level below above it).
+    pub children: u32,
+    /// Parents per switch (0 at the top).
+    pub parents: u32,
+}
+
 /// A built family.
 #[derive(Clone, Debug)]
 #[allow(clippy::large_enum_variant)]
@@ -181,6 +206,8 @@ pub enum Topology {
     UpDown(UpDownRouted, Box<Topology>),
     /// Butterfly fat-tree.
     FatTree(FatTree),
+    /// XGFTs and k-ary n-trees.
+    Xgft(Xgft),
     /// Complete graphs and n-hop networks.
     NHop(Hamming),
     /// Cube-connected cycles.
@@ -224,6 +251,9 @@ impl Shape {
                 Topology::Multistage(Indirect::new(*k, *stages, *wiring)?)
             }
             Shape::FatTree { nodes } => Topology::FatTree(FatTree::new(*nodes)?),
+            Shape::Xgft { children, parents, up_port } => {
+                Topology::Xgft(Xgft::new(children, parents, *up_port)?)
+            }
             Shape::NHop { factors, per_router: 1, width: 1 } => Topology::NHop(Hamming::new(factors, &[])?),
             Shape::NHop { factors, per_router, width } => {
                 Topology::NHop(Hamming::hyperx(factors, *per_router, *width)?)
@@ -269,6 +299,7 @@ impl Topology {
             Topology::Table(t, _) => t.network(),
             Topology::UpDown(t, _) => t.network(),
             Topology::FatTree(t) => t.network(),
+            Topology::Xgft(t) => t.network(),
             Topology::NHop(t) => t.network(),
             Topology::Ccc(t) => t.network(),
             Topology::Xbar(t) => t.network(),
@@ -286,6 +317,7 @@ impl Topology {
             Topology::Table(t, _) => v.visit(t),
             Topology::UpDown(t, _) => v.visit(t),
             Topology::FatTree(t) => v.visit(t),
+            Topology::Xgft(t) => v.visit(t),
             Topology::NHop(t) => v.visit(t),
             Topology::Ccc(t) => v.visit(t),
             Topology::Xbar(t) => v.visit(t),
@@ -317,6 +349,12 @@ impl Topology {
             Topology::Ccc(_) => (true, true),
             // Greenberg & Guan §3.2: links at the same level and in the same direction are symmetric.
             Topology::FatTree(_) => (false, true),
+            // Permuting the values of any label digit (x_j over 0..m_j, y_j over 0..w_j) is an
+            // automorphism (Öhring et al.'s definition is symmetric in them), transitive on
+            // the terminals and on each class; it commutes with routing that treats every up
+            // port alike (random, adaptive), not with D-mod-k, which names up ports by the
+            // destination's digits (loads then come from every pair).
+            Topology::Xgft(t) => (false, t.up_port() != UpPort::Dmodk),
             // Permuting modules by the n-hop network's automorphisms and processors within a
             // module maps every processor to every other and each class onto itself.
             Topology::Xbar(_) => (false, true),
@@ -381,6 +419,26 @@ impl Topology {
                     "cut at the root (each half of the processors with its subtrees, top switches shared out)",
                 )
             }
+            Topology::Xgft(t) => {
+                let half = net.terminals() / 2;
+                let top = t.height();
+                let mut top_seen = 0u32;
+                let side: Vec<bool> = (0..net.routers())
+                    .map(|r| {
+                        if t.level(r) == top {
+                            top_seen += 1;
+                            top_seen.is_multiple_of(2)
+                        } else {
+                            t.subtree_first(r) < half
+                        }
+                    })
+                    .collect();
+                search_bisection(
+                    net,
+                    side,
+                    "cut at the top (each half of the processors with its subtrees, top switches shared out)",
+                )
+            }
             Topology::Xbar(_) if net.routers() == 1 => Bisection {
                 width: 0,
                 exact: true,
@@ -415,6 +473,22 @@ impl Topology {
                 search_bisection_from(net, starts)
             }
             _ => search_bisection(net, index_side(net), "routers 0..R/2 in builder order"),
+        }
+    }
+
+    /// The switches of each level of a levelled family (XGFTs and k-ary n-trees, level 1
+    /// first); empty for the others.
+    pub fn switch_levels(&self) -> Vec<SwitchLevel> {
+        match self {
+            Topology::Xgft(t) => (1..=t.height())
+                .map(|l| SwitchLevel {
+                    level: l,
+                    switches: t.switches_at(l),
+                    children: t.children()[l as usize - 1],
+                    parents: t.parents().get(l as usize).copied().unwrap_or(0),
+                })
+                .collect(),
+            _ => Vec::new(),
         }
     }
 

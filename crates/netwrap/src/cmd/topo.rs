@@ -49,6 +49,12 @@ impl Render for TopoReport {
             Some(d) => writeln!(out, "degree                   {d} (regular)"),
             None => writeln!(out, "degree                   {}..{}", m.degree_range.0, m.degree_range.1),
         }?;
+        if !report.switch_levels.is_empty() {
+            writeln!(out, "{:<24} {:>9} {:>9} {:>9}", "switch level", "switches", "children", "parents")?;
+            for l in &report.switch_levels {
+                writeln!(out, "{:<24} {:>9} {:>9} {:>9}", l.level, l.switches, l.children, l.parents)?;
+            }
+        }
         writeln!(out, "diameter                 {}", m.diameter)?;
         writeln!(
             out,

@@ -301,3 +301,36 @@ fn check_says_up_down_routing_is_acyclic_on_every_family() {
     let v = check(&["--router", "vc", "--vcs", "1", "midimew", "--nodes", "16"], 4);
     assert_eq!(v["verdict"], "cycle");
 }
+
+/// Verification: nearest-common-ancestor routing climbs and then descends, so the channel
+/// dependency graph of a k-ary n-tree is acyclic with one VC, for every up port (Petrini &
+/// Vanneschi 1997; the XGFT of Öhring et al. 1995). Edges counted by hand on the 4-ary
+/// 3-tree (64 channels per class): an up 1-2 channel leads to its switch's 4 up 2-3 channels
+/// and 3 down 2-1 channels (256 + 192), an up 2-3 to 3 down 3-2 (192), a down 3-2 to the 4
+/// down 2-1 below (256): 896 when every up port may be taken. Under D-mod-k a top switch
+/// serves only destinations whose level-2 digit is its own up-port digit, so a down 3-2
+/// channel leads to one down 2-1 channel (64): 704.
+#[test]
+fn check_says_nearest_common_ancestor_routing_is_acyclic_on_a_k_ary_n_tree() {
+    for (up, edges) in [("random", 896), ("adaptive", 896), ("dmodk", 704)] {
+        let args = ["--router", "vc", "--vcs", "1", "--up-port", up, "kary-ntree", "--k", "4", "--n", "3"];
+        let v = check(&args, 0);
+        assert_eq!(v["verdict"], "acyclic", "{up}");
+        assert_eq!((&v["nodes"], &v["edges"]), (&256.into(), &edges.into()), "{up}");
+    }
+    netwrap()
+        .args(["check", "--router", "vc", "--vcs", "1", "kary-ntree", "--k", "4", "--n", "3"])
+        .assert()
+        .success()
+        .stdout(contains("acyclic: deadlock-free (Dally & Seitz)"));
+    netwrap()
+        .args(["check", "--router", "vc", "--up-port", "dmodk", "torus", "--k", "4"])
+        .assert()
+        .code(2)
+        .stderr(contains("up-port applies to XGFTs and k-ary n-trees, not to a torus"));
+    netwrap()
+        .args(["topo", "xgft", "--children", "4,4", "--parents", "2,2"])
+        .assert()
+        .code(2)
+        .stderr(contains("w1 = 2 is not supported"));
+}

@@ -4,13 +4,14 @@
 
 use netwrap_sim::report::Verdict;
 use netwrap_sim::{SimResult, SimSpec, simulate};
-use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec};
+use netwrap_topo::{RoutingAlgorithm, RoutingSpec, TopologySpec, UpPort};
 
 fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
     let family = RoutingSpec::default();
-    let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None };
-    let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, order: None };
+    let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, ..Default::default() };
+    let record = RoutingSpec { algorithm: RoutingAlgorithm::Record, ..Default::default() };
     let t = |json: &str| -> TopologySpec { serde_json::from_str(json).unwrap() };
+    let up = |u: UpPort| RoutingSpec { up_port: Some(u), ..Default::default() };
     vec![
         ("torus 4x4", t(r#"{"family": "torus", "k": 4}"#), family.clone()),
         (
@@ -27,6 +28,17 @@ fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
         ("butterfly 2^4", t(r#"{"family": "butterfly", "k": 2, "stages": 4}"#), family.clone()),
         ("omega 4^2", t(r#"{"family": "omega", "k": 4, "stages": 2}"#), family.clone()),
         ("fat-tree 64", t(r#"{"family": "fat-tree", "nodes": 64}"#), family.clone()),
+        ("4-ary 3-tree (random up ports)", t(r#"{"family": "kary-ntree", "k": 4, "n": 3}"#), family.clone()),
+        (
+            "XGFT(3; 2,3,2; 1,2,3) (D-mod-k)",
+            t(r#"{"family": "xgft", "children": [2, 3, 2], "parents": [1, 2, 3]}"#),
+            up(UpPort::Dmodk),
+        ),
+        (
+            "XGFT(2; 4,4; 1,2) (adaptive)",
+            t(r#"{"family": "xgft", "children": [4, 4], "parents": [1, 2]}"#),
+            up(UpPort::Adaptive),
+        ),
         ("complete 8", t(r#"{"family": "complete", "nodes": 8}"#), family.clone()),
         ("2-hop K4 x K8", t(r#"{"family": "nhop", "factors": [4, 8]}"#), family.clone()),
         ("HyperX 3x4, p = 2", t(r#"{"family": "hyperx", "sizes": [3, 4], "p": 2}"#), family.clone()),
@@ -177,4 +189,69 @@ fn class_utilisation_follows_the_pattern() {
         }
     }
     assert!(checked >= 12, "only {checked} classes checked");
+}
+
+/// Verification: the ideal switch carries Petrini & Vanneschi's 4-ary 3-tree at 0.9 flits per
+/// processor per cycle (its busiest channel is offered 0.9 · 60/64 < 1, the source's own
+/// messages included), for every up-port choice: not saturated, and the accepted load within
+/// four standard errors of the offered one (a window of W cycles and N processors creates
+/// Binomial(N·W, 0.9) messages: relative error √(0.1 / (0.9·N·W))). The mean hop count is the
+/// routes' 3.375 within its interval: 4.375 routers per message (280/64 by hand).
+#[test]
+fn the_ideal_switch_carries_a_k_ary_n_tree_at_0_9() {
+    for u in [UpPort::Random, UpPort::Adaptive, UpPort::Dmodk] {
+        let topology: TopologySpec =
+            serde_json::from_str(r#"{"family": "kary-ntree", "k": 4, "n": 3}"#).unwrap();
+        let mut s = SimSpec {
+            topology,
+            routing: RoutingSpec { up_port: Some(u), ..Default::default() },
+            ..SimSpec::default()
+        };
+        s.workload.rate = Some(0.9);
+        s.workload.size = Some(1);
+        s.run.messages = Some(100_000);
+        s.run.seed = Some(5);
+        let r = simulate(&s).unwrap();
+        let rep = &r.report;
+        assert_eq!(rep.verdict, Verdict::Ok, "{u:?}: {:?}", rep.verdict_reason);
+        assert!(!rep.saturated, "{u:?}");
+        assert!((r.offered_utilization.unwrap() - 0.9 * 60.0 / 64.0).abs() < 1e-12);
+        let window = (rep.cycles - rep.warmup) as f64 * 64.0;
+        let se = (0.9f64 * 0.1 / window).sqrt();
+        assert!((rep.offered_load - 0.9).abs() < 4.0 * se, "{u:?}: offered {} ± {se}", rep.offered_load);
+        assert!(
+            (rep.accepted_load - rep.offered_load).abs() < 4.0 * se,
+            "{u:?}: accepted {} vs offered {} ± {se}",
+            rep.accepted_load,
+            rep.offered_load
+        );
+        assert!((r.expected_mean_hops + 1.0 - 280.0 / 64.0).abs() < 1e-12);
+        let ci = rep.mean_hops_ci95.unwrap();
+        assert!((rep.mean_hops - 3.375).abs() <= 2.0 * ci.max(0.005), "{u:?}: {} ± {ci}", rep.mean_hops);
+    }
+}
+
+/// Verification: the oversubscribed XGFT(2; 4,4; 1,2) saturates where its up links predict.
+/// A level-1 switch's 4 processors send 12/16 of their messages (the source's own included)
+/// over 2 up links: 1.5 per link per unit rate, so the capacity is 2/3; at 0.8 it is
+/// saturated. The ideal switch never blocks a source, so it still delivers the local quarter
+/// of the traffic (0.8/4 = 0.2) besides what the up links carry (2 flits per cycle for 4
+/// processors, 0.5): it accepts 0.7 per processor.
+#[test]
+fn an_oversubscribed_xgft_saturates_at_its_up_link_capacity() {
+    let topology: TopologySpec =
+        serde_json::from_str(r#"{"family": "xgft", "children": [4, 4], "parents": [1, 2]}"#).unwrap();
+    for u in [UpPort::Random, UpPort::Adaptive, UpPort::Dmodk] {
+        let routing = RoutingSpec { up_port: Some(u), ..Default::default() };
+        let mut s = SimSpec { topology: topology.clone(), routing, ..SimSpec::default() };
+        s.workload.rate = Some(0.8);
+        s.workload.size = Some(1);
+        s.run.messages = Some(20_000);
+        s.run.seed = Some(3);
+        let r = simulate(&s).unwrap();
+        assert!((r.max_rate.unwrap() - 2.0 / 3.0).abs() < 1e-9, "{u:?}: {:?}", r.max_rate);
+        assert!(r.report.saturated, "{u:?}");
+        let t = r.report.throughput;
+        assert!((t - 0.7).abs() < 0.02, "{u:?}: {t}");
+    }
 }

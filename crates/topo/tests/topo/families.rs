@@ -338,6 +338,10 @@ fn symmetry_shortcuts_match_all_pairs() {
         Shape::FatTree { nodes: 256 },
         Shape::Multistage { k: 2, stages: 5, wiring: StageWiring::Butterfly },
         Shape::Multistage { k: 3, stages: 3, wiring: StageWiring::Omega },
+        kary_ntree(4, 3, UpPort::Random),
+        kary_ntree(3, 3, UpPort::Adaptive),
+        xgft(&[2, 3, 2], &[1, 2, 3], UpPort::Random),
+        xgft(&[3, 4], &[1, 2], UpPort::Adaptive),
     ];
     for spec in specs {
         let topo = spec.build().unwrap();
@@ -424,7 +428,9 @@ fn specs_round_trip_through_json() {
         r#"{"family": "two-level", "name": "Xbar.32.8"}"#,
         r#"{"family": "two-level", "name": "2hop.32-2dil.64-32"}"#,
     ];
-    for routing in [RoutingSpec::default(), RoutingSpec { algorithm: RoutingAlgorithm::Table, order: None }] {
+    for routing in
+        [RoutingSpec::default(), RoutingSpec { algorithm: RoutingAlgorithm::Table, ..Default::default() }]
+    {
         for text in specs {
             let spec: TopologySpec = serde_json::from_str(text).unwrap();
             let (resolved, _) = spec.resolve().unwrap();
@@ -541,4 +547,172 @@ fn hyperx_4x4_with_four_terminals_per_router_has_the_hand_counted_metrics() {
         hyperx.network().edges().map(|(s, c)| (s, *c)).collect::<Vec<_>>()
     );
     assert!(Hamming::hyperx(&[4, 4], 0, 1).unwrap_err().to_string().contains("p >= 1"));
+}
+
+fn xgft(children: &[u32], parents: &[u32], up_port: UpPort) -> Shape {
+    Shape::Xgft { children: children.to_vec(), parents: parents.to_vec(), up_port }
+}
+
+fn kary_ntree(k: u32, n: u32, up_port: UpPort) -> Shape {
+    let mut parents = vec![k; n as usize];
+    parents[0] = 1;
+    xgft(&vec![k; n as usize], &parents, up_port)
+}
+
+/// Every route of every pair of XGFTs and k-ary n-trees (Öhring et al. 1995; Petrini &
+/// Vanneschi 1997) reaches its destination as a shortest path, for every up-port choice and
+/// whichever candidate is taken; `random` offers one up port, drawn from the salt, and over
+/// the salts every up port (its `spread`, also `minimal`'s), `adaptive` all of them at once.
+#[test]
+fn xgft_routes_are_minimal_for_every_up_port() {
+    for up in [UpPort::Random, UpPort::Adaptive, UpPort::Dmodk] {
+        for spec in [
+            kary_ntree(4, 3, up),
+            kary_ntree(2, 4, up),
+            kary_ntree(3, 1, up),
+            xgft(&[4, 4], &[1, 2], up),
+            xgft(&[2, 3, 2], &[1, 2, 3], up),
+            xgft(&[3, 1, 2], &[1, 2, 1], up),
+        ] {
+            check_all_pairs(&spec, true);
+        }
+    }
+    let Topology::Xgft(t) = kary_ntree(4, 3, UpPort::Random).build().unwrap() else { unreachable!() };
+    let net = t.network();
+    let (mut c, mut all) = (Candidates::for_network(net), Candidates::for_network(net));
+    // Terminal 0's level-1 switch (router 0) towards terminal 63: up, four ways.
+    t.spread(0, 63, 0, &mut all);
+    assert_eq!(all.as_slice(), &net.out_channels(0).collect::<Vec<_>>()[..4]);
+    t.minimal(0, 63, 0, &mut c);
+    assert_eq!(c, all);
+    let mut taken = std::collections::BTreeSet::new();
+    for i in 0..64u32 {
+        t.route(0, 63, i.wrapping_mul(0x0400_0000), &mut c);
+        assert_eq!(c.len(), 1);
+        assert!(all.as_slice().contains(&c.as_slice()[0]));
+        taken.insert(c.as_slice()[0]);
+    }
+    assert_eq!(taken.len(), 4, "the salt reaches every up port");
+    assert!(t.salt_changes_candidates());
+}
+
+/// Verification on Petrini & Vanneschi's 4-ary 3-tree, against hand counts: k^n = 64
+/// processors, n·k^(n−1) = 48 switches (16 per level), 2·(n − 1)·k^n = 256 directed channels.
+/// From processor 0, 4 destinations (itself included) share its level-1 switch (1 router on
+/// the way), 12 more its level-2 subtree (3 routers), the other 48 need the top (5 routers):
+/// 4 + 36 + 240 = 280 routers over 64 destinations, 4.375 per message with the source's own
+/// messages counted. Under uniform traffic over distinct pairs a level-1 switch's 4
+/// processors send 60/63 of their messages up its 4 up links (60/63 per link), a level-2
+/// subtree's 16 processors 48/63 of theirs up its 16 links (48/63): the busiest channel
+/// carries 60/63 < 1, so the processor link (1 flit/cycle) is the limit, ideal throughput 1.
+/// Bisection: halving the processors cuts k^n/2 = 32 links each way (each top switch keeps
+/// two children per side), 64 directed channels.
+#[test]
+fn four_ary_three_tree_against_hand_counts() {
+    assert_eq!(280.0 / 64.0, 4.375);
+    for up in [UpPort::Random, UpPort::Adaptive, UpPort::Dmodk] {
+        let topo = kary_ntree(4, 3, up).build().unwrap();
+        let net = topo.network();
+        assert_eq!((net.terminals(), net.routers(), net.channels().len()), (64, 48, 256));
+        let levels: Vec<u32> = topo.switch_levels().iter().map(|l| l.switches).collect();
+        assert_eq!(levels, [16, 16, 16]);
+        assert_eq!(
+            net.degree_range(),
+            (4, 8),
+            "2k = 8 ports; level 1's four processor links are not channels"
+        );
+        let m = topo.metrics().unwrap();
+        assert_eq!(m.diameter, 4);
+        assert!((m.average_distance - (12.0 * 2.0 + 48.0 * 4.0) / 63.0).abs() < 1e-12);
+        // Routers traversed per message, the source's own included: hops + 1.
+        let routers = (m.average_distance * 63.0 + 0.0) / 64.0 + 1.0;
+        assert!((routers - 4.375).abs() < 1e-12, "{routers}");
+        assert_eq!(m.bisection_width, 64, "{}", m.bisection_how);
+        let loads: Vec<(String, u64, f64)> =
+            m.class_loads.iter().map(|c| (c.class.clone(), c.channels, c.max_load)).collect();
+        let expect = [("up 1-2", 60.0), ("down 2-1", 60.0), ("up 2-3", 48.0), ("down 3-2", 48.0)];
+        for ((class, channels, load), (name, num)) in loads.iter().zip(expect) {
+            assert_eq!((class.as_str(), *channels), (name, 64));
+            assert!((load - num / 63.0).abs() < 1e-12, "{up:?} {class}: {load}");
+        }
+        assert!((m.channel_load.unwrap() - 60.0 / 63.0).abs() < 1e-12);
+        assert_eq!(m.ideal_throughput, Some(1.0));
+    }
+}
+
+/// Verification: an oversubscribed XGFT has the throughput its up links allow. In
+/// XGFT(h; m; w) with w1 = 1 a level-l subtree holds M_l = m1·…·m_l processors and
+/// W_l·w_{l+1} up links (W_l = w1·…·w_l switches, w_{l+1} parents each); under uniform
+/// traffic over distinct pairs it sends M_l·(N − M_l)/(N − 1) messages per cycle up them. So
+/// XGFT(2; 4,4; 1,2): 4·12/15 over 2 links, 1.6 each, throughput 1/1.6 = 0.625 (a full tree
+/// would have 4 links, load 0.8); XGFT(3; 4,4,4; 1,2,2): level 1 4·60/63 over 2 links (40/21),
+/// level 2 16·48/63 over 2·2 links (64/21, the busiest), throughput 21/64.
+#[test]
+fn oversubscribed_xgft_throughput_follows_its_up_links() {
+    let cases: [(&[u32], &[u32], f64); 3] =
+        [(&[4, 4], &[1, 2], 1.6), (&[4, 4], &[1, 4], 0.8), (&[4, 4, 4], &[1, 2, 2], 64.0 / 21.0)];
+    for (children, parents, busiest) in cases {
+        for up in [UpPort::Random, UpPort::Adaptive, UpPort::Dmodk] {
+            let m = xgft(children, parents, up).build().unwrap().metrics().unwrap();
+            let load = m.channel_load.unwrap();
+            assert!((load - busiest).abs() < 1e-12, "{children:?} {parents:?} {up:?}: {load}");
+            let ideal = (1.0 / busiest).min(1.0);
+            assert!((m.ideal_throughput.unwrap() - ideal).abs() < 1e-12);
+        }
+    }
+}
+
+/// Bad XGFTs are refused with the reason, before anything is built.
+#[test]
+fn bad_xgfts_are_refused_with_the_reason() {
+    let err = |s: Shape| s.build().unwrap_err().to_string();
+    assert!(err(xgft(&[4, 4], &[2, 4], UpPort::Random)).contains("w1 = 2 is not supported"));
+    assert!(
+        err(xgft(&[4, 4, 4], &[1, 4], UpPort::Random)).contains("children has 3 values but parents has 2")
+    );
+    assert!(err(xgft(&[4, 0], &[1, 4], UpPort::Random)).contains("m2 = 0"));
+    assert!(err(xgft(&[4, 4], &[1, 0], UpPort::Random)).contains("w2 = 0"));
+    assert!(err(xgft(&[], &[], UpPort::Random)).contains("height"));
+    let big = err(kary_ntree(64, 5, UpPort::Random));
+    assert!(big.contains("network too large") && big.contains("XGFT(5;"), "{big}");
+    let spec = |s: &str| serde_json::from_str::<TopologySpec>(s).unwrap();
+    let e = spec(r#"{"family": "kary-ntree", "k": 1}"#).resolve().unwrap_err().to_string();
+    assert!(e.contains("at least 2"), "{e}");
+    let e = spec(r#"{"family": "kary-ntree", "k": 2, "n": 100}"#)
+        .shape(&RoutingSpec::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("more than 2^64"), "{e}");
+    let up = RoutingSpec { up_port: Some(UpPort::Dmodk), ..Default::default() };
+    let e = spec(r#"{"family": "torus"}"#).resolve_routing(&up).unwrap_err().to_string();
+    assert!(e.contains("not to a torus"), "{e}");
+    let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, ..up.clone() };
+    let e = spec(r#"{"family": "xgft", "children": [4, 4], "parents": [1, 2]}"#)
+        .resolve_routing(&table)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no up-port choice"), "{e}");
+    let tree = spec(r#"{"family": "kary-ntree"}"#);
+    let resolved = tree.resolve_routing(&RoutingSpec::default()).unwrap();
+    assert_eq!(resolved.up_port, Some(UpPort::Random), "the default up port");
+    assert_eq!(tree.resolve().unwrap().0, spec(r#"{"family": "kary-ntree", "k": 4, "n": 3}"#));
+}
+
+/// Cross-check of two builders: Greenberg & Guan's butterfly fat-tree of 4^n processors has
+/// 4 children and 2 parents per switch, the counts of XGFT(n; 4,…,4; 1,2,…,2) (Öhring et al.
+/// 1995 show the butterfly fat-tree is such an XGFT): the same routers, channels and, with
+/// either parent equally likely, the same uniform loads per class.
+#[test]
+fn the_butterfly_fat_tree_has_the_counts_and_loads_of_its_xgft() {
+    for n in [2u32, 3, 4] {
+        let bft = Shape::FatTree { nodes: 4u32.pow(n) }.build().unwrap().metrics().unwrap();
+        let mut parents = vec![2; n as usize];
+        parents[0] = 1;
+        let x = xgft(&vec![4; n as usize], &parents, UpPort::Random).build().unwrap().metrics().unwrap();
+        assert_eq!((bft.nodes, bft.routers, bft.channels), (x.nodes, x.routers, x.channels));
+        for (a, b) in bft.class_loads.iter().zip(&x.class_loads) {
+            assert_eq!((&a.class, a.channels), (&b.class, b.channels));
+            assert!((a.max_load - b.max_load).abs() < 1e-12, "n = {n} {}", a.class);
+        }
+    }
 }

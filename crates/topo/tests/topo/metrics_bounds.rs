@@ -18,6 +18,8 @@ fn families_that_ignore_the_salt_offer_the_same_candidates_for_every_salt() {
         Shape::XbarModules { per_module: 2, factors: vec![4], intra_bits: 8, inter_bits: vec![8] },
         Shape::ModularButterfly { nodes: 64, modules: 8, split },
         Shape::Table { of: Box::new(Shape::FatTree { nodes: 16 }) },
+        Shape::Xgft { children: vec![4, 4, 4], parents: vec![1, 4, 4], up_port: UpPort::Dmodk },
+        Shape::Xgft { children: vec![2, 3, 2], parents: vec![1, 2, 3], up_port: UpPort::Adaptive },
         Shape::Cube {
             radices: vec![4, 3],
             wrap: true,

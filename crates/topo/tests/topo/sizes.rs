@@ -13,6 +13,7 @@ fn footprint(t: &Topology) -> u64 {
         Topology::Table(c, inner) => c.heap_bytes() + footprint(inner) as usize,
         Topology::UpDown(c, inner) => c.heap_bytes() + footprint(inner) as usize,
         Topology::FatTree(c) => c.heap_bytes(),
+        Topology::Xgft(c) => c.heap_bytes(),
         Topology::NHop(c) => c.heap_bytes(),
         Topology::Ccc(c) => c.heap_bytes(),
         Topology::Xbar(c) => c.heap_bytes(),
