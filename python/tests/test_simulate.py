@@ -70,6 +70,32 @@ def test_simulate_equals_run_json(cli, tmp_path):
     assert got == cli.json(*FLAGS)
 
 
+# Today's networks from a dict, each beside the same flags on the command line.
+TODAY = [
+    ({"family": "dragonfly", "p": 1}, ["dragonfly", "--p", "1"], {"pattern": "group-shift", "shift": 2},
+     ["--pattern", "group-shift", "--shift", "2"]),
+    ({"family": "kary-ntree", "k": 2, "n": 3}, ["kary-ntree", "--k", "2", "--n", "3"], {}, []),
+    ({"family": "xgft", "children": [2, 3], "parents": [1, 2]},
+     ["xgft", "--children", "2,3", "--parents", "1,2"], {}, []),
+    ({"family": "hyperx", "sizes": [3, 2], "p": 2, "width": 2},
+     ["hyperx", "--sizes", "3,2", "--p", "2", "--width", "2"], {}, []),
+]
+
+
+@pytest.mark.parametrize("topology,family_flags,workload,workload_flags", TODAY,
+                         ids=[t[0]["family"] for t in TODAY])
+def test_todays_networks_equal_the_command_line(cli, topology, family_flags, workload, workload_flags):
+    """Verification: a dragonfly (with group-shift traffic), a k-ary n-tree, an XGFT and a
+    HyperX given as dicts give exactly what `netwrap sim <family> … --json` prints."""
+    spec = {"topology": topology, "workload": {"rate": 0.02, "size": 2, **workload},
+            "run": {"messages": 300, "warmup": 100}}
+    flags = ["sim", *family_flags, "--rate", "0.02", "--size", "2", *workload_flags,
+             "--messages", "300", "--warmup", "100"]
+    got = netwrap.simulate(spec)
+    assert got == cli.json(*flags)
+    assert got["config"]["topology"]["family"] == topology["family"]
+
+
 def test_results_are_typed_as_the_json():
     """Characterisation: a result is a dict of the JSON's types: text, ints, floats, bools,
     None for a missing value, nested dicts and lists."""
