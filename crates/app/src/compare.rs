@@ -83,6 +83,13 @@ pub fn model_unavailable(spec: &Resolved) -> Option<String> {
         TopologySpec::Torus { radices: Some(_), .. } | TopologySpec::Mesh { radices: Some(_), .. } => Some(
             "the k-ary n-cube model (Agarwal 1991) needs the same radix in every dimension".into(),
         ),
+        TopologySpec::Torus { concentration: Some(p), .. } | TopologySpec::Mesh { concentration: Some(p), .. }
+            if *p > 1 =>
+        {
+            Some(format!(
+                "the k-ary n-cube model (Agarwal 1991) has one processor per router, not {p}"
+            ))
+        }
         t if t.is_cube() => None,
         TopologySpec::Butterfly { .. } | TopologySpec::Omega { .. } => None,
         TopologySpec::FatTree { .. } => match spec.router.vc() {

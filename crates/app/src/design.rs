@@ -98,6 +98,7 @@ fn simulate(
                 nodes: None,
                 radices: None,
                 bidirectional: r.bidirectional,
+                concentration: None,
             };
             spec.sim.workload.rate = Some(r.rate);
             spec.sim.workload.size = Some(c.flits.ceil() as u32);

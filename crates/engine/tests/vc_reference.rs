@@ -35,14 +35,18 @@ fn order() -> impl Strategy<Value = DimensionOrder> {
     prop_oneof![Just(DimensionOrder::HighestFirst), Just(DimensionOrder::LowestFirst)]
 }
 
-/// Tori of one or two dimensions (rings when one), uni- or bidirectional.
+/// Tori of one or two dimensions (rings when one), uni- or bidirectional, with one or two
+/// terminals per router.
 fn torus() -> impl Strategy<Value = Shape> {
-    (any::<bool>(), 1..=2usize, 2..=5u32, order()).prop_map(|(bidirectional, n, k, order)| Shape::Cube {
-        radices: vec![if bidirectional { k.max(3) } else { k }; n],
-        wrap: true,
-        bidirectional,
-        order,
-    })
+    (any::<bool>(), 1..=2usize, 2..=5u32, order(), 1..=2u32).prop_map(
+        |(bidirectional, n, k, order, concentration)| Shape::Cube {
+            radices: vec![if bidirectional { k.max(3) } else { k }; n],
+            wrap: true,
+            bidirectional,
+            order,
+            concentration,
+        },
+    )
 }
 
 /// A longer ring, uni- or bidirectional.
@@ -52,15 +56,17 @@ fn ring() -> impl Strategy<Value = Shape> {
         wrap: true,
         bidirectional,
         order: DimensionOrder::HighestFirst,
+        concentration: 1,
     })
 }
 
 fn mesh() -> impl Strategy<Value = Shape> {
-    (1..=2usize, 2..=5u32, order()).prop_map(|(n, k, order)| Shape::Cube {
+    (1..=2usize, 2..=5u32, order(), 1..=3u32).prop_map(|(n, k, order, concentration)| Shape::Cube {
         radices: vec![k; n],
         wrap: false,
         bidirectional: true,
         order,
+        concentration,
     })
 }
 
@@ -395,7 +401,13 @@ fn deadlocks_are_reported_alike() {
     .enumerate()
     {
         let c = Case {
-            shape: Shape::Cube { radices, wrap: true, bidirectional, order: DimensionOrder::HighestFirst },
+            shape: Shape::Cube {
+                radices,
+                wrap: true,
+                bidirectional,
+                order: DimensionOrder::HighestFirst,
+                concentration: 1,
+            },
             p: VcParams {
                 vcs: 1,
                 buffer: 4,

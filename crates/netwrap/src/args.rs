@@ -62,15 +62,20 @@ impl NetworkArgs {
                 }
                 f.clone()
             }
-            None if self.no_wrap => {
-                TopologySpec::Mesh { k: self.k, n: self.n, nodes: self.nodes, radices: None }
-            }
+            None if self.no_wrap => TopologySpec::Mesh {
+                k: self.k,
+                n: self.n,
+                nodes: self.nodes,
+                radices: None,
+                concentration: None,
+            },
             None => TopologySpec::Torus {
                 k: self.k,
                 n: self.n,
                 nodes: self.nodes,
                 radices: None,
                 bidirectional: self.bidirectional,
+                concentration: None,
             },
         };
         Ok(self.spec.spec(topology))

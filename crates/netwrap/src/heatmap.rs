@@ -534,6 +534,7 @@ mod tests {
             nodes: None,
             radices: None,
             bidirectional: true,
+            concentration: None,
         });
         let m =
             map(&t, Layout::of(&t).unwrap(), &[0.5; 64], "t".into(), ["u".into(), "v".into()], 1.0).unwrap();

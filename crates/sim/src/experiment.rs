@@ -452,6 +452,12 @@ pub(crate) fn build_pattern(
         },
         _ => cube,
     };
+    // On coordinates: a router permutation, each terminal going to the same-numbered terminal
+    // of its router's image (p terminals per router).
+    let on_coordinates = |routers: Vec<TerminalId>| -> Pattern {
+        let p = coordinates.map_or(1, |c| c.per_router());
+        Pattern::Fixed((0..n).map(|t| routers[(t / p) as usize] * p + t % p).collect())
+    };
     let radices = || -> Result<Vec<u32>, SimError> {
         coordinates.map(|c| c.spec().radices.clone()).ok_or_else(|| {
             error(
@@ -490,8 +496,8 @@ pub(crate) fn build_pattern(
         Destinations::Permutation(PatternKind::BitReversal) => on_numbers(traffic::bit_reversal(n))?,
         Destinations::Permutation(PatternKind::Shuffle) => on_numbers(traffic::shuffle(n))?,
         Destinations::Permutation(PatternKind::BitComplement) => on_numbers(traffic::bit_complement(n))?,
-        Destinations::Permutation(PatternKind::Tornado) => Pattern::Fixed(traffic::tornado(&radices()?)),
-        Destinations::Permutation(PatternKind::Neighbor) => Pattern::Fixed(traffic::neighbor(&radices()?)),
+        Destinations::Permutation(PatternKind::Tornado) => on_coordinates(traffic::tornado(&radices()?)),
+        Destinations::Permutation(PatternKind::Neighbor) => on_coordinates(traffic::neighbor(&radices()?)),
         Destinations::Permutation(_) => Pattern::Fixed(traffic::permutation(n, spec.run.seed)),
         Destinations::Hotspot { nodes, fraction } => {
             if let Some(&bad) = nodes.iter().find(|&&h| h >= n) {
@@ -546,6 +552,13 @@ pub(crate) fn build_pattern(
                     ),
                 ));
             };
+            if cube.per_router() > 1 {
+                return Err(error(
+                    "workload.locality",
+                    &["topology.concentration"],
+                    "workload.locality's subcube is one of routers with one processor each (Agarwal 1991 §2.3): it does not apply with a concentration",
+                ));
+            }
             return Ok((
                 Pattern::CubeLocality(CubeLocality::new(cube, *l)),
                 Some(subcube(&cube.spec().radices, *l)),

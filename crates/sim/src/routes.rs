@@ -137,6 +137,9 @@ fn uniform_facts(
         } else {
             1.0
         };
+        // With p terminals per router each router sends p times the messages of one terminal,
+        // over the same routes (a destination at the source's router: no hop).
+        let per_router = cube.per_router() as f64;
         let mut count = vec![0u64; net.classes().len()];
         for c in net.channels() {
             count[c.class as usize] += 1;
@@ -145,8 +148,8 @@ fn uniform_facts(
             .map(|c| LoadGroup {
                 class: c as u16,
                 width: 1,
-                max: loads.class_max[c] * scale,
-                sum: loads.class_mean[c] * count[c] as f64 * scale,
+                max: loads.class_max[c] * scale * per_router,
+                sum: loads.class_mean[c] * count[c] as f64 * scale * per_router,
                 channels: count[c],
             })
             .collect();

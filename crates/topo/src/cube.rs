@@ -73,7 +73,8 @@ pub enum DimensionOrder {
 /// A built k-ary n-cube: the [`Network`] plus the coordinates dimension-order routing uses.
 ///
 /// Router `r` has coordinate `(r / stride[i]) % k[i]` in dimension `i`; terminal `t` sits at
-/// router `t`. A router's ports are, in channel order, `+1` in dimension 0 (and `−1` when
+/// router `t` (at router `t / p` with p terminals per router: a concentrated mesh or torus,
+/// BookSim's cmesh). A router's ports are, in channel order, `+1` in dimension 0 (and `−1` when
 /// bidirectional), then dimension 1, and so on; a mesh omits the ports that would leave the
 /// grid. No table maps ports to channels: on a torus every router has every port, so the
 /// channel of (router `r`, port `p`) is `r·P + p` (`P` ports per router); on a mesh it is the
@@ -87,6 +88,8 @@ pub struct KaryNCube {
     /// takes a shift and a mask instead of two divisions (routing asks for two per hop).
     pow2: Option<Vec<(u32, u32)>>,
     ports: u32,
+    /// Terminals per router p.
+    per_router: u32,
     network: Network,
 }
 
@@ -96,6 +99,17 @@ impl KaryNCube {
     /// mesh cannot reach every node), and that the cube is within netwrap's size limits
     /// ([`crate::MAX_ROUTERS`], [`crate::MAX_CHANNELS`]), before allocating anything.
     pub fn new(spec: CubeSpec, order: DimensionOrder) -> Result<Self, TopoError> {
+        Self::concentrated(spec, order, 1)
+    }
+
+    /// The cube with `per_router` terminals p at every router (p ≥ 1): terminal t at router
+    /// ⌊t/p⌋, as BookSim's cmesh concentrates 4.
+    pub fn concentrated(spec: CubeSpec, order: DimensionOrder, per_router: u32) -> Result<Self, TopoError> {
+        if per_router == 0 {
+            return Err(TopoError::Invalid(
+                "concentration 0 is invalid: every router needs p >= 1 terminals".into(),
+            ));
+        }
         if spec.radices.is_empty() {
             return Err(TopoError::Invalid("a k-ary n-cube needs n >= 1 dimensions".into()));
         }
@@ -109,12 +123,15 @@ impl KaryNCube {
                 "a mesh (no end-around connections) needs bidirectional channels: a unidirectional mesh cannot reach every node".into(),
             ));
         }
-        let name = format!(
+        let mut name = format!(
             "{}-cube ({}, {})",
             radix_label(&spec.radices),
             if spec.wrap { "torus" } else { "mesh" },
             if spec.bidirectional { "bidirectional" } else { "unidirectional" }
         );
+        if per_router > 1 {
+            name += &format!(", {per_router} terminals per router");
+        }
         let n = spec.radices.len();
         let nodes = product(spec.radices.iter().copied());
         let channels = nodes.and_then(|nodes| {
@@ -127,7 +144,8 @@ impl KaryNCube {
                 })
             }
         });
-        Planned { terminals: nodes, routers: nodes, channels }.check(|| format!("the {name}"))?;
+        let terminals = nodes.and_then(|n| n.checked_mul(per_router as u64));
+        Planned { terminals, routers: nodes, channels }.check(|| format!("the {name}"))?;
         let (nodes, channels) = (nodes.unwrap_or(0) as u32, channels.unwrap_or(0) as usize);
         // Every radix is at least 2 and there are at most 2^24 nodes, so n <= 24.
         let ports = if spec.bidirectional { 2 * n as u32 } else { n as u32 };
@@ -168,12 +186,17 @@ impl KaryNCube {
                 }
             }
         }
-        let network = b.finish(name, nodes, Attach::one_each(), Attach::one_each());
+        let attach = if per_router == 1 {
+            Attach::one_each()
+        } else {
+            Attach::Blocks { first: 0, per_router, cycle: u32::MAX }
+        };
+        let network = b.finish(name, terminals.unwrap_or(0) as u32, attach.clone(), attach);
         let pow2 =
             spec.radices.iter().all(|k| k.is_power_of_two()).then(|| {
                 strides.iter().zip(&spec.radices).map(|(s, k)| (s.trailing_zeros(), k - 1)).collect()
             });
-        Ok(KaryNCube { spec, order, strides, pow2, ports, network })
+        Ok(KaryNCube { spec, order, strides, pow2, ports, per_router, network })
     }
 
     /// The graph.
@@ -183,6 +206,15 @@ impl KaryNCube {
     /// The parameters it was built from.
     pub fn spec(&self) -> &CubeSpec {
         &self.spec
+    }
+    /// Terminals per router p (1 unless concentrated).
+    pub fn per_router(&self) -> u32 {
+        self.per_router
+    }
+    /// The router terminal `t` attaches to.
+    #[inline]
+    pub fn router_of(&self, t: TerminalId) -> RouterId {
+        if self.per_router == 1 { t } else { t / self.per_router }
     }
     /// Number of dimensions n.
     pub fn dimensions(&self) -> usize {
@@ -321,7 +353,7 @@ impl Routing for KaryNCube {
     /// taking the shorter way round a bidirectional ring.
     #[inline]
     fn route(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
-        self.steps(at, dest, salt, out, false);
+        self.steps(at, self.router_of(dest), salt, out, false);
     }
 
     fn salt_changes_candidates(&self) -> bool {
@@ -337,13 +369,14 @@ impl Routing for KaryNCube {
     /// bidirectional ring the half-way tie keeps the salt's direction).
     #[inline]
     fn minimal(&self, at: RouterId, dest: TerminalId, salt: u32, out: &mut Candidates) {
-        self.steps(at, dest, salt, out, true);
+        self.steps(at, self.router_of(dest), salt, out, true);
     }
 
     /// Dimension-order routing's one channel (`route`'s), found without a candidate list: the
     /// escape routing asks for it whenever a header finds no adaptive virtual channel free.
     #[inline]
     fn escape(&self, at: RouterId, dest: TerminalId, salt: u32) -> Option<u32> {
+        let dest = self.router_of(dest);
         let n = self.dimensions();
         (0..n).find_map(|j| self.step(at, dest, self.nth_dimension(n, j), salt))
     }

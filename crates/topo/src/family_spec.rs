@@ -50,6 +50,10 @@ pub enum TopologySpec {
         #[cfg_attr(feature = "cli", arg(long))]
         #[serde(default)]
         bidirectional: bool,
+        /// Terminals per router p (default 1; BookSim's cmesh is a mesh with p = 4).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        concentration: Option<u32>,
     },
     /// k-ary n-dimensional mesh: bidirectional channels, no end-around links.
     Mesh {
@@ -69,6 +73,10 @@ pub enum TopologySpec {
         #[cfg_attr(feature = "cli", arg(long, value_delimiter = ',', value_parser = crate::cli::small_count::<1>, conflicts_with_all = ["k", "n", "nodes"]))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         radices: Option<Vec<u32>>,
+        /// Terminals per router p (default 1; BookSim's cmesh is a mesh with p = 4).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<1>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        concentration: Option<u32>,
     },
     /// Ring of k nodes (a k-ary 1-cube).
     Ring {
@@ -258,7 +266,14 @@ pub enum TopologySpec {
 impl Default for TopologySpec {
     /// The homework's Ex 1 network: an 8-ary 2-cube, unidirectional.
     fn default() -> Self {
-        TopologySpec::Torus { k: Some(8), n: Some(2), nodes: None, radices: None, bidirectional: false }
+        TopologySpec::Torus {
+            k: Some(8),
+            n: Some(2),
+            nodes: None,
+            radices: None,
+            bidirectional: false,
+            concentration: None,
+        }
     }
 }
 
@@ -428,6 +443,17 @@ fn resolve_stages(
     Ok((Some(k), Some(stages)))
 }
 
+/// Concentration with `nodes`: refused, since N would not say whether it counts routers or
+/// terminals.
+fn concentrated(nodes: Option<u64>, concentration: Option<u32>) -> Result<(), TopoError> {
+    match (nodes, concentration) {
+        (Some(_), Some(p)) if p > 1 => Err(TopoError::Invalid(format!(
+            "nodes with concentration = {p} is ambiguous (routers or terminals?): give k and n, or radices, with the concentration"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 impl TopologySpec {
     /// The family's name as written in a spec and on the command line (`torus`, `fat-tree`,
     /// …): the variant's name, as serde, clap and strum spell it.
@@ -452,13 +478,22 @@ impl TopologySpec {
     pub fn resolve(&self) -> Result<(TopologySpec, Vec<String>), TopoError> {
         let mut notes = Vec::new();
         let spec = match self {
-            TopologySpec::Torus { k, n, nodes, radices, bidirectional } => {
+            TopologySpec::Torus { k, n, nodes, radices, bidirectional, concentration } => {
+                concentrated(*nodes, *concentration)?;
                 let (k, n, radices) = resolve_cube(*k, *n, *nodes, radices, "torus", &mut notes)?;
-                TopologySpec::Torus { k, n, nodes: None, radices, bidirectional: *bidirectional }
+                TopologySpec::Torus {
+                    k,
+                    n,
+                    nodes: None,
+                    radices,
+                    bidirectional: *bidirectional,
+                    concentration: *concentration,
+                }
             }
-            TopologySpec::Mesh { k, n, nodes, radices } => {
+            TopologySpec::Mesh { k, n, nodes, radices, concentration } => {
+                concentrated(*nodes, *concentration)?;
                 let (k, n, radices) = resolve_cube(*k, *n, *nodes, radices, "mesh", &mut notes)?;
-                TopologySpec::Mesh { k, n, nodes: None, radices }
+                TopologySpec::Mesh { k, n, nodes: None, radices, concentration: *concentration }
             }
             TopologySpec::Ring { k, bidirectional } => TopologySpec::Ring {
                 k: Some(check_radix(k.unwrap_or(8), "ring")?),
@@ -608,23 +643,26 @@ impl TopologySpec {
             }
         };
         let shape = match &spec {
-            TopologySpec::Torus { k, n, radices, bidirectional, .. } => Shape::Cube {
+            TopologySpec::Torus { k, n, radices, bidirectional, concentration, .. } => Shape::Cube {
                 radices: cube(k, n, radices, true, *bidirectional)?,
                 wrap: true,
                 bidirectional: *bidirectional,
                 order,
+                concentration: concentration.unwrap_or(1),
             },
-            TopologySpec::Mesh { k, n, radices, .. } => Shape::Cube {
+            TopologySpec::Mesh { k, n, radices, concentration, .. } => Shape::Cube {
                 radices: cube(k, n, radices, false, true)?,
                 wrap: false,
                 bidirectional: true,
                 order,
+                concentration: concentration.unwrap_or(1),
             },
             TopologySpec::Ring { k, bidirectional } => Shape::Cube {
                 radices: vec![k.unwrap_or(8)],
                 wrap: true,
                 bidirectional: *bidirectional,
                 order,
+                concentration: 1,
             },
             TopologySpec::Hypercube { n, .. } => Shape::Hypercube { n: n.unwrap_or(6), order },
             TopologySpec::Midimew { nodes } => Shape::Midimew {
@@ -791,13 +829,27 @@ mod tests {
         let (t, notes) = json(r#"{"family": "torus", "k": 4, "nodes": 100}"#).resolve().unwrap();
         assert_eq!(
             t,
-            TopologySpec::Torus { k: Some(4), n: Some(4), nodes: None, radices: None, bidirectional: false }
+            TopologySpec::Torus {
+                k: Some(4),
+                n: Some(4),
+                nodes: None,
+                radices: None,
+                bidirectional: false,
+                concentration: None
+            }
         );
         assert!(notes[0].contains("N = 4^4 = 256"), "{notes:?}");
         let (t, _) = json(r#"{"family": "torus", "radices": [4, 4, 4]}"#).resolve().unwrap();
         assert_eq!(
             t,
-            TopologySpec::Torus { k: Some(4), n: Some(3), nodes: None, radices: None, bidirectional: false }
+            TopologySpec::Torus {
+                k: Some(4),
+                n: Some(3),
+                nodes: None,
+                radices: None,
+                bidirectional: false,
+                concentration: None
+            }
         );
     }
 
@@ -867,7 +919,8 @@ mod tests {
                 radices: vec![8, 8],
                 wrap: true,
                 bidirectional: false,
-                order: DimensionOrder::HighestFirst
+                order: DimensionOrder::HighestFirst,
+                concentration: 1
             }
         );
         let table = RoutingSpec { algorithm: RoutingAlgorithm::Table, ..Default::default() };

@@ -58,6 +58,8 @@ pub enum Shape {
         bidirectional: bool,
         /// Dimension order of the routing.
         order: DimensionOrder,
+        /// Terminals per router p (1 in the papers' cubes).
+        concentration: u32,
     },
     /// Binary n-cube: 2-ary n-cube with one link each way between neighbours.
     Hypercube {
@@ -231,10 +233,13 @@ impl Shape {
     /// Builds the family.
     pub fn build(&self) -> Result<Topology, TopoError> {
         Ok(match self {
-            Shape::Cube { radices, wrap, bidirectional, order } => Topology::Cube(KaryNCube::new(
-                CubeSpec { radices: radices.clone(), wrap: *wrap, bidirectional: *bidirectional },
-                *order,
-            )?),
+            Shape::Cube { radices, wrap, bidirectional, order, concentration } => {
+                Topology::Cube(KaryNCube::concentrated(
+                    CubeSpec { radices: radices.clone(), wrap: *wrap, bidirectional: *bidirectional },
+                    *order,
+                    *concentration,
+                )?)
+            }
             Shape::Hypercube { n, order } => {
                 if *n == 0 || *n > 31 {
                     return Err(TopoError::Invalid(format!(
@@ -562,8 +567,10 @@ fn cube_bisection(c: &KaryNCube) -> Bisection {
 /// the messages crossing the dimension-i channel from coordinate j to j+1 on one line are
 /// the coordinate pairs whose dimension-i route uses it, times N/k_i (the free coordinates of
 /// source and destination): on a torus every channel of a (dimension, direction) class carries
-/// the same load, on a mesh the middle channel the most. The test
-/// `cube_shortcut_matches_breadth_first_search` compares this with the generic path.
+/// the same load, on a mesh the middle channel the most. With p terminals per router every
+/// router pair stands for p² terminal pairs among T = N·p terminals (a pair at one router
+/// takes no hop). The test `cube_shortcut_matches_breadth_first_search` compares this with the
+/// generic path.
 fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
     let s = c.spec();
     let n: f64 = s.radices.iter().map(|&k| k as f64).product();
@@ -614,8 +621,12 @@ fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
         diameter += max;
         per_dim.push(cross);
     }
-    let pairs = n * (n - 1.0);
-    let avg = if pairs > 0.0 { total / pairs } else { 0.0 };
+    let p = c.per_router() as f64;
+    let terminals = n * p;
+    let pairs = terminals * (terminals - 1.0);
+    let avg = if pairs > 0.0 { total * p * p / pairs } else { 0.0 };
+    // Messages per cycle between two routers at one message per terminal per cycle.
+    let per_router_pair = p * p / (terminals - 1.0);
     let net = c.network();
     let loads: Vec<f64> = net
         .edges()
@@ -628,7 +639,7 @@ fn cube_metrics(c: &KaryNCube, bisection: Bisection) -> Metrics {
             let k = s.radices[dim] as f64;
             // cross[1][j] counts the channel leaving coordinate j in the − direction.
             let j = c.coordinate(src, dim) as usize;
-            per_dim[dim][dir][j] * (n / k) / (n - 1.0)
+            per_dim[dim][dir][j] * (n / k) * per_router_pair
         })
         .collect();
     assemble(

@@ -406,6 +406,7 @@ mod tests {
             wrap,
             bidirectional,
             order: DimensionOrder::HighestFirst,
+            concentration: 1,
         };
         vec![
             Shape::Circulant { nodes: 20, a: 3, b: 7 },
@@ -525,6 +526,7 @@ mod tests {
                 wrap: true,
                 bidirectional: false,
                 order: DimensionOrder::HighestFirst,
+                concentration: 1,
             };
             let e = UpDownRouted::new(one_way.build().unwrap().network().clone()).unwrap_err().to_string();
             assert!(e.contains("no route from router") && e.contains("one-way channels"), "{e}");
@@ -535,6 +537,7 @@ mod tests {
             wrap: true,
             bidirectional: true,
             order: DimensionOrder::HighestFirst,
+            concentration: 1,
         };
         let e = UpDownRouted::new(big.build().unwrap().network().clone()).unwrap_err();
         let TopoError::TooLarge { quantity, count, limit, .. } = &e else { panic!("{e:?}") };

@@ -200,8 +200,14 @@ fn ex_3(data: &Runs) -> Result<Page> {
 fn ex_4_data() -> Result<Data> {
     let mut data = Vec::new();
     for k in 2u32..=16 {
-        let ring =
-            TopologySpec::Torus { k: Some(k), n: Some(1), nodes: None, radices: None, bidirectional: false };
+        let ring = TopologySpec::Torus {
+            k: Some(k),
+            n: Some(1),
+            nodes: None,
+            radices: None,
+            bidirectional: false,
+            concentration: None,
+        };
         let m = crate::topo(&ring, &RoutingSpec::default(), false)?.metrics;
         let kf = k as f64;
         data.push(RingRow {

@@ -478,7 +478,14 @@ pub fn occupancy_networks() -> [(u64, &'static str, TopologySpec, &'static str);
         (
             0,
             "torus",
-            TopologySpec::Torus { k: Some(16), n: None, nodes: None, radices: None, bidirectional: true },
+            TopologySpec::Torus {
+                k: Some(16),
+                n: None,
+                nodes: None,
+                radices: None,
+                bidirectional: true,
+                concentration: None,
+            },
             "16x16 torus",
         ),
         (1, "midimew", TopologySpec::Midimew { nodes: Some(256) }, "256-node Midimew"),

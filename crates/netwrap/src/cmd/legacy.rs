@@ -70,8 +70,14 @@ fn spec(args: &[String]) -> anyhow::Result<(Spec, PathBuf)> {
         "the locality fraction is in (0, 1]",
     )?;
     let mut spec = Spec::default();
-    spec.sim.topology =
-        TopologySpec::Torus { k: Some(k), n: None, nodes: Some(procs), radices: None, bidirectional: false };
+    spec.sim.topology = TopologySpec::Torus {
+        k: Some(k),
+        n: None,
+        nodes: Some(procs),
+        radices: None,
+        bidirectional: false,
+        concentration: None,
+    };
     spec.sim.workload.rate = Some(rate);
     spec.sim.workload.size = Some(size);
     spec.sim.workload.locality = Some(locality);

@@ -18,6 +18,7 @@ fn spec(k: u32, n: u32, rate: f64, size: u32, messages: u64) -> Spec {
             nodes: None,
             radices: None,
             bidirectional: false,
+            concentration: None,
         },
         ..netwrap_sim::SimSpec::default()
     };

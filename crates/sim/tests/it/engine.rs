@@ -52,6 +52,7 @@ fn torus(k: u32, n: u32, rate: f64, size: u32) -> SimSpec {
             nodes: None,
             radices: None,
             bidirectional: false,
+            concentration: None,
         },
         ..SimSpec::default()
     };
@@ -413,6 +414,7 @@ fn bad_parameters_are_errors() {
                 nodes: None,
                 radices: None,
                 bidirectional: false,
+                concentration: None,
             }
         }),
         Box::new(|s| {
@@ -422,13 +424,20 @@ fn bad_parameters_are_errors() {
                 nodes: None,
                 radices: None,
                 bidirectional: false,
+                concentration: None,
             }
         }),
         Box::new(|s| s.workload.locality = Some(0.0)),
         Box::new(|s| s.workload.locality = Some(1.5)),
         Box::new(|s| s.run.messages = Some(0)),
         Box::new(|s| {
-            s.topology = TopologySpec::Mesh { k: Some(8), n: Some(2), nodes: None, radices: None };
+            s.topology = TopologySpec::Mesh {
+                k: Some(8),
+                n: Some(2),
+                nodes: None,
+                radices: None,
+                concentration: None,
+            };
             s.workload.locality = Some(0.5);
         }),
         Box::new(|s| {
@@ -438,6 +447,7 @@ fn bad_parameters_are_errors() {
                 nodes: None,
                 radices: None,
                 bidirectional: false,
+                concentration: None,
             }
         }),
     ];

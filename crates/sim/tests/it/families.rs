@@ -20,6 +20,12 @@ fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
             family.clone(),
         ),
         ("mesh 4x3", t(r#"{"family": "mesh", "radices": [4, 3]}"#), family.clone()),
+        ("mesh 3x3, 3 per router", t(r#"{"family": "mesh", "k": 3, "concentration": 3}"#), family.clone()),
+        (
+            "torus 4x4, 2 per router",
+            t(r#"{"family": "torus", "k": 4, "bidirectional": true, "concentration": 2}"#),
+            family.clone(),
+        ),
         ("ring 9", t(r#"{"family": "ring", "k": 9, "bidirectional": true}"#), family.clone()),
         ("hypercube 5", t(r#"{"family": "hypercube", "n": 5}"#), family.clone()),
         ("circulant C_20(3,7)", t(r#"{"family": "circulant", "nodes": 20, "a": 3, "b": 7}"#), family.clone()),

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use std::collections::{BTreeSet, VecDeque};
 
 fn cube(radices: Vec<u32>, wrap: bool, bidirectional: bool) -> Shape {
-    Shape::Cube { radices, wrap, bidirectional, order: DimensionOrder::HighestFirst }
+    Shape::Cube { radices, wrap, bidirectional, order: DimensionOrder::HighestFirst, concentration: 1 }
 }
 
 fn table(of: Shape) -> Shape {

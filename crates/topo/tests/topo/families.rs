@@ -55,7 +55,7 @@ fn check_all_pairs(spec: &Shape, minimal: bool) {
 }
 
 fn cube(radices: Vec<u32>, wrap: bool, bidirectional: bool) -> Shape {
-    Shape::Cube { radices, wrap, bidirectional, order: DimensionOrder::LowestFirst }
+    Shape::Cube { radices, wrap, bidirectional, order: DimensionOrder::LowestFirst, concentration: 1 }
 }
 
 proptest! {
@@ -303,8 +303,14 @@ fn million_node_torus_distances_by_symmetry() {
 #[test]
 fn cube_shortcut_matches_breadth_first_search() {
     for radices in [vec![5], vec![4, 3], vec![6, 2, 3], vec![2, 2, 2], vec![8, 8]] {
-        for (wrap, bi) in [(true, false), (true, true), (false, true)] {
-            let spec = cube(radices.clone(), wrap, bi);
+        for (wrap, bi, concentration) in
+            [(true, false, 1), (true, true, 1), (false, true, 1), (false, true, 3), (true, true, 2)]
+        {
+            let Shape::Cube { radices, wrap, bidirectional, order, .. } = cube(radices.clone(), wrap, bi)
+            else {
+                unreachable!()
+            };
+            let spec = Shape::Cube { radices, wrap, bidirectional, order, concentration };
             let topo = spec.build().unwrap();
             let fast = topo.metrics().unwrap();
             let Topology::Cube(c) = &topo else { unreachable!() };
@@ -715,4 +721,40 @@ fn the_butterfly_fat_tree_has_the_counts_and_loads_of_its_xgft() {
             assert!((a.max_load - b.max_load).abs() < 1e-12, "n = {n} {}", a.class);
         }
     }
+}
+
+/// Verification (hand counts): the 4 × 4 mesh with 4 terminals per router (BookSim's cmesh).
+/// A 4-node line's coordinate pairs are 20 hops apart in all (ordered), so the 16 routers' 240
+/// ordered pairs total 2 × 20 × 4² = 640 hops, and the 64 terminals' pairs p² = 16 times
+/// that: 10240 hops over 64 × 63 distinct pairs (2.5397), over 64² with the source's own
+/// (exactly 2.5). Under dimension order the middle channel of a line in dimension 0 carries
+/// the messages from the 8 routers on one side (32 terminals) to the 2 routers beyond it in
+/// its line (8 terminals): 32 × 8/63 = 256/63 at one message per terminal per cycle.
+#[test]
+fn a_concentrated_mesh_has_the_hand_counted_metrics() {
+    let spec = Shape::Cube {
+        radices: vec![4, 4],
+        wrap: false,
+        bidirectional: true,
+        order: DimensionOrder::HighestFirst,
+        concentration: 4,
+    };
+    let topo = spec.build().unwrap();
+    let net = topo.network();
+    assert_eq!((net.terminals(), net.routers(), net.channels().len()), (64, 16, 48));
+    assert!((0..64).all(|t| net.inject_router(t) == t / 4 && net.eject_router(t) == t / 4));
+    let m = topo.metrics().unwrap();
+    assert_eq!(m.diameter, 6);
+    assert!((m.average_distance - 10240.0 / 4032.0).abs() < 1e-12, "{}", m.average_distance);
+    let load = m.channel_load.unwrap();
+    assert!((load - 256.0 / 63.0).abs() < 1e-12, "{load}");
+    check_all_pairs(&spec, true);
+    let e = KaryNCube::concentrated(
+        CubeSpec { radices: vec![4, 4], wrap: false, bidirectional: true },
+        DimensionOrder::HighestFirst,
+        0,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("p >= 1"), "{e}");
 }

@@ -25,12 +25,14 @@ fn families_that_ignore_the_salt_offer_the_same_candidates_for_every_salt() {
             wrap: true,
             bidirectional: false,
             order: DimensionOrder::HighestFirst,
+            concentration: 1,
         },
         Shape::Cube {
             radices: vec![4, 3],
             wrap: false,
             bidirectional: true,
             order: DimensionOrder::HighestFirst,
+            concentration: 1,
         },
     ];
     struct Same;
@@ -64,6 +66,7 @@ fn families_that_ignore_the_salt_offer_the_same_candidates_for_every_salt() {
         wrap: true,
         bidirectional: true,
         order: DimensionOrder::HighestFirst,
+        concentration: 1,
     };
     let Topology::Cube(c) = torus.build().unwrap() else { unreachable!() };
     assert!(c.salt_changes_candidates());
@@ -113,6 +116,7 @@ fn metrics_of_large_networks_are_bounded() {
         wrap: true,
         bidirectional: false,
         order: DimensionOrder::HighestFirst,
+        concentration: 1,
     };
     let t = t.build().unwrap().metrics().unwrap();
     assert!((t.average_distance - 1023.0 * (1 << 20) as f64 / ((1 << 20) - 1) as f64).abs() < 1e-6);

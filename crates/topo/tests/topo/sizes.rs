@@ -33,7 +33,7 @@ fn build(spec: &Shape) -> Topology {
 }
 
 fn cube(radices: Vec<u32>, wrap: bool, bidirectional: bool) -> Shape {
-    Shape::Cube { radices, wrap, bidirectional, order: DimensionOrder::HighestFirst }
+    Shape::Cube { radices, wrap, bidirectional, order: DimensionOrder::HighestFirst, concentration: 1 }
 }
 
 /// Guards Goal 1's layout against an independent bound: a unidirectional 32-ary 4-cube
