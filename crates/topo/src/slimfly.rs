@@ -9,7 +9,7 @@
 //! * (1, m, c)–(1, m, c') iff c − c' ∈ X',
 //! * (0, x, y)–(1, m, c) iff y = m·x + c,
 //!
-//! with Besta & Hoefler's generator sets (§2.1), each closed under negation:
+//! with Besta & Hoefler's generator sets, each closed under negation:
 //! * δ = 1: X = {1, ξ², …, ξ^(q−3)}, X' = {ξ, ξ³, …, ξ^(q−2)};
 //! * δ = 0: X = {1, ξ², …, ξ^(q−2)}, X' = {ξ, ξ³, …, ξ^(q−1)};
 //! * δ = −1: X = {1, ξ², …, ξ^(2w−2), ξ^(2w−1), ξ^(2w+1), …, ξ^(4w−3)},
@@ -37,7 +37,7 @@
 //! adjacency rules above; no table.
 //!
 //! # Terminals
-//! Besta & Hoefler's balanced concentration (§3.1, full global bandwidth) is p = ⌈k'/2⌉, the
+//! Besta & Hoefler's balanced concentration (for full global bandwidth) is p = ⌈k'/2⌉, the
 //! default.
 
 use crate::TopoError;
@@ -344,8 +344,9 @@ impl Routing for SlimFly {
 mod tests {
     use super::*;
 
-    /// The field axioms on GF(9), GF(8) and GF(27): ξ has order q − 1, multiplication
-    /// distributes over addition, and every element has an additive inverse.
+    /// Field axioms on primes and prime powers up to GF(27): ξ has order q − 1 (its powers are
+    /// the q − 1 nonzero elements), addition commutes, multiplication associates and
+    /// distributes over addition, and a − a = 0.
     #[test]
     fn small_fields_are_fields() {
         for q in [3u32, 4, 5, 7, 8, 9, 16, 25, 27] {

@@ -113,8 +113,8 @@ fn q5_is_the_hoffman_singleton_graph() {
             assert_eq!(s.adjacent(u, v), adjacent);
         }
     }
-    // Girth exactly 5: a pentagon exists (u, two neighbours a and b of u, and the common
-    // neighbour of a and b other than u joined to … ): find one by search.
+    // Girth exactly 5: some cycle u, a, c, d, b, u of length 5 exists (a, b neighbours of u,
+    // c a neighbour of a, d a neighbour of b, c and d joined).
     let pentagon = (0..50u32).any(|u| {
         let nu = &sets[u as usize];
         nu.iter().any(|&a| {
