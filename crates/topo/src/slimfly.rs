@@ -52,8 +52,10 @@ fn prime_power(q: u32) -> Option<(u32, u32)> {
     if q < 2 {
         return None;
     }
-    let p =
-        (2..).take_while(|d: &u32| (*d as u64) * (*d as u64) <= q as u64).find(|d| q % d == 0).unwrap_or(q);
+    let p = (2..)
+        .take_while(|d: &u32| (*d as u64) * (*d as u64) <= q as u64)
+        .find(|d| q.is_multiple_of(*d))
+        .unwrap_or(q);
     let (mut rest, mut n) = (q, 0);
     while rest.is_multiple_of(p) {
         rest /= p;
