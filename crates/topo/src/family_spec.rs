@@ -247,6 +247,18 @@ pub enum TopologySpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         arrangement: Option<GlobalArrangement>,
     },
+    /// Slim Fly (Besta & Hoefler 2014): the McKay–Miller–Širáň graph of diameter 2 for a prime
+    /// power q = 4w + δ (δ = −1, 0 or 1), 2q² routers of degree k' = (3q − δ)/2, p terminals
+    /// per router, minimal routing (direct, or through any common neighbour).
+    Slimfly {
+        /// Prime power q ≥ 3 (3, 4, 5, 7, 8, 9, 11, 13, 16, …): 2q² routers.
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
+        q: u32,
+        /// Terminals per router p (default ⌈k'/2⌉, Besta & Hoefler's balanced concentration).
+        #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        p: Option<u32>,
+    },
     /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
     /// Xbar.I.E, {n}hop.I.E1-…-En or Xbar.I.E1-…-En, widths in bits (their §5).
     TwoLevel {
@@ -317,10 +329,10 @@ pub struct RoutingSpec {
 #[strum(serialize_all = "kebab-case")]
 pub enum RoutingAlgorithm {
     /// The family's own: dimension order on tori, meshes, rings and hypercubes; every minimal
-    /// next hop on circulants, Midimews, n-hop networks, CCC and crossbar modules; destination
-    /// tags on butterflies and Omega networks; up to the nearest common ancestor (either
-    /// parent, the free one first) on the fat-tree, and (up port by `up-port`) on XGFTs and
-    /// k-ary n-trees.
+    /// next hop on circulants, Midimews, n-hop networks, Slim Flies, CCC and crossbar modules;
+    /// destination tags on butterflies and Omega networks; up to the nearest common ancestor
+    /// (either parent, the free one first) on the fat-tree, and (up port by `up-port`) on XGFTs
+    /// and k-ary n-trees.
     #[default]
     Family,
     /// Any family: a table of every minimal next hop from breadth-first search (Puente et al.
@@ -561,6 +573,13 @@ impl TopologySpec {
                     arrangement: Some(arrangement.unwrap_or_default()),
                 }
             }
+            TopologySpec::Slimfly { q, p } => {
+                let p = match p {
+                    Some(p) => *p,
+                    None => crate::slimfly::balanced_p(*q)?,
+                };
+                TopologySpec::Slimfly { q: *q, p: Some(p) }
+            }
             other => other.clone(),
         };
         Ok((spec, notes))
@@ -724,6 +743,7 @@ impl TopologySpec {
                 groups: groups.unwrap_or(9),
                 arrangement: arrangement.unwrap_or_default(),
             },
+            TopologySpec::Slimfly { q, p } => Shape::SlimFly { q: *q, p: p.unwrap_or(1) },
             TopologySpec::TwoLevel { name, nodes, modules } => {
                 two_level(name, nodes.unwrap_or(1024), modules.unwrap_or(32))?
             }

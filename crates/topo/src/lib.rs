@@ -60,6 +60,7 @@ mod indirect;
 pub mod metrics;
 mod misc;
 mod network;
+mod slimfly;
 mod spec;
 mod twolevel;
 mod updown;
@@ -80,6 +81,7 @@ pub use network::{
     Attach, Candidates, Channel, ChannelId, MAX_CHANNELS, MAX_ROUTERS, MAX_TERMINALS, MAX_WIDTH, Network,
     NetworkBuilder, RouterId, Routing, TerminalId,
 };
+pub use slimfly::SlimFly;
 pub use spec::{Family, Shape, SwitchLevel, Topology, Visitor};
 pub use twolevel::{ModularButterfly, ModuleSplit};
 pub use updown::{Ranking, UPDOWN_LIMIT, UpDownRouted, UpDownRouting};

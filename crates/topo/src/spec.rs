@@ -15,6 +15,7 @@ use crate::metrics::{
 };
 use crate::misc::{Ccc, XbarModules};
 use crate::network::{Network, Routing};
+use crate::slimfly::SlimFly;
 use crate::twolevel::{ModularButterfly, ModuleSplit};
 use crate::updown::UpDownRouted;
 use crate::xgft::{UpPort, Xgft};
@@ -40,6 +41,7 @@ family!(
     TableRouted,
     UpDownRouted,
     Dragonfly,
+    SlimFly,
     Xgft
 );
 
@@ -161,6 +163,14 @@ pub enum Shape {
         /// How global ports reach the other groups.
         arrangement: GlobalArrangement,
     },
+    /// Slim Fly (Besta & Hoefler 2014): the MMS graph of prime power q with p terminals per
+    /// router, minimal routing.
+    SlimFly {
+        /// The prime power q (2q² routers).
+        q: u32,
+        /// Terminals per router.
+        p: u32,
+    },
     /// Any family routed instead by a table of every minimal next hop (Puente et al. §2.2): fully
     /// adaptive minimal routing; a table of at most 64 MiB (destination routers x routers bytes).
     Table {
@@ -218,6 +228,8 @@ pub enum Topology {
     Xbar(XbarModules),
     /// Dragonflies.
     Dragonfly(Dragonfly),
+    /// Slim Flies.
+    SlimFly(SlimFly),
 }
 
 /// Something to do with a concrete family: the simulator implements this once and gets a
@@ -281,6 +293,7 @@ impl Shape {
             Shape::Dragonfly { p, a, h, groups, arrangement } => {
                 Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *groups, *arrangement)?)
             }
+            Shape::SlimFly { q, p } => Topology::SlimFly(SlimFly::new(*q, *p)?),
             Shape::Table { of } => {
                 let inner = of.build()?;
                 Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))
@@ -309,6 +322,7 @@ impl Topology {
             Topology::Ccc(t) => t.network(),
             Topology::Xbar(t) => t.network(),
             Topology::Dragonfly(t) => t.network(),
+            Topology::SlimFly(t) => t.network(),
         }
     }
 
@@ -327,6 +341,7 @@ impl Topology {
             Topology::Ccc(t) => v.visit(t),
             Topology::Xbar(t) => v.visit(t),
             Topology::Dragonfly(t) => v.visit(t),
+            Topology::SlimFly(t) => v.visit(t),
         }
     }
 

@@ -62,6 +62,7 @@ fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
         ),
         ("table-routed torus 4x4", t(r#"{"family": "torus", "k": 4, "bidirectional": true}"#), table),
         ("dragonfly p = 1", t(r#"{"family": "dragonfly", "p": 1}"#), RoutingSpec::default()),
+        ("Slim Fly q = 3 (p = 3)", t(r#"{"family": "slimfly", "q": 3}"#), RoutingSpec::default()),
     ]
 }
 

@@ -127,6 +127,14 @@ fn fat_tree_and_ccc_routes_are_minimal() {
     }
 }
 
+/// Slim Flies (every δ, a prime power, several terminals per router): minimal routes.
+#[test]
+fn slimfly_routes_are_minimal() {
+    for (q, p) in [(3, 2), (4, 1), (5, 1), (7, 1), (9, 1)] {
+        check_all_pairs(&Shape::SlimFly { q, p }, true);
+    }
+}
+
 /// Greenberg & Guan §3.1: every child port of every switch is used once, and (§3.2, eq. 12) the load
 /// on each up-link from level l is λ0·P_l↑·2^l with P_l↑ = (4^n − 4^l)/(4^n − 1); computed
 /// both from all pairs and by the per-level symmetry shortcut.

@@ -5,3 +5,4 @@ mod dragonfly;
 mod families;
 mod metrics_bounds;
 mod sizes;
+mod slimfly;
