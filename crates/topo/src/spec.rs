@@ -7,6 +7,7 @@ use crate::circulant::{Circulant, CirculantRouting};
 use crate::cube::{CubeSpec, DimensionOrder, KaryNCube};
 use crate::dragonfly::{Dragonfly, GlobalArrangement};
 use crate::fattree::FatTree;
+use crate::file_graph::FileGraph;
 use crate::graph::TableRouted;
 use crate::hamming::Hamming;
 use crate::indirect::{Indirect, StageWiring};
@@ -159,6 +160,9 @@ pub enum Shape {
         /// How global ports reach the other groups.
         arrangement: GlobalArrangement,
     },
+    /// A graph read from a file (`graph --file F`, parsed by `netwrap_sim::graph_file`), routed
+    /// by a table of every minimal next hop, at most 64 MiB.
+    Graph(Box<FileGraph>),
     /// Any family routed instead by a table of every minimal next hop (Puente et al. §2.2): fully
     /// adaptive minimal routing; a table of at most 64 MiB (destination routers x routers bytes).
     Table {
@@ -216,6 +220,8 @@ pub enum Topology {
     Xbar(XbarModules),
     /// Dragonflies.
     Dragonfly(Dragonfly),
+    /// A graph from a file, routed by a table of every minimal next hop.
+    Graph(TableRouted),
 }
 
 /// Something to do with a concrete family: the simulator implements this once and gets a
@@ -276,6 +282,7 @@ impl Shape {
             Shape::Dragonfly { p, a, h, groups, arrangement } => {
                 Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *groups, *arrangement)?)
             }
+            Shape::Graph(g) => Topology::Graph(TableRouted::new(g.network()?)?),
             Shape::Table { of } => {
                 let inner = of.build()?;
                 Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))
@@ -304,6 +311,7 @@ impl Topology {
             Topology::Ccc(t) => t.network(),
             Topology::Xbar(t) => t.network(),
             Topology::Dragonfly(t) => t.network(),
+            Topology::Graph(t) => t.network(),
         }
     }
 
@@ -322,6 +330,7 @@ impl Topology {
             Topology::Ccc(t) => v.visit(t),
             Topology::Xbar(t) => v.visit(t),
             Topology::Dragonfly(t) => v.visit(t),
+            Topology::Graph(t) => v.visit(t),
         }
     }
 
