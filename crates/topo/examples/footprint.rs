@@ -28,6 +28,7 @@ fn heap_bytes(t: &Topology) -> usize {
         Topology::Ccc(c) => c.heap_bytes(),
         Topology::Xbar(c) => c.heap_bytes(),
         Topology::Dragonfly(c) => c.heap_bytes(),
+        Topology::Graph(c) => c.heap_bytes(),
     }
 }
 
