@@ -282,7 +282,16 @@ impl Shape {
             Shape::Dragonfly { p, a, h, groups, arrangement } => {
                 Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *groups, *arrangement)?)
             }
-            Shape::Graph(g) => Topology::Graph(TableRouted::new(g.network()?)?),
+            Shape::Graph(g) => Topology::Graph(TableRouted::new(g.network()?).map_err(|e| match e {
+                TopoError::TooLarge { what, quantity, count, limit, .. } => TopoError::TooLarge {
+                    what,
+                    quantity,
+                    count,
+                    limit,
+                    why: "one byte per (destination router, router) pair; a graph from a file has no routing but its table",
+                },
+                other => other,
+            })?),
             Shape::Table { of } => {
                 let inner = of.build()?;
                 Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))

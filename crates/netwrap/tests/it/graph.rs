@@ -177,3 +177,19 @@ fn latencies_run_on_the_ideal_switch_and_are_refused_by_the_vc_router_unless_equ
         .assert()
         .success();
 }
+
+#[test]
+fn a_graph_whose_table_is_too_large_is_refused_with_the_limit() {
+    let dir = scratch("graph-large");
+    let n = 8200;
+    let text: String = (0..n).map(|i| format!("{i},{}\n", (i + 1) % n)).collect();
+    std::fs::write(dir.join("big.csv"), text).unwrap();
+    netwrap()
+        .current_dir(&dir)
+        .args(["topo", "graph", "--file", "big.csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the routing table of the graph big.csv (8200 routers, 8200 terminals, 16400 channels) (8200 destination routers x 8200 routers) would have 67240000 bytes",
+        ));
+}
