@@ -83,7 +83,7 @@ pub fn topo(topology: &TopologySpec, routing: &RoutingSpec, mapping: bool) -> Re
             ),
         ));
     }
-    let topo = spec.shape(&routing)?.build()?;
+    let topo = netwrap_sim::shape_of(&spec, &routing)?.build()?;
     let metrics = topo.metrics().map_err(|e| Error::Invalid(format!("cannot measure the topology: {e}")))?;
     let (layout, application_to_network) = match &topo {
         Topology::Circulant(c) => {

@@ -94,7 +94,7 @@ fn multistage() -> impl Strategy<Value = Shape> {
 }
 
 /// Families without rings or coordinates: fat-trees (butterfly and XGFT), complete graphs,
-/// n-hop networks and HyperX, dragonflies, cube-connected cycles, crossbars.
+/// n-hop networks and HyperX, dragonflies, Slim Flies, cube-connected cycles, crossbars.
 fn others() -> impl Strategy<Value = Shape> {
     prop_oneof![
         prop_oneof![Just(4u32), Just(16), Just(64)].prop_map(|nodes| Shape::FatTree { nodes }),
@@ -107,6 +107,7 @@ fn others() -> impl Strategy<Value = Shape> {
                 up_port
             }
         ),
+        (1..=2u32).prop_map(|p| Shape::SlimFly { q: 3, p }),
         (1..=2u32).prop_map(|p| Shape::Dragonfly {
             p,
             a: 2 * p,

@@ -391,7 +391,7 @@ impl Drawing {
     pub fn of(family: &TopologySpec) -> anyhow::Result<Drawing> {
         let (spec, _) = family.resolve()?;
         let routing = spec.resolve_routing(&RoutingSpec::default())?;
-        let topo = spec.shape(&routing)?.build().context("invalid topology")?;
+        let topo = netwrap_sim::shape_of(&spec, &routing)?.build().context("invalid topology")?;
         let layout = Layout::of(&topo)?;
         Ok(Drawing { topo, layout })
     }

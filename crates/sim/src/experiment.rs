@@ -11,7 +11,7 @@ use crate::{Destinations, Resolved, Router, SimError, Source, Warmup};
 use netwrap_engine::Memories;
 use netwrap_engine::traffic::{self, CubeLocality, GroupShift, Hotspot, LocalitySubcube, Pattern, subcube};
 use netwrap_engine::{self as engine, Arrivals, Outcome, Record, RunSpec, StopRule};
-use netwrap_topo::{Family, Network, Routing, TableRouted, TerminalId, Topology, Visitor};
+use netwrap_topo::{Family, FileGraph, Network, Routing, Shape, TableRouted, TerminalId, Topology, Visitor};
 
 /// What a run will do, decided before its first cycle ([`Experiment::plan`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +47,8 @@ pub struct Experiment {
     joined: Option<TableRouted>,
     /// The replayed trace, validated against the network.
     trace: Option<crate::trace::TraceSummary>,
+    /// A graph file, parsed (for its channels' latencies).
+    graph: Option<Box<FileGraph>>,
 }
 
 /// Default warm-up: ten unloaded worst-case latencies (longest route + B), stretched by
@@ -94,7 +96,17 @@ impl Experiment {
     /// planned.
     pub fn build_shared(point: &Resolved) -> Result<Self, SimError> {
         let mut spec = point.clone();
-        let topology = spec.shape()?.build()?;
+        let shape = spec.shape()?;
+        // A graph file's latencies, checked against each point's router.
+        let graph = match &shape {
+            Shape::Graph(g) => Some(g.clone()),
+            Shape::UpDown { of } => match of.as_ref() {
+                Shape::Graph(g) => Some(g.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let topology = shape.build()?;
         let (pattern, subcube) = build_pattern(&spec, &topology)?;
         let facts = facts(&topology, &pattern, subcube.as_ref())?;
         let joined = match &mut spec.workload.reply {
@@ -110,7 +122,7 @@ impl Experiment {
             Source::Trace(path) => Some(crate::trace::validate(path, topology.network().terminals())?),
             _ => None,
         };
-        Ok(Experiment { spec, topology, facts, pattern, subcube, joined, trace })
+        Ok(Experiment { spec, topology, facts, pattern, subcube, joined, trace, graph })
     }
 
     /// Checks that `point` can run on this experiment: it builds the same network (same
@@ -120,6 +132,19 @@ impl Experiment {
         if self.point(point).build_key() != self.spec.build_key() {
             return Err(SimError::Invalid(
                 "this point's topology, routing or destination pattern differs from the experiment's".into(),
+            ));
+        }
+        if let (Some(g), Some(p)) = (&self.graph, point.router.vc())
+            && let Some((s, d, l)) = g.latency_other_than(p.link_latency)
+        {
+            let file = &g.file;
+            return Err(error(
+                "router.link-latency",
+                &["topology.file"],
+                format!(
+                    "{file}: channel {s} -> {d} has a latency of {l} cycles, but the virtual-channel router gives every channel one latency, router.link-latency = {}: per-channel latencies come with channel classes (not yet); use the ideal switch (hop counts) or equal latencies",
+                    p.link_latency
+                ),
             ));
         }
         let net = self.topology.network();

@@ -19,6 +19,7 @@
 
 pub mod deadlock;
 mod experiment;
+pub mod graph_file;
 pub mod load;
 pub mod report;
 mod resolved;
@@ -33,7 +34,7 @@ pub use experiment::{
 };
 pub use resolved::{
     BuildKey, Destinations, MAX_MESSAGES, MAX_THREADS, Reply, Resolved, Router, Run, Source, Warmup,
-    Workload, num,
+    Workload, num, shape_of,
 };
 pub use result::{NetworkInfo, SimResult};
 pub use spec::{

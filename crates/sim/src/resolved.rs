@@ -203,6 +203,19 @@ pub(crate) fn error(path: &str, also: &[&str], message: impl Into<String>) -> Si
     SimError::Spec(SpecError::new(path, also, message))
 }
 
+/// The builders' description of `topology` under `routing`: [`TopologySpec::shape`], except
+/// that a graph's file (and terminals file) is read here ([`crate::graph_file`]), routed by its
+/// table of every minimal next hop under `family` and `table` alike.
+pub fn shape_of(topology: &TopologySpec, routing: &RoutingSpec) -> Result<Shape, SimError> {
+    match topology {
+        TopologySpec::Graph { file, terminals } => {
+            topology.resolve_routing(routing)?;
+            Ok(Shape::Graph(Box::new(crate::graph_file::read(file, terminals.as_deref())?)))
+        }
+        _ => Ok(topology.shape(routing)?),
+    }
+}
+
 /// Formats a float for an error message: short, whatever its size.
 pub fn num(x: f64) -> String {
     let a = x.abs();
@@ -838,7 +851,7 @@ impl Resolved {
     /// The builders' description of the network with its routing: the family under `routing`,
     /// or with `router.deadlock = updown` the family routed up*/down*.
     pub fn shape(&self) -> Result<Shape, SimError> {
-        let shape = self.topology.shape(&self.routing)?;
+        let shape = shape_of(&self.topology, &self.routing)?;
         Ok(if self.updown() { Shape::UpDown { of: Box::new(shape) } } else { shape })
     }
 

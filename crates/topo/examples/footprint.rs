@@ -29,6 +29,7 @@ fn heap_bytes(t: &Topology) -> usize {
         Topology::Xbar(c) => c.heap_bytes(),
         Topology::Dragonfly(c) => c.heap_bytes(),
         Topology::SlimFly(c) => c.heap_bytes(),
+        Topology::Graph(c) => c.heap_bytes(),
     }
 }
 

@@ -273,6 +273,17 @@ pub enum TopologySpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         modules: Option<u32>,
     },
+    /// Any graph from a file: BookSim2's anynet format, a CSV edge list `src,dst[,latency]`
+    /// or networkx node-link JSON (docs/topo.md), routed by every minimal next hop.
+    Graph {
+        /// The graph's file (.csv, .json, anything else by its content; recorded as given).
+        #[cfg_attr(feature = "cli", arg(long))]
+        file: std::path::PathBuf,
+        /// CSV edge lists: a file of `router,count` lines, each router's terminals (default 1).
+        #[cfg_attr(feature = "cli", arg(long))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        terminals: Option<std::path::PathBuf>,
+    },
 }
 
 impl Default for TopologySpec {
@@ -746,6 +757,12 @@ impl TopologySpec {
             TopologySpec::Slimfly { q, p } => Shape::SlimFly { q: *q, p: p.unwrap_or(1) },
             TopologySpec::TwoLevel { name, nodes, modules } => {
                 two_level(name, nodes.unwrap_or(1024), modules.unwrap_or(32))?
+            }
+            TopologySpec::Graph { file, .. } => {
+                return Err(invalid(format!(
+                    "the graph family's file {} is read outside netwrap-topo: build its shape with netwrap_sim::shape_of, which parses it into Shape::Graph",
+                    file.display()
+                )));
             }
         };
         // Circulants and Midimews route by their own minimal-next-hop table already.

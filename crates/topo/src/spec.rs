@@ -7,6 +7,7 @@ use crate::circulant::{Circulant, CirculantRouting};
 use crate::cube::{CubeSpec, DimensionOrder, KaryNCube};
 use crate::dragonfly::{Dragonfly, GlobalArrangement};
 use crate::fattree::FatTree;
+use crate::file_graph::FileGraph;
 use crate::graph::TableRouted;
 use crate::hamming::Hamming;
 use crate::indirect::{Indirect, StageWiring};
@@ -171,6 +172,9 @@ pub enum Shape {
         /// Terminals per router.
         p: u32,
     },
+    /// A graph read from a file (`graph --file F`, parsed by `netwrap_sim::graph_file`), routed
+    /// by a table of every minimal next hop, at most 64 MiB.
+    Graph(Box<FileGraph>),
     /// Any family routed instead by a table of every minimal next hop (Puente et al. §2.2): fully
     /// adaptive minimal routing; a table of at most 64 MiB (destination routers x routers bytes).
     Table {
@@ -230,6 +234,8 @@ pub enum Topology {
     Dragonfly(Dragonfly),
     /// Slim Flies.
     SlimFly(SlimFly),
+    /// A graph from a file, routed by a table of every minimal next hop.
+    Graph(TableRouted),
 }
 
 /// Something to do with a concrete family: the simulator implements this once and gets a
@@ -294,6 +300,16 @@ impl Shape {
                 Topology::Dragonfly(Dragonfly::new(*p, *a, *h, *groups, *arrangement)?)
             }
             Shape::SlimFly { q, p } => Topology::SlimFly(SlimFly::new(*q, *p)?),
+            Shape::Graph(g) => Topology::Graph(TableRouted::new(g.network()?).map_err(|e| match e {
+                TopoError::TooLarge { what, quantity, count, limit, .. } => TopoError::TooLarge {
+                    what,
+                    quantity,
+                    count,
+                    limit,
+                    why: "one byte per (destination router, router) pair; a graph from a file has no routing but its table",
+                },
+                other => other,
+            })?),
             Shape::Table { of } => {
                 let inner = of.build()?;
                 Topology::Table(TableRouted::new(inner.network().clone())?, Box::new(inner))
@@ -323,6 +339,7 @@ impl Topology {
             Topology::Xbar(t) => t.network(),
             Topology::Dragonfly(t) => t.network(),
             Topology::SlimFly(t) => t.network(),
+            Topology::Graph(t) => t.network(),
         }
     }
 
@@ -342,6 +359,7 @@ impl Topology {
             Topology::Xbar(t) => v.visit(t),
             Topology::Dragonfly(t) => v.visit(t),
             Topology::SlimFly(t) => v.visit(t),
+            Topology::Graph(t) => v.visit(t),
         }
     }
 

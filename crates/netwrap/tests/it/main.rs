@@ -7,6 +7,7 @@ mod cli;
 mod csv_output;
 mod docs;
 mod goldens;
+mod graph;
 #[cfg(target_os = "linux")]
 mod hostile;
 mod models;

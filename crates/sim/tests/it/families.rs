@@ -15,6 +15,13 @@ fn specs() -> Vec<(&'static str, TopologySpec, RoutingSpec)> {
     vec![
         ("torus 4x4", t(r#"{"family": "torus", "k": 4}"#), family.clone()),
         (
+            "graph kite.csv (a pure switch, two terminals at a)",
+            t(
+                r#"{"family": "graph", "file": "../../examples/graphs/kite.csv", "terminals": "../../examples/graphs/kite-terminals.csv"}"#,
+            ),
+            family.clone(),
+        ),
+        (
             "bidirectional torus 5x4",
             t(r#"{"family": "torus", "radices": [5, 4], "bidirectional": true}"#),
             family.clone(),
@@ -82,7 +89,7 @@ fn run(topology: TopologySpec, routing: RoutingSpec, rate: f64) -> SimResult {
 #[test]
 fn mean_hops_match_average_distance_for_every_family() {
     for (name, spec, routing) in specs() {
-        let topo = spec.shape(&routing).unwrap().build().unwrap();
+        let topo = netwrap_sim::shape_of(&spec, &routing).unwrap().build().unwrap();
         let metrics = topo.metrics().unwrap();
         let r = run(spec, routing, 0.01);
         let n = r.network.nodes as f64;

@@ -19,6 +19,7 @@ fn footprint(t: &Topology) -> u64 {
         Topology::Xbar(c) => c.heap_bytes(),
         Topology::Dragonfly(c) => c.heap_bytes(),
         Topology::SlimFly(c) => c.heap_bytes(),
+        Topology::Graph(c) => c.heap_bytes(),
     };
     (heap + size_of::<Topology>()) as u64
 }
