@@ -437,46 +437,16 @@ impl Topology {
                 let side = (0..net.routers()).map(|r| h.coordinate(r, i) < f[i] / 2).collect();
                 search_bisection(net, side, &format!("halve dimension {i} (K{})", f[i]))
             }
-            Topology::FatTree(t) => {
-                let half = net.terminals() / 2;
-                let top = t.levels();
-                let mut top_seen = 0u32;
-                let side: Vec<bool> = (0..net.routers())
-                    .map(|r| {
-                        if t.level(r) == top {
-                            top_seen += 1;
-                            top_seen.is_multiple_of(2)
-                        } else {
-                            t.subtree_first(r) < half
-                        }
-                    })
-                    .collect();
-                search_bisection(
-                    net,
-                    side,
-                    "cut at the root (each half of the processors with its subtrees, top switches shared out)",
-                )
-            }
-            Topology::Xgft(t) => {
-                let half = net.terminals() / 2;
-                let top = t.height();
-                let mut top_seen = 0u32;
-                let side: Vec<bool> = (0..net.routers())
-                    .map(|r| {
-                        if t.level(r) == top {
-                            top_seen += 1;
-                            top_seen.is_multiple_of(2)
-                        } else {
-                            t.subtree_first(r) < half
-                        }
-                    })
-                    .collect();
-                search_bisection(
-                    net,
-                    side,
-                    "cut at the top (each half of the processors with its subtrees, top switches shared out)",
-                )
-            }
+            Topology::FatTree(t) => tree_cut(
+                net,
+                |r| (t.level(r) == t.levels(), t.subtree_first(r)),
+                "cut at the root (each half of the processors with its subtrees, top switches shared out)",
+            ),
+            Topology::Xgft(t) => tree_cut(
+                net,
+                |r| (t.level(r) == t.height(), t.subtree_first(r)),
+                "cut at the top (each half of the processors with its subtrees, top switches shared out)",
+            ),
             Topology::Xbar(_) if net.routers() == 1 => Bisection {
                 width: 0,
                 exact: true,
@@ -590,6 +560,24 @@ fn cube_bisection(c: &KaryNCube) -> Bisection {
             format!("halve the largest dimension {i} (mixed radices): an upper bound")
         },
     }
+}
+
+/// A tree's natural cut, improved by local search: each router below the top on the side of
+/// the first processor of its subtree, the top switches shared out alternately. `at(r)` is
+/// (whether r is a top switch, the first processor below r).
+fn tree_cut(net: &Network, at: impl Fn(crate::RouterId) -> (bool, u32), how: &str) -> Bisection {
+    let half = net.terminals() / 2;
+    let mut top_seen = 0u32;
+    let side: Vec<bool> = (0..net.routers())
+        .map(|r| match at(r) {
+            (true, _) => {
+                top_seen += 1;
+                top_seen.is_multiple_of(2)
+            }
+            (false, first) => first < half,
+        })
+        .collect();
+    search_bisection(net, side, how)
 }
 
 /// Exact metrics of a k-ary n-cube from its dimensions, without touching every pair.
