@@ -70,6 +70,7 @@ pub struct Metrics {
     pub reply_latency: Option<f64>,
     pub model_processor_utilization: Option<f64>,
     pub model_error_processor_utilization: Option<f64>,
+    pub nonminimal: Option<f64>,
 }
 
 impl Row {
@@ -147,6 +148,7 @@ impl Metrics {
             reply_latency: a.map(|a| a.reply_latency),
             model_processor_utilization: m.and_then(|m| m.processor_utilization),
             model_error_processor_utilization: m.and_then(|m| m.relative_error.processor_utilization),
+            nonminimal: rep.nonminimal,
         }
     }
 }
@@ -162,7 +164,7 @@ mod tests {
     fn columns_are_the_rows_fields_in_order() {
         let c = Row::columns(&["workload.rate".into(), "topology.k".into()]);
         assert_eq!(c[..5], ["point", "replication", "workload.rate", "topology.k", "verdict"]);
-        assert_eq!(c.len(), 4 + 42);
-        assert_eq!(c.last().map(String::as_str), Some("model_error_processor_utilization"));
+        assert_eq!(c.len(), 4 + 43);
+        assert_eq!(c.last().map(String::as_str), Some("nonminimal"));
     }
 }

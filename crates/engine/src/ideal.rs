@@ -11,7 +11,7 @@
 use crate::calendar::Calendar;
 use crate::traffic::Pattern;
 use crate::{Births, Collector, Msg, NEVER, Outcome, RunSpec, choose};
-use netwrap_topo::{Candidates, Network, Routing, TerminalId};
+use netwrap_topo::{Candidates, Legs, Network, Routing, TerminalId};
 
 /// A channel's state: everything the hot loop touches per channel, 24 bytes.
 struct Lane {
@@ -45,6 +45,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let mut born: Vec<(TerminalId, Msg)> = Vec::new();
     let mut due = Vec::new();
     let mut cands = Candidates::for_network(net);
+    let legs = Legs::new(spec.paths, net, spec.groups);
     let mut flit_hops = 0u64;
     // Idle stretches a grant leaves ahead of the clock on a channel (a message waiting for its
     // tail before a wider channel): (channel, from, to). Needed to count exactly the busy
@@ -74,7 +75,27 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         for &ev in &due {
             let slot = ev as u32;
             let m = &mut msgs[slot as usize];
-            routing.route(m.at, m.dst, m.salt, &mut cands);
+            let target = if legs.active() {
+                // UGAL's queue: the cycles a channel is already granted ahead of the clock.
+                let queue = |c: u32| lanes[c as usize].free_at.saturating_sub(now);
+                let mut switched = false;
+                legs.decide(
+                    net,
+                    routing,
+                    m.at,
+                    m.dst,
+                    m.salt,
+                    m.hops,
+                    &mut m.leg,
+                    &mut switched,
+                    queue,
+                    &mut cands,
+                );
+                legs.target(m.at, m.dst, &mut m.leg, &mut switched)
+            } else {
+                m.dst
+            };
+            routing.route(m.at, target, m.salt, &mut cands);
             if cands.is_empty() {
                 let m = *m;
                 births.deliver(

@@ -123,6 +123,10 @@ pub struct RunSpec {
     pub stop: StopRule,
     /// What to record.
     pub record: Record,
+    /// Which paths messages take (minimal, Valiant, UGAL, PAR) over the network's routing.
+    pub paths: netwrap_topo::Paths,
+    /// Terminals per group and groups, on families built of groups ([`netwrap_topo::Topology::groups`]).
+    pub groups: Option<(u32, u32)>,
 }
 
 /// The cycle after an idle `now`: the earliest of the engine's next events (`None`: none of
@@ -270,6 +274,8 @@ pub struct PacketStats {
     /// Sum of their network latencies: delivery cycle minus the cycle their header left the
     /// source router.
     pub network_sum: u64,
+    /// Those sent through an intermediate (Valiant, UGAL, PAR).
+    pub nonminimal: u64,
 }
 
 /// A deadlock found at run time: a cycle of input virtual channels, each holding a packet that
@@ -333,6 +339,8 @@ pub(crate) struct Msg {
     pub size: u32,
     /// The access it belongs to, as the workload numbers it ([`workload::UNTRACKED`]: none).
     pub tag: u32,
+    /// Its routing state ([`netwrap_topo::paths::Leg`]).
+    pub leg: netwrap_topo::paths::Leg,
 }
 
 impl Msg {
@@ -350,6 +358,7 @@ impl Msg {
             hops: 0,
             size,
             tag,
+            leg: netwrap_topo::paths::UNDECIDED,
         }
     }
 
@@ -374,6 +383,7 @@ struct Delivery {
     latency: u64,
     source_wait: u64,
     size: u32,
+    nonminimal: bool,
 }
 
 /// Measurement bookkeeping and the stop rule, shared by both engines.
@@ -518,6 +528,7 @@ impl Collector {
                     latency: at - m.created,
                     source_wait,
                     size: m.size,
+                    nonminimal: netwrap_topo::paths::went_nonminimal(m.leg),
                 },
             );
         }
@@ -548,6 +559,7 @@ impl Collector {
                     d.hops as u64,
                     d.source_wait,
                 );
+                self.measured.nonminimal += u64::from(d.nonminimal);
                 if let Some(r) = &mut self.records {
                     r[d.seq as usize] =
                         MessageRecord { latency: d.latency, source_wait: d.source_wait, hops: d.hops };

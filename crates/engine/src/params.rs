@@ -41,6 +41,20 @@ pub enum Avoidance {
     /// number of VCs and any switching (the argument: `netwrap_topo::UpDownRouting`). Needs
     /// `routing.algorithm = family` (the routing it replaces; not --routing table or record).
     Updown,
+    /// VC classes by route phase (Kim et al. 2008 §4.2; Jiang, Kim & Dally 2009): a route
+    /// starts in class 0 and rises one class after each global channel (the dragonfly's) and
+    /// where its leg switches (it reaches its Valiant intermediate, or PAR turns it), so its
+    /// classes never fall and no dependency cycle stays within one. The VCs are split evenly
+    /// among the classes the routing needs: on a dragonfly 2 (minimal), 3 (Valiant or UGAL
+    /// through a group), 4 (through a router, or PAR through a group), 5 (PAR through a
+    /// router); elsewhere 1, and 2 with an intermediate. Needs vcs >= that many.
+    Phases,
+    /// Dragonflies: class 1 on channels leaving a router of the packet's destination group, 0
+    /// elsewhere — the two classes that make minimal routing deadlock-free (Kim et al. 2008
+    /// §4.2). A non-minimal route reuses class 0 across its intermediate group (global class
+    /// 0, local class 0, global class 0), the assignment of BookSim's and sst-macro's
+    /// dragonfly UGAL: `netwrap check` finds the cycle it leaves. Needs vcs >= 2.
+    DestGroup,
 }
 
 /// How a packet advances through the virtual-channel router.

@@ -11,7 +11,7 @@
 
 use crate::traffic::Pattern;
 use crate::{Births, Collector, Msg, Outcome, RunSpec, choose};
-use netwrap_topo::{Candidates, Network, Routing};
+use netwrap_topo::{Candidates, Legs, Network, Routing};
 use std::collections::VecDeque;
 
 struct Entry {
@@ -56,6 +56,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let mut busy = vec![0u64; channels.len()];
     let mut in_transit: Vec<Flit> = Vec::new();
     let mut cands = Candidates::for_network(net);
+    let legs = Legs::new(spec.paths, net, spec.groups);
     let mut now = 0u64;
     let mut reason = None;
     while now < spec.max_cycles {
@@ -86,21 +87,7 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         headers.sort_unstable();
         for &(key, fresh) in &headers {
             let slot = key as u32;
-            let m = msgs[slot as usize];
-            routing.route(m.at, m.dst, m.salt, &mut cands);
-            if cands.is_empty() {
-                paths[slot as usize].channels.push(u32::MAX);
-                if fresh {
-                    // Self-addressed: no channel; the processor takes its B flits.
-                    births.deliver(
-                        &m,
-                        now + (m.size as u64).div_ceil(net.terminal_width() as u64),
-                        &mut collector,
-                    );
-                    free.push(slot);
-                }
-                continue;
-            }
+            let mut m = msgs[slot as usize];
             // When each candidate's queue empties: replay its entries in order.
             let drains = |c: u32| -> u64 {
                 let mut t = now;
@@ -114,6 +101,40 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 }
                 t
             };
+            let target = if legs.active() {
+                let queue = |c: u32| drains(c).saturating_sub(now);
+                let mut switched = false;
+                legs.decide(
+                    net,
+                    routing,
+                    m.at,
+                    m.dst,
+                    m.salt,
+                    m.hops,
+                    &mut m.leg,
+                    &mut switched,
+                    queue,
+                    &mut cands,
+                );
+                legs.target(m.at, m.dst, &mut m.leg, &mut switched)
+            } else {
+                m.dst
+            };
+            msgs[slot as usize].leg = m.leg;
+            routing.route(m.at, target, m.salt, &mut cands);
+            if cands.is_empty() {
+                paths[slot as usize].channels.push(u32::MAX);
+                if fresh {
+                    // Self-addressed: no channel; the processor takes its B flits.
+                    births.deliver(
+                        &m,
+                        now + (m.size as u64).div_ceil(net.terminal_width() as u64),
+                        &mut collector,
+                    );
+                    free.push(slot);
+                }
+                continue;
+            }
             let c = choose(cands.as_slice(), m.salt, m.hops, now, drains);
             let hop = paths[slot as usize].channels.len() as u32;
             let whole = m.in_width != 0 && width(c) > m.in_width;

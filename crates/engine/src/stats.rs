@@ -98,6 +98,8 @@ pub struct Measured {
     pub hops: Histogram,
     /// Sum of the cycles measured messages waited at their source before their first hop.
     pub source_wait_sum: u128,
+    /// Delivered measured messages that went through an intermediate (Valiant, UGAL, PAR).
+    pub nonminimal: u64,
     latency_sum: u128,
     hops_sum: u128,
     /// Per batch of `per_batch` consecutive sequence numbers: (latency sum, hop sum, messages).
@@ -164,6 +166,7 @@ impl Measured {
             latency: Histogram::default(),
             hops: Histogram::default(),
             source_wait_sum: 0,
+            nonminimal: 0,
             latency_sum: 0,
             hops_sum: 0,
             batches: vec![(0.0, 0.0, 0); if per_batch >= 2 { BATCHES } else { 0 }],

@@ -23,7 +23,7 @@ use crate::{
     Births, ClassService, Collector, Deadlock, DeadlockWait, Msg, Outcome, PacketStats, RunSpec, StopReason,
     UNMEASURED, choose,
 };
-use netwrap_topo::{Candidates, ChannelId, Network, Routing, TerminalId};
+use netwrap_topo::{Candidates, ChannelId, Legs, Network, Routing, TerminalId};
 use std::collections::VecDeque;
 
 /// One flit in a buffer: its packet, and when it may leave.
@@ -44,6 +44,10 @@ struct Packet {
     left: u64,
     /// Channels its header has crossed.
     hops: u32,
+    /// Its routing state ([`netwrap_topo::paths::Leg`]) and the hops at which its leg last
+    /// switched (`u32::MAX`: never).
+    leg: u32,
+    switch_hop: u32,
 }
 
 struct Message {
@@ -140,6 +144,7 @@ struct Sim<'a, R: Routing> {
     pstats: PacketStats,
     collector: Collector,
     births: Births,
+    legs: Legs,
 }
 
 /// Runs the virtual-channel router network flit by flit (see the module docs); same contract
@@ -243,6 +248,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             pstats: PacketStats::default(),
             collector: Collector::new(spec, net),
             births: Births::new(spec, net),
+            legs: Legs::new(spec.paths, net, spec.groups),
         }
     }
 
@@ -302,6 +308,8 @@ impl<'a, R: Routing> Sim<'a, R> {
                 created: now,
                 left: now,
                 hops: 0,
+                leg: netwrap_topo::paths::UNDECIDED,
+                switch_hop: u32::MAX,
             });
         }
     }
@@ -401,10 +409,39 @@ impl<'a, R: Routing> Sim<'a, R> {
         let waited = now - header.ready.max(q.front_since);
         let escape = self.p.deadlock == Avoidance::Escape;
         let mut cands = Candidates::default();
-        if escape {
-            self.routing.minimal(rt, pk.dst, pk.salt, &mut cands);
+        // Non-minimal paths: decided at the source by the channels' credits (PAR again at the
+        // first hop); the packet heads for its intermediate until it gets there.
+        let (mut leg, mut switched) = (pk.leg, false);
+        let target = if self.legs.active() {
+            let (ovcs, f) = (&self.ovcs, self.p.buffer);
+            let queue =
+                |c: u32| (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>();
+            self.legs.decide(
+                self.net,
+                self.routing,
+                rt,
+                pk.dst,
+                pk.salt,
+                pk.hops,
+                &mut leg,
+                &mut switched,
+                queue,
+                &mut cands,
+            );
+            self.legs.target(rt, pk.dst, &mut leg, &mut switched)
         } else {
-            self.routing.route(rt, pk.dst, pk.salt, &mut cands);
+            pk.dst
+        };
+        let pk = &mut self.packets[packet];
+        pk.leg = leg;
+        if switched {
+            pk.switch_hop = pk.hops;
+        }
+        let pk = &self.packets[packet];
+        if escape {
+            self.routing.minimal(rt, target, pk.salt, &mut cands);
+        } else {
+            self.routing.route(rt, target, pk.salt, &mut cands);
         }
         let taken = (now >= self.warmup).then_some((now, waited));
         if cands.is_empty() {
@@ -466,6 +503,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         let base = self.messages[self.packets[packet].message].base;
         let top = base + self.vcs_in;
         let range = match self.p.deadlock {
+            Avoidance::Phases | Avoidance::DestGroup => self.route_class(ivc, packet),
             // The adaptive VCs; the first of the class is the escape VC.
             Avoidance::Escape => base + 1..top,
             Avoidance::Dateline => {
@@ -484,6 +522,27 @@ impl<'a, R: Routing> Sim<'a, R> {
             let ov = &self.ovcs[o as usize];
             ov.holder.is_none() && ov.credits >= need
         })
+    }
+
+    /// The VCs of the packet's route class at the router of input VC `ivc` (`phases`: one
+    /// above its arriving VC's class after a global channel or where its leg switched;
+    /// `dest-group`: 1 at a router of its destination's group), the classes splitting the VCs
+    /// of its message class evenly.
+    fn route_class(&self, ivc: u32, packet: usize) -> std::ops::Range<u32> {
+        let v = self.p.vcs;
+        let pk = &self.packets[packet];
+        let base = self.messages[pk.message].base;
+        let classes = if self.p.deadlock == Avoidance::Phases { self.legs.phase_classes() } else { 2 };
+        let per = (self.vcs_in / classes).max(1);
+        let (port, at) = (ivc / v, self.port_router[(ivc / v) as usize]);
+        let k = if self.p.deadlock == Avoidance::DestGroup {
+            self.legs.dest_group_class(at, pk.dst)
+        } else {
+            let arrived = (port < self.nc).then(|| (port, (ivc % v).saturating_sub(base) / per));
+            self.legs.phase_class(self.net, arrived, pk.switch_hop == pk.hops)
+        };
+        let lo = base + k.min(classes - 1) * per;
+        lo..lo + per
     }
 
     fn class(&self, c: ChannelId) -> u32 {
@@ -584,6 +643,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         let m = &mut self.messages[pk.message];
         if m.msg.seq != UNMEASURED {
             self.pstats.delivered += 1;
+            self.pstats.nonminimal += u64::from(netwrap_topo::paths::went_nonminimal(pk.leg));
             self.pstats.latency_sum += now + 1 - pk.created;
             self.pstats.network_sum += now + 1 - pk.left;
         }
@@ -591,6 +651,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         if m.packets_left == 0 {
             // The message's hops are those of its last packet.
             m.msg.hops = pk.hops;
+            m.msg.leg = pk.leg;
             self.births.deliver(&m.msg, now + 1, &mut self.collector);
         }
     }
@@ -636,10 +697,14 @@ impl<'a, R: Routing> Sim<'a, R> {
                     self.routing.escape(at, pk.dst, pk.salt)
                 } else {
                     let mut cands = Candidates::default();
-                    self.routing.route(at, pk.dst, pk.salt, &mut cands);
+                    self.routing.route(at, self.legs.peek(at, pk.dst, pk.leg), pk.salt, &mut cands);
                     cands.as_slice().first().copied()
                 }?;
-                let o = c * self.p.vcs;
+                let first = match self.p.deadlock {
+                    Avoidance::Phases | Avoidance::DestGroup => self.route_class(ivc, front.packet).start,
+                    _ => 0,
+                };
+                let o = c * self.p.vcs + first;
                 Some(self.ovcs[o as usize].holder.unwrap_or(o))
             }
         }

@@ -304,6 +304,8 @@ fn case() -> impl Strategy<Value = Case> {
             seed: k.seed,
             stop,
             record: Record { messages: true, channels: true, ..Record::default() },
+            paths: Default::default(),
+            groups: None,
         };
         Case { shape, p, spec, uniform_others: k.uniform_others }
     })
@@ -427,6 +429,8 @@ fn deadlocks_are_reported_alike() {
                 seed: 11 + i as u64,
                 stop: StopRule::drain(),
                 record: Record { messages: true, channels: true, ..Record::default() },
+                paths: Default::default(),
+                groups: None,
             },
             uniform_others: false,
         };

@@ -686,6 +686,8 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
                 netwrap_sim::Avoidance::Escape =>
                     ", adaptive (any minimal hop) with a dimension-order escape VC (bubble flow control on rings)",
                 netwrap_sim::Avoidance::Updown => ", up*/down* routing",
+                netwrap_sim::Avoidance::Phases => ", VC classes by route phase",
+                netwrap_sim::Avoidance::DestGroup => ", VC classes by destination group",
             }
         )?;
     }
@@ -784,6 +786,8 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
     line(out, "accepted load (flits/node/cycle)", format!("{:.5}", rep.accepted_load))?;
     let hops_label = if r.result.expected_mean_hops_exact {
         "routes' mean hops (exact)"
+    } else if r.result.point.routing.paths().choice != netwrap_topo::PathChoice::Minimal {
+        "routes' mean hops (minimal)"
     } else {
         "routes' mean hops (uniform's)"
     };
@@ -825,6 +829,9 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
     {
         line(out, "packet latency (network)", format!("{p:.3} ({n:.3})"))?;
         line(out, "packets delivered", format!("{d}"))?;
+    }
+    if let Some(f) = rep.nonminimal {
+        line(out, "routed non-minimally", format!("{f:.4}"))?;
     }
     if let Some(p) = &rep.latency_percentiles {
         line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;

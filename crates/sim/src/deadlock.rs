@@ -39,7 +39,7 @@ use crate::Resolved;
 use crate::SimError;
 use crate::spec::Avoidance;
 use netwrap_engine::vc::{rings, upper_class};
-use netwrap_topo::{Candidates, Family, Network, Routing, Visitor};
+use netwrap_topo::{Candidates, Family, Legs, Network, PathChoice, Paths, Routing, Visitor};
 use serde::Serialize;
 
 /// The most (destination × graph node) search states a check may visit (about a second).
@@ -56,9 +56,10 @@ pub struct DepNode {
     pub to: u32,
     /// The channel's class, e.g. `dim 0 +`.
     pub class: String,
-    /// The VC class with a dateline: `lower` or `upper`.
+    /// The VC class: with a dateline `lower` or `upper`; with route classes (`phases`,
+    /// `dest-group`) `class k`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub vcs: Option<&'static str>,
+    pub vcs: Option<String>,
 }
 
 /// What the check found.
@@ -119,9 +120,25 @@ pub struct Check {
     pub nodes: u64,
     /// Edges of the dependency graph.
     pub edges: u64,
+    /// With route classes (`phases`, `dest-group`): the classes the VCs are split into, and
+    /// the classes the routes would reach if there were enough (more than `classes` means
+    /// the routes share the top class beyond their phases).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route_classes: Option<RouteClasses>,
+    /// The paths checked (minimal, or through intermediates).
+    pub paths: Paths,
     /// The verdict.
     #[serde(flatten)]
     pub verdict: Verdict,
+}
+
+/// The VC classes of a route-class assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RouteClasses {
+    /// Classes the VCs are split into.
+    pub classes: u32,
+    /// Classes the routes reach.
+    pub reached: u32,
 }
 
 /// Checks a resolved spec: builds its network and routing and, for the virtual-channel
@@ -135,17 +152,29 @@ pub fn check(spec: &Resolved) -> Result<Check, SimError> {
             deadlock: Avoidance::None,
             nodes: 0,
             edges: 0,
+            route_classes: None,
+            paths: spec.routing.paths(),
             verdict: Verdict::Ideal,
         });
     };
-    struct On(Avoidance);
+    let groups = topology.groups();
+    if p.deadlock == Avoidance::Phases {
+        crate::experiment::phase_vcs(topology.network(), groups, &spec.routing, p.vcs, 1)?;
+    }
+    let legs = Legs::new(spec.routing.paths(), topology.network(), groups);
+    struct On(Avoidance, Legs, Option<(u32, u32)>);
     impl Visitor for On {
         type Output = Result<Check, SimError>;
         fn visit<F: Family>(self, f: &F) -> Self::Output {
-            check_on(f.network(), f, self.0)
+            let (deadlock, legs) = (self.0, self.1);
+            if legs.active() || matches!(deadlock, Avoidance::Phases | Avoidance::DestGroup) {
+                route_class_check(f.network(), f, deadlock, &legs, self.2)
+            } else {
+                check_on(f.network(), f, deadlock)
+            }
         }
     }
-    topology.visit(On(p.deadlock))
+    topology.visit(On(p.deadlock, legs, groups))
 }
 
 /// The escape sub-function of a routing: its one escape channel (VC 0) at every hop.
@@ -255,7 +284,7 @@ fn dependency_check<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance)
                     from: net.source(c),
                     to: ch.dst,
                     class: net.classes()[ch.class as usize].clone(),
-                    vcs: dateline.then_some(if b % 2 == 1 { "upper" } else { "lower" }),
+                    vcs: dateline.then(|| if b % 2 == 1 { "upper" } else { "lower" }.to_string()),
                 }
             })
             .collect()
@@ -279,7 +308,287 @@ fn dependency_check<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance)
             Some(cycle) => Verdict::Cycle { cycle: describe(cycle) },
         }
     };
-    Ok(Check { network: net.name().to_string(), deadlock, nodes: n, edges: edges.len() as u64, verdict })
+    Ok(Check {
+        network: net.name().to_string(),
+        deadlock,
+        nodes: n,
+        edges: edges.len() as u64,
+        route_classes: None,
+        paths: Paths::default(),
+        verdict,
+    })
+}
+
+/// The dependency graph under non-minimal paths or route classes (`phases`, `dest-group`;
+/// with neither avoidance, one class), each class assigned as the VC router assigns it
+/// ([`Legs::phase_class`], [`Legs::dest_group_class`]), and its verdict.
+///
+/// A route through an intermediate has two legs. The first leg's dependencies do not depend
+/// on the final destination (under `dest-group` only through its group), so one search per
+/// intermediate router (and destination group) from every injection router finds them all,
+/// and records the nodes a first leg ends on (its switch nodes); one search per destination
+/// then follows the second legs from the switch nodes, and the minimal routes from the
+/// injection routers of the pairs that go minimally (every pair under UGAL and PAR, which may
+/// choose the minimal path; under Valiant those within one router or group). Under PAR the
+/// first legs also start after each first minimal hop that stays in the source group. Each
+/// switch node is followed towards every destination, more than the routes need, which can
+/// only add edges: an acyclic graph stays a proof. The class a hop takes is clamped to the
+/// top class as the router clamps it, and the classes the routes would reach are reported.
+fn route_class_check<F: Family>(
+    net: &Network,
+    f: &F,
+    deadlock: Avoidance,
+    legs: &Legs,
+    groups: Option<(u32, u32)>,
+) -> Result<Check, SimError> {
+    let classes = match deadlock {
+        Avoidance::Phases => legs.phase_classes(),
+        Avoidance::DestGroup => 2,
+        _ => 1,
+    };
+    let k_n = classes as u64;
+    let nc = net.channels().len() as u64;
+    let n = nc * k_n;
+    let paths = legs.paths();
+    let vias = if legs.active() { legs.intermediates() } else { Vec::new() };
+    // Under dest-group a first leg's classes depend on the destination's group: one
+    // representative terminal per group.
+    let keys: Vec<Option<u32>> = match (deadlock, groups) {
+        (Avoidance::DestGroup, Some((size, groups))) => (0..groups).map(|g| Some(g * size)).collect(),
+        _ => vec![None],
+    };
+    let work = (vias.len() as u64 * keys.len() as u64 + net.terminals() as u64) * (n + net.routers() as u64);
+    if work > MAX_WORK {
+        return Err(SimError::Invalid(format!(
+            "netwrap check: the {} is too large to check under these paths ({} first-leg and {} second-leg searches x {} dependency-graph nodes > {MAX_WORK} search states)",
+            net.name(),
+            vias.len() * keys.len(),
+            net.terminals(),
+            n
+        )));
+    }
+    let salts: &[u32] = if f.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
+    let mut search = Search {
+        net,
+        legs,
+        deadlock,
+        classes,
+        reached: 1,
+        seen: vec![false; n as usize],
+        edges: Vec::new(),
+        stack: Vec::new(),
+        cands: Candidates::for_network(net),
+    };
+    let mut sources: Vec<u32> = (0..net.terminals()).map(|s| net.inject_router(s)).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let group_of = |r: u32| legs.group_of_router(r);
+    // Per key: the switch nodes (with the router a leg ends on) and the routers where a first
+    // leg ends before any hop.
+    let mut switch_nodes: Vec<Vec<u32>> = vec![Vec::new(); keys.len()];
+    let mut switch_routers: Vec<Vec<u32>> = vec![Vec::new(); keys.len()];
+    for (ki, key) in keys.iter().enumerate() {
+        if !legs.active() {
+            break;
+        }
+        let mut is_switch = vec![false; n as usize];
+        let mut is_switch_router = vec![false; net.routers() as usize];
+        // PAR's turns after a first minimal hop within the source group.
+        let mut turns: Vec<(u32, u32)> = Vec::new();
+        if paths.choice == PathChoice::Par {
+            let mut seen_turn = vec![false; n as usize];
+            for &r in &sources {
+                for t in 0..net.terminals() {
+                    if key.is_some_and(|k| group_of(net.eject_router(t)) != group_of(net.eject_router(k))) {
+                        continue;
+                    }
+                    if legs.local(r, t) {
+                        continue;
+                    }
+                    for &salt in salts {
+                        f.spread(r, t, salt, &mut search.cands);
+                        for &c in search.cands.as_slice() {
+                            let to = net.channel(c).dst;
+                            if group_of(to) == group_of(r) {
+                                let k = search.class(r, None, false, key.unwrap_or(t));
+                                let b = c * classes + k;
+                                if !seen_turn[b as usize] {
+                                    seen_turn[b as usize] = true;
+                                    turns.push((to, b));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for &(v, _) in &vias {
+            for &salt in salts {
+                search.clear();
+                for &r in &sources {
+                    search.stack.push((r, None, false));
+                }
+                for &(to, b) in &turns {
+                    search.stack.push((to, Some(b), true));
+                }
+                let dest = key.unwrap_or(v);
+                search.run(f, v, Some(v), dest, salt, |r, prev| match prev {
+                    Some(b) => {
+                        if !is_switch[b as usize] {
+                            is_switch[b as usize] = true;
+                        }
+                    }
+                    None => is_switch_router[r as usize] = true,
+                })?;
+            }
+        }
+        switch_nodes[ki] = (0..n as u32).filter(|&b| is_switch[b as usize]).collect();
+        switch_routers[ki] = (0..net.routers()).filter(|&r| is_switch_router[r as usize]).collect();
+    }
+    for t in 0..net.terminals() {
+        let ki = match keys[..] {
+            [None] => 0,
+            _ => keys
+                .iter()
+                .position(|k| {
+                    k.is_some_and(|k| group_of(net.eject_router(k)) == group_of(net.eject_router(t)))
+                })
+                .unwrap_or(0),
+        };
+        for &salt in salts {
+            search.clear();
+            for &r in &sources {
+                if !legs.active() || paths.choice.adaptive() || legs.local(r, t) {
+                    search.stack.push((r, None, false));
+                }
+            }
+            for &r in &switch_routers[ki] {
+                search.stack.push((r, None, false));
+            }
+            for &b in &switch_nodes[ki] {
+                search.stack.push((net.channel(b / classes).dst, Some(b), true));
+            }
+            search.run(f, t, None, t, salt, |_, _| {})?;
+            if search.edges.len() > 1 << 24 {
+                search.edges.sort_unstable();
+                search.edges.dedup();
+            }
+        }
+    }
+    let Search { mut edges, reached, .. } = search;
+    edges.sort_unstable();
+    edges.dedup();
+    let verdict = match find_cycle(n as usize, &edges) {
+        None => Verdict::Acyclic,
+        Some(cycle) => Verdict::Cycle {
+            cycle: cycle
+                .into_iter()
+                .map(|b| {
+                    let c = b / classes;
+                    let ch = net.channel(c);
+                    DepNode {
+                        channel: c,
+                        from: net.source(c),
+                        to: ch.dst,
+                        class: net.classes()[ch.class as usize].clone(),
+                        vcs: (classes > 1).then(|| format!("class {}", b % classes)),
+                    }
+                })
+                .collect(),
+        },
+    };
+    Ok(Check {
+        network: net.name().to_string(),
+        deadlock,
+        nodes: n,
+        edges: edges.len() as u64,
+        route_classes: matches!(deadlock, Avoidance::Phases | Avoidance::DestGroup)
+            .then_some(RouteClasses { classes, reached }),
+        paths,
+        verdict,
+    })
+}
+
+/// One search of [`route_class_check`]: from the states on its stack, every route towards a
+/// terminal (ending at an intermediate when given), recording the dependency edges.
+struct Search<'a> {
+    net: &'a Network,
+    legs: &'a Legs,
+    deadlock: Avoidance,
+    classes: u32,
+    /// The most classes a hop would take, unclamped.
+    reached: u32,
+    /// Nodes reached in this search (a node fixes the router it leads to).
+    seen: Vec<bool>,
+    edges: Vec<(u32, u32)>,
+    /// (router, node arrived by, whether the leg switched there).
+    stack: Vec<(u32, Option<u32>, bool)>,
+    cands: Candidates,
+}
+
+impl Search<'_> {
+    fn clear(&mut self) {
+        self.seen.iter_mut().for_each(|s| *s = false);
+        self.stack.clear();
+    }
+
+    /// The class of the next hop from router `at` (arriving by node `prev`, the leg switched
+    /// there or not) of a packet bound for `dest`, unclamped.
+    fn class(&self, at: u32, prev: Option<u32>, switched: bool, dest: u32) -> u32 {
+        match self.deadlock {
+            Avoidance::Phases => {
+                self.legs.phase_class(self.net, prev.map(|b| (b / self.classes, b % self.classes)), switched)
+            }
+            Avoidance::DestGroup => self.legs.dest_group_class(at, dest),
+            _ => 0,
+        }
+    }
+
+    /// Follows every route from the stacked states towards terminal `to` (towards intermediate
+    /// `via`, ending where it is reached: `ended(router, node arrived by)`), classes as for a
+    /// packet bound for `dest`.
+    #[allow(clippy::too_many_arguments)]
+    fn run<F: Family>(
+        &mut self,
+        f: &F,
+        to: u32,
+        via: Option<u32>,
+        dest: u32,
+        salt: u32,
+        mut ended: impl FnMut(u32, Option<u32>),
+    ) -> Result<(), SimError> {
+        let net = self.net;
+        while let Some((r, prev, switched)) = self.stack.pop() {
+            if via.is_some_and(|v| self.legs.arrived(r, v)) {
+                ended(r, prev);
+                continue;
+            }
+            f.spread(r, to, salt, &mut self.cands);
+            if self.cands.is_empty() {
+                if via.is_none() && r != net.eject_router(to) {
+                    return Err(SimError::Invalid(format!(
+                        "routing towards terminal {to} stops at router {r}, not at its ejection router"
+                    )));
+                }
+                continue;
+            }
+            let k = self.class(r, prev, switched, dest);
+            self.reached = self.reached.max(k + 1);
+            let k = k.min(self.classes - 1);
+            for i in 0..self.cands.as_slice().len() {
+                let c = self.cands.as_slice()[i];
+                let b = c * self.classes + k;
+                if let Some(a) = prev {
+                    self.edges.push((a, b));
+                }
+                if !self.seen[b as usize] {
+                    self.seen[b as usize] = true;
+                    self.stack.push((net.channel(c).dst, Some(b), false));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A cycle of the directed graph on `n` nodes with these (sorted) edges, if it has one: its

@@ -11,7 +11,9 @@ use crate::{Destinations, Resolved, Router, SimError, Source, Warmup};
 use netwrap_engine::Memories;
 use netwrap_engine::traffic::{self, CubeLocality, GroupShift, Hotspot, LocalitySubcube, Pattern, subcube};
 use netwrap_engine::{self as engine, Arrivals, Outcome, Record, RunSpec, StopRule};
-use netwrap_topo::{Family, FileGraph, Network, Routing, Shape, TableRouted, TerminalId, Topology, Visitor};
+use netwrap_topo::{
+    Family, FileGraph, Legs, Network, PathChoice, Routing, Shape, TableRouted, TerminalId, Topology, Visitor,
+};
 
 /// What a run will do, decided before its first cycle ([`Experiment::plan`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -108,7 +110,7 @@ impl Experiment {
         };
         let topology = shape.build()?;
         let (pattern, subcube) = build_pattern(&spec, &topology)?;
-        let facts = facts(&topology, &pattern, subcube.as_ref())?;
+        let facts = facts(&topology, &pattern, subcube.as_ref(), spec.routing.paths())?;
         let joined = match &mut spec.workload.reply {
             Some(reply) => {
                 reply.network = reply_network(reply.network, topology.network())?;
@@ -161,7 +163,23 @@ impl Experiment {
                 ));
             }
         }
+        let paths = self.spec.routing.paths();
+        if paths.choice != PathChoice::Minimal && self.joined.is_some() {
+            return Err(error(
+                "routing.algorithm",
+                &["workload.reply.network"],
+                format!(
+                    "routing '{}' on the {}: replies on a separate network are routed by tables of minimal next hops; carry them on the same network (workload.reply.network = same)",
+                    self.spec.routing.algorithm.name(),
+                    net.name()
+                ),
+            ));
+        }
         let Some(p) = point.router.vc() else { return Ok(()) };
+        if p.deadlock == Avoidance::Phases {
+            let halves = if point.replies() && self.joined.is_none() { 2 } else { 1 };
+            phase_vcs(net, self.topology.groups(), &self.spec.routing, p.vcs, halves)?;
+        }
         let widest = net.channels().iter().map(|c| c.width as u32).max().unwrap_or(1);
         if widest > 1 || net.terminal_width() > 1 {
             return Err(error(
@@ -362,6 +380,8 @@ impl Experiment {
             seed: r.seed,
             stop,
             record,
+            paths: self.spec.routing.paths(),
+            groups: self.topology.groups(),
         };
         let outcome = match &self.joined {
             Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, point.router),
@@ -384,6 +404,7 @@ impl Experiment {
             short_window,
             finite_buffers: point.router.vc().is_some(),
             closed_loop: point.closed_loop(),
+            nonminimal_paths: point.routing.paths().choice != PathChoice::Minimal,
         };
         let report = summarize(&outcome, net, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
         Ok(SimResult {
@@ -614,6 +635,35 @@ fn midimew_map(topology: &Topology, n: u32) -> Option<Vec<TerminalId>> {
 pub fn simulate(spec: &SimSpec) -> Result<SimResult, SimError> {
     let point = spec.resolve()?;
     Experiment::build(&point)?.run(&point)
+}
+
+/// Checks that `vcs` virtual channels hold the classes `phases` needs for `routing` on `net`
+/// (in each of `halves` message classes: requests and replies on one network take half each).
+pub(crate) fn phase_vcs(
+    net: &Network,
+    groups: Option<(u32, u32)>,
+    routing: &netwrap_topo::RoutingSpec,
+    vcs: u32,
+    halves: u32,
+) -> Result<(), SimError> {
+    let paths = routing.paths();
+    let need = Legs::new(paths, net, groups).phase_classes();
+    if vcs >= need * halves {
+        return Ok(());
+    }
+    let what = match paths.choice {
+        PathChoice::Minimal => format!("minimal routing on the {}", net.name()),
+        _ => format!("routing '{}' through a {} on the {}", routing.algorithm.name(), paths.via.name(), net.name()),
+    };
+    Err(error(
+        "router.vcs",
+        &["router.deadlock"],
+        format!(
+            "router.deadlock = phases: {what} needs {need} classes of virtual channels (one per route phase){}, so router.vcs >= {}, not {vcs}",
+            if halves == 2 { ", in each of the request and reply halves" } else { "" },
+            need * halves,
+        ),
+    ))
 }
 
 /// Runs one engine on a built topology under `pattern`: the single place the engine is chosen

@@ -129,6 +129,10 @@ pub struct Report {
     /// Packets of the measured messages delivered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packets_delivered: Option<u64>,
+    /// Under non-minimal paths (Valiant, UGAL, PAR): the fraction of the measured packets
+    /// delivered (messages, on the ideal switch) that went through an intermediate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonminimal: Option<f64>,
     /// With the verdict `deadlock`: the cycle of waits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadlock: Option<netwrap_engine::Deadlock>,
@@ -201,6 +205,8 @@ pub struct Context {
     /// Processors that wait for their accesses: they never offer more than the network
     /// accepts, so the network cannot saturate.
     pub closed_loop: bool,
+    /// Messages may take non-minimal paths (their fraction is reported).
+    pub nonminimal_paths: bool,
 }
 
 /// A round number at least `x`: two significant figures, rounded up.
@@ -459,6 +465,10 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
         packet_latency: o.packets.map(|p| p.latency_sum as f64 / p.delivered.max(1) as f64),
         packet_network_latency: o.packets.map(|p| p.network_sum as f64 / p.delivered.max(1) as f64),
         packets_delivered: o.packets.map(|p| p.delivered),
+        nonminimal: ctx.nonminimal_paths.then(|| match o.packets {
+            Some(p) => p.nonminimal as f64 / p.delivered.max(1) as f64,
+            None => m.nonminimal as f64 / m.delivered.max(1) as f64,
+        }),
         channels,
         accesses: o.accesses.as_ref().map(|a| {
             let done = a.round_trip.delivered.max(1) as f64;

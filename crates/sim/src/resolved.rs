@@ -12,7 +12,7 @@ use crate::spec::{
 };
 use crate::{SimError, SpecError};
 use netwrap_engine::traffic::MessageSize;
-use netwrap_topo::{RoutingAlgorithm, RoutingSpec, Shape, TopologySpec};
+use netwrap_topo::{PathChoice, RoutingAlgorithm, RoutingSpec, Shape, TopologySpec};
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
@@ -268,7 +268,7 @@ impl SimSpec {
         });
         let run = run(&self.run, w.trace.is_some())?;
         let engine = self.run.engine.unwrap_or_default();
-        let router = router(&self.router, engine, &topology, routing.algorithm)?;
+        let router = router(&self.router, engine, &topology, &routing)?;
         if let (Some(reply), Router::Vc(p)) = (&reply, &router) {
             reply_classes(reply, p)?;
         }
@@ -542,7 +542,7 @@ fn router(
     spec: &RouterSpec,
     engine: EngineKind,
     topology: &TopologySpec,
-    routing: RoutingAlgorithm,
+    routing: &RoutingSpec,
 ) -> Result<Router, SimError> {
     let given = [
         ("vcs", spec.vcs.is_some()),
@@ -622,14 +622,52 @@ fn router(
 
 /// Whether the deadlock avoidance `p.deadlock` applies to this family and routing with these
 /// parameters.
-fn avoidance(p: &VcParams, topology: &TopologySpec, routing: RoutingAlgorithm) -> Result<(), SimError> {
+fn avoidance(p: &VcParams, topology: &TopologySpec, routing_spec: &RoutingSpec) -> Result<(), SimError> {
+    let routing = routing_spec.algorithm;
     let rings = matches!(
         topology,
         TopologySpec::Torus { .. } | TopologySpec::Ring { .. } | TopologySpec::Midimew { .. }
     );
     let family = topology.family();
+    let dragonfly = matches!(topology, TopologySpec::Dragonfly { .. });
+    if routing.path_choice() != PathChoice::Minimal
+        && matches!(p.deadlock, Avoidance::Dateline | Avoidance::Bubble | Avoidance::Escape)
+    {
+        return Err(error(
+            "router.deadlock",
+            &["routing.algorithm"],
+            format!(
+                "router.deadlock = {} protects the family's minimal routes, and routing '{}' sends messages through an intermediate: use router.deadlock = phases (VC classes by route phase; `netwrap check` proves them) or none",
+                <&str>::from(p.deadlock),
+                routing.name()
+            ),
+        ));
+    }
     match p.deadlock {
         Avoidance::None | Avoidance::Updown => {}
+        // The classes `phases` needs depend on the built network: checked when it is built.
+        Avoidance::Phases => {}
+        Avoidance::DestGroup => {
+            if !dragonfly {
+                return Err(error(
+                    "router.deadlock",
+                    &[],
+                    format!(
+                        "router.deadlock = dest-group splits the VCs by the packet's destination group: it applies to dragonflies, not to a {family} (use phases)"
+                    ),
+                ));
+            }
+            if p.vcs < 2 {
+                return Err(error(
+                    "router.deadlock",
+                    &["router.vcs"],
+                    format!(
+                        "router.deadlock = dest-group needs two classes of virtual channels, router.vcs >= 2, not {}",
+                        p.vcs
+                    ),
+                ));
+            }
+        }
         Avoidance::Dateline => {
             if !matches!(topology, TopologySpec::Torus { .. } | TopologySpec::Ring { .. }) {
                 return Err(error(

@@ -19,7 +19,9 @@ use crate::SimError;
 use crate::load::cube_loads;
 use netwrap_engine::traffic::{GroupShift, LocalitySubcube, MessageSize, Pattern};
 use netwrap_topo::metrics::{FlowScratch, LOAD_WORK_LIMIT, add_flow, bounded_channel_loads};
-use netwrap_topo::{Candidates, Family, Network, TerminalId, Topology, Visitor, bfs_from};
+use netwrap_topo::{
+    Candidates, Family, Legs, Network, PathChoice, Paths, RouterId, TerminalId, Topology, Visitor, bfs_from,
+};
 
 /// Channels of one class and one width, and what they carry per unit request rate.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,7 +85,11 @@ pub fn facts(
     topo: &Topology,
     pattern: &Pattern,
     subcube: Option<&LocalitySubcube>,
+    paths: Paths,
 ) -> Result<RouteFacts, SimError> {
+    if paths.choice != PathChoice::Minimal {
+        return nonminimal_facts(topo, pattern, paths);
+    }
     match pattern {
         Pattern::Uniform(_) | Pattern::CubeLocality(_) => uniform_facts(topo, subcube, false),
         Pattern::UniformOthers(_) => uniform_facts(topo, None, true),
@@ -115,6 +121,198 @@ pub fn facts(
             };
             topo.visit(Flows { table: None, hotspot: Some((&h.nodes, h.fraction)), group: None, uniform })
         }
+    }
+}
+
+/// The facts under non-minimal paths. Valiant's are exact: every flow is split evenly over
+/// the intermediates it may draw (one per router, weighted by its terminals), each leg over the
+/// routing's candidates as for minimal paths, the first leg ending where the message reaches
+/// its intermediate (its router, or with `via = group` its group). Adaptive paths (UGAL, PAR)
+/// follow queue state: their loads are not computed, and the minimal routes' facts stand in
+/// for the mean and longest route.
+fn nonminimal_facts(topo: &Topology, pattern: &Pattern, paths: Paths) -> Result<RouteFacts, SimError> {
+    let minimal = || facts(topo, pattern, None, Paths::default());
+    if paths.choice.adaptive() {
+        let m = minimal()?;
+        return Ok(RouteFacts {
+            loads: None,
+            load_method: "not computed: adaptive paths follow queue state; mean and longest route are the minimal routes'".into(),
+            hops_exact: false,
+            ..m
+        });
+    }
+    let not_computed = |why: String| -> Result<RouteFacts, SimError> {
+        let m = minimal()?;
+        Ok(RouteFacts {
+            loads: None,
+            load_method: format!("not computed: {why}; mean and longest route are the minimal routes'"),
+            hops_exact: false,
+            ..m
+        })
+    };
+    let n = topo.network().terminals();
+    let uniform = |w: f64, others: bool| -> Vec<(u32, u32, f64)> {
+        (0..n).flat_map(|s| (0..n).filter(move |&d| !others || d != s).map(move |d| (s, d, w))).collect()
+    };
+    let flows: Vec<(u32, u32, f64)> = match pattern {
+        Pattern::Uniform(_) => uniform(1.0 / n as f64, false),
+        Pattern::UniformOthers(_) => uniform(1.0 / (n as f64 - 1.0).max(1.0), true),
+        Pattern::Fixed(table) => (0..n).map(|s| (s, table[s as usize], 1.0)).collect(),
+        Pattern::GroupShift(g) => {
+            let w = 1.0 / g.size as f64;
+            (0..n).flat_map(|s| (0..g.size).map(move |k| (s, g.target(s) * g.size + k, w))).collect()
+        }
+        Pattern::Hotspot(h) => {
+            let mut f = uniform((1.0 - h.fraction) / n as f64, false);
+            let w = h.fraction / h.nodes.len() as f64;
+            f.extend(h.nodes.iter().flat_map(|&d| (0..n).map(move |s| (s, d, w))));
+            f
+        }
+        Pattern::CubeLocality(_) => {
+            return not_computed("the locality subcube's loads are known for minimal routes only".into());
+        }
+    };
+    topo.visit(ValiantFlows { flows, paths, groups: topo.groups() }).or_else(|e| match e {
+        SimError::Invalid(why) if why.starts_with("too much work") => not_computed(why),
+        e => Err(e),
+    })
+}
+
+/// Valiant's flows walked leg by leg (see [`nonminimal_facts`]).
+struct ValiantFlows {
+    flows: Vec<(u32, u32, f64)>,
+    paths: Paths,
+    groups: Option<(u32, u32)>,
+}
+
+impl Visitor for ValiantFlows {
+    type Output = Result<RouteFacts, SimError>;
+    fn visit<F: Family>(self, f: &F) -> Self::Output {
+        let net = f.network();
+        let legs = Legs::new(self.paths, net, self.groups);
+        let vias = legs.intermediates();
+        // Flows from one router to one destination share their routes: merge them.
+        let mut flows: Vec<(RouterId, u32, f64)> =
+            self.flows.iter().map(|&(s, d, w)| (net.inject_router(s), d, w)).collect();
+        flows.sort_unstable_by_key(|&(r, d, _)| (r, d));
+        flows.dedup_by(|b, a| {
+            let same = (a.0, a.1) == (b.0, b.1);
+            if same {
+                a.2 += b.2;
+            }
+            same
+        });
+        let estimate = flows.len() as f64 * (vias.len() as f64 + 1.0) * 2.0;
+        if estimate > LOAD_WORK_LIMIT as f64 {
+            return Err(SimError::Invalid(format!(
+                "too much work: walking {} flows through {} intermediates takes about {estimate:.1e} routing decisions, more than the {:.0e} limit",
+                flows.len(),
+                vias.len(),
+                LOAD_WORK_LIMIT as f64
+            )));
+        }
+        let mut load = vec![0.0; net.channels().len()];
+        let mut walk = LegWalk::new(net);
+        let (mut longest, mut work) = (0u64, 0u64);
+        let mut landed: Vec<(RouterId, f64, u64)> = Vec::new();
+        let mut ends: Vec<(RouterId, f64, u64)> = Vec::new();
+        for &(r, d, w) in &flows {
+            if legs.local(r, d) {
+                work += walk.walk(f, &legs, r, d, None, w, 0, &mut load, &mut ends)?;
+                longest = longest.max(ends.iter().map(|e| e.2).max().unwrap_or(0));
+                continue;
+            }
+            for &(v, share) in &vias {
+                work += walk.walk(f, &legs, r, v, Some(v), w * share, 0, &mut load, &mut landed)?;
+                for &(mid, wm, steps) in &landed {
+                    work += walk.walk(f, &legs, mid, d, None, wm, steps, &mut load, &mut ends)?;
+                    longest = longest.max(ends.iter().map(|e| e.2).max().unwrap_or(0));
+                }
+            }
+            if work > LOAD_WORK_LIMIT {
+                return Err(SimError::Invalid(format!(
+                    "too much work: Valiant's flows took more than {:.0e} routing decisions",
+                    LOAD_WORK_LIMIT as f64
+                )));
+            }
+        }
+        let routed: f64 = load.iter().sum();
+        Ok(RouteFacts {
+            mean_hops: routed / net.terminals().max(1) as f64,
+            longest,
+            loads: Some(groups(net, &load)),
+            load_method: format!(
+                "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates",
+                self.paths.via.name()
+            ),
+            hops_exact: true,
+        })
+    }
+}
+
+/// One leg of a route walked with its weight split evenly over the routing's candidates.
+struct LegWalk {
+    frontier: Vec<(RouterId, f64, u64)>,
+    next: Vec<(RouterId, f64, u64)>,
+    cands: Candidates,
+}
+
+impl LegWalk {
+    fn new(net: &Network) -> Self {
+        LegWalk { frontier: Vec::new(), next: Vec::new(), cands: Candidates::for_network(net) }
+    }
+
+    /// Walks `weight` from router `from` (after `steps` channels) towards terminal `to`,
+    /// adding it to `load`, until it reaches intermediate `via` (when given) or `to`'s
+    /// router; where it ends, with its weight and channels so far, goes to `ends`. Returns
+    /// the routing decisions taken.
+    #[allow(clippy::too_many_arguments)]
+    fn walk<F: Family>(
+        &mut self,
+        routing: &F,
+        legs: &Legs,
+        from: RouterId,
+        to: TerminalId,
+        via: Option<TerminalId>,
+        weight: f64,
+        steps: u64,
+        load: &mut [f64],
+        ends: &mut Vec<(RouterId, f64, u64)>,
+    ) -> Result<u64, SimError> {
+        let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
+        let (limit, mut work) = (load.len() as u64 + 2, 0u64);
+        ends.clear();
+        for &salt in salts {
+            self.frontier.clear();
+            self.frontier.push((from, weight / salts.len() as f64, steps));
+            while !self.frontier.is_empty() {
+                self.next.clear();
+                for &(r, w, k) in &self.frontier {
+                    work += 1;
+                    if via.is_some_and(|v| legs.arrived(r, v)) {
+                        ends.push((r, w, k));
+                        continue;
+                    }
+                    routing.spread(r, to, salt, &mut self.cands);
+                    if self.cands.is_empty() {
+                        ends.push((r, w, k));
+                        continue;
+                    }
+                    if k > limit {
+                        return Err(SimError::Invalid(format!(
+                            "routing towards terminal {to} does not terminate"
+                        )));
+                    }
+                    let share = w / self.cands.as_slice().len() as f64;
+                    for &c in self.cands.as_slice() {
+                        load[c as usize] += share;
+                        self.next.push((routing.network().channel(c).dst, share, k + 1));
+                    }
+                }
+                std::mem::swap(&mut self.frontier, &mut self.next);
+            }
+        }
+        Ok(work)
     }
 }
 
@@ -602,24 +800,26 @@ mod tests {
     #[test]
     fn exact_loads_follow_the_pattern() {
         let ring8 = built(r#"{"family": "ring", "k": 8}"#);
-        let f = facts(&ring8, &Pattern::Fixed(traffic::tornado(&[8])), None).unwrap();
+        let f = facts(&ring8, &Pattern::Fixed(traffic::tornado(&[8])), None, Paths::default()).unwrap();
         assert!(f.loads.as_ref().unwrap().iter().all(|g| g.max == 3.0 && g.sum == 3.0 * g.channels as f64));
         assert_eq!((f.mean_hops, f.longest), (3.0, 3));
         let mesh = built(r#"{"family": "mesh", "k": 4}"#);
-        let f = facts(&mesh, &Pattern::Fixed(traffic::transpose(16).unwrap()), None).unwrap();
+        let f =
+            facts(&mesh, &Pattern::Fixed(traffic::transpose(16).unwrap()), None, Paths::default()).unwrap();
         assert!(close(busiest(&f), (3.0, 2.5)), "{f:?}");
         let cube = built(r#"{"family": "hypercube", "n": 4}"#);
-        let f = facts(&cube, &Pattern::Fixed(traffic::bit_complement(16).unwrap()), None).unwrap();
+        let f = facts(&cube, &Pattern::Fixed(traffic::bit_complement(16).unwrap()), None, Paths::default())
+            .unwrap();
         assert!(
             f.loads.as_ref().unwrap().iter().all(|g| g.max == 1.0 && g.sum == g.channels as f64),
             "{f:?}"
         );
         assert_eq!((f.mean_hops, f.longest), (4.0, 4));
-        let f = facts(&ring8, &Pattern::UniformOthers(8), None).unwrap();
+        let f = facts(&ring8, &Pattern::UniformOthers(8), None, Paths::default()).unwrap();
         assert!(close(busiest(&f), (4.0, 4.0)), "{f:?}");
         let ring4 = built(r#"{"family": "ring", "k": 4}"#);
         let hot = Pattern::Hotspot(traffic::Hotspot { nodes: vec![0], fraction: 0.5, terminals: 4 });
-        let f = facts(&ring4, &hot, None).unwrap();
+        let f = facts(&ring4, &hot, None, Paths::default()).unwrap();
         assert!(close(busiest(&f), (2.25, 1.5)), "{f:?}");
     }
 
@@ -631,7 +831,7 @@ mod tests {
         let mesh = built(r#"{"family": "mesh", "k": 128}"#);
         let n = 128 * 128;
         let hot = Pattern::Hotspot(traffic::Hotspot { nodes: vec![0], fraction: 0.5, terminals: n });
-        let f = facts(&mesh, &hot, None).unwrap();
+        let f = facts(&mesh, &hot, None, Paths::default()).unwrap();
         assert!(f.loads.is_none() && f.load_method.contains("not computed"), "{}", f.load_method);
         // To the corner (0, 0): mean x + y = 127 over every source.
         let uniform = 2.0 * (128.0 - 1.0 / 128.0) / 3.0;
@@ -645,8 +845,8 @@ mod tests {
     fn uniform_others_rescales_uniform_on_a_direct_network() {
         let m = built(r#"{"family": "midimew", "nodes": 32}"#);
         let (u, o) = (
-            facts(&m, &Pattern::Uniform(32), None).unwrap(),
-            facts(&m, &Pattern::UniformOthers(32), None).unwrap(),
+            facts(&m, &Pattern::Uniform(32), None, Paths::default()).unwrap(),
+            facts(&m, &Pattern::UniformOthers(32), None, Paths::default()).unwrap(),
         );
         let scale = 32.0 / 31.0;
         assert!((o.mean_hops - u.mean_hops * scale).abs() < 1e-12);

@@ -92,6 +92,28 @@ where
     })
 }
 
+/// `--routing`'s parser: [`choice`] over [`crate::RoutingAlgorithm`], with `min` accepted for
+/// `family` (the families' own routing is minimal; the dragonfly literature's name for it).
+pub fn routing_choice() -> impl clap::builder::TypedValueParser<Value = crate::RoutingAlgorithm> {
+    use crate::RoutingAlgorithm;
+    use strum::{EnumMessage, VariantArray};
+    let values = RoutingAlgorithm::VARIANTS.iter().map(|&v| {
+        let name: &'static str = v.into();
+        let help = v.get_documentation().map(help_text).unwrap_or_default();
+        let value = clap::builder::PossibleValue::new(name).help(help);
+        if v == RoutingAlgorithm::Family { value.alias("min") } else { value }
+    });
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(values).map(|name: String| {
+        let name = if name == "min" { "family" } else { name.as_str() };
+        RoutingAlgorithm::VARIANTS
+            .iter()
+            .copied()
+            .find(|&v| v.name() == name)
+            .expect("clap took one of the possible values")
+    })
+}
+
 /// A doc comment as one line of help: its lines joined, its final full stop dropped (as clap's
 /// derive shows documentation).
 fn help_text(doc: &str) -> String {

@@ -14,6 +14,7 @@ use crate::cube::DimensionOrder;
 use crate::dragonfly::GlobalArrangement;
 use crate::indirect::StageWiring;
 use crate::network::Planned;
+use crate::paths::{PathChoice, Paths, Via};
 use crate::spec::Shape;
 use crate::twolevel::ModuleSplit;
 use crate::xgft::UpPort;
@@ -307,7 +308,7 @@ impl Default for TopologySpec {
 pub struct RoutingSpec {
     /// Routing function [spec: routing.algorithm] (default: family).
     #[serde(default)]
-    #[cfg_attr(feature = "cli", arg(id = "routing", long = "routing", value_parser = crate::cli::choice::<RoutingAlgorithm>(), default_value = "family", hide_default_value = true, global = true))]
+    #[cfg_attr(feature = "cli", arg(id = "routing", long = "routing", value_parser = crate::cli::routing_choice(), default_value = "family", hide_default_value = true, global = true))]
     pub algorithm: RoutingAlgorithm,
     /// Dimension order of dimension-order routing, cube families only [spec: routing.order]
     /// (default: highest-first).
@@ -319,6 +320,17 @@ pub struct RoutingSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::choice::<UpPort>(), global = true))]
     pub up_port: Option<UpPort>,
+    /// Where the intermediate of valiant, ugal-local, ugal-global and par lies [spec:
+    /// routing.via] (default: group on dragonflies, router elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::choice::<Via>(), global = true))]
+    pub via: Option<Via>,
+    /// UGAL and PAR: flits added to the non-minimal side of the comparison, so that a
+    /// message leaves its minimal path only when that is clearly better [spec:
+    /// routing.threshold] (default: 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::small_count::<0>, allow_negative_numbers = true, global = true))]
+    pub threshold: Option<u32>,
 }
 
 /// The routing functions.
@@ -345,12 +357,29 @@ pub enum RoutingAlgorithm {
     /// (either parent, the free one first) on the fat-tree, and (up port by `up-port`) on XGFTs
     /// and k-ary n-trees.
     #[default]
+    #[serde(alias = "min")]
     Family,
     /// Any family: a table of every minimal next hop from breadth-first search (Puente et al.
     /// §2.2), at most 64 MiB.
     Table,
     /// Midimews only: Puente et al.'s routing record (Table 2), recomputed at every hop.
     Record,
+    /// Valiant's oblivious routing (Valiant & Brebner 1981): minimally to a random
+    /// intermediate (a group on dragonflies, Kim et al. 2008 §4.1; a router elsewhere:
+    /// `via`), then minimally to the destination. Messages within one router (group) go
+    /// minimally.
+    Valiant,
+    /// UGAL with local queues (Singh 2005; Kim et al. 2008 §4.1): at the source, the minimal
+    /// path unless its first hop's queue × hops exceeds that of one random Valiant path plus
+    /// `threshold`.
+    UgalLocal,
+    /// UGAL with every queue along both paths: an idealised bound on what UGAL can do
+    /// (Jiang, Kim & Dally 2009 §2).
+    UgalGlobal,
+    /// Progressive adaptive routing, dragonflies (Jiang, Kim & Dally 2009 §3): as ugal-local,
+    /// and a message sent minimally decides again at its first hop if that hop kept it in its
+    /// source group.
+    Par,
 }
 
 impl RoutingAlgorithm {
@@ -360,6 +389,34 @@ impl RoutingAlgorithm {
             RoutingAlgorithm::Family => "family",
             RoutingAlgorithm::Table => "table",
             RoutingAlgorithm::Record => "record",
+            RoutingAlgorithm::Valiant => "valiant",
+            RoutingAlgorithm::UgalLocal => "ugal-local",
+            RoutingAlgorithm::UgalGlobal => "ugal-global",
+            RoutingAlgorithm::Par => "par",
+        }
+    }
+
+    /// The paths it chooses among (minimal for the routing functions themselves).
+    pub fn path_choice(self) -> PathChoice {
+        match self {
+            RoutingAlgorithm::Family | RoutingAlgorithm::Table | RoutingAlgorithm::Record => {
+                PathChoice::Minimal
+            }
+            RoutingAlgorithm::Valiant => PathChoice::Valiant,
+            RoutingAlgorithm::UgalLocal => PathChoice::UgalLocal,
+            RoutingAlgorithm::UgalGlobal => PathChoice::UgalGlobal,
+            RoutingAlgorithm::Par => PathChoice::Par,
+        }
+    }
+}
+
+impl RoutingSpec {
+    /// The paths messages take (of a resolved routing: [`TopologySpec::resolve_routing`]).
+    pub fn paths(&self) -> Paths {
+        Paths {
+            choice: self.algorithm.path_choice(),
+            via: self.via.unwrap_or_default(),
+            threshold: self.threshold.unwrap_or(0),
         }
     }
 }
@@ -601,7 +658,9 @@ impl TopologySpec {
     /// otherwise.
     pub fn resolve_routing(&self, routing: &RoutingSpec) -> Result<RoutingSpec, TopoError> {
         let family = self.family();
-        let dimension_order = self.is_cube() && routing.algorithm == RoutingAlgorithm::Family;
+        let choice = routing.algorithm.path_choice();
+        let own = routing.algorithm == RoutingAlgorithm::Family || choice != PathChoice::Minimal;
+        let dimension_order = self.is_cube() && own;
         if routing.order.is_some() && !dimension_order {
             return Err(invalid(if self.is_cube() {
                 format!(
@@ -620,7 +679,7 @@ impl TopologySpec {
             )));
         }
         let tree = matches!(self, TopologySpec::Xgft { .. } | TopologySpec::KaryNtree { .. });
-        let nca = tree && routing.algorithm == RoutingAlgorithm::Family;
+        let nca = tree && own;
         if let Some(up) = routing.up_port
             && !nca
         {
@@ -634,10 +693,48 @@ impl TopologySpec {
                 format!("up-port applies to XGFTs and k-ary n-trees, not to a {family}")
             }));
         }
+        let dragonfly = matches!(self, TopologySpec::Dragonfly { .. });
+        let name = routing.algorithm.name();
+        if choice != PathChoice::Minimal
+            && matches!(
+                self,
+                TopologySpec::Butterfly { .. }
+                    | TopologySpec::Omega { .. }
+                    | TopologySpec::Crossbar { .. }
+                    | TopologySpec::TwoLevel { .. }
+            )
+        {
+            return Err(invalid(format!(
+                "routing '{name}' goes through an intermediate router and on from there: a {family} is a multistage network whose terminals inject and eject at different routers; use it on a direct network, a fat-tree or a dragonfly"
+            )));
+        }
+        if choice == PathChoice::Par && !dragonfly {
+            return Err(invalid(format!(
+                "routing 'par' re-decides within the source group: it applies to dragonflies, not to a {family} (use ugal-local)"
+            )));
+        }
+        if choice == PathChoice::Minimal && routing.via.is_some() {
+            return Err(invalid(format!(
+                "via applies to valiant, ugal-local, ugal-global and par, not to routing '{name}'"
+            )));
+        }
+        if !choice.adaptive() && routing.threshold.is_some() {
+            return Err(invalid(format!(
+                "threshold applies to ugal-local, ugal-global and par, not to routing '{name}'"
+            )));
+        }
+        if routing.via == Some(Via::Group) && !dragonfly {
+            return Err(invalid(format!(
+                "via 'group' applies to dragonflies: a {family} has no groups (use via = router)"
+            )));
+        }
+        let nonminimal = choice != PathChoice::Minimal;
         Ok(RoutingSpec {
             algorithm: routing.algorithm,
             order: dimension_order.then(|| routing.order.unwrap_or_default()),
             up_port: nca.then(|| routing.up_port.unwrap_or_default()),
+            via: nonminimal.then(|| routing.via.unwrap_or(if dragonfly { Via::Group } else { Via::Router })),
+            threshold: choice.adaptive().then(|| routing.threshold.unwrap_or(0)),
         })
     }
 

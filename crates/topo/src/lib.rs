@@ -61,6 +61,7 @@ mod indirect;
 pub mod metrics;
 mod misc;
 mod network;
+pub mod paths;
 mod slimfly;
 mod spec;
 mod twolevel;
@@ -83,6 +84,7 @@ pub use network::{
     Attach, Candidates, Channel, ChannelId, MAX_CHANNELS, MAX_ROUTERS, MAX_TERMINALS, MAX_WIDTH, Network,
     NetworkBuilder, RouterId, Routing, TerminalId,
 };
+pub use paths::{Legs, PathChoice, Paths, Via};
 pub use slimfly::SlimFly;
 pub use spec::{Family, Shape, SwitchLevel, Topology, Visitor};
 pub use twolevel::{ModularButterfly, ModuleSplit};

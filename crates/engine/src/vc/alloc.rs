@@ -102,8 +102,9 @@ impl<R: Routing> Vc<'_, R> {
         let i = ivc as usize;
         let fresh = self.buf.routed.get(i, pkt).is_none();
         if fresh {
-            self.route(rt, &pk);
+            self.route(rt, pkt);
         }
+        let pk = self.pkts.list[pkt as usize];
         // The header's wait: since it was ready at the front of its buffer.
         let header = q.ready.max(self.buf.front_since[i]);
         let taken = (now >= self.c.warmup).then(|| (now, now - header));
@@ -139,16 +140,65 @@ impl<R: Routing> Vc<'_, R> {
         q.len >= len && self.buf.flits[tail].ready <= now
     }
 
-    /// Routing: the candidates of `pk` at router `rt` (escape routing: every minimal next hop),
-    /// into the scratch list.
+    /// Routing: the candidates of packet `pkt` at router `rt` (escape routing: every minimal
+    /// next hop), into the scratch list. With non-minimal paths the packet first decides its
+    /// path (at its source; PAR again at its first hop) by the credits of the channels'
+    /// VCs, and heads for its intermediate until it arrives there.
     #[inline]
-    fn route(&mut self, rt: u32, pk: &Packet) {
-        let cands = &mut self.buf.scratch;
-        if self.c.escape {
-            self.routing.minimal(rt, pk.dst, pk.salt, cands);
-        } else {
-            self.routing.route(rt, pk.dst, pk.salt, cands);
+    fn route(&mut self, rt: u32, pkt: u32) {
+        let mut pk = self.pkts.list[pkt as usize];
+        let mut target = pk.dst;
+        let Buffers { ovcs, scratch: cands, .. } = &mut self.buf;
+        if self.legs.active() {
+            let (v, f) = (self.c.v, self.c.f);
+            let ovcs = &*ovcs;
+            // A channel's queue: the flits its VCs' buffers hold or are owed, by the credits.
+            let queue =
+                |c: u32| (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>();
+            let mut switched = false;
+            let legs = &self.legs;
+            legs.decide(
+                self.net,
+                self.routing,
+                rt,
+                pk.dst,
+                pk.salt,
+                pk.hops,
+                &mut pk.leg,
+                &mut switched,
+                queue,
+                cands,
+            );
+            target = legs.target(rt, pk.dst, &mut pk.leg, &mut switched);
+            if switched {
+                pk.switch_hop = pk.hops;
+            }
+            self.pkts.list[pkt as usize] = pk;
         }
+        if self.c.escape {
+            self.routing.minimal(rt, target, pk.salt, cands);
+        } else {
+            self.routing.route(rt, target, pk.salt, cands);
+        }
+    }
+
+    /// The VCs of one route class (`phases`, `dest-group`) the header of `pk` at input VC
+    /// `ivc` of router `rt` may take on any channel (`base`: its message class's first VC);
+    /// `None` without route classes.
+    #[inline]
+    pub(super) fn route_class_vcs(&self, rt: u32, ivc: u32, pk: &Packet, base: u32) -> Option<Range<u32>> {
+        let (v, per) = (self.c.v, self.c.per_class);
+        let k = if self.c.dest_group {
+            self.legs.dest_group_class(rt, pk.dst)
+        } else if self.c.phase_classes {
+            let port = ivc / v;
+            let arrived = (port < self.c.nc).then(|| (port, (ivc % v).saturating_sub(base) / per));
+            self.legs.phase_class(self.net, arrived, pk.switch_hop == pk.hops)
+        } else {
+            return None;
+        };
+        let lo = base + k.min(self.c.classes - 1) * per;
+        Some(lo..lo + per)
     }
 
     /// A header at its destination takes the terminal's ejection port if no packet holds it;
@@ -177,8 +227,11 @@ impl<R: Routing> Vc<'_, R> {
         let entering = self.c.bubble && class[port as usize] != class[cands[0] as usize];
         let need = if entering { 2 * need } else { need };
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
+        let route_class = self.route_class_vcs(rt, ivc, pk, base);
         let free_vc = |c: u32| -> u32 {
-            self.vcs_of(ivc, base, c)
+            route_class
+                .clone()
+                .unwrap_or_else(|| self.vcs_of(ivc, base, c))
                 .map(|k| c * v + k)
                 .find(|&o| !self.buf.ovcs[o as usize].held && self.buf.ovcs[o as usize].credits >= need)
                 .unwrap_or(NONE)

@@ -24,15 +24,18 @@ impl<R: Routing> Vc<'_, R> {
         }
         let pk = self.pkts.list[self.buf.front_packet(&self.c, ivc) as usize];
         let at = self.layout.port_router[(ivc / self.c.v) as usize];
-        // It waits for its deterministic channel (with escape routing, the escape VC).
+        // It waits for its deterministic channel (with escape routing, the escape VC), the
+        // first VC of its route class where VCs are split by route phase or group.
         let c = if self.c.escape {
             self.routing.escape(at, pk.dst, pk.salt)
         } else {
-            self.routing.route(at, pk.dst, pk.salt, cands);
+            self.routing.route(at, self.legs.peek(at, pk.dst, pk.leg), pk.salt, cands);
             cands.as_slice().first().copied()
         };
         let Some(c) = c else { return NONE };
-        let o = c * self.c.v;
+        let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
+        let first = self.route_class_vcs(at, ivc, &pk, base).map_or(0, |r| r.start);
+        let o = c * self.c.v + first;
         if self.buf.ovcs[o as usize].held { self.buf.holder[o as usize] } else { o }
     }
 

@@ -25,7 +25,18 @@ impl<R: Routing> Vc<'_, R> {
         let m = self.pkts.add_message(msg, n);
         for i in 0..n {
             let len = if i + 1 < n { packet } else { size - (n - 1) * packet };
-            let pk = Packet { created: now, left: now, src, msg: m, len, dst, salt, hops: 0 };
+            let pk = Packet {
+                created: now,
+                left: now,
+                src,
+                msg: m,
+                len,
+                dst,
+                salt,
+                hops: 0,
+                leg: netwrap_topo::paths::UNDECIDED,
+                switch_hop: NONE,
+            };
             let id = self.pkts.add_packet(pk);
             self.terms.queue[src as usize].push_back(id);
         }

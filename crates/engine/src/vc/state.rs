@@ -8,7 +8,7 @@
 use super::wires::Wires;
 use crate::params::{Arbitration, Avoidance, Switching, VcParams};
 use crate::{Births, ClassService, Collector, Msg, NEVER, PacketStats, RunSpec};
-use netwrap_topo::{Candidates, ChannelId, Network, Routing, TerminalId};
+use netwrap_topo::{Candidates, ChannelId, Legs, Network, Routing, TerminalId};
 use std::collections::VecDeque;
 
 /// No port, VC, packet or owner.
@@ -42,13 +42,19 @@ pub(super) struct Config {
     pub split: bool,
     pub vcs_in: u32,
     pub half: u32,
+    /// VC classes by route phase (`phases`) or destination group (`dest-group`): `classes`
+    /// of them, `per_class` VCs each within a message class's `vcs_in`.
+    pub phase_classes: bool,
+    pub dest_group: bool,
+    pub classes: u32,
+    pub per_class: u32,
     pub warmup: u64,
     /// Cycles without a move, with flits in the network, that make a deadlock.
     pub quiet: u64,
 }
 
 impl Config {
-    fn new<R: Routing>(routing: &R, net: &Network, spec: &RunSpec, p: &VcParams) -> Self {
+    fn new<R: Routing>(routing: &R, net: &Network, spec: &RunSpec, p: &VcParams, legs: &Legs) -> Self {
         // Replies on the request network take the upper half of every port's VCs, requests the
         // lower half (no reply waits behind a request: no protocol deadlock); each half runs
         // the deadlock avoidance on its own.
@@ -56,7 +62,16 @@ impl Config {
         let vcs_in = if split { p.vcs / 2 } else { p.vcs };
         let (r, l) = (p.router_delay as u64, p.link_latency as u64);
         let escape = p.deadlock == Avoidance::Escape;
+        let classes = match p.deadlock {
+            Avoidance::Phases => legs.phase_classes(),
+            Avoidance::DestGroup => 2,
+            _ => 1,
+        };
         Config {
+            phase_classes: p.deadlock == Avoidance::Phases,
+            dest_group: p.deadlock == Avoidance::DestGroup,
+            classes,
+            per_class: (vcs_in / classes).max(1),
             v: p.vcs,
             f: p.buffer,
             nc: net.channels().len() as u32,
@@ -177,6 +192,10 @@ pub(super) struct Packet {
     pub dst: TerminalId,
     pub salt: u32,
     pub hops: u32,
+    /// Its routing state ([`netwrap_topo::paths::Leg`]), and the hop count at which its leg
+    /// last switched ([`NONE`]: never): `phases` raises its class there.
+    pub leg: u32,
+    pub switch_hop: u32,
 }
 
 /// An input VC: its FIFO (in the arena at `index · F`) and the output its front packet holds.
@@ -540,11 +559,14 @@ pub(super) struct Vc<'a, R: Routing> {
     pub collector: Collector,
     pub births: Births,
     pub scratch: Scratch,
+    /// Non-minimal paths and the VC classes they need.
+    pub legs: Legs,
 }
 
 impl<'a, R: Routing> Vc<'a, R> {
     pub fn new(net: &'a Network, routing: &'a R, spec: &RunSpec, p: &VcParams) -> Self {
-        let c = Config::new(routing, net, spec, p);
+        let legs = Legs::new(spec.paths, net, spec.groups);
+        let c = Config::new(routing, net, spec, p, &legs);
         let layout = Layout::new(net, p);
         let terminals = net.terminals() as usize;
         let routers = net.routers() as usize;
@@ -602,6 +624,7 @@ impl<'a, R: Routing> Vc<'a, R> {
             collector: Collector::new(spec, net),
             births: Births::new(spec, net),
             scratch: Scratch::default(),
+            legs,
             c,
         }
     }

@@ -145,6 +145,7 @@ impl<R: Routing> Vc<'_, R> {
         if self.pkts.msgs[pk.msg as usize].seq != crate::UNMEASURED {
             let s = &mut self.stats.pstats;
             s.delivered += 1;
+            s.nonminimal += u64::from(netwrap_topo::paths::went_nonminimal(pk.leg));
             s.latency_sum += now + 1 - pk.created;
             s.network_sum += now + 1 - pk.left;
         }
@@ -153,6 +154,7 @@ impl<R: Routing> Vc<'_, R> {
         if *left == 0 {
             let m = &mut self.pkts.msgs[pk.msg as usize];
             m.hops = pk.hops;
+            m.leg = pk.leg;
             self.births.deliver(m, now + 1, &mut self.collector);
             self.pkts.free_message(pk.msg);
         }

@@ -63,7 +63,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<()> {
 }
 
 fn node(n: &DepNode) -> String {
-    match n.vcs {
+    match &n.vcs {
         Some(vcs) => format!("channel {} ({} -> {}, {}, {} VCs)", n.channel, n.from, n.to, n.class, vcs),
         None => format!("channel {} ({} -> {}, {})", n.channel, n.from, n.to, n.class),
     }
@@ -89,8 +89,33 @@ fn write_text(out: &mut dyn Write, c: &Check) -> std::io::Result<()> {
         netwrap_sim::Avoidance::Bubble => "bubble",
         netwrap_sim::Avoidance::Escape => "escape",
         netwrap_sim::Avoidance::Updown => "updown",
+        netwrap_sim::Avoidance::Phases => "phases",
+        netwrap_sim::Avoidance::DestGroup => "dest-group",
     };
     writeln!(out, "{}, VC router, deadlock avoidance {deadlock}", c.network)?;
+    if c.paths.choice != netwrap_topo::PathChoice::Minimal {
+        writeln!(
+            out,
+            "paths: {}, through a random intermediate {} (each route's two legs followed)",
+            match c.paths.choice {
+                netwrap_topo::PathChoice::Valiant => "valiant",
+                netwrap_topo::PathChoice::UgalLocal => "ugal-local (minimal or valiant)",
+                netwrap_topo::PathChoice::UgalGlobal => "ugal-global (minimal or valiant)",
+                netwrap_topo::PathChoice::Par => "par (minimal, valiant, or turning at the first hop)",
+                netwrap_topo::PathChoice::Minimal => "minimal",
+            },
+            c.paths.via.name()
+        )?;
+    }
+    if let Some(rc) = c.route_classes {
+        writeln!(
+            out,
+            "VC classes: {} (the VCs split evenly among them); the routes reach {}{}",
+            rc.classes,
+            rc.reached,
+            if rc.reached > rc.classes { ", so the top class is shared beyond its phase" } else { "" }
+        )?;
+    }
     writeln!(out, "channel dependency graph: {} nodes, {} edges", c.nodes, c.edges)?;
     match &c.verdict {
         Verdict::Ideal => {}

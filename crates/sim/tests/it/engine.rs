@@ -22,6 +22,8 @@ fn script(msgs: Vec<(u64, u32, u32)>, size: u32) -> RunSpec {
         seed: 9,
         stop: StopRule::drain(),
         record: Record { messages: true, channels: true, ..Record::default() },
+        paths: Default::default(),
+        groups: None,
     }
 }
 

@@ -58,6 +58,8 @@ fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Ve
         seed: 5,
         stop: StopRule::drain(),
         record: Record { messages: true, channels: false, ..Record::default() },
+        paths: Default::default(),
+        groups: None,
     };
     (execute(topo, &Pattern::Uniform(n), &spec, Router::Vc(p)), pairs)
 }
@@ -87,6 +89,8 @@ fn full_load(rate: f64, size: u32, seed: u64) -> RunSpec {
         seed,
         stop: StopRule::drain(),
         record: Record::default(),
+        paths: Default::default(),
+        groups: None,
     }
 }
 
@@ -551,6 +555,8 @@ fn escape_routing_offers_all_ten_first_hops_of_a_10_cube() {
         seed: 11,
         stop: StopRule::drain(),
         record: Record { channels: true, ..Record::default() },
+        paths: Default::default(),
+        groups: None,
     };
     let p = VcParams {
         vcs: 3,

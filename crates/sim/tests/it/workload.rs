@@ -23,6 +23,8 @@ fn scripted(script: Vec<(u64, u32, u32)>, size: u32, memories: Memories) -> RunS
         seed: 1,
         stop: StopRule::drain(),
         record: Record::default(),
+        paths: Default::default(),
+        groups: None,
     }
 }
 
