@@ -17,8 +17,8 @@ use netwrap_engine::{
     Switching, VcParams, vc, vc_reference,
 };
 use netwrap_topo::{
-    CirculantRouting, DimensionOrder, Family, GlobalArrangement, Network, Routing, Shape, StageWiring,
-    TableRouted, Topology, UpPort, Visitor,
+    CirculantRouting, DimensionOrder, Family, GlobalArrangement, Legs, Network, PathChoice, Paths, Routing,
+    Shape, StageWiring, TableRouted, Topology, UpPort, Via, Visitor,
 };
 use proptest::prelude::*;
 
@@ -135,8 +135,57 @@ fn any_family() -> impl Strategy<Value = Shape> {
     ]
 }
 
-/// A network and a deadlock avoidance it admits.
-fn network() -> impl Strategy<Value = (Shape, Avoidance)> {
+/// Non-minimal paths on direct networks: Valiant and UGAL (local and global) through a random
+/// router on tori, meshes, hypercubes, HyperX and Slim Flies, and on dragonflies also through a
+/// group and PAR; no avoidance, `phases`, or on dragonflies `dest-group`.
+fn nonminimal() -> impl Strategy<Value = (Shape, Avoidance, Paths)> {
+    let choice =
+        prop_oneof![Just(PathChoice::Valiant), Just(PathChoice::UgalLocal), Just(PathChoice::UgalGlobal)];
+    let direct =
+        prop_oneof![
+            torus(),
+            mesh(),
+            hypercube(),
+            (prop::collection::vec(2..=4u32, 1..=2), 1..=2u32)
+                .prop_map(|(factors, per_router)| Shape::NHop { factors, per_router, width: 1 }),
+            (1..=2u32).prop_map(|p| Shape::SlimFly { q: 3, p }),
+        ];
+    let dragonfly = (1..=2u32).prop_map(|p| Shape::Dragonfly {
+        p,
+        a: 2 * p,
+        h: p,
+        groups: 2 * p * p + 1,
+        arrangement: GlobalArrangement::Absolute,
+    });
+    prop_oneof![
+        (direct, choice.clone(), prop_oneof![Just(Avoidance::None), Just(Avoidance::Phases)], 0..=8u32)
+            .prop_map(|(shape, choice, deadlock, threshold)| (
+                shape,
+                deadlock,
+                Paths { choice, via: Via::Router, threshold }
+            )),
+        (
+            dragonfly,
+            prop_oneof![choice, Just(PathChoice::Par)],
+            prop_oneof![Just(Via::Group), Just(Via::Router)],
+            prop_oneof![Just(Avoidance::None), Just(Avoidance::Phases), Just(Avoidance::DestGroup)],
+            0..=8u32
+        )
+            .prop_map(|(shape, choice, via, deadlock, threshold)| (
+                shape,
+                deadlock,
+                Paths { choice, via, threshold }
+            )),
+    ]
+}
+
+/// A network, a deadlock avoidance it admits and the paths messages take.
+fn network() -> impl Strategy<Value = (Shape, Avoidance, Paths)> {
+    prop_oneof![4 => minimal().prop_map(|(s, a)| (s, a, Paths::default())), 1 => nonminimal()]
+}
+
+/// A network and a deadlock avoidance it admits, routed minimally.
+fn minimal() -> impl Strategy<Value = (Shape, Avoidance)> {
     let table = prop_oneof![torus(), mesh(), hypercube(), multistage(), others()]
         .prop_map(|of| Shape::Table { of: Box::new(of) });
     prop_oneof![
@@ -239,22 +288,23 @@ fn knobs() -> impl Strategy<Value = Knobs> {
 
 /// A valid case: the knobs bent to what the network and avoidance admit.
 fn case() -> impl Strategy<Value = Case> {
-    (network(), knobs()).prop_map(|((shape, deadlock), k)| {
+    (network(), knobs()).prop_map(|((shape, deadlock, paths), k)| {
         let switching = match deadlock {
             Avoidance::Bubble | Avoidance::Escape => Switching::Vct,
             _ => k.switching,
         };
-        let indirect = !direct(shape.build().expect("a valid shape").network());
+        let built = shape.build().expect("a valid shape");
+        let indirect = !direct(built.network());
         // Replies on the request network (direct networks), or on a network of their own
         // (indirect ones, without deadlock avoidance).
         let replies = k.replies.filter(|_| !indirect || deadlock == Avoidance::None);
         let split = replies.is_some_and(|(_, size)| size > 0) && !indirect;
-        let two_classes = matches!(deadlock, Avoidance::Dateline | Avoidance::Escape);
-        let min_vcs = match (split, two_classes) {
-            (true, true) => 4,
-            (true, false) | (false, true) => 2,
-            (false, false) => 1,
+        let classes = match deadlock {
+            Avoidance::Phases => Legs::new(paths, built.network(), built.groups()).phase_classes(),
+            Avoidance::Dateline | Avoidance::Escape | Avoidance::DestGroup => 2,
+            _ => 1,
         };
+        let min_vcs = if split { 2 * classes } else { classes };
         let packet = k.packet;
         let min_buffer = match deadlock {
             Avoidance::Bubble => 2 * packet,
@@ -304,8 +354,8 @@ fn case() -> impl Strategy<Value = Case> {
             seed: k.seed,
             stop,
             record: Record { messages: true, channels: true, ..Record::default() },
-            paths: Default::default(),
-            groups: None,
+            paths,
+            groups: built.groups(),
         };
         Case { shape, p, spec, uniform_others: k.uniform_others }
     })

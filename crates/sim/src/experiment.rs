@@ -653,7 +653,12 @@ pub(crate) fn phase_vcs(
     }
     let what = match paths.choice {
         PathChoice::Minimal => format!("minimal routing on the {}", net.name()),
-        _ => format!("routing '{}' through a {} on the {}", routing.algorithm.name(), paths.via.name(), net.name()),
+        _ => format!(
+            "routing '{}' through a {} on the {}",
+            routing.algorithm.name(),
+            paths.via.name(),
+            net.name()
+        ),
     };
     Err(error(
         "router.vcs",

@@ -226,6 +226,26 @@ impl<R: Routing> Vc<'_, R> {
     /// Every router holding flits runs its cycle: requests, VC allocation, switch allocation
     /// and traversal; a router left without flits leaves the active list.
     fn step_routers(&mut self, now: u64) {
+        if self.c.global_view {
+            // UGAL-global reads other routers' credits: the routers step in number order (as
+            // the reference does), so each decision sees the same state on both paths.
+            let mut active = std::mem::take(&mut self.routers.active);
+            active.sort_unstable();
+            for &rt in &active {
+                self.requests(rt as usize, now);
+                self.vc_allocation(rt, now);
+                self.switch_allocation_and_traversal(rt, now);
+            }
+            active.retain(|&rt| {
+                let keep = self.routers.flits[rt as usize] != 0;
+                self.routers.is_active[rt as usize] = keep;
+                keep
+            });
+            // (Any router that took a flit meanwhile joined the emptied list: keep it.)
+            let joined = std::mem::replace(&mut self.routers.active, active);
+            self.routers.active.extend(joined);
+            return;
+        }
         let mut i = 0;
         while i < self.routers.active.len() {
             let rt = self.routers.active[i];

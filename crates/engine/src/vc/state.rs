@@ -48,6 +48,8 @@ pub(super) struct Config {
     pub dest_group: bool,
     pub classes: u32,
     pub per_class: u32,
+    /// UGAL-global: decisions read other routers' credits, so routers step in number order.
+    pub global_view: bool,
     pub warmup: u64,
     /// Cycles without a move, with flits in the network, that make a deadlock.
     pub quiet: u64,
@@ -72,6 +74,7 @@ impl Config {
             dest_group: p.deadlock == Avoidance::DestGroup,
             classes,
             per_class: (vcs_in / classes).max(1),
+            global_view: spec.paths.choice == netwrap_topo::PathChoice::UgalGlobal,
             v: p.vcs,
             f: p.buffer,
             nc: net.channels().len() as u32,

@@ -334,3 +334,103 @@ fn check_says_nearest_common_ancestor_routing_is_acyclic_on_a_k_ary_n_tree() {
         .code(2)
         .stderr(contains("w1 = 2 is not supported"));
 }
+
+/// Verification of the route-phase classes on the p = 2 dragonfly (Kim et al. 2008 §4.2;
+/// Jiang, Kim & Dally 2009), the classes counted by hand from the longest routes: minimal
+/// local, global, local (2 classes); Valiant through a group local, global | local, global,
+/// local (3: the first leg ends on its global hop); through a router a local hop more in the
+/// intermediate group before the switch (4); UGAL as Valiant; PAR one more for its turn at
+/// the first hop (4 through a group, 5 through a router). Each needs exactly that many VCs,
+/// the routes reach exactly that many classes, and the graph is acyclic.
+#[test]
+fn check_proves_the_phase_classes_of_every_dragonfly_routing() {
+    for (routing, via, classes) in [
+        ("min", None, 2u64),
+        ("valiant", Some("group"), 3),
+        ("valiant", Some("router"), 4),
+        ("ugal-local", Some("group"), 3),
+        ("ugal-global", Some("router"), 4),
+        ("par", Some("group"), 4),
+        ("par", Some("router"), 5),
+    ] {
+        let vcs = classes.to_string();
+        let mut args = vec!["--router", "vc", "--vcs", &vcs, "--deadlock", "phases", "--routing", routing];
+        if let Some(via) = via {
+            args.extend(["--via", via]);
+        }
+        args.extend(["dragonfly", "--p", "2"]);
+        let v = check(&args, 0);
+        assert_eq!(v["verdict"], "acyclic", "{routing} {via:?}");
+        assert_eq!(v["route_classes"]["classes"], classes, "{routing} {via:?}");
+        assert_eq!(v["route_classes"]["reached"], classes, "{routing} {via:?}");
+        assert_eq!(v["nodes"], 180 * classes, "{routing} {via:?}");
+        let fewer = (classes - 1).to_string();
+        let i = args.iter().position(|a| *a == vcs).unwrap();
+        args[i] = &fewer;
+        netwrap().arg("check").args(&args).assert().code(2).stderr(
+            contains(format!("needs {classes} classes of virtual channels"))
+                .and(contains(format!("router.vcs >= {classes}, not {fewer}"))),
+        );
+    }
+}
+
+/// Verification: the minimal routing's two classes (`dest-group`: class 1 only inside the
+/// destination's group) are acyclic for minimal routing, and under Valiant and UGAL the check
+/// finds the cycle of the BookSim and sst-macro assignment — global class 0, local class 0,
+/// global class 0 across intermediate groups: every node of the cycle in class 0, global
+/// and local channels alternating.
+#[test]
+fn check_flags_the_destination_group_classes_under_nonminimal_routing() {
+    let dragonfly = ["dragonfly", "--p", "2"];
+    let v =
+        check(&[&["--router", "vc", "--vcs", "2", "--deadlock", "dest-group"][..], &dragonfly].concat(), 0);
+    assert_eq!(v["verdict"], "acyclic");
+    for routing in ["valiant", "ugal-local"] {
+        let args = [
+            &["--router", "vc", "--vcs", "2", "--deadlock", "dest-group", "--routing", routing][..],
+            &dragonfly,
+        ];
+        let v = check(&args.concat(), 4);
+        assert_eq!(v["verdict"], "cycle", "{routing}");
+        let cycle = v["cycle"].as_array().unwrap();
+        assert!(cycle.iter().all(|n| n["vcs"] == "class 0"), "{routing}: {cycle:?}");
+        let globals = cycle.iter().filter(|n| n["class"] == "global").count();
+        assert!(globals >= 2, "{routing}: {cycle:?}");
+        for (i, n) in cycle.iter().enumerate() {
+            assert_eq!(n["to"], cycle[(i + 1) % cycle.len()]["from"], "{cycle:?}");
+            assert_ne!(n["class"], cycle[(i + 1) % cycle.len()]["class"], "alternating: {cycle:?}");
+        }
+    }
+    netwrap()
+        .args(["check", "--router", "vc", "--vcs", "2", "--deadlock", "dest-group", "torus", "--k", "4"])
+        .assert()
+        .code(2)
+        .stderr(contains("applies to dragonflies, not to a torus"));
+}
+
+/// Valiant elsewhere: through a random router. On a mesh (dimension order on each leg)
+/// `phases` gives each leg its own class, each dimension-ordered: acyclic, where one class
+/// lets the second leg close a cycle with the first. A HyperX's own routing takes any
+/// unaligned dimension, which is cyclic already for minimal routes with one class, and so in
+/// each phase class too; on a torus each leg's rings close cycles within their class. The
+/// check says so for both.
+#[test]
+fn check_follows_valiant_legs_on_meshes_hyperx_and_tori() {
+    let base = ["--router", "vc", "--routing", "valiant"];
+    let mesh = ["mesh", "--k", "4"];
+    assert_eq!(check(&[&base[..], &["--vcs", "1"], &mesh].concat(), 4)["verdict"], "cycle");
+    let v = check(&[&base[..], &["--vcs", "2", "--deadlock", "phases"], &mesh].concat(), 0);
+    assert_eq!(v["verdict"], "acyclic");
+    assert_eq!(v["route_classes"]["reached"], 2);
+    let hyperx = ["hyperx", "--sizes", "3,3", "--p", "1"];
+    assert_eq!(check(&[&["--router", "vc", "--vcs", "1"][..], &hyperx].concat(), 4)["verdict"], "cycle");
+    assert_eq!(
+        check(&[&base[..], &["--vcs", "2", "--deadlock", "phases"], &hyperx].concat(), 4)["verdict"],
+        "cycle"
+    );
+    let torus = ["torus", "--k", "4", "--bidirectional"];
+    assert_eq!(
+        check(&[&base[..], &["--vcs", "2", "--deadlock", "phases"], &torus].concat(), 4)["verdict"],
+        "cycle"
+    );
+}
