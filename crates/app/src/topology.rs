@@ -84,7 +84,19 @@ pub fn topo(topology: &TopologySpec, routing: &RoutingSpec, mapping: bool) -> Re
         ));
     }
     let topo = netwrap_sim::shape_of(&spec, &routing)?.build()?;
-    let metrics = topo.metrics().map_err(|e| Error::Invalid(format!("cannot measure the topology: {e}")))?;
+    let mut metrics =
+        topo.metrics().map_err(|e| Error::Invalid(format!("cannot measure the topology: {e}")))?;
+    let paths = routing.paths();
+    if paths.choice != netwrap_topo::PathChoice::Minimal {
+        // Beyond the family's routing: the paths' own loads (Valiant's exactly), uniform
+        // traffic over distinct pairs as the routing's are.
+        let n = topo.network().terminals();
+        let pattern = netwrap_engine::traffic::Pattern::UniformOthers(n);
+        let loads = netwrap_sim::routes::nonminimal_loads(&topo, &pattern, paths)?
+            .map(|l| (l.loads, format!("{} (routing '{}')", l.method, routing.algorithm.name())))
+            .map_err(|why| format!("not computed for routing '{}': {why}", routing.algorithm.name()));
+        metrics.set_loads(topo.network(), loads);
+    }
     let (layout, application_to_network) = match &topo {
         Topology::Circulant(c) => {
             let layout =

@@ -127,6 +127,24 @@ pub struct RunSpec {
     pub paths: netwrap_topo::Paths,
     /// Terminals per group and groups, on families built of groups ([`netwrap_topo::Topology::groups`]).
     pub groups: Option<(u32, u32)>,
+    /// Virtual-channel router: each channel's latency in cycles, at least 1 (its credits
+    /// return as slowly); empty: the router's link latency on every channel.
+    pub channel_latency: Vec<u32>,
+}
+
+/// Each channel's latency on the virtual-channel router: `spec.channel_latency`, or the link
+/// latency everywhere.
+pub(crate) fn channel_latencies(net: &Network, p: &params::VcParams, spec: &RunSpec) -> Vec<u32> {
+    if spec.channel_latency.is_empty() {
+        vec![p.link_latency; net.channels().len()]
+    } else {
+        spec.channel_latency.clone()
+    }
+}
+
+/// The longest channel latency of a run on the virtual-channel router.
+pub(crate) fn longest_latency(p: &params::VcParams, spec: &RunSpec) -> u32 {
+    spec.channel_latency.iter().copied().max().unwrap_or(p.link_latency).max(1)
 }
 
 /// The cycle after an idle `now`: the earliest of the engine's next events (`None`: none of

@@ -52,8 +52,9 @@ pub enum Avoidance {
     /// Dragonflies: class 1 on channels leaving a router of the packet's destination group, 0
     /// elsewhere — the two classes that make minimal routing deadlock-free (Kim et al. 2008
     /// §4.2). A non-minimal route reuses class 0 across its intermediate group (global class
-    /// 0, local class 0, global class 0), the assignment of BookSim's and sst-macro's
-    /// dragonfly UGAL: `netwrap check` finds the cycle it leaves. Needs vcs >= 2.
+    /// 0, local class 0, global class 0), the reuse BookSim2's dragonfly UGAL makes too (its VC
+    /// is the route's phase, 0 for the whole first leg): `netwrap check` finds the cycle it
+    /// leaves. Needs vcs >= 2.
     DestGroup,
 }
 

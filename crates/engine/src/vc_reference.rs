@@ -119,6 +119,8 @@ struct Sim<'a, R: Routing> {
     port_router: Vec<u32>,
     /// Per channel: its ring's dimension and whether it is the wrap-around channel (dateline).
     rings: Vec<(u32, bool)>,
+    /// Per channel: its latency (flits and credits alike).
+    latency: Vec<u32>,
     /// VCs per class (all, or half of them when replies take the upper half).
     vcs_in: u32,
     ivcs: Vec<InputVc>,
@@ -157,7 +159,7 @@ pub fn run<R: Routing>(
     p: &VcParams,
 ) -> Outcome {
     let mut s = Sim::new(net, routing, spec, *p);
-    let quiet = 2 * (p.router_delay as u64 + 2 * p.link_latency as u64) + 100;
+    let quiet = 2 * (p.router_delay as u64 + 2 * crate::longest_latency(p, spec) as u64) + 100;
     let mut born = Vec::new();
     let mut now = 0;
     let mut reason = None;
@@ -225,6 +227,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             router_vcs,
             port_router,
             rings: if p.deadlock == Avoidance::Dateline { crate::vc::rings(net) } else { Vec::new() },
+            latency: crate::channel_latencies(net, &p, spec),
             vcs_in: if split { v / 2 } else { v },
             ivcs: (0..nvc).map(|_| InputVc::default()).collect(),
             ovcs: (0..nc * v).map(|_| OutputVc { credits: p.buffer, holder: None, taken: None }).collect(),
@@ -259,20 +262,16 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
     }
 
-    /// Flits and credits sent l cycles ago arrive.
+    /// Flits and credits sent a channel's latency ago arrive (in the order they were sent).
     fn arrive(&mut self, now: u64) {
-        while let Some(&(at, ivc, packet)) = self.wires.front() {
-            if at != now {
-                break;
-            }
-            self.wires.pop_front();
+        let (landing, flying): (VecDeque<_>, VecDeque<_>) = self.wires.drain(..).partition(|w| w.0 == now);
+        self.wires = flying;
+        for (_, ivc, packet) in landing {
             self.push_flit(ivc, packet, now);
         }
-        while let Some(&(at, o)) = self.credits.front() {
-            if at != now {
-                break;
-            }
-            self.credits.pop_front();
+        let (landing, flying): (VecDeque<_>, VecDeque<_>) = self.credits.drain(..).partition(|c| c.0 == now);
+        self.credits = flying;
+        for (_, o) in landing {
             self.ovcs[o as usize].credits += 1;
         }
     }
@@ -594,7 +593,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
         if port < self.nc {
             // The freed slot's credit goes back to the sender.
-            self.credits.push_back((now + self.p.link_latency as u64, ivc));
+            self.credits.push_back((now + self.latency[port as usize] as u64, ivc));
         } else if is_header {
             // A header leaves its source router; the message's first ends its source queueing.
             pk.left = now;
@@ -627,7 +626,7 @@ impl<'a, R: Routing> Sim<'a, R> {
                     self.busy[c as usize] += 1;
                 }
                 self.flit_hops += 1;
-                self.wires.push_back((now + self.p.link_latency as u64, o, flit.packet));
+                self.wires.push_back((now + self.latency[c as usize] as u64, o, flit.packet));
             }
         }
     }
@@ -670,8 +669,8 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// something due.
     fn next_event(&self) -> Option<u64> {
         [
-            self.wires.front().map(|w| w.0),
-            self.credits.front().map(|c| c.0),
+            self.wires.iter().map(|w| w.0).min(),
+            self.credits.iter().map(|c| c.0).min(),
             self.births.next_after_now(),
             self.collector.next_delivery(),
         ]

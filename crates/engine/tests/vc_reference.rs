@@ -305,6 +305,8 @@ fn case() -> impl Strategy<Value = Case> {
             _ => 1,
         };
         let min_vcs = if split { 2 * classes } else { classes };
+        // Replies on a network of their own run on the joined network's channels.
+        let split_network = indirect && replies.is_some_and(|(_, size)| size > 0);
         let packet = k.packet;
         let min_buffer = match deadlock {
             Avoidance::Bubble => 2 * packet,
@@ -356,6 +358,14 @@ fn case() -> impl Strategy<Value = Case> {
             record: Record { messages: true, channels: true, ..Record::default() },
             paths,
             groups: built.groups(),
+            // A third of the cases give each channel its own latency, 1 to 4 cycles.
+            channel_latency: if k.seed % 3 == 0 && !split_network {
+                (0..built.network().channels().len() as u64)
+                    .map(|c| 1 + ((k.seed >> 8) ^ c.wrapping_mul(0x9E37)) as u32 % 4)
+                    .collect()
+            } else {
+                Vec::new()
+            },
         };
         Case { shape, p, spec, uniform_others: k.uniform_others }
     })
@@ -481,6 +491,7 @@ fn deadlocks_are_reported_alike() {
                 record: Record { messages: true, channels: true, ..Record::default() },
                 paths: Default::default(),
                 groups: None,
+                channel_latency: Vec::new(),
             },
             uniform_others: false,
         };

@@ -691,6 +691,10 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
             }
         )?;
     }
+    if !c.class_latency.is_empty() {
+        let classes: Vec<String> = c.class_latency.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        writeln!(out, "channel latencies by class (credits alike): {}", classes.join(", "))?;
+    }
     if let Some(m) = &r.model {
         writeln!(out, "model: {}", m.source)?;
     }

@@ -136,18 +136,26 @@ impl Experiment {
                 "this point's topology, routing or destination pattern differs from the experiment's".into(),
             ));
         }
-        if let (Some(g), Some(p)) = (&self.graph, point.router.vc())
-            && let Some((s, d, l)) = g.latency_other_than(p.link_latency)
-        {
-            let file = &g.file;
-            return Err(error(
-                "router.link-latency",
-                &["topology.file"],
-                format!(
-                    "{file}: channel {s} -> {d} has a latency of {l} cycles, but the virtual-channel router gives every channel one latency, router.link-latency = {}: per-channel latencies come with channel classes (not yet); use the ideal switch (hop counts) or equal latencies",
-                    p.link_latency
-                ),
-            ));
+        if !point.class_latency.is_empty() {
+            let net = self.topology.network();
+            if let Some(class) = point.class_latency.keys().find(|c| !net.classes().contains(c)) {
+                return Err(error(
+                    "router.class-latency",
+                    &[],
+                    format!(
+                        "router.class-latency: the {} has no channel class '{class}'; its classes are {}",
+                        net.name(),
+                        net.classes().iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
+            if self.joined.is_some() {
+                return Err(error(
+                    "router.class-latency",
+                    &["workload.reply.network"],
+                    "router.class-latency: replies on a separate network take the link latency on every channel; carry them on the same network (workload.reply.network = same)",
+                ));
+            }
         }
         let net = self.topology.network();
         if let Source::Threads { threads: t, .. } = point.workload.source {
@@ -216,6 +224,31 @@ impl Experiment {
             ));
         }
         Ok(())
+    }
+
+    /// Each channel's latency on the virtual-channel router where they differ (empty: the link
+    /// latency everywhere): a class's from `router.class-latency`, else a graph file's own
+    /// (when the file gives any other than 1), else the link latency.
+    fn channel_latency(&self, point: &Resolved) -> Vec<u32> {
+        let Some(p) = point.router.vc() else { return Vec::new() };
+        let file = self.graph.as_ref().filter(|g| g.latency_other_than(1).is_some());
+        if point.class_latency.is_empty() && file.is_none() {
+            return Vec::new();
+        }
+        let net = self.topology.network();
+        net.channels()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let class = &net.classes()[c.class as usize];
+                point
+                    .class_latency
+                    .get(class)
+                    .copied()
+                    .or_else(|| file.map(|g| g.channels[i].2))
+                    .unwrap_or(p.link_latency)
+            })
+            .collect()
     }
 
     /// `point` as this experiment runs it: where its replies travel, decided by the network.
@@ -301,15 +334,23 @@ impl Experiment {
         let per_cycle = creations * (self.facts.mean_hops + 1.0);
         let budget = (limit as f64 / creations).min(SATURATED_WORK / per_cycle).min(1e15) as u64;
         let r = point.run;
+        // Channels slower than the link latency (per-class latencies) stretch the longest
+        // route by what they add per hop.
+        let slowest = self.channel_latency(&point).iter().copied().max();
+        let extra = match (point.router.vc(), slowest) {
+            (Some(p), Some(l)) => self.facts.longest * l.saturating_sub(p.link_latency) as u64,
+            _ => 0,
+        };
+        let longest = self.facts.longest + extra;
         let warmup = match r.warmup {
             Warmup::Cycles(w) => w,
             Warmup::Default => {
-                let w = default_warmup(self.facts.longest, size.max(), known_load, r.max_cycles);
+                let w = default_warmup(longest, size.max(), known_load, r.max_cycles);
                 if saturated { w.min(budget / 3) } else { w }
             }
         };
         point.run.warmup = Warmup::Cycles(warmup);
-        let unloaded_worst = self.facts.longest + size.max() as u64;
+        let unloaded_worst = longest + size.max() as u64;
         let full_window = (20 * unloaded_worst).max(2_000);
         let window = full_window.min((budget * 2 / 3).max(1));
         let deadline = warmup.saturating_add((budget * 2 / 3).max(window));
@@ -382,6 +423,7 @@ impl Experiment {
             record,
             paths: self.spec.routing.paths(),
             groups: self.topology.groups(),
+            channel_latency: self.channel_latency(&point),
         };
         let outcome = match &self.joined {
             Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, point.router),

@@ -25,6 +25,9 @@ pub struct Resolved {
     pub routing: RoutingSpec,
     /// The router model and its parameters.
     pub router: Router,
+    /// Virtual-channel router: latencies of channel classes by name (the others take the link
+    /// latency); checked against the network's classes when it is built.
+    pub class_latency: std::collections::BTreeMap<String, u32>,
     /// What the terminals send.
     pub workload: Workload,
     /// Run control.
@@ -294,15 +297,50 @@ impl SimSpec {
                 ));
             }
         }
+        let class_latency = class_latency(&self.router)?;
         Ok(Resolved {
             topology,
             routing,
             router,
+            class_latency,
             workload: Workload { source, size, destinations, reply },
             run,
             notes,
         })
     }
+}
+
+/// The per-class latencies of the router section: `class-latency`, with `local-latency` and
+/// `global-latency` for the classes `local` and `global`, each 1 to [`MAX_VC_PARAM`] cycles.
+fn class_latency(spec: &RouterSpec) -> Result<std::collections::BTreeMap<String, u32>, SimError> {
+    let mut map = spec.class_latency.clone().unwrap_or_default().0;
+    for (key, class, value) in
+        [("local-latency", "local", spec.local_latency), ("global-latency", "global", spec.global_latency)]
+    {
+        if let Some(v) = value
+            && map.insert(class.to_string(), v).is_some()
+        {
+            return Err(error(
+                &format!("router.{key}"),
+                &["router.class-latency"],
+                format!(
+                    "router.{key} and router.class-latency both give the latency of class '{class}': give it once"
+                ),
+            ));
+        }
+    }
+    for (class, &v) in &map {
+        if !(1..=MAX_VC_PARAM).contains(&v) {
+            return Err(error(
+                "router.class-latency",
+                &[],
+                format!(
+                    "router.class-latency: class '{class}' = {v} cycles: must be from 1 to {MAX_VC_PARAM} (a flit sent in a cycle reaches the next router in a later one)"
+                ),
+            ));
+        }
+    }
+    Ok(map)
 }
 
 /// The message lengths of `w`.
@@ -553,6 +591,9 @@ fn router(
         ("switching", spec.switching.is_some()),
         ("arbitration", spec.arbitration.is_some()),
         ("deadlock", spec.deadlock.is_some()),
+        ("local-latency", spec.local_latency.is_some()),
+        ("global-latency", spec.global_latency.is_some()),
+        ("class-latency", spec.class_latency.is_some()),
     ];
     if spec.kind.unwrap_or_default() == RouterKind::Ideal {
         if let Some((key, _)) = given.iter().find(|g| g.1) {
@@ -950,6 +991,10 @@ impl Resolved {
                 switching: Some(p.switching),
                 arbitration: Some(p.arbitration),
                 deadlock: Some(p.deadlock),
+                local_latency: None,
+                global_latency: None,
+                class_latency: (!self.class_latency.is_empty())
+                    .then(|| crate::spec::ClassLatency(self.class_latency.clone())),
             },
         };
         let engine = match self.router {

@@ -131,25 +131,49 @@ pub fn facts(
 /// follow queue state: their loads are not computed, and the minimal routes' facts stand in
 /// for the mean and longest route.
 fn nonminimal_facts(topo: &Topology, pattern: &Pattern, paths: Paths) -> Result<RouteFacts, SimError> {
-    let minimal = || facts(topo, pattern, None, Paths::default());
-    if paths.choice.adaptive() {
-        let m = minimal()?;
-        return Ok(RouteFacts {
-            loads: None,
-            load_method: "not computed: adaptive paths follow queue state; mean and longest route are the minimal routes'".into(),
-            hops_exact: false,
-            ..m
-        });
+    match nonminimal_loads(topo, pattern, paths)? {
+        Ok(v) => Ok(RouteFacts {
+            mean_hops: v.loads.iter().sum::<f64>() / topo.network().terminals().max(1) as f64,
+            longest: v.longest,
+            loads: Some(groups(topo.network(), &v.loads)),
+            load_method: v.method,
+            hops_exact: true,
+        }),
+        Err(why) => {
+            let m = facts(topo, pattern, None, Paths::default())?;
+            Ok(RouteFacts {
+                loads: None,
+                load_method: format!("not computed: {why}; mean and longest route are the minimal routes'"),
+                hops_exact: false,
+                ..m
+            })
+        }
     }
-    let not_computed = |why: String| -> Result<RouteFacts, SimError> {
-        let m = minimal()?;
-        Ok(RouteFacts {
-            loads: None,
-            load_method: format!("not computed: {why}; mean and longest route are the minimal routes'"),
-            hops_exact: false,
-            ..m
-        })
-    };
+}
+
+/// Per-channel loads of non-minimal paths (at one message per terminal per cycle), the
+/// longest route and how they were found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChannelLoads {
+    /// Messages per cycle on each channel.
+    pub loads: Vec<f64>,
+    /// The longest route, in hops.
+    pub longest: u64,
+    /// How they were computed.
+    pub method: String,
+}
+
+/// Valiant's exact per-channel loads under `pattern` (see [`nonminimal_facts`]), or why they
+/// are not computed (adaptive paths; too much work; the locality subcube).
+pub fn nonminimal_loads(
+    topo: &Topology,
+    pattern: &Pattern,
+    paths: Paths,
+) -> Result<Result<ChannelLoads, String>, SimError> {
+    if paths.choice.adaptive() {
+        return Ok(Err("adaptive paths follow queue state".into()));
+    }
+    let not_computed = |why: String| Ok(Err(why));
     let n = topo.network().terminals();
     let uniform = |w: f64, others: bool| -> Vec<(u32, u32, f64)> {
         (0..n).flat_map(|s| (0..n).filter(move |&d| !others || d != s).map(move |d| (s, d, w))).collect()
@@ -172,10 +196,11 @@ fn nonminimal_facts(topo: &Topology, pattern: &Pattern, paths: Paths) -> Result<
             return not_computed("the locality subcube's loads are known for minimal routes only".into());
         }
     };
-    topo.visit(ValiantFlows { flows, paths, groups: topo.groups() }).or_else(|e| match e {
-        SimError::Invalid(why) if why.starts_with("too much work") => not_computed(why),
-        e => Err(e),
-    })
+    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups() }) {
+        Ok(loads) => Ok(Ok(loads)),
+        Err(SimError::Invalid(why)) if why.starts_with("too much work") => not_computed(why),
+        Err(e) => Err(e),
+    }
 }
 
 /// Valiant's flows walked leg by leg (see [`nonminimal_facts`]).
@@ -186,7 +211,7 @@ struct ValiantFlows {
 }
 
 impl Visitor for ValiantFlows {
-    type Output = Result<RouteFacts, SimError>;
+    type Output = Result<ChannelLoads, SimError>;
     fn visit<F: Family>(self, f: &F) -> Self::Output {
         let net = f.network();
         let legs = Legs::new(self.paths, net, self.groups);
@@ -236,16 +261,13 @@ impl Visitor for ValiantFlows {
                 )));
             }
         }
-        let routed: f64 = load.iter().sum();
-        Ok(RouteFacts {
-            mean_hops: routed / net.terminals().max(1) as f64,
+        Ok(ChannelLoads {
+            loads: load,
             longest,
-            loads: Some(groups(net, &load)),
-            load_method: format!(
+            method: format!(
                 "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates",
                 self.paths.via.name()
             ),
-            hops_exact: true,
         })
     }
 }

@@ -83,6 +83,49 @@ pub struct RouterSpec {
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Avoidance>(), global = true, help_heading = "Router"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deadlock: Option<Avoidance>,
+    /// With --router vc: latency in cycles of the channels of class `local` (a dragonfly's
+    /// local channels), their credits' alike [spec: router.local-latency] (default: the link
+    /// latency).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_latency: Option<u32>,
+    /// With --router vc: latency in cycles of the channels of class `global` (a dragonfly's
+    /// global channels), their credits' alike [spec: router.global-latency] (default: the link
+    /// latency).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_latency: Option<u32>,
+    /// With --router vc: latencies of any family's channel classes by name, `CLASS=CYCLES,…`
+    /// (e.g. `up 1-2=2,up 2-3=8`; the classes `netwrap topo` lists) [spec: router.class-latency,
+    /// a table] (default: the link latency).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = ClassLatency::parse, global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class_latency: Option<ClassLatency>,
+}
+
+/// Channel latencies by class name (`router.class-latency`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ClassLatency(pub std::collections::BTreeMap<String, u32>);
+
+impl ClassLatency {
+    /// Parses `CLASS=CYCLES,…` (the command line's form).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let mut map = std::collections::BTreeMap::new();
+        for part in s.split(',').filter(|p| !p.trim().is_empty()) {
+            let (class, cycles) = part
+                .rsplit_once('=')
+                .ok_or_else(|| format!("'{part}': give CLASS=CYCLES, e.g. global=100"))?;
+            let cycles: u32 = cycles
+                .trim()
+                .parse()
+                .map_err(|_| format!("'{part}': the latency must be a whole number of cycles"))?;
+            if map.insert(class.trim().to_string(), cycles).is_some() {
+                return Err(format!("class '{}' is given twice", class.trim()));
+            }
+        }
+        Ok(ClassLatency(map))
+    }
 }
 
 /// The router models.

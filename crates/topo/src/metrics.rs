@@ -589,37 +589,7 @@ pub fn assemble_with(
     bisection: Bisection,
 ) -> Metrics {
     let (lo, hi) = if net.routers() == 0 { (0, 0) } else { net.degree_range() };
-    let mut class_loads = Vec::new();
-    let mut average_route = None;
-    let (channel_load, ideal_throughput, load_how) = match loads {
-        Ok((load, how)) => {
-            // Every message adds its (expected) hops to the channels' loads, at one message per
-            // terminal per cycle: their sum over N terminals is the mean route.
-            let n = net.terminals() as f64;
-            let routed = load.iter().sum::<f64>() / n;
-            if n >= 2.0 && distances.exact && routed > distances.average + 1e-9 * distances.average.max(1.0) {
-                average_route = Some(routed);
-            }
-            let mut max = vec![0.0f64; net.classes().len()];
-            let mut count = vec![0u64; net.classes().len()];
-            for (i, ch) in net.channels().iter().enumerate() {
-                let l = load[i] / ch.width as f64;
-                max[ch.class as usize] = max[ch.class as usize].max(l);
-                count[ch.class as usize] += 1;
-            }
-            for (i, name) in net.classes().iter().enumerate() {
-                if count[i] > 0 {
-                    class_loads.push(ClassLoad { class: name.clone(), channels: count[i], max_load: max[i] });
-                }
-            }
-            let gmax = max.iter().copied().fold(0.0, f64::max);
-            let tw = net.terminal_width() as f64;
-            let theta = if gmax > 0.0 { (1.0 / gmax).min(tw) } else { tw };
-            (Some(gmax), Some(theta), how)
-        }
-        Err(why) => (None, None, why),
-    };
-    Metrics {
+    let mut m = Metrics {
         nodes: net.terminals(),
         routers: net.routers(),
         channels: net.channels().len() as u64,
@@ -629,14 +599,67 @@ pub fn assemble_with(
         average_distance: distances.average,
         distance_exact: distances.exact,
         distance_how: distances.how,
-        average_route,
+        average_route: None,
         bisection_width: bisection.width,
         bisection_exact: bisection.exact,
         bisection_how: bisection.how,
-        channel_load,
-        ideal_throughput,
-        class_loads,
-        load_how,
+        channel_load: None,
+        ideal_throughput: None,
+        class_loads: Vec::new(),
+        load_how: String::new(),
+    };
+    m.set_loads(net, loads);
+    m
+}
+
+impl Metrics {
+    /// Sets the load metrics (γ_max, the ideal throughput, per-class loads, the mean route)
+    /// from per-channel loads at one message per terminal per cycle under uniform traffic over
+    /// distinct pairs, or from why they are unknown: the routing's own loads, or those of
+    /// paths beyond it (Valiant's, which netwrap_sim computes).
+    pub fn set_loads(&mut self, net: &Network, loads: Result<(Vec<f64>, String), String>) {
+        let mut class_loads = Vec::new();
+        let mut average_route = None;
+        let (channel_load, ideal_throughput, load_how) = match loads {
+            Ok((load, how)) => {
+                // Every message adds its (expected) hops to the channels' loads, at one message per
+                // terminal per cycle: their sum over N terminals is the mean route.
+                let n = net.terminals() as f64;
+                let routed = load.iter().sum::<f64>() / n;
+                if n >= 2.0
+                    && self.distance_exact
+                    && routed > self.average_distance + 1e-9 * self.average_distance.max(1.0)
+                {
+                    average_route = Some(routed);
+                }
+                let mut max = vec![0.0f64; net.classes().len()];
+                let mut count = vec![0u64; net.classes().len()];
+                for (i, ch) in net.channels().iter().enumerate() {
+                    let l = load[i] / ch.width as f64;
+                    max[ch.class as usize] = max[ch.class as usize].max(l);
+                    count[ch.class as usize] += 1;
+                }
+                for (i, name) in net.classes().iter().enumerate() {
+                    if count[i] > 0 {
+                        class_loads.push(ClassLoad {
+                            class: name.clone(),
+                            channels: count[i],
+                            max_load: max[i],
+                        });
+                    }
+                }
+                let gmax = max.iter().copied().fold(0.0, f64::max);
+                let tw = net.terminal_width() as f64;
+                let theta = if gmax > 0.0 { (1.0 / gmax).min(tw) } else { tw };
+                (Some(gmax), Some(theta), how)
+            }
+            Err(why) => (None, None, why),
+        };
+        self.average_route = average_route;
+        self.channel_load = channel_load;
+        self.ideal_throughput = ideal_throughput;
+        self.class_loads = class_loads;
+        self.load_how = load_how;
     }
 }
 

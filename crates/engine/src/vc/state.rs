@@ -62,7 +62,8 @@ impl Config {
         // the deadlock avoidance on its own.
         let split = spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0);
         let vcs_in = if split { p.vcs / 2 } else { p.vcs };
-        let (r, l) = (p.router_delay as u64, p.link_latency as u64);
+        // The longest channel latency: the wires' horizon.
+        let (r, l) = (p.router_delay as u64, crate::longest_latency(p, spec) as u64);
         let escape = p.deadlock == Avoidance::Escape;
         let classes = match p.deadlock {
             Avoidance::Phases => legs.phase_classes(),
@@ -129,10 +130,12 @@ pub(super) struct Layout {
     pub class: Vec<u32>,
     /// With a dateline (tori only, checked when the spec is resolved): each channel's ring.
     pub dateline: Vec<(u32, bool)>,
+    /// Each channel's latency in cycles (its flits' and its credits').
+    pub latency: Vec<u32>,
 }
 
 impl Layout {
-    fn new(net: &Network, p: &VcParams) -> Self {
+    fn new(net: &Network, p: &VcParams, spec: &RunSpec) -> Self {
         let (v, terminals, channels) = (p.vcs, net.terminals(), net.channels());
         let ports = channels.len() as u32 + terminals;
         let routers = net.routers() as usize;
@@ -172,7 +175,8 @@ impl Layout {
         }
         let class = channels.iter().map(|c| c.class as u32).chain((0..terminals).map(|_| NONE)).collect();
         let dateline = if p.deadlock == Avoidance::Dateline { super::rings(net) } else { Vec::new() };
-        Layout { port_router, starts, router_ivcs, words_at, vc_bit, class, dateline }
+        let latency = crate::channel_latencies(net, p, spec);
+        Layout { port_router, starts, router_ivcs, words_at, vc_bit, class, dateline, latency }
     }
 }
 
@@ -570,7 +574,7 @@ impl<'a, R: Routing> Vc<'a, R> {
     pub fn new(net: &'a Network, routing: &'a R, spec: &RunSpec, p: &VcParams) -> Self {
         let legs = Legs::new(spec.paths, net, spec.groups);
         let c = Config::new(routing, net, spec, p, &legs);
-        let layout = Layout::new(net, p);
+        let layout = Layout::new(net, p, spec);
         let terminals = net.terminals() as usize;
         let routers = net.routers() as usize;
         let ports = c.nc + net.terminals();

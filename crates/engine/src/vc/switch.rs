@@ -84,7 +84,7 @@ impl<R: Routing> Vc<'_, R> {
         self.stats.last_move = now;
         let header = q.sent == 0;
         if port < self.c.nc {
-            self.credits.send(ivc);
+            self.credits.send(ivc, self.layout.latency[port as usize]);
         } else if header {
             self.leave_source(pkt, now);
         }
@@ -108,8 +108,8 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
-    /// Link traversal: a flit of packet `pkt` takes output VC `o`'s channel, to land l cycles
-    /// later; the tail releases the VC.
+    /// Link traversal: a flit of packet `pkt` takes output VC `o`'s channel, to land its
+    /// latency later; the tail releases the VC.
     fn link_traversal(&mut self, o: u32, pkt: u32, header: bool, tail: bool, now: u64) {
         let c = (o / self.c.v) as usize;
         let ov = &mut self.buf.ovcs[o as usize];
@@ -126,7 +126,7 @@ impl<R: Routing> Vc<'_, R> {
         if header {
             self.pkts.list[pkt as usize].hops += 1;
         }
-        self.wires.send((o, pkt));
+        self.wires.send((o, pkt), self.layout.latency[c]);
     }
 
     /// Ejection: a flit of packet `pkt` leaves the network at terminal `t`; after the tail the

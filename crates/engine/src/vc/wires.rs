@@ -1,8 +1,8 @@
 //! The wires between routers: what crosses them one way (flits, or credits back).
 
-/// What crosses the wires one way (flits, or credits back): every entry takes exactly `l`
-/// cycles, so those sent at cycle s all arrive at s + l — a ring of l + 1 buckets indexed by
-/// arrival cycle, each emptied in the cycle it arrives (the engine never skips a cycle in which
+/// What crosses the wires one way (flits, or credits back): an entry sent at cycle s over a
+/// channel of latency d ≤ l arrives at s + d — a ring of l + 1 buckets indexed by arrival
+/// cycle, each emptied in the cycle it arrives (the engine never skips a cycle in which
 /// something arrives), in the order it was filled.
 pub(super) struct Wires<T> {
     buckets: Vec<Vec<T>>,
@@ -16,12 +16,12 @@ impl<T: Copy> Wires<T> {
         Wires { buckets: (0..=l).map(|_| Vec::new()).collect(), cursor: 0, pending: 0 }
     }
 
-    /// Sends `x` in the current cycle: it arrives `l` cycles later.
+    /// Sends `x` in the current cycle: it arrives `d` cycles later (1 ≤ d ≤ l).
     #[inline]
-    pub fn send(&mut self, x: T) {
-        // (now + l) mod (l + 1) = (now − 1) mod (l + 1).
-        let at = if self.cursor == 0 { self.buckets.len() - 1 } else { self.cursor - 1 };
-        self.buckets[at].push(x);
+    pub fn send(&mut self, x: T, d: u32) {
+        let n = self.buckets.len();
+        let at = self.cursor + d as usize;
+        self.buckets[if at >= n { at - n } else { at }].push(x);
         self.pending += 1;
     }
 

@@ -329,6 +329,7 @@ fn phases_keep_nonminimal_routing_deadlock_free_at_full_load() {
         record: Record::default(),
         paths: Paths { choice, via: Via::Group, threshold: 0 },
         groups: topo.groups(),
+        channel_latency: Vec::new(),
     };
     let params = |vcs: u32, deadlock: Avoidance| VcParams {
         vcs,
@@ -358,5 +359,100 @@ fn phases_keep_nonminimal_routing_deadlock_free_at_full_load() {
             "{choice:?}: dest-group classes ran {} cycles without a deadlock",
             o.end
         );
+    }
+}
+
+/// Verification of per-class channel latencies on the virtual-channel router: a message alone
+/// in the network takes T = (h + 1)·r + Σ l_c + B, the module docs' formula with each channel's
+/// own latency (flits and credits alike; buffers deep enough, F ≥ B + 2·l_max + r + 1, that
+/// credits never stall a stream) — for every ordered pair of the 72-terminal dragonfly with
+/// local channels of 10 cycles and global ones of 100 (a route crosses one global channel
+/// between groups, none within one, the rest of its hops local), and of the 4-ary 3-tree with
+/// up 1-2 = 2, down 2-1 = 3, up 2-3 = 7, down 3-2 = 11 (a route to the nearest common ancestor
+/// at level L climbs and descends each level below L once: L from the terminals' base-4
+/// digits), wormhole and cut-through, router delays 0 and 2.
+#[test]
+fn unloaded_latency_adds_each_channels_own_latency() {
+    use std::collections::BTreeMap;
+    let trees: [(&str, &[(&str, u32)]); 2] = [
+        (r#"{"family": "dragonfly", "p": 2}"#, &[("local", 10), ("global", 100)]),
+        (
+            r#"{"family": "kary-ntree", "k": 4, "n": 3}"#,
+            &[("up 1-2", 2), ("down 2-1", 3), ("up 2-3", 7), ("down 3-2", 11)],
+        ),
+    ];
+    for (json, classes) in trees {
+        let lat: BTreeMap<&str, u32> = classes.iter().copied().collect();
+        let spec: TopologySpec = serde_json::from_str(json).unwrap();
+        let topo = spec.shape(&RoutingSpec::default()).unwrap().build().unwrap();
+        let net = topo.network();
+        let n = net.terminals();
+        let channel_latency: Vec<u32> =
+            net.channels().iter().map(|c| lat[net.classes()[c.class as usize].as_str()]).collect();
+        let pairs: Vec<(u32, u32)> = (0..n).flat_map(|s| (0..n).map(move |d| (s, d))).collect();
+        let expected = |s: u32, d: u32, h: u32| -> u64 {
+            if json.contains("dragonfly") {
+                let global = u32::from(s / 8 != d / 8);
+                (100 * global + 10 * (h - global)) as u64
+            } else {
+                let level = if s / 16 != d / 16 {
+                    3
+                } else if s / 4 != d / 4 {
+                    2
+                } else {
+                    1
+                };
+                let climb = [(2, 3), (7, 11)];
+                climb[..level - 1].iter().map(|&(u, d)| (u + d) as u64).sum()
+            }
+        };
+        for (switching, r) in [(Switching::Wormhole, 0u32), (Switching::Vct, 2)] {
+            let size = 4u32;
+            let p = VcParams {
+                vcs: 2,
+                buffer: size + 2 * 100 + r + 1,
+                router_delay: r,
+                link_latency: 1,
+                packet: 16,
+                switching,
+                arbitration: Arbitration::RoundRobin,
+                deadlock: Avoidance::None,
+            };
+            let msgs: Vec<(u64, u32, u32)> =
+                pairs.iter().enumerate().map(|(i, &(s, d))| (i as u64 * 600, s, d)).collect();
+            let run = RunSpec {
+                messages: msgs.len() as u64,
+                arrivals: Arrivals::Script(msgs),
+                memories: None,
+                size: netwrap_engine::traffic::MessageSize::Fixed(size),
+                warmup: 0,
+                max_cycles: 100_000_000,
+                seed: 5,
+                stop: StopRule::drain(),
+                record: Record { messages: true, ..Record::default() },
+                paths: Paths::default(),
+                groups: None,
+                channel_latency: channel_latency.clone(),
+            };
+            let o = execute(&topo, &Pattern::Uniform(n), &run, Router::Vc(p));
+            let recs = o.messages.as_ref().unwrap();
+            for (i, &(s, d)) in pairs.iter().enumerate() {
+                let h = recs[i].hops;
+                let want = (h as u64 + 1) * r as u64 + expected(s, d, h) + size as u64;
+                assert_eq!(recs[i].latency, want, "{json} {switching:?} r={r}: {s} -> {d}, {h} hops");
+                if !json.contains("dragonfly") {
+                    let level = if s / 16 != d / 16 {
+                        3
+                    } else if s / 4 != d / 4 {
+                        2
+                    } else {
+                        1
+                    };
+                    assert_eq!(h, 2 * (level - 1), "{s} -> {d}");
+                } else {
+                    assert!(h <= 3, "{s} -> {d}: {h} hops");
+                }
+            }
+        }
     }
 }

@@ -24,6 +24,7 @@ fn script(msgs: Vec<(u64, u32, u32)>, size: u32) -> RunSpec {
         record: Record { messages: true, channels: true, ..Record::default() },
         paths: Default::default(),
         groups: None,
+        channel_latency: Vec::new(),
     }
 }
 

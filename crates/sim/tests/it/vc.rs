@@ -60,6 +60,7 @@ fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Ve
         record: Record { messages: true, channels: false, ..Record::default() },
         paths: Default::default(),
         groups: None,
+        channel_latency: Vec::new(),
     };
     (execute(topo, &Pattern::Uniform(n), &spec, Router::Vc(p)), pairs)
 }
@@ -91,6 +92,7 @@ fn full_load(rate: f64, size: u32, seed: u64) -> RunSpec {
         record: Record::default(),
         paths: Default::default(),
         groups: None,
+        channel_latency: Vec::new(),
     }
 }
 
@@ -557,6 +559,7 @@ fn escape_routing_offers_all_ten_first_hops_of_a_10_cube() {
         record: Record { channels: true, ..Record::default() },
         paths: Default::default(),
         groups: None,
+        channel_latency: Vec::new(),
     };
     let p = VcParams {
         vcs: 3,

@@ -25,6 +25,7 @@ fn scripted(script: Vec<(u64, u32, u32)>, size: u32, memories: Memories) -> RunS
         record: Record::default(),
         paths: Default::default(),
         groups: None,
+        channel_latency: Vec::new(),
     }
 }
 
