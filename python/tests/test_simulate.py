@@ -96,6 +96,25 @@ def test_todays_networks_equal_the_command_line(cli, topology, family_flags, wor
     assert got["config"]["topology"]["family"] == topology["family"]
 
 
+def test_nonminimal_routing_and_class_latencies_equal_the_command_line(cli):
+    """Verification: UGAL through a router on a dragonfly, on the virtual-channel router with
+    route-phase classes and a slower global class, given as a dict, gives exactly what the
+    same flags print; the result carries the non-minimal fraction and the fairness figures."""
+    spec = {"topology": {"family": "dragonfly", "p": 1},
+            "routing": {"algorithm": "ugal-local", "via": "router", "threshold": 4},
+            "router": {"kind": "vc", "vcs": 4, "deadlock": "phases", "global-latency": 5},
+            "workload": {"rate": 0.05, "size": 2, "pattern": "group-shift"},
+            "run": {"messages": 300, "warmup": 100}}
+    flags = ["sim", "dragonfly", "--p", "1", "--routing", "ugal-local", "--via", "router", "--threshold", "4",
+             "--router", "vc", "--vcs", "4", "--deadlock", "phases", "--global-latency", "5",
+             "--rate", "0.05", "--size", "2", "--pattern", "group-shift", "--messages", "300", "--warmup", "100"]
+    got = netwrap.simulate(spec)
+    assert got == cli.json(*flags)
+    assert 0.0 <= got["nonminimal"] <= 1.0
+    assert 0.0 < got["fairness"]["jain"] <= 1.0
+    assert got["config"]["router"]["class-latency"] == {"global": 5}
+
+
 def test_results_are_typed_as_the_json():
     """Characterisation: a result is a dict of the JSON's types: text, ints, floats, bools,
     None for a missing value, nested dicts and lists."""

@@ -71,6 +71,9 @@ pub struct Metrics {
     pub model_processor_utilization: Option<f64>,
     pub model_error_processor_utilization: Option<f64>,
     pub nonminimal: Option<f64>,
+    pub accepted_min: Option<f64>,
+    pub accepted_max: Option<f64>,
+    pub jain: Option<f64>,
 }
 
 impl Row {
@@ -149,6 +152,9 @@ impl Metrics {
             model_processor_utilization: m.and_then(|m| m.processor_utilization),
             model_error_processor_utilization: m.and_then(|m| m.relative_error.processor_utilization),
             nonminimal: rep.nonminimal,
+            accepted_min: rep.fairness.map(|f| f.min),
+            accepted_max: rep.fairness.map(|f| f.max),
+            jain: rep.fairness.map(|f| f.jain),
         }
     }
 }
@@ -164,7 +170,7 @@ mod tests {
     fn columns_are_the_rows_fields_in_order() {
         let c = Row::columns(&["workload.rate".into(), "topology.k".into()]);
         assert_eq!(c[..5], ["point", "replication", "workload.rate", "topology.k", "verdict"]);
-        assert_eq!(c.len(), 4 + 43);
-        assert_eq!(c.last().map(String::as_str), Some("nonminimal"));
+        assert_eq!(c.len(), 4 + 46);
+        assert_eq!(c.last().map(String::as_str), Some("jain"));
     }
 }

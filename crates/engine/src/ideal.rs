@@ -75,26 +75,10 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
         for &ev in &due {
             let slot = ev as u32;
             let m = &mut msgs[slot as usize];
-            let target = if legs.active() {
-                // UGAL's queue: the cycles a channel is already granted ahead of the clock.
-                let queue = |c: u32| lanes[c as usize].free_at.saturating_sub(now);
-                let mut switched = false;
-                legs.decide(
-                    net,
-                    routing,
-                    m.at,
-                    m.dst,
-                    m.salt,
-                    m.hops,
-                    &mut m.leg,
-                    &mut switched,
-                    queue,
-                    &mut cands,
-                );
-                legs.target(m.at, m.dst, &mut m.leg, &mut switched)
-            } else {
-                m.dst
-            };
+            // UGAL's queue: the cycles a channel is already granted ahead of the clock.
+            let queue = |c: u32| lanes[c as usize].free_at.saturating_sub(now);
+            let (target, _) =
+                legs.next_target(net, routing, m.at, m.dst, m.salt, m.hops, &mut m.leg, queue, &mut cands);
             routing.route(m.at, target, m.salt, &mut cands);
             if cands.is_empty() {
                 let m = *m;

@@ -220,6 +220,8 @@ pub struct Outcome {
     pub generated: Vec<u32>,
     /// Messages delivered in the measurement window, per terminal (by destination).
     pub delivered: Vec<u32>,
+    /// The same messages counted by their source: each source's accepted throughput.
+    pub accepted: Vec<u32>,
     /// Flits of the messages created in the measurement window.
     pub flits_generated: u64,
     /// Flits of the messages delivered in the measurement window.
@@ -349,6 +351,8 @@ pub(crate) struct Msg {
     /// Width of the channel the message arrived on (0 at its source).
     pub in_width: u32,
     pub dst: TerminalId,
+    /// The terminal that sent it.
+    pub src: TerminalId,
     pub at: u32,
     pub salt: u32,
     pub seq: u32,
@@ -363,13 +367,24 @@ pub(crate) struct Msg {
 
 impl Msg {
     /// A message of `size` flits created at `now`, ready at router `at`, not yet moved.
-    pub fn new(now: u64, dst: TerminalId, at: u32, salt: u32, seq: u32, size: u32, tag: u32) -> Self {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        now: u64,
+        src: TerminalId,
+        dst: TerminalId,
+        at: u32,
+        salt: u32,
+        seq: u32,
+        size: u32,
+        tag: u32,
+    ) -> Self {
         Msg {
             created: now,
             first_start: now,
             tail_at: now,
             in_width: 0,
             dst,
+            src,
             at,
             salt,
             seq,
@@ -396,6 +411,7 @@ pub(crate) const NEVER: u64 = u64::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Delivery {
     dst: TerminalId,
+    src: TerminalId,
     seq: u32,
     hops: u32,
     latency: u64,
@@ -426,6 +442,7 @@ pub(crate) struct Collector {
     stalls: u64,
     generated: Vec<u32>,
     delivered: Vec<u32>,
+    accepted: Vec<u32>,
     records: Option<Vec<MessageRecord>>,
     record_channels: bool,
     /// Nodes counted per terminal: the processors (a joined request and reply network's
@@ -465,6 +482,7 @@ impl Collector {
             stalls: 0,
             generated: vec![0; terminals],
             delivered: vec![0; terminals],
+            accepted: vec![0; terminals],
             records: spec.record.messages.then(Vec::new),
             record_channels: spec.record.channels,
             nodes,
@@ -541,6 +559,7 @@ impl Collector {
                 at,
                 Delivery {
                     dst: m.dst,
+                    src: m.src,
                     seq: m.seq,
                     hops: m.hops,
                     latency: at - m.created,
@@ -569,6 +588,8 @@ impl Collector {
             self.window_flits_delivered += d.size as u64;
             let node = self.node(d.dst);
             self.delivered[node] = self.delivered[node].saturating_add(1);
+            let source = self.node(d.src);
+            self.accepted[source] = self.accepted[source].saturating_add(1);
             if d.seq != UNMEASURED {
                 self.measured.record(
                     d.seq as u64,
@@ -685,6 +706,7 @@ impl Collector {
             channel_busy,
             generated: self.generated,
             delivered: self.delivered,
+            accepted: self.accepted,
             flits_generated: self.window_flits_created,
             flits_delivered: self.window_flits_delivered,
             messages_total: self.messages_total,

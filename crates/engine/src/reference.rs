@@ -101,25 +101,9 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
                 }
                 t
             };
-            let target = if legs.active() {
-                let queue = |c: u32| drains(c).saturating_sub(now);
-                let mut switched = false;
-                legs.decide(
-                    net,
-                    routing,
-                    m.at,
-                    m.dst,
-                    m.salt,
-                    m.hops,
-                    &mut m.leg,
-                    &mut switched,
-                    queue,
-                    &mut cands,
-                );
-                legs.target(m.at, m.dst, &mut m.leg, &mut switched)
-            } else {
-                m.dst
-            };
+            let queue = |c: u32| drains(c).saturating_sub(now);
+            let (target, _) =
+                legs.next_target(net, routing, m.at, m.dst, m.salt, m.hops, &mut m.leg, queue, &mut cands);
             msgs[slot as usize].leg = m.leg;
             routing.route(m.at, target, m.salt, &mut cands);
             if cands.is_empty() {

@@ -343,7 +343,10 @@ impl Replay {
                 }
                 let seq = collector.created(rec.source, now, rec.size);
                 let at = net.inject_router(rec.source);
-                out.push((rec.source, Msg::new(now, rec.destination, at, salt, seq, rec.size, tag)));
+                out.push((
+                    rec.source,
+                    Msg::new(now, rec.source, rec.destination, at, salt, seq, rec.size, tag),
+                ));
             }
             due.clear();
         }

@@ -410,27 +410,20 @@ impl<'a, R: Routing> Sim<'a, R> {
         let mut cands = Candidates::default();
         // Non-minimal paths: decided at the source by the channels' credits (PAR again at the
         // first hop); the packet heads for its intermediate until it gets there.
-        let (mut leg, mut switched) = (pk.leg, false);
-        let target = if self.legs.active() {
-            let (ovcs, f) = (&self.ovcs, self.p.buffer);
-            let queue =
-                |c: u32| (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>();
-            self.legs.decide(
-                self.net,
-                self.routing,
-                rt,
-                pk.dst,
-                pk.salt,
-                pk.hops,
-                &mut leg,
-                &mut switched,
-                queue,
-                &mut cands,
-            );
-            self.legs.target(rt, pk.dst, &mut leg, &mut switched)
-        } else {
-            pk.dst
-        };
+        let mut leg = pk.leg;
+        let (ovcs, f) = (&self.ovcs, self.p.buffer);
+        let queue = |c: u32| (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>();
+        let (target, switched) = self.legs.next_target(
+            self.net,
+            self.routing,
+            rt,
+            pk.dst,
+            pk.salt,
+            pk.hops,
+            &mut leg,
+            queue,
+            &mut cands,
+        );
         let pk = &mut self.packets[packet];
         pk.leg = leg;
         if switched {

@@ -455,7 +455,7 @@ impl Births {
             }
             let dst = self.memory_terminal(dst);
             let seq = collector.created(p, now, size);
-            out.push((p, Msg::new(now, dst, net.inject_router(p), salt, seq, size, tag)));
+            out.push((p, Msg::new(now, p, dst, net.inject_router(p), salt, seq, size, tag)));
         }
         self.due = due;
         self.due.clear();
@@ -559,7 +559,8 @@ impl Births {
             let src = self.memory_terminal(a.memory);
             let seq = collector.created(a.memory, now, m.reply_size);
             let salt = mix(((a.salt as u64) << 32) | id as u64) as u32;
-            let msg = Msg::new(now, a.processor, net.inject_router(src), salt, seq, m.reply_size, id | REPLY);
+            let msg =
+                Msg::new(now, src, a.processor, net.inject_router(src), salt, seq, m.reply_size, id | REPLY);
             out.push((src, msg));
             if let Some(r) = &mut self.recorder {
                 // A reply follows its request's delivery by the memory's time.

@@ -837,6 +837,10 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
     if let Some(f) = rep.nonminimal {
         line(out, "routed non-minimally", format!("{f:.4}"))?;
     }
+    if let Some(f) = rep.fairness {
+        line(out, "per-source accepted min/max", format!("{:.5}/{:.5}", f.min, f.max))?;
+        line(out, "Jain's fairness index", format!("{:.4}", f.jain))?;
+    }
     if let Some(p) = &rep.latency_percentiles {
         line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
     }

@@ -540,19 +540,30 @@ pub(crate) fn build_pattern(
         },
         _ => cube,
     };
+    // The router grid the coordinate patterns move on, and terminals per router: a k-ary
+    // n-cube's, or a HyperX's (its sizes, dimension 0 first like the cube's).
+    let grid: Option<(Vec<u32>, u32)> = match topology {
+        Topology::UpDown(_, inner) | Topology::Table(_, inner) => match inner.as_ref() {
+            Topology::NHop(h) => Some((h.factors().to_vec(), h.per_router())),
+            _ => None,
+        },
+        Topology::NHop(h) => Some((h.factors().to_vec(), h.per_router())),
+        _ => None,
+    }
+    .or_else(|| coordinates.map(|c| (c.spec().radices.clone(), c.per_router())));
     // On coordinates: a router permutation, each terminal going to the same-numbered terminal
     // of its router's image (p terminals per router).
     let on_coordinates = |routers: Vec<TerminalId>| -> Pattern {
-        let p = coordinates.map_or(1, |c| c.per_router());
+        let p = grid.as_ref().map_or(1, |g| g.1);
         Pattern::Fixed((0..n).map(|t| routers[(t / p) as usize] * p + t % p).collect())
     };
     let radices = || -> Result<Vec<u32>, SimError> {
-        coordinates.map(|c| c.spec().radices.clone()).ok_or_else(|| {
+        grid.as_ref().map(|g| g.0.clone()).ok_or_else(|| {
             error(
                 "workload.pattern",
                 &[],
                 format!(
-                    "workload.pattern = {} is defined on the coordinates of a k-ary n-cube: a {} has none",
+                    "workload.pattern = {} is defined on router coordinates (k-ary n-cubes, HyperX): a {} has none",
                     kind.name(),
                     spec.topology.family()
                 ),

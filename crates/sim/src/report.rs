@@ -129,6 +129,10 @@ pub struct Report {
     /// Packets of the measured messages delivered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packets_delivered: Option<u64>,
+    /// Each source's accepted throughput (messages it sent that were delivered in the window,
+    /// per cycle): its least and greatest, and Jain's fairness index (1: every source alike).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<Fairness>,
     /// Under non-minimal paths (Valiant, UGAL, PAR): the fraction of the measured packets
     /// delivered (messages, on the ideal switch) that went through an intermediate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -142,6 +146,40 @@ pub struct Report {
     /// Processors that wait and memories that reply: their accesses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accesses: Option<AccessReport>,
+}
+
+/// How evenly the sources' messages were accepted (over the sources that sent any in the
+/// window).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fairness {
+    /// The least accepted throughput of a source, messages per cycle.
+    pub min: f64,
+    /// The greatest.
+    pub max: f64,
+    /// Jain's index (Σx)² / (n·Σx²) over the n sources (Jain, Chiu & Hawe 1984): 1 when all
+    /// are equal, 1/n when one source gets everything.
+    pub jain: f64,
+}
+
+impl Fairness {
+    /// Over the sources that generated or delivered a message in a window of `window` cycles.
+    pub fn of(generated: &[u32], accepted: &[u32], window: f64) -> Option<Fairness> {
+        let x: Vec<f64> = generated
+            .iter()
+            .zip(accepted)
+            .filter(|(g, a)| **g > 0 || **a > 0)
+            .map(|(_, &a)| a as f64 / window)
+            .collect();
+        if x.is_empty() {
+            return None;
+        }
+        let (sum, squares) = x.iter().fold((0.0, 0.0), |(s, q), &v| (s + v, q + v * v));
+        Some(Fairness {
+            min: x.iter().copied().fold(f64::INFINITY, f64::min),
+            max: x.iter().copied().fold(0.0, f64::max),
+            jain: if squares > 0.0 { sum * sum / (x.len() as f64 * squares) } else { 1.0 },
+        })
+    }
 }
 
 /// What the processors' accesses measured (threads, or memories that reply).
@@ -465,6 +503,7 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
         packet_latency: o.packets.map(|p| p.latency_sum as f64 / p.delivered.max(1) as f64),
         packet_network_latency: o.packets.map(|p| p.network_sum as f64 / p.delivered.max(1) as f64),
         packets_delivered: o.packets.map(|p| p.delivered),
+        fairness: Fairness::of(&o.generated, &o.accepted, window),
         nonminimal: ctx.nonminimal_paths.then(|| match o.packets {
             Some(p) => p.nonminimal as f64 / p.delivered.max(1) as f64,
             None => m.nonminimal as f64 / m.delivered.max(1) as f64,

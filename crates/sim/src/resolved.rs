@@ -461,12 +461,14 @@ fn destinations(w: &WorkloadSpec, topology: &TopologySpec) -> Result<Destination
             ),
         ));
     }
-    if matches!(pattern, PatternKind::Tornado | PatternKind::Neighbor) && !topology.is_cube() {
+    let grid =
+        topology.is_cube() || matches!(topology, TopologySpec::Hyperx { .. } | TopologySpec::Nhop { .. });
+    if matches!(pattern, PatternKind::Tornado | PatternKind::Neighbor) && !grid {
         return Err(error(
             "workload.pattern",
             &[],
             format!(
-                "workload.pattern = {} is defined on the coordinates of a k-ary n-cube (torus, mesh, ring, hypercube): a {} has no coordinates",
+                "workload.pattern = {} is defined on router coordinates (torus, mesh, ring, hypercube, HyperX, n-hop networks): a {} has no coordinates",
                 pattern.name(),
                 topology.family()
             ),

@@ -187,9 +187,11 @@ pub enum PatternKind {
     Shuffle,
     /// Bit complement, d = N − 1 − s (Dally & Towles §3.2): N = 2^b.
     BitComplement,
-    /// Tornado, every coordinate + ⌈k/2⌉ − 1 mod k (Dally & Towles §3.2): k-ary n-cubes only.
+    /// Tornado, every router coordinate + ⌈k/2⌉ − 1 mod k (Dally & Towles §3.2): k-ary
+    /// n-cubes and HyperX.
     Tornado,
-    /// Neighbour, every coordinate + 1 mod k (Dally & Towles §3.2): k-ary n-cubes only.
+    /// Neighbour, every router coordinate + 1 mod k (Dally & Towles §3.2): k-ary n-cubes and
+    /// HyperX.
     Neighbor,
     /// A fraction of messages to hot-spot nodes, the rest uniform: needs `hotspots` and
     /// `hotspot-fraction`.

@@ -212,6 +212,32 @@ impl Legs {
         if leg < self.terminals && !self.arrived(at, leg) { leg } else { dst }
     }
 
+    /// Where a message at router `at` heads next: its path decided ([`Legs::decide`]) and its
+    /// leg advanced ([`Legs::target`]); the terminal to route towards, and whether its leg
+    /// switched here (the phase classes rise there). Every engine routes through this.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn next_target<R: Routing>(
+        &self,
+        net: &Network,
+        routing: &R,
+        at: RouterId,
+        dst: TerminalId,
+        salt: u32,
+        hops: u32,
+        leg: &mut Leg,
+        queue: impl Fn(ChannelId) -> u64,
+        cands: &mut Candidates,
+    ) -> (TerminalId, bool) {
+        if !self.active() {
+            return (dst, false);
+        }
+        let mut switched = false;
+        self.decide(net, routing, at, dst, salt, hops, leg, &mut switched, queue, cands);
+        let target = self.target(at, dst, leg, &mut switched);
+        (target, switched)
+    }
+
     /// The intermediates a message may draw, as one terminal per router with the chance of
     /// drawing that router's terminals (the first leg's route and its end depend only on the
     /// intermediate's router): what exact loads and the static check walk.

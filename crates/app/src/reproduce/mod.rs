@@ -18,6 +18,7 @@ mod agarwal;
 mod data;
 mod homework;
 mod others;
+mod today;
 
 pub use agarwal::model_title;
 pub use data::{
@@ -48,6 +49,10 @@ pub enum Paper {
     RaghunathRanade,
     /// The homework's exercises.
     Homework,
+    /// Kim, Dally, Scott & Abts 2008, the dragonfly.
+    Kim,
+    /// Petrini & Vanneschi 1997, the k-ary n-tree.
+    PetriniVanneschi,
 }
 
 impl Paper {
@@ -59,6 +64,8 @@ impl Paper {
             Paper::GreenbergGuan => "Greenberg & Guan 1997",
             Paper::RaghunathRanade => "Raghunath & Ranade 1995",
             Paper::Homework => "The homework",
+            Paper::Kim => "Kim, Dally, Scott & Abts 2008",
+            Paper::PetriniVanneschi => "Petrini & Vanneschi 1997",
         }
     }
 }
@@ -214,6 +221,8 @@ pub const EXPERIMENTS: &[(&str, &str)] = embedded![
     "ex1",
     "ex2-grid",
     "ex5-locality",
+    "kim-dragonfly-routing",
+    "kary-ntree",
 ];
 
 /// The text of the experiment file `name` (as in [`EXPERIMENTS`]).
@@ -322,6 +331,7 @@ pub fn items() -> Vec<Item> {
     let mut all = agarwal::items();
     all.extend(others::items());
     all.extend(homework::items());
+    all.extend(today::items());
     all
 }
 

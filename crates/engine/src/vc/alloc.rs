@@ -155,9 +155,7 @@ impl<R: Routing> Vc<'_, R> {
             // A channel's queue: the flits its VCs' buffers hold or are owed, by the credits.
             let queue =
                 |c: u32| (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>();
-            let mut switched = false;
-            let legs = &self.legs;
-            legs.decide(
+            let (to, switched) = self.legs.next_target(
                 self.net,
                 self.routing,
                 rt,
@@ -165,11 +163,10 @@ impl<R: Routing> Vc<'_, R> {
                 pk.salt,
                 pk.hops,
                 &mut pk.leg,
-                &mut switched,
                 queue,
                 cands,
             );
-            target = legs.target(rt, pk.dst, &mut pk.leg, &mut switched);
+            target = to;
             if switched {
                 pk.switch_hop = pk.hops;
             }

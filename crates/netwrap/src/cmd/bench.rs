@@ -93,6 +93,15 @@ fn configs(scale: f64) -> Vec<Config> {
             sweep: None,
         },
         Config {
+            name: "vc-dragonfly1056-ugal",
+            what: "--router vc on the 1,056-terminal balanced dragonfly (p = 4), UGAL-local through a group, 3 VCs x 16 flits in route-phase classes, wormhole, P = B = 4, uniform, 0.2 flits/node/cycle (half its saturation, about 0.40)",
+            spec: spec(
+                r#"{"topology": {"family": "dragonfly", "p": 4}, "routing": {"algorithm": "ugal-local"}, "router": {"kind": "vc", "vcs": 3, "buffer": 16, "packet": 4, "deadlock": "phases"}, "workload": {"load": 0.2, "size": 4}}"#,
+                msgs(300_000.0),
+            ),
+            sweep: None,
+        },
+        Config {
             name: "torus32x32",
             what: "32x32 unidirectional torus, B = 4, rho = 0.5 (m = 0.5/(4*15.5))",
             spec: spec(

@@ -214,6 +214,8 @@ fn pictures(item: &Item, data: &Data) -> anyhow::Result<Pictures> {
         "homework-ex-4" => homework::ex_4(data.rings()?),
         "homework-ex-5" => homework::ex_5(data.runs()?),
         "homework-ex-8" => homework::ex_8(data.feedback()?),
+        "kim-2008-dragonfly-routing" => others::kim_routing(data.runs()?),
+        "petrini-vanneschi-1997-kary-ntree" => others::kary_ntree(data.runs()?),
         // Tables and single numbers.
         _ => Ok(Vec::new()),
     }

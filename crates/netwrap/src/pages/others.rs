@@ -179,3 +179,31 @@ pub fn rr_threads(runs: &Runs, interval: u32) -> anyhow::Result<Pictures> {
     }
     Ok(pictures)
 }
+
+/// Kim et al. 2008 §4.1: accepted against offered load, one curve per routing, one picture per
+/// traffic pattern.
+pub fn kim_routing(runs: &Runs) -> anyhow::Result<Pictures> {
+    let mut pictures = Pictures::new();
+    for pattern in ["uniform", "group-shift"] {
+        let a = axes(
+            "workload.load",
+            "accepted_load",
+            &["routing.algorithm"],
+            format!("Kim et al. 2008 §4.1: the 72-terminal dragonfly, {pattern} traffic"),
+        );
+        let rows = runs.filter(|r| netwrap_app::reproduce::Params::text(r, "workload.pattern") == pattern);
+        pictures.push((pattern.to_string(), runs_chart(&rows, &a)?));
+    }
+    Ok(pictures)
+}
+
+/// The 4-ary 3-tree: accepted against offered load, one curve per up-port choice.
+pub fn kary_ntree(runs: &Runs) -> anyhow::Result<Pictures> {
+    let a = axes(
+        "workload.load",
+        "accepted_load",
+        &["routing.up-port"],
+        "Petrini & Vanneschi 1997: the 4-ary 3-tree, uniform traffic".to_string(),
+    );
+    Ok(vec![(String::new(), runs_chart(runs, &a)?)])
+}

@@ -36,6 +36,8 @@ fn same_when_quick(id: &str) -> bool {
         "raghunath-ranade-1995-fig-6",
         "raghunath-ranade-1995-fig-7",
         "raghunath-ranade-1995-fig-8",
+        "kim-2008-dragonfly-routing",
+        "petrini-vanneschi-1997-kary-ntree",
     ];
     !simulated_in_full.contains(&id)
 }

@@ -596,3 +596,22 @@ fn fast_engine_matches_flit_reference_under_nonminimal_paths() {
         }
     }
 }
+
+/// Verification of the per-source counts and Jain's index on a script: sources 0, 0, 1 and 5
+/// send one message each to 3 on a 4-ring (every message delivered in the window), so the
+/// sources that sent accept 2, 1 and 1 messages (and none of the others sent), over the run's
+/// window W: Jain's index (2 + 1 + 1)² / (3 · (4 + 1 + 1)) = 16/18, min 1/W, max 2/W.
+#[test]
+fn accepted_throughput_is_counted_by_source_and_jain_follows() {
+    let c = cube(4, 2);
+    let o = scripted(&c, 2, vec![(0, 0, 3), (1, 0, 3), (2, 1, 3), (3, 5, 3)], EngineKind::Fast);
+    let mut want = vec![0u32; 16];
+    want[0] = 2;
+    want[1] = 1;
+    want[5] = 1;
+    assert_eq!(o.accepted, want);
+    let w = (o.end - o.warmup) as f64;
+    let f = netwrap_sim::report::Fairness::of(&o.generated, &o.accepted, w).unwrap();
+    assert!((f.jain - 16.0 / 18.0).abs() < 1e-12, "{f:?}");
+    assert!((f.min - 1.0 / w).abs() < 1e-12 && (f.max - 2.0 / w).abs() < 1e-12, "{f:?}");
+}

@@ -269,3 +269,32 @@ fn an_oversubscribed_xgft_saturates_at_its_up_link_capacity() {
         assert!((t - 0.7).abs() < 0.02, "{u:?}: {t}");
     }
 }
+
+/// Verification: tornado on a HyperX's router coordinates (Dally & Towles §3.2, here on the
+/// 4 × 4 HyperX): every router (x, y) sends to (x + 1, y + 1) (⌈4/2⌉ − 1 = 1), two hops; the
+/// routing offers both unaligned dimensions first, so each message splits evenly and the
+/// channel (x, y) → (x + 1, y) carries half of (x, y)'s messages (first hop) and half of
+/// (x, y − 1)'s (second hop): p messages per cycle per unit rate with p terminals per router.
+/// Neighbour is the same shift by one. A dragonfly has no coordinates.
+#[test]
+fn tornado_and_neighbour_run_on_hyperx_coordinates() {
+    for p in [1u32, 2] {
+        let text = format!(
+            r#"{{"topology": {{"family": "hyperx", "sizes": [4, 4], "p": {p}}}, "workload": {{"pattern": "tornado", "rate": 0.01, "size": 1}}, "run": {{"messages": 2000}}}}"#
+        );
+        let r = simulate(&serde_json::from_str::<SimSpec>(&text).unwrap()).unwrap();
+        assert_eq!(r.expected_mean_hops, 2.0);
+        assert_eq!(r.report.mean_hops, 2.0);
+        let per_unit = r.offered_utilization.unwrap() / 0.01;
+        assert!((per_unit - p as f64).abs() < 1e-9, "p = {p}: {per_unit}");
+    }
+    let e = simulate(
+        &serde_json::from_str::<SimSpec>(
+            r#"{"topology": {"family": "dragonfly", "p": 1}, "workload": {"pattern": "neighbor"}}"#,
+        )
+        .unwrap(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("defined on router coordinates"), "{e}");
+}
