@@ -13,7 +13,8 @@ command line prints, field for field.
   distributed sweep's task; :mod:`netwrap.dask` runs them on a Dask cluster);
 - :func:`saturation` and :func:`check` are ``netwrap saturation`` and ``netwrap check``;
 - :mod:`netwrap.model` holds the analytical models (``netwrap model ... --json``);
-- :func:`topo`, :func:`cost` and :func:`design` are ``netwrap topo``, ``cost`` and ``design``.
+- :func:`topo`, :func:`cost` and :func:`design` are ``netwrap topo``, ``cost`` and ``design``;
+- :func:`graph_file` writes a networkx graph for the ``graph`` family.
 
 A value that cannot be raises :class:`SpecError` (a ``ValueError``) whose ``path`` names it
 (``router.buffer``, or a keyword such as ``switch_delay``); other invalid input raises
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
 __all__ = ["Spec", "Axes", "Point", "SpecError", "simulate", "sweep", "points", "run_point",
-           "saturation", "check", "topo", "cost", "design", "model", "__version__"]
+           "saturation", "check", "topo", "cost", "design", "graph_file", "model", "__version__"]
 
 __version__: str = _native.__version__
 
@@ -141,6 +142,36 @@ def check(spec: Spec) -> Dict[str, Any]:
     channel dependency graph): the result ``netwrap check SPEC --json`` prints, its
     ``verdict`` saying whether the routing can deadlock (a cycle is shown)."""
     return _native.check(spec)
+
+
+def graph_file(graph: Any, path: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]:
+    """Write a networkx graph as the node-link JSON ``netwrap ... graph --file`` reads, and
+    return the ``topology`` section naming it: ``{"family": "graph", "file": path}``.
+
+    A node's ``terminals`` attribute gives its terminal count (one when absent, 0 for a pure
+    switch) and an edge's ``latency`` its latency in cycles; a directed graph's edges are one
+    channel each, an undirected graph's a channel each way. Node ids that are not whole
+    numbers are written as text (``(0, 1)`` as ``"(0, 1)"``). The file stays where it is
+    written: the spec and every result name it, so a run can be repeated from them.
+    ``netwrap.simulate({"topology": netwrap.graph_file(G, "g.json"), ...})``.
+    """
+    import json
+
+    def node_id(n: Any) -> Union[int, str]:
+        return n if isinstance(n, int) and not isinstance(n, bool) and n >= 0 else str(n)
+
+    def picked(attrs: Mapping[str, Any], key: str) -> Dict[str, int]:
+        return {key: int(attrs[key])} if key in attrs else {}
+
+    document = {
+        "directed": bool(graph.is_directed()),
+        "nodes": [{"id": node_id(n), **picked(d, "terminals")} for n, d in graph.nodes(data=True)],
+        "links": [{"source": node_id(u), "target": node_id(v), **picked(d, "latency")}
+                  for u, v, d in graph.edges(data=True)],
+    }
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(document, f)
+    return {"family": "graph", "file": os.fspath(path)}
 
 
 def _options(options: Mapping[str, Any]) -> Dict[str, Any]:

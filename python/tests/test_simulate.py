@@ -334,3 +334,31 @@ def test_long_runs_release_the_gil():
     thread.join()
     # Holding the GIL, the sweep would let this thread tick once or twice at most.
     assert done.is_set() and ticks > 10, ticks
+
+
+def test_a_networkx_graph_runs_as_the_graph_family(cli, tmp_path):
+    """Verification: the Petersen graph (10 routers of degree 3, diameter 2) written by
+    graph_file runs exactly as `netwrap sim graph --file F` runs the file, its structure as
+    `netwrap topo` measures it, and Valiant's routing over its tables too; a node's
+    `terminals` attribute and an edge's `latency` reach the file."""
+    networkx = pytest.importorskip("networkx")
+    g = networkx.petersen_graph()
+    path = tmp_path / "petersen.json"
+    topology = netwrap.graph_file(g, path)
+    assert topology == {"family": "graph", "file": str(path)}
+    t = netwrap.topo("graph", file=str(path))
+    assert (t["routers"], t["nodes"], t["diameter"], t["degree"]) == (10, 10, 2, 3)
+    spec = {"topology": topology, "routing": {"algorithm": "valiant"},
+            "workload": {"rate": 0.02, "size": 2}, "run": {"messages": 300, "warmup": 100}}
+    got = netwrap.simulate(spec)
+    assert got == cli.json("sim", "graph", "--file", str(path), "--routing", "valiant", "--rate", "0.02",
+                           "--size", "2", "--messages", "300", "--warmup", "100")
+    assert got["nonminimal"] > 0.5
+    d = networkx.DiGraph()
+    d.add_edge("a", "b", latency=3)
+    d.add_edge("b", "a")
+    d.nodes["a"]["terminals"] = 2
+    written = json.loads(open(netwrap.graph_file(d, tmp_path / "d.json")["file"]).read())
+    assert written["directed"] is True
+    assert {"id": "a", "terminals": 2} in written["nodes"]
+    assert {"source": "a", "target": "b", "latency": 3} in written["links"]
