@@ -252,6 +252,14 @@ pub fn neighbor(radices: &[u32]) -> Vec<TerminalId> {
     shift_coordinates(radices, |k| 1 % k)
 }
 
+/// Dimension shift: every coordinate kept but dimension 0's, which advances by `s`,
+/// d_0 = s_0 + s mod k_0.
+pub fn dimension_shift(radices: &[u32], s: u32) -> Vec<TerminalId> {
+    let k0 = radices.first().copied().unwrap_or(1).max(1);
+    let n: u32 = radices.iter().product();
+    (0..n).map(|r| r - r % k0 + (r % k0 + s % k0) % k0).collect()
+}
+
 /// A random permutation of N nodes (Fisher–Yates), drawn from its own stream of the run's
 /// seed: the same for a seed on any thread count, different across seeds.
 pub fn permutation(n: u32, seed: u64) -> Vec<TerminalId> {

@@ -597,6 +597,7 @@ pub(crate) fn build_pattern(
         Destinations::Permutation(PatternKind::BitComplement) => on_numbers(traffic::bit_complement(n))?,
         Destinations::Permutation(PatternKind::Tornado) => on_coordinates(traffic::tornado(&radices()?)),
         Destinations::Permutation(PatternKind::Neighbor) => on_coordinates(traffic::neighbor(&radices()?)),
+        Destinations::DimensionShift(s) => on_coordinates(traffic::dimension_shift(&radices()?, *s)),
         Destinations::Permutation(_) => Pattern::Fixed(traffic::permutation(n, spec.run.seed)),
         Destinations::Hotspot { nodes, fraction } => {
             if let Some(&bad) = nodes.iter().find(|&&h| h >= n) {

@@ -111,6 +111,8 @@ pub enum Destinations {
     Locality(f64),
     /// Group shift by s ≥ 1 groups (checked against the built network's groups).
     GroupShift(u32),
+    /// A shift by s along dimension 0 of the router coordinates.
+    DimensionShift(u32),
 }
 
 impl Destinations {
@@ -123,6 +125,7 @@ impl Destinations {
             Destinations::Hotspot { .. } => PatternKind::Hotspot,
             Destinations::Locality(_) => PatternKind::Locality,
             Destinations::GroupShift(_) => PatternKind::GroupShift,
+            Destinations::DimensionShift(_) => PatternKind::DimensionShift,
         }
     }
 }
@@ -139,7 +142,7 @@ impl Hash for Destinations {
                 fraction.to_bits().hash(h);
             }
             Destinations::Locality(l) => l.to_bits().hash(h),
-            Destinations::GroupShift(s) => s.hash(h),
+            Destinations::GroupShift(s) | Destinations::DimensionShift(s) => s.hash(h),
             _ => {}
         }
     }
@@ -463,7 +466,8 @@ fn destinations(w: &WorkloadSpec, topology: &TopologySpec) -> Result<Destination
     }
     let grid =
         topology.is_cube() || matches!(topology, TopologySpec::Hyperx { .. } | TopologySpec::Nhop { .. });
-    if matches!(pattern, PatternKind::Tornado | PatternKind::Neighbor) && !grid {
+    if matches!(pattern, PatternKind::Tornado | PatternKind::Neighbor | PatternKind::DimensionShift) && !grid
+    {
         return Err(error(
             "workload.pattern",
             &[],
@@ -523,12 +527,13 @@ fn destinations(w: &WorkloadSpec, topology: &TopologySpec) -> Result<Destination
             ));
         }
         (PatternKind::GroupShift, s) => return Ok(Destinations::GroupShift(s.unwrap_or(1))),
+        (PatternKind::DimensionShift, s) => return Ok(Destinations::DimensionShift(s.unwrap_or(1))),
         (p, Some(_)) => {
             return Err(error(
                 "workload.shift",
                 &[],
                 format!(
-                    "workload.shift applies to the group-shift pattern, not to workload.pattern = {}",
+                    "workload.shift applies to the group-shift and dimension-shift patterns, not to workload.pattern = {}",
                     p.name()
                 ),
             ));
@@ -973,7 +978,7 @@ impl Resolved {
             MessageSize::Bimodal { short, long, long_fraction } => (short, Some(long), Some(long_fraction)),
         };
         let shift = match w.destinations {
-            Destinations::GroupShift(s) => Some(s),
+            Destinations::GroupShift(s) | Destinations::DimensionShift(s) => Some(s),
             _ => None,
         };
         let (hotspots, hotspot_fraction, locality) = match &w.destinations {

@@ -163,8 +163,9 @@ pub struct ChannelLoads {
     pub method: String,
 }
 
-/// Valiant's exact per-channel loads under `pattern` (see [`nonminimal_facts`]), or why they
-/// are not computed (adaptive paths; too much work; the locality subcube).
+/// Valiant's exact per-channel loads under `pattern` (each flow split evenly over the
+/// intermediates it may draw, each leg over the routing's candidates), or why they are not
+/// computed (adaptive paths; too much work; the locality subcube).
 pub fn nonminimal_loads(
     topo: &Topology,
     pattern: &Pattern,

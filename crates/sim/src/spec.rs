@@ -205,6 +205,11 @@ pub enum PatternKind {
     /// Dally, Scott & Abts 2008's adversarial traffic): families with groups (dragonflies);
     /// s is `shift` (default 1).
     GroupShift,
+    /// Every terminal of router (x0, x1, …) to the same-numbered terminal of router
+    /// (x0 + s mod k0, x1, …): a shift along dimension 0, s = `shift` (default 1), on k-ary
+    /// n-cubes and HyperX. On a HyperX all p terminals of a router then cross one channel,
+    /// minimal routing's worst case (1/p; Kim, Dally & Abts 2007 on the flattened butterfly).
+    DimensionShift,
 }
 
 impl PatternKind {

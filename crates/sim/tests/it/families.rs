@@ -298,3 +298,24 @@ fn tornado_and_neighbour_run_on_hyperx_coordinates() {
     .to_string();
     assert!(e.contains("defined on router coordinates"), "{e}");
 }
+
+/// Verification: dimension shift on the 4 × 4 HyperX — router (x, y) to (x + 1, y) — sends all
+/// p terminals of a router over its one channel to its neighbour in dimension 0, so minimal
+/// routing's busiest channel carries p messages per unit rate (its bound 1/p: Kim, Dally &
+/// Abts 2007's worst case for the flattened butterfly); on a unidirectional 4-ring a shift by 2
+/// crosses two channels, each carrying two routers' messages.
+#[test]
+fn dimension_shift_loads_one_channel_per_router() {
+    let per_unit = |json: &str| {
+        let r = simulate(&serde_json::from_str::<SimSpec>(json).unwrap()).unwrap();
+        r.offered_utilization.unwrap() / 0.01
+    };
+    for p in [1u32, 2] {
+        let json = format!(
+            r#"{{"topology": {{"family": "hyperx", "sizes": [4, 4], "p": {p}}}, "workload": {{"pattern": "dimension-shift", "rate": 0.01, "size": 1}}, "run": {{"messages": 2000}}}}"#
+        );
+        assert!((per_unit(&json) - p as f64).abs() < 1e-9, "p = {p}");
+    }
+    let ring = r#"{"topology": {"family": "ring", "k": 4}, "workload": {"pattern": "dimension-shift", "shift": 2, "rate": 0.01, "size": 1}, "run": {"messages": 2000}}"#;
+    assert!((per_unit(ring) - 2.0).abs() < 1e-9);
+}
