@@ -417,11 +417,11 @@ fn traffic_that_does_not_fit_is_a_clear_error() {
         ),
         (
             &["midimew", "--nodes", "64", "--pattern", "tornado"],
-            "defined on the coordinates of a k-ary n-cube",
+            "defined on router coordinates",
         ),
         (
             &["fat-tree", "--nodes", "64", "--pattern", "neighbor"],
-            "defined on the coordinates of a k-ary n-cube",
+            "defined on router coordinates",
         ),
         (&["--pattern", "hotspot"], "needs workload.hotspots"),
         (
