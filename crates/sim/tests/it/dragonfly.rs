@@ -128,7 +128,7 @@ fn group_shift_needs_groups() {
     );
     assert!(e.contains("multiple of the 3 groups"), "{e}");
     let e = err(r#"{"topology": {"family": "dragonfly", "p": 1}, "workload": {"shift": 1}}"#);
-    assert!(e.contains("applies to the group-shift pattern"), "{e}");
+    assert!(e.contains("applies to the group-shift and dimension-shift patterns"), "{e}");
 }
 
 /// Each flow's Valiant loads walked the plain way: every (source, destination, intermediate
