@@ -415,14 +415,8 @@ fn traffic_that_does_not_fit_is_a_clear_error() {
             &["--k", "8", "--n", "3", "--pattern", "transpose"],
             "transpose does not fit N = 512 nodes: it needs N a square",
         ),
-        (
-            &["midimew", "--nodes", "64", "--pattern", "tornado"],
-            "defined on router coordinates",
-        ),
-        (
-            &["fat-tree", "--nodes", "64", "--pattern", "neighbor"],
-            "defined on router coordinates",
-        ),
+        (&["midimew", "--nodes", "64", "--pattern", "tornado"], "defined on router coordinates"),
+        (&["fat-tree", "--nodes", "64", "--pattern", "neighbor"], "defined on router coordinates"),
         (&["--pattern", "hotspot"], "needs workload.hotspots"),
         (
             &["--pattern", "hotspot", "--hotspots", "64", "--hotspot-fraction", "0.1"],
