@@ -18,7 +18,7 @@
 use crate::SimError;
 use crate::load::cube_loads;
 use netwrap_engine::traffic::{GroupShift, LocalitySubcube, MessageSize, Pattern};
-use netwrap_topo::metrics::{FlowScratch, LOAD_WORK_LIMIT, add_flow, bounded_channel_loads};
+use netwrap_topo::metrics::{FlowScratch, LOAD_WORK_LIMIT, add_flow, add_leg, bounded_channel_loads};
 use netwrap_topo::{
     Candidates, Family, Legs, Network, PathChoice, Paths, RouterId, TerminalId, Topology, Visitor, bfs_from,
 };
@@ -238,21 +238,23 @@ impl Visitor for ValiantFlows {
             )));
         }
         let mut load = vec![0.0; net.channels().len()];
-        let mut walk = LegWalk::new(net);
+        let mut scratch = FlowScratch::for_network(net);
         let (mut longest, mut work) = (0u64, 0u64);
         let mut landed: Vec<(RouterId, f64, u64)> = Vec::new();
         let mut ends: Vec<(RouterId, f64, u64)> = Vec::new();
         for &(r, d, w) in &flows {
             if legs.local(r, d) {
-                work += walk.walk(f, &legs, r, d, None, w, 0, &mut load, &mut ends)?;
-                longest = longest.max(ends.iter().map(|e| e.2).max().unwrap_or(0));
+                let (n, l) = add_leg(net, f, r, d, w, 0, |_| false, &mut load, &mut scratch, &mut ends)?;
+                (work, longest) = (work + n, longest.max(l));
                 continue;
             }
             for &(v, share) in &vias {
-                work += walk.walk(f, &legs, r, v, Some(v), w * share, 0, &mut load, &mut landed)?;
+                let arrived = |at: RouterId| legs.arrived(at, v);
+                work += add_leg(net, f, r, v, w * share, 0, arrived, &mut load, &mut scratch, &mut landed)?.0;
                 for &(mid, wm, steps) in &landed {
-                    work += walk.walk(f, &legs, mid, d, None, wm, steps, &mut load, &mut ends)?;
-                    longest = longest.max(ends.iter().map(|e| e.2).max().unwrap_or(0));
+                    let (n, l) =
+                        add_leg(net, f, mid, d, wm, steps, |_| false, &mut load, &mut scratch, &mut ends)?;
+                    (work, longest) = (work + n, longest.max(l));
                 }
             }
             if work > LOAD_WORK_LIMIT {
@@ -270,72 +272,6 @@ impl Visitor for ValiantFlows {
                 self.paths.via.name()
             ),
         })
-    }
-}
-
-/// One leg of a route walked with its weight split evenly over the routing's candidates.
-struct LegWalk {
-    frontier: Vec<(RouterId, f64, u64)>,
-    next: Vec<(RouterId, f64, u64)>,
-    cands: Candidates,
-}
-
-impl LegWalk {
-    fn new(net: &Network) -> Self {
-        LegWalk { frontier: Vec::new(), next: Vec::new(), cands: Candidates::for_network(net) }
-    }
-
-    /// Walks `weight` from router `from` (after `steps` channels) towards terminal `to`,
-    /// adding it to `load`, until it reaches intermediate `via` (when given) or `to`'s
-    /// router; where it ends, with its weight and channels so far, goes to `ends`. Returns
-    /// the routing decisions taken.
-    #[allow(clippy::too_many_arguments)]
-    fn walk<F: Family>(
-        &mut self,
-        routing: &F,
-        legs: &Legs,
-        from: RouterId,
-        to: TerminalId,
-        via: Option<TerminalId>,
-        weight: f64,
-        steps: u64,
-        load: &mut [f64],
-        ends: &mut Vec<(RouterId, f64, u64)>,
-    ) -> Result<u64, SimError> {
-        let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
-        let (limit, mut work) = (load.len() as u64 + 2, 0u64);
-        ends.clear();
-        for &salt in salts {
-            self.frontier.clear();
-            self.frontier.push((from, weight / salts.len() as f64, steps));
-            while !self.frontier.is_empty() {
-                self.next.clear();
-                for &(r, w, k) in &self.frontier {
-                    work += 1;
-                    if via.is_some_and(|v| legs.arrived(r, v)) {
-                        ends.push((r, w, k));
-                        continue;
-                    }
-                    routing.spread(r, to, salt, &mut self.cands);
-                    if self.cands.is_empty() {
-                        ends.push((r, w, k));
-                        continue;
-                    }
-                    if k > limit {
-                        return Err(SimError::Invalid(format!(
-                            "routing towards terminal {to} does not terminate"
-                        )));
-                    }
-                    let share = w / self.cands.as_slice().len() as f64;
-                    for &c in self.cands.as_slice() {
-                        load[c as usize] += share;
-                        self.next.push((routing.network().channel(c).dst, share, k + 1));
-                    }
-                }
-                std::mem::swap(&mut self.frontier, &mut self.next);
-            }
-        }
-        Ok(work)
     }
 }
 

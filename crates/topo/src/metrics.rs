@@ -22,7 +22,7 @@
 
 use crate::TopoError;
 use crate::graph::{UNREACHED, bfs_from, in_lists};
-use crate::network::{Candidates, Network, Routing};
+use crate::network::{Candidates, Network, RouterId, Routing};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -322,26 +322,29 @@ pub fn index_side(net: &Network) -> Vec<bool> {
     (0..net.routers()).map(|r| r < half).collect()
 }
 
-/// Scratch space for [`add_flow`]: make one per loop and reuse it for every flow.
+/// Scratch space for [`add_flow`] and [`add_leg`]: make one per loop and reuse it for every
+/// flow.
 #[derive(Clone, Debug, Default)]
 pub struct FlowScratch {
     frontier: Vec<(u32, f64)>,
     next: Vec<(u32, f64)>,
     cands: Candidates,
+    ends: Vec<(u32, f64, u64)>,
 }
 
 impl FlowScratch {
     /// Scratch space for flows on `net` (candidate lists with room for its largest
     /// out-degree).
     pub fn for_network(net: &Network) -> Self {
-        FlowScratch { frontier: Vec::new(), next: Vec::new(), cands: Candidates::for_network(net) }
+        FlowScratch { cands: Candidates::for_network(net), ..FlowScratch::default() }
     }
 }
 
 /// Adds `weight` messages' flow from terminal `s` to terminal `t`, split evenly over the
-/// routing's candidates at every hop (its [`Routing::spread`]: every channel a salt may pick) (and over both salt classes where the salt changes them),
-/// into `load`; returns the routing decisions it took (frontier entries routed, the cost
-/// [`LOAD_WORK_LIMIT`] bounds) and its longest route in channels.
+/// routing's candidates at every hop (its [`Routing::spread`]: every channel a salt may pick)
+/// (and over both salt classes where the salt changes them), into `load`; returns the routing
+/// decisions it took (frontier entries routed, the cost [`LOAD_WORK_LIMIT`] bounds) and its
+/// longest route in channels.
 pub fn add_flow<R: Routing>(
     net: &Network,
     routing: &R,
@@ -351,32 +354,61 @@ pub fn add_flow<R: Routing>(
     load: &mut [f64],
     scratch: &mut FlowScratch,
 ) -> Result<(u64, u64), TopoError> {
-    let FlowScratch { frontier, next, cands: c } = scratch;
-    let (mut work, mut longest) = (0u64, 0u64);
+    let mut ends = std::mem::take(&mut scratch.ends);
+    let done = add_leg(net, routing, net.inject_router(s), t, weight, 0, |_| false, load, scratch, &mut ends);
+    scratch.ends = ends;
+    done
+}
+
+/// One leg of a route: `weight` messages from router `from` (having crossed `steps` channels)
+/// towards terminal `t`, split as [`add_flow`] splits them, into `load`, until they reach `t`'s
+/// router or a router where `stop` holds (a Valiant intermediate). Where they end, with their
+/// weight and channels crossed, goes into `ends` (merged by router, per salt class). Returns
+/// the routing decisions taken and the longest route in channels.
+#[allow(clippy::too_many_arguments)]
+pub fn add_leg<R: Routing>(
+    net: &Network,
+    routing: &R,
+    from: RouterId,
+    t: u32,
+    weight: f64,
+    steps: u64,
+    stop: impl Fn(RouterId) -> bool,
+    load: &mut [f64],
+    scratch: &mut FlowScratch,
+    ends: &mut Vec<(RouterId, f64, u64)>,
+) -> Result<(u64, u64), TopoError> {
+    let FlowScratch { frontier, next, cands: c, .. } = scratch;
+    let (mut work, mut longest) = (0u64, steps);
+    ends.clear();
     // Salts 0 and u32::MAX differ in every bit, so between them they take every salt-decided
     // branch both ways; when the salt only reorders candidates one route says it all.
     let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
     for &salt in salts {
         frontier.clear();
-        frontier.push((net.inject_router(s), weight / salts.len() as f64));
-        let mut steps = 0;
+        frontier.push((from, weight / salts.len() as f64));
+        let mut level = steps;
         while !frontier.is_empty() {
-            steps += 1;
-            if steps > net.routers() as usize + 2 {
+            if level > steps + net.routers() as u64 + 1 {
                 return Err(TopoError::Invalid(format!(
-                    "routing from terminal {s} to {t} does not terminate"
+                    "routing from router {from} towards terminal {t} does not terminate"
                 )));
             }
             work += frontier.len() as u64;
             next.clear();
             for &(r, w) in frontier.iter() {
+                if stop(r) {
+                    ends.push((r, w, level));
+                    continue;
+                }
                 routing.spread(r, t, salt, c);
                 if c.is_empty() {
                     if r != net.eject_router(t) {
                         return Err(TopoError::Invalid(format!(
-                            "routing from terminal {s} to {t} stops at router {r}, not at its ejection router"
+                            "routing from router {from} towards terminal {t} stops at router {r}, not at its ejection router"
                         )));
                     }
+                    ends.push((r, w, level));
                     continue;
                 }
                 let share = w / c.as_slice().len() as f64;
@@ -385,8 +417,9 @@ pub fn add_flow<R: Routing>(
                     next.push((net.channel(ch).dst, share));
                 }
             }
+            level += 1;
             if !next.is_empty() {
-                longest = longest.max(steps as u64);
+                longest = longest.max(level);
             }
             next.sort_unstable_by_key(|x| x.0);
             frontier.clear();
