@@ -115,6 +115,22 @@ def test_nonminimal_routing_and_class_latencies_equal_the_command_line(cli):
     assert got["config"]["router"]["class-latency"] == {"global": 5}
 
 
+def test_dal_equals_the_command_line(cli):
+    """Verification: DAL on a HyperX with a class per hop, given as a dict, gives exactly what
+    the same flags print, and it derouted some packets under the dimension shift."""
+    spec = {"topology": {"family": "hyperx", "sizes": [4, 4], "p": 2},
+            "routing": {"algorithm": "dal"},
+            "router": {"kind": "vc", "vcs": 4, "deadlock": "phases"},
+            "workload": {"rate": 0.2, "size": 2, "pattern": "dimension-shift"},
+            "run": {"messages": 400, "warmup": 200}}
+    flags = ["sim", "hyperx", "--sizes", "4,4", "--p", "2", "--routing", "dal",
+             "--router", "vc", "--vcs", "4", "--deadlock", "phases",
+             "--rate", "0.2", "--size", "2", "--pattern", "dimension-shift", "--messages", "400", "--warmup", "200"]
+    got = netwrap.simulate(spec)
+    assert got == cli.json(*flags)
+    assert got["nonminimal"] > 0.0
+
+
 def test_results_are_typed_as_the_json():
     """Characterisation: a result is a dict of the JSON's types: text, ints, floats, bools,
     None for a missing value, nested dicts and lists."""

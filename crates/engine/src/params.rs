@@ -47,7 +47,8 @@ pub enum Avoidance {
     /// classes never fall and no dependency cycle stays within one. The VCs are split evenly
     /// among the classes the routing needs: on a dragonfly 2 (minimal), 3 (Valiant or UGAL
     /// through a group), 4 (through a router, or PAR through a group), 5 (PAR through a
-    /// router); elsewhere 1, and 2 with an intermediate. Needs vcs >= that many.
+    /// router); elsewhere 1, and 2 with an intermediate. Under DAL (HyperX) the class rises
+    /// at every hop: n + (dimensions of 3 or more routers) classes. Needs vcs >= that many.
     Phases,
     /// Dragonflies: class 1 on channels leaving a router of the packet's destination group, 0
     /// elsewhere — the two classes that make minimal routing deadlock-free (Kim et al. 2008

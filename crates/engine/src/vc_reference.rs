@@ -23,7 +23,8 @@ use crate::{
     Births, ClassService, Collector, Deadlock, DeadlockWait, Msg, Outcome, PacketStats, RunSpec, StopReason,
     UNMEASURED, choose,
 };
-use netwrap_topo::{Candidates, ChannelId, Legs, Network, Routing, TerminalId};
+use netwrap_topo::paths::split_deroutes;
+use netwrap_topo::{Candidates, ChannelId, Legs, Network, PathChoice, Routing, TerminalId};
 use std::collections::VecDeque;
 
 /// One flit in a buffer: its packet, and when it may leave.
@@ -413,17 +414,26 @@ impl<'a, R: Routing> Sim<'a, R> {
         let mut leg = pk.leg;
         let (ovcs, f) = (&self.ovcs, self.p.buffer);
         let queue = |c: u32| (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>();
-        let (target, switched) = self.legs.next_target(
-            self.net,
-            self.routing,
-            rt,
-            pk.dst,
-            pk.salt,
-            pk.hops,
-            &mut leg,
-            queue,
-            &mut cands,
-        );
+        let dal = self.legs.paths().choice == PathChoice::Dal;
+        if dal {
+            // DAL: every minimal hop, then the deroutes the packet may still take.
+            self.legs.dal_candidates(self.net, self.routing, rt, pk.dst, pk.salt, pk.leg, &mut cands);
+        }
+        let (target, switched) = if dal {
+            (pk.dst, false)
+        } else {
+            self.legs.next_target(
+                self.net,
+                self.routing,
+                rt,
+                pk.dst,
+                pk.salt,
+                pk.hops,
+                &mut leg,
+                queue,
+                &mut cands,
+            )
+        };
         let pk = &mut self.packets[packet];
         pk.leg = leg;
         if switched {
@@ -432,7 +442,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         let pk = &self.packets[packet];
         if escape {
             self.routing.minimal(rt, target, pk.salt, &mut cands);
-        } else {
+        } else if !dal {
             self.routing.route(rt, target, pk.salt, &mut cands);
         }
         let taken = (now >= self.warmup).then_some((now, waited));
@@ -457,15 +467,28 @@ impl<'a, R: Routing> Sim<'a, R> {
             need *= 2;
         }
         let free = |c: ChannelId| self.free_vc(ivc, packet, c, need);
-        let c =
-            choose(
-                cands.as_slice(),
-                pk.salt,
-                pk.hops,
-                now,
-                |c| if free(c).is_some() { now } else { now + 1 },
-            );
-        let mut out = free(c);
+        let (minimal, deroutes) = split_deroutes(cands.as_slice());
+        let mut out = None;
+        let mut derouted = None;
+        if !deroutes.is_empty() {
+            // DAL: the least-queued deroute with a free VC, if UGAL's test prefers it to the
+            // least-queued minimal hop; the packet has then derouted in its dimension.
+            let q_min = minimal.iter().map(|&c| queue(c)).min().unwrap_or(0);
+            let d =
+                choose(
+                    deroutes,
+                    pk.salt,
+                    pk.hops,
+                    0,
+                    |c| if free(c).is_some() { queue(c) } else { u64::MAX },
+                );
+            out = free(d).filter(|_| self.legs.dal_prefers_deroute(q_min, minimal.len(), queue(d)));
+            derouted = out.map(|_| Legs::dal_derouted(self.net, leg, d));
+        }
+        if out.is_none() {
+            let c = choose(minimal, pk.salt, pk.hops, now, |c| if free(c).is_some() { now } else { now + 1 });
+            out = free(c);
+        }
         if out.is_none() && escape {
             // No adaptive VC: the escape VC (the class's first) of the dimension-order hop,
             // with room for two packets where it enters the escape ring (Puente et al. 2000's
@@ -479,6 +502,9 @@ impl<'a, R: Routing> Sim<'a, R> {
             if ov.holder.is_none() && ov.credits >= need {
                 out = Some(o);
             }
+        }
+        if let Some(leg) = derouted {
+            self.packets[packet].leg = leg;
         }
         if let Some(o) = out {
             let ov = &mut self.ovcs[o as usize];

@@ -137,7 +137,7 @@ fn any_family() -> impl Strategy<Value = Shape> {
 
 /// Non-minimal paths on direct networks: Valiant and UGAL (local and global) through a random
 /// router on tori, meshes, hypercubes, HyperX and Slim Flies, and on dragonflies also through a
-/// group and PAR; no avoidance, `phases`, or on dragonflies `dest-group`.
+/// group and PAR; DAL on HyperX; no avoidance, `phases`, or on dragonflies `dest-group`.
 fn nonminimal() -> impl Strategy<Value = (Shape, Avoidance, Paths)> {
     let choice =
         prop_oneof![Just(PathChoice::Valiant), Just(PathChoice::UgalLocal), Just(PathChoice::UgalGlobal)];
@@ -157,7 +157,16 @@ fn nonminimal() -> impl Strategy<Value = (Shape, Avoidance, Paths)> {
         groups: 2 * p * p + 1,
         arrangement: GlobalArrangement::Absolute,
     });
+    let hyperx = (prop::collection::vec(2..=4u32, 1..=3), 1..=2u32)
+        .prop_map(|(factors, per_router)| Shape::NHop { factors, per_router, width: 1 });
     prop_oneof![
+        (hyperx, prop_oneof![Just(Avoidance::None), Just(Avoidance::Phases)], 0..=8u32).prop_map(
+            |(shape, deadlock, threshold)| (
+                shape,
+                deadlock,
+                Paths { choice: PathChoice::Dal, via: Via::Router, threshold }
+            )
+        ),
         (direct, choice.clone(), prop_oneof![Just(Avoidance::None), Just(Avoidance::Phases)], 0..=8u32)
             .prop_map(|(shape, choice, deadlock, threshold)| (
                 shape,
@@ -500,4 +509,43 @@ fn deadlocks_are_reported_alike() {
         deadlocks += (fast.stop == StopReason::Deadlock) as u32;
     }
     assert!(deadlocks >= 3, "only {deadlocks} of the 5 runs deadlocked");
+}
+
+/// Verification: DAL under heavy uniform load on a 4 x 4 HyperX, wormhole and cut-through,
+/// with its per-hop classes: the packets deroute (taken only when no minimal hop has a free
+/// VC), and both engines agree on every one.
+#[test]
+fn dal_deroutes_alike() {
+    for (i, switching) in [Switching::Wormhole, Switching::Vct].into_iter().enumerate() {
+        let c = Case {
+            shape: Shape::NHop { factors: vec![4, 4], per_router: 2, width: 1 },
+            p: VcParams {
+                vcs: 4,
+                buffer: 4,
+                packet: 4,
+                switching,
+                deadlock: Avoidance::Phases,
+                ..VcParams::DEFAULT
+            },
+            spec: RunSpec {
+                arrivals: Arrivals::bernoulli(0.2),
+                size: MessageSize::Fixed(4),
+                memories: None,
+                warmup: 200,
+                messages: 2000,
+                max_cycles: 50_000,
+                seed: 3 + i as u64,
+                stop: StopRule::drain(),
+                record: Record { messages: true, channels: true, ..Record::default() },
+                paths: Paths { choice: PathChoice::Dal, via: Via::Router, threshold: 0 },
+                groups: None,
+                channel_latency: Vec::new(),
+            },
+            uniform_others: false,
+        };
+        let (fast, reference) = run(&c);
+        assert_same(&fast, &reference);
+        assert!(fast.measured.nonminimal > 0, "no packet derouted under {switching:?}");
+        assert_eq!(fast.deadlock, None);
+    }
 }

@@ -167,7 +167,9 @@ pub fn check(spec: &Resolved) -> Result<Check, SimError> {
         type Output = Result<Check, SimError>;
         fn visit<F: Family>(self, f: &F) -> Self::Output {
             let (deadlock, legs) = (self.0, self.1);
-            if legs.active() || matches!(deadlock, Avoidance::Phases | Avoidance::DestGroup) {
+            if legs.paths().choice == PathChoice::Dal {
+                dal_check(f.network(), f, deadlock, &legs)
+            } else if legs.active() || matches!(deadlock, Avoidance::Phases | Avoidance::DestGroup) {
                 route_class_check(f.network(), f, deadlock, &legs, self.2)
             } else {
                 check_on(f.network(), f, deadlock)
@@ -475,7 +477,20 @@ fn route_class_check<F: Family>(
             }
         }
     }
-    let Search { mut edges, reached, .. } = search;
+    let Search { edges, reached, .. } = search;
+    Ok(route_class_verdict(net, deadlock, paths, classes, reached, edges))
+}
+
+/// The check of a dependency graph over channel × route class (node `c · classes + k`).
+fn route_class_verdict(
+    net: &Network,
+    deadlock: Avoidance,
+    paths: Paths,
+    classes: u32,
+    reached: u32,
+    mut edges: Vec<(u32, u32)>,
+) -> Check {
+    let n = net.channels().len() as u64 * classes as u64;
     edges.sort_unstable();
     edges.dedup();
     let verdict = match find_cycle(n as usize, &edges) {
@@ -497,7 +512,7 @@ fn route_class_check<F: Family>(
                 .collect(),
         },
     };
-    Ok(Check {
+    Check {
         network: net.name().to_string(),
         deadlock,
         nodes: n,
@@ -506,7 +521,94 @@ fn route_class_check<F: Family>(
             .then_some(RouteClasses { classes, reached }),
         paths,
         verdict,
-    })
+    }
+}
+
+/// The dependency graph of DAL's routes (Ahn et al. 2009 §4) with its classes (`phases`: one
+/// per hop; otherwise one). A search per destination router follows every route DAL may take
+/// from every injection router: at each router every minimal hop, and every deroute within a
+/// dimension still to align that the route has not derouted in yet — a state is a dependency
+/// node and the dimensions derouted in. DAL takes a deroute only on queue state; following
+/// them all can only add edges, so an acyclic graph stays a proof.
+fn dal_check<F: Family>(net: &Network, f: &F, deadlock: Avoidance, legs: &Legs) -> Result<Check, SimError> {
+    let classes = if deadlock == Avoidance::Phases { legs.phase_classes() } else { 1 };
+    let n = net.channels().len() as u64 * classes as u64;
+    let dims = net.classes().len() as u32;
+    let states = n << dims;
+    // Routes depend on the destination's router only: one terminal per router.
+    let mut dests: Vec<u32> = (0..net.terminals()).collect();
+    dests.dedup_by_key(|t| net.eject_router(*t));
+    let work = dests.len() as u64 * (states + net.routers() as u64);
+    if work > MAX_WORK {
+        return Err(SimError::Invalid(format!(
+            "netwrap check: the {} is too large to check under dal ({} destinations x {} states of dependency node and dimensions derouted in > {MAX_WORK} search states)",
+            net.name(),
+            dests.len(),
+            states
+        )));
+    }
+    let salts: &[u32] = if f.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
+    let mut sources: Vec<u32> = (0..net.terminals()).map(|s| net.inject_router(s)).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let mut seen = vec![false; states as usize];
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut stack: Vec<(u32, Option<u32>, u32)> = Vec::new();
+    let mut cands = Candidates::for_network(net);
+    let mut minimal: Vec<u32> = Vec::new();
+    let mut hops: Vec<(u32, u32)> = Vec::new();
+    let mut reached = 1;
+    for &t in &dests {
+        for &salt in salts {
+            seen.iter_mut().for_each(|s| *s = false);
+            stack.extend(sources.iter().map(|&r| (r, None, 0)));
+            while let Some((r, prev, derouted)) = stack.pop() {
+                f.spread(r, t, salt, &mut cands);
+                if cands.is_empty() {
+                    if r != net.eject_router(t) {
+                        return Err(SimError::Invalid(format!(
+                            "routing towards terminal {t} stops at router {r}, not at its ejection router"
+                        )));
+                    }
+                    continue;
+                }
+                minimal.clear();
+                minimal.extend_from_slice(cands.as_slice());
+                let k = match prev {
+                    Some(b) if classes > 1 => legs.phase_class(net, Some((b / classes, b % classes)), false),
+                    _ => 0,
+                };
+                reached = reached.max(k + 1);
+                let k = k.min(classes - 1);
+                let unaligned = minimal.iter().fold(0u32, |m, &c| m | 1 << net.channel(c).class);
+                let open = unaligned & !derouted & legs.deroutable();
+                hops.clear();
+                hops.extend(minimal.iter().map(|&c| (c, derouted)));
+                for c in net.out_channels(r) {
+                    let class = net.channel(c).class;
+                    if open & (1 << class) != 0 && !minimal.contains(&c) {
+                        hops.push((c, derouted | 1 << class));
+                    }
+                }
+                for &(c, mask) in &hops {
+                    let b = c * classes + k;
+                    if let Some(a) = prev {
+                        edges.push((a, b));
+                    }
+                    let state = ((b as u64) << dims | mask as u64) as usize;
+                    if !seen[state] {
+                        seen[state] = true;
+                        stack.push((net.channel(c).dst, Some(b), mask));
+                    }
+                }
+            }
+            if edges.len() > 1 << 24 {
+                edges.sort_unstable();
+                edges.dedup();
+            }
+        }
+    }
+    Ok(route_class_verdict(net, deadlock, legs.paths(), classes, reached, edges))
 }
 
 /// One search of [`route_class_check`]: from the states on its stack, every route towards a

@@ -707,6 +707,7 @@ pub(crate) fn phase_vcs(
     }
     let what = match paths.choice {
         PathChoice::Minimal => format!("minimal routing on the {}", net.name()),
+        PathChoice::Dal => format!("routing 'dal' (a class per hop) on the {}", net.name()),
         _ => format!(
             "routing '{}' through a {} on the {}",
             routing.algorithm.name(),

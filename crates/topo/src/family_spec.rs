@@ -325,7 +325,7 @@ pub struct RoutingSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::choice::<Via>(), global = true))]
     pub via: Option<Via>,
-    /// UGAL and PAR: flits added to the non-minimal side of the comparison, so that a
+    /// UGAL, PAR and DAL: flits added to the non-minimal side of the comparison, so that a
     /// message leaves its minimal path only when that is clearly better [spec:
     /// routing.threshold] (default: 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -380,6 +380,12 @@ pub enum RoutingAlgorithm {
     /// and a message sent minimally decides again at its first hop if that hop kept it in its
     /// source group.
     Par,
+    /// Dimensionally-adaptive, load-balanced routing, HyperX (Ahn et al. 2009 §4): at every
+    /// hop the packet takes the least-queued minimal hop of any dimension it has still to
+    /// align, or a deroute within one of those dimensions (to another coordinate, at most once
+    /// per dimension) when the minimal queue × the hops left exceeds the deroute's queue ×
+    /// one hop more plus `threshold`. At most two hops per dimension.
+    Dal,
 }
 
 impl RoutingAlgorithm {
@@ -393,6 +399,7 @@ impl RoutingAlgorithm {
             RoutingAlgorithm::UgalLocal => "ugal-local",
             RoutingAlgorithm::UgalGlobal => "ugal-global",
             RoutingAlgorithm::Par => "par",
+            RoutingAlgorithm::Dal => "dal",
         }
     }
 
@@ -406,6 +413,7 @@ impl RoutingAlgorithm {
             RoutingAlgorithm::UgalLocal => PathChoice::UgalLocal,
             RoutingAlgorithm::UgalGlobal => PathChoice::UgalGlobal,
             RoutingAlgorithm::Par => PathChoice::Par,
+            RoutingAlgorithm::Dal => PathChoice::Dal,
         }
     }
 }
@@ -713,14 +721,21 @@ impl TopologySpec {
                 "routing 'par' re-decides within the source group: it applies to dragonflies, not to a {family} (use ugal-local)"
             )));
         }
-        if choice == PathChoice::Minimal && routing.via.is_some() {
+        if choice == PathChoice::Dal
+            && !matches!(self, TopologySpec::Hyperx { .. } | TopologySpec::Nhop { .. })
+        {
+            return Err(invalid(format!(
+                "routing 'dal' deroutes within the dimensions of a HyperX: it applies to hyperx and nhop, not to a {family} (use ugal-local)"
+            )));
+        }
+        if matches!(choice, PathChoice::Minimal | PathChoice::Dal) && routing.via.is_some() {
             return Err(invalid(format!(
                 "via applies to valiant, ugal-local, ugal-global and par, not to routing '{name}'"
             )));
         }
         if !choice.adaptive() && routing.threshold.is_some() {
             return Err(invalid(format!(
-                "threshold applies to ugal-local, ugal-global and par, not to routing '{name}'"
+                "threshold applies to ugal-local, ugal-global, par and dal, not to routing '{name}'"
             )));
         }
         if routing.via == Some(Via::Group) && !dragonfly {
@@ -728,12 +743,13 @@ impl TopologySpec {
                 "via 'group' applies to dragonflies: a {family} has no groups (use via = router)"
             )));
         }
-        let nonminimal = choice != PathChoice::Minimal;
+        let intermediate = !matches!(choice, PathChoice::Minimal | PathChoice::Dal);
         Ok(RoutingSpec {
             algorithm: routing.algorithm,
             order: dimension_order.then(|| routing.order.unwrap_or_default()),
             up_port: nca.then(|| routing.up_port.unwrap_or_default()),
-            via: nonminimal.then(|| routing.via.unwrap_or(if dragonfly { Via::Group } else { Via::Router })),
+            via: intermediate
+                .then(|| routing.via.unwrap_or(if dragonfly { Via::Group } else { Via::Router })),
             threshold: choice.adaptive().then(|| routing.threshold.unwrap_or(0)),
         })
     }

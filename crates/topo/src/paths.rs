@@ -2,11 +2,14 @@
 //! (Valiant & Brebner 1981; on the dragonfly an intermediate group, Kim, Dally, Scott & Abts
 //! 2008 §4.1), UGAL's choice at the source between the minimal path and one random
 //! non-minimal path by queue length × hops (Singh 2005; local and global variants as Jiang,
-//! Kim & Dally 2009 §2), and progressive adaptive routing (PAR, Jiang et al. 2009 §3), which
-//! may re-decide at the first hop within the source group.
+//! Kim & Dally 2009 §2), progressive adaptive routing (PAR, Jiang et al. 2009 §3), which
+//! may re-decide at the first hop within the source group, and HyperX's dimensionally-adaptive
+//! load-balanced routing (DAL, Ahn et al. 2009 §4), which may deroute once within each
+//! dimension it has still to align.
 //!
 //! A message carries one `u32` of routing state besides its destination and salt (its
-//! [`Leg`]): not yet decided, minimal, towards an intermediate terminal, or past it. The
+//! [`Leg`]): not yet decided, minimal, towards an intermediate terminal, or past it; under DAL
+//! the dimensions it has derouted in. The
 //! engines keep it per message (per packet on the virtual-channel router) and ask [`Legs`]
 //! where the message heads next; the family's [`Routing`] routes it there, so every family
 //! whose routing reaches every terminal takes these paths unchanged.
@@ -31,12 +34,21 @@ pub enum PathChoice {
     /// As `UgalLocal`, and a message sent minimally may turn non-minimal at its first hop if
     /// that hop keeps it in its source group.
     Par,
+    /// HyperX: at every hop the least-queued minimal hop, or a deroute within a dimension still
+    /// to align (once per dimension) when the minimal hop's queue × hops left exceeds the
+    /// deroute's × one hop more.
+    Dal,
 }
 
 impl PathChoice {
-    /// Whether the choice depends on queue state (UGAL, PAR).
+    /// Whether the choice depends on queue state (UGAL, PAR, DAL).
     pub fn adaptive(self) -> bool {
-        matches!(self, PathChoice::UgalLocal | PathChoice::UgalGlobal | PathChoice::Par)
+        matches!(self, PathChoice::UgalLocal | PathChoice::UgalGlobal | PathChoice::Par | PathChoice::Dal)
+    }
+
+    /// Whether routes go through a drawn intermediate (Valiant, UGAL, PAR).
+    pub fn intermediate(self) -> bool {
+        !matches!(self, PathChoice::Minimal | PathChoice::Dal)
     }
 }
 
@@ -96,11 +108,17 @@ pub const MINIMAL: Leg = u32::MAX - 1;
 pub const PASSED: Leg = u32::MAX - 2;
 /// PAR: minimal so far, may still turn at the first hop (source group `g`: `REVISABLE - g`).
 const REVISABLE: Leg = u32::MAX - 3;
+/// DAL: `DAL + m`, where bit `i` of `m` says the message has derouted in dimension `i`
+/// (above every terminal number, below the states above).
+const DAL: Leg = 1 << 30;
+/// Most dimensions DAL tracks (bits of its mask).
+pub const DAL_MAX_DIMENSIONS: u32 = 16;
 
-/// Whether a delivered message in state `leg` went through an intermediate.
+/// Whether a delivered message in state `leg` left its minimal paths: it went through an
+/// intermediate, or derouted under DAL.
 #[inline]
 pub fn went_nonminimal(leg: Leg) -> bool {
-    leg == PASSED
+    leg == PASSED || (leg > DAL && leg < DAL + (1 << DAL_MAX_DIMENSIONS))
 }
 
 /// SplitMix64's finaliser (Steele, Lea & Flood 2014): the salt's bits spread over 64.
@@ -125,6 +143,13 @@ pub struct Legs {
     router_of: Vec<RouterId>,
     /// The class of the network's global channels (named `global`), if it has one.
     global_class: Option<u16>,
+    /// DAL: each router's first terminal (a deroute heads there), and the channel classes
+    /// (HyperX dimensions) in which a router has more than one neighbour (a deroute exists).
+    first_terminal: Vec<TerminalId>,
+    deroutable: u32,
+    /// DAL: the most hops a route takes, one per dimension and one more per dimension with a
+    /// deroute (the classes `phases` gives it).
+    dal_hops: u32,
 }
 
 impl Legs {
@@ -138,7 +163,31 @@ impl Legs {
             group_of_router[r as usize] = t as u32 / group_size;
         }
         let global_class = net.classes().iter().position(|c| c == "global").map(|i| i as u16);
-        Legs { paths, terminals: net.terminals(), group_of_router, group_size, router_of, global_class }
+        let (mut first_terminal, mut deroutable, mut dal_hops) = (Vec::new(), 0u32, 0);
+        if paths.choice == PathChoice::Dal {
+            debug_assert!(net.terminals() < DAL && net.classes().len() as u32 <= DAL_MAX_DIMENSIONS);
+            first_terminal = vec![u32::MAX; net.routers() as usize];
+            for (t, &r) in router_of.iter().enumerate().rev() {
+                first_terminal[r as usize] = t as u32;
+            }
+            let mut per_class = vec![0u32; net.classes().len()];
+            for c in net.out_channels(0) {
+                per_class[net.channel(c).class as usize] += 1;
+            }
+            deroutable = (0..per_class.len()).filter(|&i| per_class[i] > 1).fold(0, |m, i| m | 1 << i);
+            dal_hops = per_class.len() as u32 + deroutable.count_ones();
+        }
+        Legs {
+            paths,
+            terminals: net.terminals(),
+            group_of_router,
+            group_size,
+            router_of,
+            global_class,
+            first_terminal,
+            deroutable,
+            dal_hops,
+        }
     }
 
     /// The paths.
@@ -231,6 +280,9 @@ impl Legs {
     ) -> (TerminalId, bool) {
         if !self.active() {
             return (dst, false);
+        }
+        if self.paths.choice == PathChoice::Dal {
+            return (self.dal_hop(net, routing, at, dst, salt, hops, leg, &queue, cands), false);
         }
         let mut switched = false;
         self.decide(net, routing, at, dst, salt, hops, leg, &mut switched, queue, cands);
@@ -366,6 +418,135 @@ impl Legs {
     }
 }
 
+/// DAL (Ahn et al. 2009 §4) on a HyperX: a network whose channel classes are its dimensions
+/// and whose routing offers the direct hop of every dimension still to align.
+///
+/// A DAL message may take, at every router, any minimal hop, or a deroute: a hop to another
+/// coordinate within a dimension still to align that it has not derouted in yet. It takes a
+/// deroute only when UGAL's test (Singh 2005), applied per hop as Ahn et al. weigh queue depth
+/// by hops, prefers it: q_min · h > q_der · (h + 1) + threshold, with q_min the least queue
+/// among the minimal hops, q_der the deroute's and h the dimensions left. The ideal switch
+/// decides once per hop ([`Legs::next_target`]); the virtual-channel router every cycle its
+/// header waits, and only when no minimal hop has a free VC ([`Legs::dal_candidates`]).
+impl Legs {
+    /// DAL: into `cands`, the hops a message at router `at` in state `leg` may take towards
+    /// `dst`: every minimal hop, then — after the separator [`DEROUTES`], when there are any —
+    /// the deroutes its leg still allows. Empty at the destination's router.
+    #[allow(clippy::too_many_arguments)]
+    pub fn dal_candidates<R: Routing>(
+        &self,
+        net: &Network,
+        routing: &R,
+        at: RouterId,
+        dst: TerminalId,
+        salt: u32,
+        leg: Leg,
+        cands: &mut Candidates,
+    ) {
+        routing.route(at, dst, salt, cands);
+        let mut unaligned = 0u32;
+        for &c in cands.as_slice() {
+            unaligned |= 1 << net.channel(c).class;
+        }
+        let open = unaligned & !Self::derouted(leg) & self.deroutable;
+        if open == 0 {
+            return;
+        }
+        let minimal = cands.as_slice().len();
+        cands.push(DEROUTES);
+        for c in net.out_channels(at) {
+            if open & (1 << net.channel(c).class) != 0 && !cands.as_slice()[..minimal].contains(&c) {
+                cands.push(c);
+            }
+        }
+    }
+
+    /// DAL: whether a deroute with queue `q_der` beats the least minimal queue `q_min` with
+    /// `h` dimensions left (the test in the notes above).
+    #[inline]
+    pub fn dal_prefers_deroute(&self, q_min: u64, h: usize, q_der: u64) -> bool {
+        let h = h as u64;
+        q_min.saturating_mul(h) > q_der.saturating_mul(h + 1).saturating_add(self.paths.threshold as u64)
+    }
+
+    /// DAL: the leg of a message that takes channel `c` from state `leg`, `c` one of its
+    /// deroutes: its dimension marked.
+    #[inline]
+    pub fn dal_derouted(net: &Network, leg: Leg, c: ChannelId) -> Leg {
+        DAL + (Self::derouted(leg) | 1 << net.channel(c).class)
+    }
+
+    /// DAL: the dimensions a message in state `leg` has derouted in.
+    #[inline]
+    pub fn derouted(leg: Leg) -> u32 {
+        if leg == UNDECIDED { 0 } else { leg - DAL }
+    }
+
+    /// DAL: the channel classes (dimensions) in which a deroute exists.
+    pub fn deroutable(&self) -> u32 {
+        self.deroutable
+    }
+
+    /// DAL on the ideal switch: where a message at router `at` heads next: its destination,
+    /// or the first terminal of the router its least-queued deroute leads to (scanned from a
+    /// point the salt and hop count fix) when the test prefers it.
+    #[allow(clippy::too_many_arguments)]
+    fn dal_hop<R: Routing>(
+        &self,
+        net: &Network,
+        routing: &R,
+        at: RouterId,
+        dst: TerminalId,
+        salt: u32,
+        hops: u32,
+        leg: &mut Leg,
+        queue: &impl Fn(ChannelId) -> u64,
+        cands: &mut Candidates,
+    ) -> TerminalId {
+        self.dal_candidates(net, routing, at, dst, salt, *leg, cands);
+        let (minimal, deroutes) = split_deroutes(cands.as_slice());
+        if *leg == UNDECIDED {
+            *leg = DAL;
+        }
+        if deroutes.is_empty() {
+            return dst;
+        }
+        let q_min = minimal.iter().map(|&c| queue(c)).min().unwrap_or(0);
+        let start = (mix64(((salt as u64) << 16) | (hops as u64 & 0xFFFF)) % deroutes.len() as u64) as usize;
+        let mut best = (u64::MAX, 0);
+        for i in 0..deroutes.len() {
+            let c = deroutes[(start + i) % deroutes.len()];
+            let q = queue(c);
+            if q < best.0 {
+                best = (q, c);
+            }
+        }
+        if !self.dal_prefers_deroute(q_min, minimal.len(), best.0) {
+            return dst;
+        }
+        *leg = Self::dal_derouted(net, *leg, best.1);
+        self.first_terminal[net.channel(best.1).dst as usize]
+    }
+
+    /// DAL: the state of a message that has derouted in the dimensions of `mask`.
+    pub fn dal_leg(mask: u32) -> Leg {
+        DAL + mask
+    }
+}
+
+/// The separator between DAL's minimal hops and its deroutes in a candidate list
+/// ([`Legs::dal_candidates`]).
+pub const DEROUTES: ChannelId = u32::MAX;
+
+/// A DAL candidate list's minimal hops and deroutes.
+#[inline]
+pub fn split_deroutes(cands: &[ChannelId]) -> (&[ChannelId], &[ChannelId]) {
+    match cands.iter().position(|&c| c == DEROUTES) {
+        Some(i) => (&cands[..i], &cands[i + 1..]),
+        None => (cands, &[]),
+    }
+}
+
 /// VC classes by route phase (`--deadlock phases`) and the destination-group classes
 /// (`--deadlock dest-group`), computed the same way by the engines and the static check.
 impl Legs {
@@ -383,10 +564,14 @@ impl Legs {
     /// route's classes never fall, and within a class a route takes local channels and then
     /// at most one global channel, so no cycle of the channel dependency graph stays in one
     /// class (the static check proves it per network).
+    ///
+    /// Under DAL the class rises at every hop (distance classes: Dally & Towles 2004, ch. 14):
+    /// its routes take at most two hops per dimension, so they end below that many classes.
     #[inline]
     pub fn phase_class(&self, net: &Network, arrived_by: Option<(ChannelId, u32)>, switched: bool) -> u32 {
         match arrived_by {
             None => 0,
+            Some((_, k)) if self.paths.choice == PathChoice::Dal => k + 1,
             Some((c, k)) => k + u32::from(switched || self.is_global(net, c)),
         }
     }
@@ -402,6 +587,9 @@ impl Legs {
 
     /// The classes `phases` needs for these paths on this network ([`phase_classes`]).
     pub fn phase_classes(&self) -> u32 {
+        if self.paths.choice == PathChoice::Dal {
+            return self.dal_hops.max(1);
+        }
         phase_classes(self.paths, self.global_class.is_some())
     }
 }
@@ -410,7 +598,8 @@ impl Legs {
 /// or without: with them 2 for minimal routes (local, global, local), 3 for Valiant or UGAL
 /// through a group and 4 through a router (two local hops in the intermediate group), one more
 /// under PAR (its turn at the first hop); without, 1, and 2 with an intermediate. The static
-/// check computes the classes routes reach and tests this count.
+/// check computes the classes routes reach and tests this count. (DAL's depend on the
+/// HyperX's dimensions: [`Legs::phase_classes`].)
 pub fn phase_classes(paths: Paths, global: bool) -> u32 {
     let legs = u32::from(paths.choice != PathChoice::Minimal);
     let turn = u32::from(paths.choice == PathChoice::Par);
@@ -423,5 +612,47 @@ pub fn phase_classes(paths: Paths, global: bool) -> u32 {
         2 + intermediate + turn
     } else {
         1 + legs + turn
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hamming::Hamming;
+
+    /// Verification on the 4 x 4 HyperX (router r at (r mod 4, r div 4)), counted by hand:
+    /// from router 0 to router 5 at (1, 1) DAL offers the two direct hops, then the deroutes
+    /// to coordinates 2 and 3 of both dimensions (4); once it has derouted in dimension 0 only
+    /// dimension 1's two; from router 1 at (1, 0), dimension 0 aligned, one direct hop and
+    /// dimension 1's two deroutes; at the destination nothing. The test weighs queues × hops.
+    #[test]
+    fn dal_offers_the_deroutes_of_the_dimensions_still_to_align() {
+        let hx = Hamming::hyperx(&[4, 4], 1, 1).unwrap();
+        let net = hx.network();
+        let legs = Legs::new(Paths { choice: PathChoice::Dal, ..Paths::default() }, net, None);
+        assert_eq!(legs.phase_classes(), 4);
+        let mut cands = Candidates::for_network(net);
+        let ends = |cands: &Candidates| -> (Vec<u32>, Vec<u32>) {
+            let (m, d) = split_deroutes(cands.as_slice());
+            let to = |cs: &[u32]| cs.iter().map(|&c| net.channel(c).dst).collect::<Vec<_>>();
+            (to(m), to(d))
+        };
+        legs.dal_candidates(net, &hx, 0, 5, 0, UNDECIDED, &mut cands);
+        assert_eq!(ends(&cands), (vec![1, 4], vec![2, 3, 8, 12]));
+        legs.dal_candidates(net, &hx, 0, 5, 0, Legs::dal_leg(1), &mut cands);
+        assert_eq!(ends(&cands), (vec![1, 4], vec![8, 12]));
+        legs.dal_candidates(net, &hx, 1, 5, 0, UNDECIDED, &mut cands);
+        assert_eq!(ends(&cands), (vec![5], vec![9, 13]));
+        legs.dal_candidates(net, &hx, 5, 5, 0, UNDECIDED, &mut cands);
+        assert!(cands.is_empty());
+        let leg = Legs::dal_derouted(net, UNDECIDED, channel_to(net, 0, 8));
+        assert_eq!(Legs::derouted(leg), 2);
+        assert!(went_nonminimal(leg) && !went_nonminimal(UNDECIDED) && !went_nonminimal(Legs::dal_leg(0)));
+        // q_min · h > q_der · (h + 1) + threshold.
+        assert!(legs.dal_prefers_deroute(5, 2, 3) && !legs.dal_prefers_deroute(4, 2, 3));
+    }
+
+    fn channel_to(net: &Network, from: RouterId, to: RouterId) -> ChannelId {
+        net.out_channels(from).find(|&c| net.channel(c).dst == to).unwrap()
     }
 }

@@ -1,9 +1,10 @@
 //! A router's requests in its arbitration order, routing, and VC allocation.
 
-use super::state::{Buffers, EJECT, NONE, Packet, Vc};
+use super::state::{Buffers, EJECT, NONE, OutVc, Packet, Vc};
 use super::upper_class;
 use crate::choose;
-use netwrap_topo::{ChannelId, Routing};
+use netwrap_topo::paths::split_deroutes;
+use netwrap_topo::{ChannelId, Legs, Routing};
 use std::ops::Range;
 
 /// Calls `visit(b)` for each bit b set in `words` below `n`: from bit `rot` up, then from bit 0
@@ -117,6 +118,9 @@ impl<R: Routing> Vc<'_, R> {
             return;
         }
         let o = self.output_vc(rt, ivc, &pk, cands, now);
+        if o != NONE && self.c.dal && split_deroutes(cands).1.contains(&(o / self.c.v)) {
+            self.pkts.list[pkt as usize].leg = Legs::dal_derouted(self.net, pk.leg, o / self.c.v);
+        }
         if o == NONE && fresh {
             let Buffers { routed, scratch, .. } = &mut self.buf;
             routed.keep(i, pkt, scratch.as_slice());
@@ -148,13 +152,16 @@ impl<R: Routing> Vc<'_, R> {
     fn route(&mut self, rt: u32, pkt: u32) {
         let mut pk = self.pkts.list[pkt as usize];
         let mut target = pk.dst;
+        if self.c.dal {
+            let cands = &mut self.buf.scratch;
+            self.legs.dal_candidates(self.net, self.routing, rt, pk.dst, pk.salt, pk.leg, cands);
+            return;
+        }
         let Buffers { ovcs, scratch: cands, .. } = &mut self.buf;
         if self.legs.active() {
             let (v, f) = (self.c.v, self.c.f);
             let ovcs = &*ovcs;
-            // A channel's queue: the flits its VCs' buffers hold or are owed, by the credits.
-            let queue =
-                |c: u32| (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>();
+            let queue = |c: u32| queue(ovcs, v, f, c);
             let (to, switched) = self.legs.next_target(
                 self.net,
                 self.routing,
@@ -233,7 +240,21 @@ impl<R: Routing> Vc<'_, R> {
                 .find(|&o| !self.buf.ovcs[o as usize].held && self.buf.ovcs[o as usize].credits >= need)
                 .unwrap_or(NONE)
         };
-        let c = choose(cands, pk.salt, pk.hops, now, |c| if free_vc(c) != NONE { now } else { now + 1 });
+        let (minimal, deroutes) = if self.c.dal { split_deroutes(cands) } else { (cands, &[][..]) };
+        if !deroutes.is_empty() {
+            // DAL: the least-queued deroute with a free VC if the test prefers it to the
+            // least-queued minimal hop.
+            let (ovcs, v, f) = (&self.buf.ovcs, self.c.v, self.c.f);
+            let q_min = minimal.iter().map(|&c| queue(ovcs, v, f, c)).min().unwrap_or(0);
+            let d = choose(deroutes, pk.salt, pk.hops, 0, |c| {
+                if free_vc(c) != NONE { queue(ovcs, v, f, c) } else { u64::MAX }
+            });
+            let o = free_vc(d);
+            if o != NONE && self.legs.dal_prefers_deroute(q_min, minimal.len(), queue(ovcs, v, f, d)) {
+                return o;
+            }
+        }
+        let c = choose(minimal, pk.salt, pk.hops, now, |c| if free_vc(c) != NONE { now } else { now + 1 });
         let o = free_vc(c);
         if o == NONE && self.c.escape { self.escape_vc(rt, ivc, pk, base) } else { o }
     }
@@ -267,4 +288,11 @@ impl<R: Routing> Vc<'_, R> {
         let ov = self.buf.ovcs[o as usize];
         if !ov.held && ov.credits >= need { o } else { NONE }
     }
+}
+
+/// A channel's queue as UGAL and DAL read it: the flits its VCs' buffers downstream hold or
+/// are owed, by the credits (BookSim's used credits).
+#[inline]
+pub(crate) fn queue(ovcs: &[OutVc], v: u32, f: u32, c: u32) -> u64 {
+    (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>()
 }

@@ -50,6 +50,9 @@ pub(super) struct Config {
     pub per_class: u32,
     /// UGAL-global: decisions read other routers' credits, so routers step in number order.
     pub global_view: bool,
+    /// DAL: candidate lists hold deroutes after the minimal hops, taken when no minimal hop
+    /// has a free VC ([`netwrap_topo::Legs::dal_candidates`]).
+    pub dal: bool,
     pub warmup: u64,
     /// Cycles without a move, with flits in the network, that make a deadlock.
     pub quiet: u64,
@@ -76,6 +79,7 @@ impl Config {
             classes,
             per_class: (vcs_in / classes).max(1),
             global_view: spec.paths.choice == netwrap_topo::PathChoice::UgalGlobal,
+            dal: spec.paths.choice == netwrap_topo::PathChoice::Dal,
             v: p.vcs,
             f: p.buffer,
             nc: net.channels().len() as u32,

@@ -93,7 +93,12 @@ fn write_text(out: &mut dyn Write, c: &Check) -> std::io::Result<()> {
         netwrap_sim::Avoidance::DestGroup => "dest-group",
     };
     writeln!(out, "{}, VC router, deadlock avoidance {deadlock}", c.network)?;
-    if c.paths.choice != netwrap_topo::PathChoice::Minimal {
+    if c.paths.choice == netwrap_topo::PathChoice::Dal {
+        writeln!(
+            out,
+            "paths: dal, at every hop a minimal hop or a deroute within a dimension still to align, at most once per dimension (every choice followed)"
+        )?;
+    } else if c.paths.choice != netwrap_topo::PathChoice::Minimal {
         writeln!(
             out,
             "paths: {}, through a random intermediate {} (each route's two legs followed)",
@@ -102,7 +107,7 @@ fn write_text(out: &mut dyn Write, c: &Check) -> std::io::Result<()> {
                 netwrap_topo::PathChoice::UgalLocal => "ugal-local (minimal or valiant)",
                 netwrap_topo::PathChoice::UgalGlobal => "ugal-global (minimal or valiant)",
                 netwrap_topo::PathChoice::Par => "par (minimal, valiant, or turning at the first hop)",
-                netwrap_topo::PathChoice::Minimal => "minimal",
+                netwrap_topo::PathChoice::Minimal | netwrap_topo::PathChoice::Dal => "minimal",
             },
             c.paths.via.name()
         )?;

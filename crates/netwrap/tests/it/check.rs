@@ -434,3 +434,76 @@ fn check_follows_valiant_legs_on_meshes_hyperx_and_tori() {
         "cycle"
     );
 }
+
+/// Verification of DAL's classes (Ahn et al. 2009 §4; a class per hop): a route aligns each
+/// dimension with one hop and may deroute once more in each dimension of three or more
+/// routers, so it takes at most n + (dimensions of size ≥ 3) hops, counted by hand: 4 on the
+/// 4 x 4 HyperX, 5 on 4 x 4 x 2 (its size-2 dimension has no deroute), 6 on 3 x 3 x 3, 3 on the
+/// 3-cube as K2^3 (no deroutes: minimal adaptive routing with a class per hop). With that many
+/// VCs the routes reach exactly that many classes and the graph is acyclic; with one fewer
+/// `check` refuses and names the count; with one class (`--deadlock none`) DAL's routes close
+/// a cycle within one dimension.
+#[test]
+fn check_proves_dals_class_per_hop() {
+    for (sizes, classes) in [("4,4", 4u64), ("4,4,2", 5), ("3,3,3", 6), ("2,2,2", 3)] {
+        let vcs = classes.to_string();
+        let mut args = vec![
+            "--router",
+            "vc",
+            "--vcs",
+            &vcs,
+            "--deadlock",
+            "phases",
+            "--routing",
+            "dal",
+            "hyperx",
+            "--sizes",
+            sizes,
+        ];
+        let v = check(&args, 0);
+        assert_eq!(v["verdict"], "acyclic", "{sizes}");
+        assert_eq!(v["route_classes"]["classes"], classes, "{sizes}");
+        assert_eq!(v["route_classes"]["reached"], classes, "{sizes}");
+        let fewer = (classes - 1).to_string();
+        args[3] = &fewer;
+        netwrap().arg("check").args(&args).assert().code(2).stderr(
+            contains(format!("needs {classes} classes of virtual channels"))
+                .and(contains(format!("router.vcs >= {classes}, not {fewer}"))),
+        );
+    }
+    let v = check(
+        &["--router", "vc", "--vcs", "4", "--routing", "dal", "hyperx", "--sizes", "4,4", "--p", "2"],
+        4,
+    );
+    assert_eq!(v["verdict"], "cycle");
+}
+
+/// DAL applies to HyperX (and its n-hop spelling) only, and takes a threshold but no `via`.
+#[test]
+fn dal_is_refused_off_the_hyperx() {
+    netwrap()
+        .args(["sim", "torus", "--k", "4", "--n", "2", "--routing", "dal"])
+        .assert()
+        .code(2)
+        .stderr(contains("routing 'dal' deroutes within the dimensions of a HyperX"));
+    netwrap()
+        .args(["sim", "hyperx", "--sizes", "4,4", "--routing", "dal", "--via", "router"])
+        .assert()
+        .code(2)
+        .stderr(contains("via applies to valiant, ugal-local, ugal-global and par, not to routing 'dal'"));
+    netwrap()
+        .args([
+            "sim",
+            "nhop",
+            "--factors",
+            "4,4",
+            "--routing",
+            "dal",
+            "--threshold",
+            "4",
+            "--messages",
+            "200",
+        ])
+        .assert()
+        .success();
+}

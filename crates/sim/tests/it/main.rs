@@ -4,5 +4,6 @@
 mod dragonfly;
 mod engine;
 mod families;
+mod hyperx;
 mod vc;
 mod workload;
