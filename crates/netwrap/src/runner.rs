@@ -548,6 +548,16 @@ fn routing_text(r: &Simulation) -> String {
     if c.updown() {
         return "up*/down* from router 0 (Schroeder et al. 1991, Autonet; --deadlock updown)".into();
     }
+    if c.router.vc().is_some_and(|p| p.deadlock == netwrap_sim::Avoidance::Escape) {
+        let escape = match (c.routing.algorithm.name(), c.routing.order) {
+            ("family", Some(o)) => format!("dimension order ({})", o.name().replace('-', " ")),
+            ("record", _) => "the Midimew routing record".into(),
+            _ => "the family's own".into(),
+        };
+        return format!(
+            "every minimal next hop, adaptively, with {escape} as the escape (Puente et al. Fig. 4)"
+        );
+    }
     match (c.routing.algorithm.name(), c.routing.order) {
         ("family", Some(o)) => format!("dimension order ({})", o.name().replace('-', " ")),
         ("family", None) => "the family's own".into(),

@@ -11,6 +11,7 @@ use crate::{Destinations, Resolved, Router, SimError, Source, Warmup};
 use netwrap_engine::Memories;
 use netwrap_engine::traffic::{self, CubeLocality, GroupShift, Hotspot, LocalitySubcube, Pattern, subcube};
 use netwrap_engine::{self as engine, Arrivals, Outcome, Record, RunSpec, StopRule};
+use netwrap_topo::metrics::offers_choice;
 use netwrap_topo::{
     Family, FileGraph, Legs, Network, PathChoice, Routing, Shape, TableRouted, TerminalId, Topology, Visitor,
 };
@@ -22,10 +23,16 @@ pub struct Plan {
     pub point: Resolved,
     /// When the run stops early.
     pub stop: StopRule,
-    /// Offered busy fraction of the busiest channel and per class, when the loads are known.
+    /// Offered busy fraction of the busiest channel and per class, when the loads are known
+    /// (the busiest channel's is no bound under adaptive routing: `bound`).
     pub loads: Option<(f64, Vec<f64>)>,
+    /// Whether the busiest channel's load bounds the run: the routing leaves no choice to
+    /// queue state.
+    pub bound: bool,
     /// Mean offered busy fraction over every channel, when the loads are not known.
     pub offered_mean: Option<f64>,
+    /// How the loads were obtained, or why they are not known (or no bound).
+    pub load_method: String,
     /// Longest route plus message length.
     pub unloaded_worst: u64,
     /// A saturated run's window, when its budgets shortened it.
@@ -51,6 +58,17 @@ pub struct Experiment {
     trace: Option<crate::trace::TraceSummary>,
     /// A graph file, parsed (for its channels' latencies).
     graph: Option<Box<FileGraph>>,
+    /// Whether the routing offers a message several next hops, which the engines choose among
+    /// by queue state: the family's routing, and every minimal next hop (escape routing's
+    /// adaptive channels). The loads of an even split over them are then no bound.
+    choice: Choice,
+}
+
+/// Where the routing in use leaves the engines a choice of next hop ([`Experiment`]).
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    routing: bool,
+    minimal: bool,
 }
 
 /// Default warm-up: ten unloaded worst-case latencies (longest route + B), stretched by
@@ -124,7 +142,23 @@ impl Experiment {
             Source::Trace(path) => Some(crate::trace::validate(path, topology.network().terminals())?),
             _ => None,
         };
-        Ok(Experiment { spec, topology, facts, pattern, subcube, joined, trace, graph })
+        struct Probe(Vec<(u32, u32)>);
+        impl Visitor for Probe {
+            type Output = Choice;
+            fn visit<F: Family>(self, f: &F) -> Choice {
+                let net = f.network();
+                Choice {
+                    routing: offers_choice(net, self.0.iter().copied(), |at, t, salt, c| {
+                        f.route(at, t, salt, c)
+                    }),
+                    minimal: offers_choice(net, self.0.iter().copied(), |at, t, salt, c| {
+                        f.minimal(at, t, salt, c)
+                    }),
+                }
+            }
+        }
+        let choice = topology.visit(Probe(sample_pairs(&pattern, topology.network().terminals())));
+        Ok(Experiment { spec, topology, facts, pattern, subcube, joined, trace, graph, choice })
     }
 
     /// Checks that `point` can run on this experiment: it builds the same network (same
@@ -278,6 +312,12 @@ impl Experiment {
         &self.spec
     }
 
+    /// The routes' facts: mean and longest route, and the loads of an even split over the
+    /// routing's candidates under the pattern.
+    pub fn facts(&self) -> &RouteFacts {
+        &self.facts
+    }
+
     /// The built network.
     pub fn network(&self) -> &Network {
         self.topology.network()
@@ -304,17 +344,33 @@ impl Experiment {
         let trace = matches!(w.source, Source::Trace(_));
         let closed = point.closed_loop() || trace;
         let replies = point.replies();
+        // The loads split each message evenly over the routing's candidates: the run's own
+        // split only when the routing leaves no choice to queue state (escape routing chooses
+        // among every minimal next hop).
+        let escape = point.router.vc().is_some_and(|p| p.deadlock == Avoidance::Escape);
+        let adaptive = if escape { self.choice.minimal } else { self.choice.routing };
         let loads = self
             .facts
             .loads
             .as_ref()
             .filter(|_| !closed && !replies)
             .map(|g| offered(g, classes.len(), rate, &size));
-        let offered_max = loads.as_ref().map(|l| l.0);
-        // Without the loads, the mean over every channel still bounds the busiest one from
+        // An adaptive routing's class means stay (its minimal routes cross the same channels
+        // of each class whichever hop it takes), its busiest channel is no bound.
+        let bound = loads.is_some() && !adaptive;
+        let load_method = if self.facts.loads.is_some() && adaptive {
+            format!(
+                "class means {}; no busiest-channel bound: the routing offers several next hops, chosen by queue state, so the verdict rests on measurement",
+                self.facts.load_method
+            )
+        } else {
+            self.facts.load_method.clone()
+        };
+        let offered_max = loads.as_ref().map(|l| l.0).filter(|_| bound);
+        // Without the busiest channel's load, the mean over every channel still bounds it from
         // below: a message of h hops holds h channels for at least ⌈B / widest⌉ cycles each.
-        let offered_mean = match (&loads, net.channels().iter().map(|c| c.width as u64).max()) {
-            (None, Some(widest)) if !closed => {
+        let offered_mean = match (bound, net.channels().iter().map(|c| c.width as u64).max()) {
+            (false, Some(widest)) if !closed => {
                 let hold = size.mean_hold(widest);
                 let channels = net.channels().len() as f64;
                 Some(rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)
@@ -373,7 +429,9 @@ impl Experiment {
             point,
             stop,
             loads,
+            bound,
             offered_mean,
+            load_method,
             unloaded_worst,
             short_window: (saturated && window < full_window).then_some(window),
             cycles,
@@ -384,10 +442,12 @@ impl Experiment {
     /// [`Experiment::run`], keeping what `record` asks for in the outcome (per-message and
     /// per-channel data: for tests and detailed output).
     pub fn run_with(&self, point: &Resolved, record: Record) -> Result<SimResult, SimError> {
-        let Plan { point, stop, loads, offered_mean, unloaded_worst, short_window, .. } = self.plan(point)?;
+        let Plan {
+            point, stop, loads, bound, offered_mean, load_method, unloaded_worst, short_window, ..
+        } = self.plan(point)?;
         let net = self.run_network();
         let nodes = self.topology.network().terminals();
-        let offered_max = loads.as_ref().map(|l| l.0);
+        let offered_max = loads.as_ref().map(|l| l.0).filter(|_| bound);
         let (w, r) = (&point.workload, &point.run);
         let limit = stop.in_flight_limit;
         let rate = point.rate();
@@ -461,7 +521,7 @@ impl Experiment {
             expected_mean_hops_exact: self.facts.hops_exact,
             offered_utilization: offered_max,
             max_rate: offered_max.map(|m| if m > 0.0 { (rate / m).min(1.0) } else { 1.0 }),
-            load_method: self.facts.load_method.clone(),
+            load_method,
             report,
             point,
             outcome,
@@ -472,6 +532,21 @@ impl Experiment {
     /// of the network is evaluated at.
     pub fn effective_locality(&self) -> f64 {
         self.subcube.as_ref().map_or(1.0, |s| s.effective_locality)
+    }
+}
+
+/// Source–destination pairs of `pattern` on `n` terminals, a sample spread over them: every
+/// source's destination for a permutation (up to 65,536 sources), up to 16 of the target
+/// group's terminals under group shift, and otherwise up to 64 sources to up to 1,024
+/// destinations.
+fn sample_pairs(pattern: &Pattern, n: u32) -> Vec<(u32, u32)> {
+    let spread = |most: u32| (0..n).step_by((n / most).max(1) as usize);
+    match pattern {
+        Pattern::Fixed(table) => spread(65_536).map(|s| (s, table[s as usize])).collect(),
+        Pattern::GroupShift(g) => spread(4096)
+            .flat_map(|s| (0..g.size.min(16)).map(move |k| (s, g.target(s) * g.size + k)))
+            .collect(),
+        _ => spread(64).flat_map(|s| spread(1024).map(move |t| (s, t))).collect(),
     }
 }
 

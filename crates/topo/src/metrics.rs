@@ -462,6 +462,39 @@ pub fn channel_loads<R: Routing>(
     Ok(bounded_channel_loads(net, routing, class_symmetric)?.ok())
 }
 
+/// Whether `route` offers a message from terminal s to terminal t more than one next hop
+/// anywhere on its way, for any of the `pairs`: the engines then choose among them by queue
+/// state (adaptive routing), so the loads of an even split over them are not the run's and
+/// bound nothing. Each route is followed along its first candidates under the two salt
+/// classes, within 2^20 routing decisions (adaptive families offer their choices from the
+/// first hops, so a sample of pairs says it).
+pub fn offers_choice(
+    net: &Network,
+    pairs: impl IntoIterator<Item = (u32, u32)>,
+    mut route: impl FnMut(RouterId, u32, u32, &mut Candidates),
+) -> bool {
+    let mut cands = Candidates::for_network(net);
+    let mut budget = 1u32 << 20;
+    for (s, t) in pairs {
+        for salt in [0, u32::MAX] {
+            let mut at = net.inject_router(s);
+            for _ in 0..=net.routers() {
+                if budget == 0 {
+                    return false;
+                }
+                budget -= 1;
+                route(at, t, salt, &mut cands);
+                match cands.as_slice() {
+                    [] => break,
+                    [c] => at = net.channel(*c).dst,
+                    _ => return true,
+                }
+            }
+        }
+    }
+    false
+}
+
 /// Per-channel load (messages per cycle per unit injection rate) under uniform traffic, with
 /// how it was computed; `Err(why)` when it is too expensive.
 ///

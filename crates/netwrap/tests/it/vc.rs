@@ -504,7 +504,12 @@ fn a_sweep_over_deadlock_builds_each_routing() {
     assert_eq!(points[0]["config"]["router"]["deadlock"], "none");
     assert!(points[0]["load_method"].as_str().unwrap().contains("dimension-order routing"));
     assert_eq!(points[1]["config"]["router"]["deadlock"], "updown");
-    assert_eq!(points[1]["load_method"], "every ordered pair routed");
+    // Up*/down* offers every legal next hop, chosen by queue state: class means, no bound.
+    let updown = points[1]["load_method"].as_str().unwrap();
+    assert!(
+        updown.contains("every ordered pair routed") && updown.contains("no busiest-channel bound"),
+        "{updown}"
+    );
 }
 
 /// The per-class service statistics (`Outcome::channel_service`, the detailed statistics'
@@ -578,4 +583,58 @@ fn a_processor_and_memory_sweep_gives_the_same_bytes_on_one_and_two_threads() {
         "[topology]\nfamily = \"butterfly\"\nstages = 5\n[workload]\nrate = 0.05\n[workload.reply]\nmemory-latency = 3\nsize = 2\n[run]\nmessages = 1500\n[sweep]\n\"workload.processor.threads\" = [1, 4, \"unbounded\"]\n\"workload.processor.interval\" = [\"geometric\", \"periodic\"]\n",
         6,
     );
+}
+
+/// Verification of a verdict from the routing in use: Puente et al.'s adaptive router
+/// (`--deadlock escape`) routes transpose over every minimal next hop, so dimension order's
+/// loads (which saturate its busiest channel at this load) are no bound on it. The run says
+/// the routing is adaptive and that no busiest-channel bound applies, prints neither a busiest
+/// channel nor a `max_rate`, and its measurement decides: it accepts what it is offered
+/// (within four binomial standard errors of the messages created in its window) with verdict
+/// ok and status 0.
+#[test]
+fn escape_routing_is_judged_by_its_own_routes() {
+    let args = [
+        "sim",
+        "--k",
+        "16",
+        "--n",
+        "2",
+        "--bidirectional",
+        "--router",
+        "vc",
+        "--switching",
+        "vct",
+        "--vcs",
+        "2",
+        "--deadlock",
+        "escape",
+        "--buffer",
+        "80",
+        "--packet",
+        "20",
+        "--size",
+        "20",
+        "--router-delay",
+        "4",
+        "--pattern",
+        "transpose",
+        "--load",
+        "0.16",
+    ];
+    netwrap().args(args).assert().success().stdout(
+        contains(
+            "routing: every minimal next hop, adaptively, with dimension order (highest first) as the escape",
+        )
+        .and(contains("no busiest-channel bound"))
+        .and(contains("busiest channel").not()),
+    );
+    let v = json(&[&args[..], &["--json"]].concat());
+    assert_eq!(v["verdict"], "ok");
+    assert_eq!(v["max_rate"], serde_json::Value::Null);
+    let (offered, accepted) = (v["offered_load"].as_f64().unwrap(), v["accepted_load"].as_f64().unwrap());
+    let window = (v["cycles"].as_f64().unwrap() - v["config"]["run"]["warmup"].as_f64().unwrap()) * 256.0;
+    let m = offered / 20.0;
+    let se = 20.0 * (m * (1.0 - m) / window).sqrt();
+    assert!((accepted - offered).abs() <= 4.0 * se, "accepted {accepted} offered {offered} ± {se}");
 }
