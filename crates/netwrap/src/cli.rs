@@ -1,7 +1,8 @@
 //! The subcommand form of the command line.
 
 use crate::cmd;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use std::io::Write;
 
 /// Simulate and model interconnection networks of parallel computers.
 ///
@@ -14,7 +15,7 @@ use clap::{Parser, Subcommand};
     about,
     long_about = None,
     propagate_version = true,
-    after_help = "The homework's positional form also works:\n  netwrap procs pkts steps req-rt msg-size rad-k det-file loc\n  e.g. netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0\n\nExit status: 0 success, 1 output could not be written, 2 invalid input, 3 the network is saturated, 4 a deadlock (or `check` found a cycle), 5 a run reached its cycle limit below saturation (the report is printed first in both)."
+    after_help = "The homework's positional form also works:\n  netwrap procs pkts steps req-rt msg-size rad-k det-file loc\n  e.g. netwrap 64 1000 9999999 0.05 6 8 /dev/null 1.0\n\nExit status: 0 success, 1 output could not be written, 2 invalid input, 3 the network is saturated, 4 a deadlock (or `check` found a cycle), 5 a run reached its cycle limit below saturation (the report is printed first in both), 6 `reproduce`: a paper's stated conclusion does not hold on netwrap's numbers."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -126,7 +127,7 @@ pub fn parse(args: Vec<std::ffi::OsString>) -> anyhow::Result<Result<Cli, clap::
 
 /// Parses `args` (program name first) and runs the chosen subcommand.
 pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    let cli = match parse(args)? {
+    let cli = match parse(args.clone())? {
         Ok(cli) => cli,
         // Help and version go to standard output: a failed write there is a failed write
         // (status 1, or a quiet 0 for a closed pipe), not invalid input.
@@ -136,11 +137,112 @@ pub fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         }
         Err(e) => {
             // A closed standard error is no reason to fail differently.
-            let _ = e.print();
+            match hint(&e, &args) {
+                Some((tip, usage)) => {
+                    let _ = write!(
+                        std::io::stderr(),
+                        "{}",
+                        with_tip(&e.render().to_string(), &tip, usage.as_deref())
+                    );
+                }
+                None => {
+                    let _ = e.print();
+                }
+            }
             std::process::exit(2);
         }
     };
     execute(cli)
+}
+
+/// Clap's message with its tip replaced by `tip` (after the first line) and its usage line by
+/// `usage` when given.
+fn with_tip(message: &str, tip: &str, usage: Option<&str>) -> String {
+    let mut lines = message.lines();
+    let mut out = format!("{}\n\n  tip: {tip}\n", lines.next().unwrap_or("error:"));
+    let mut blank = false;
+    for line in lines.filter(|l| !l.trim_start().starts_with("tip:")) {
+        let line = match usage {
+            Some(u) if line.starts_with("Usage:") => u.trim_end(),
+            _ => line,
+        };
+        if line.trim().is_empty() {
+            blank = true;
+            continue;
+        }
+        if blank {
+            out.push('\n');
+            blank = false;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A better tip than clap's for the mistakes made most: a list's values separated by spaces
+/// (`--rates 0.01 0.02`), a flag another family takes (`sim midimew --k 8`: the family's own
+/// flags), and a misspelt flag (`--cvs`: the nearest flag of the command, by edit distance);
+/// with the usage line of the command (or family) where one was given.
+fn hint(e: &clap::Error, args: &[std::ffi::OsString]) -> Option<(String, Option<String>)> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if !matches!(e.kind(), ErrorKind::UnknownArgument | ErrorKind::InvalidSubcommand) {
+        return None;
+    }
+    let bad = match e.get(ContextKind::InvalidArg).or_else(|| e.get(ContextKind::InvalidSubcommand)) {
+        Some(ContextValue::String(s)) => s.clone(),
+        _ => return None,
+    };
+    let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let number = |a: &str| a.parse::<f64>().is_ok();
+    if number(&bad) {
+        let i = args.iter().position(|a| *a == bad)?;
+        let flag = (1..i).rev().find(|&j| !number(&args[j]))?;
+        let end = (i..args.len()).find(|&j| !number(&args[j])).unwrap_or(args.len());
+        let name = &args[flag];
+        return (name.starts_with("--") && flag + 1 < i).then(|| {
+            let tip = format!(
+                "{name} takes one value: join a list with commas, not spaces ({name} {})",
+                args[flag + 1..end].join(",")
+            );
+            (tip, None)
+        });
+    }
+    let wrong = bad.split('=').next()?.strip_prefix("--")?;
+    let mut cli = Cli::command();
+    cli.build();
+    let sub = cli.find_subcommand(args.get(1)?)?;
+    let family = args.get(2).and_then(|f| sub.find_subcommand(f));
+    let here = family.unwrap_or(sub);
+    let nearest = here
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .map(|l| (strsim::damerau_levenshtein(wrong, l), l))
+        .min()
+        .filter(|&(d, l)| d <= 2 && d < l.len());
+    let nearest = nearest.map(|(_, l)| format!("did you mean '--{l}'? "));
+    let usage = Some(here.clone().render_usage().to_string());
+    match family {
+        Some(f) => {
+            let own: Vec<String> = f
+                .get_arguments()
+                .filter(|a| !a.is_global_set())
+                .filter_map(|a| a.get_long())
+                .filter(|l| !matches!(*l, "help" | "version"))
+                .map(|l| format!("--{l}"))
+                .collect();
+            let takes = if own.is_empty() { "no options of its own".into() } else { own.join(", ") };
+            let tip = format!(
+                "{}the {} family takes {takes} (`netwrap {} {} --help`)",
+                nearest.unwrap_or_default(),
+                f.get_name(),
+                sub.get_name(),
+                f.get_name()
+            );
+            Some((tip, usage))
+        }
+        None => nearest.map(|n| (n.trim_end().to_string(), usage)),
+    }
 }
 
 /// Runs a parsed command line.

@@ -514,3 +514,39 @@ fn quiet_is_accepted_by_every_command_that_simulates() {
         assert_eq!(quiet.stderr, plain.stderr, "{args:?}");
     }
 }
+
+/// The tips for the mistakes made most, in place of clap's: a list's values given with spaces,
+/// a flag another family takes (the family's own flags, and its usage, not another flag's), a
+/// misspelt flag; all status 2. And `--help` lists every exit status, 6 included.
+#[test]
+fn wrong_arguments_get_a_tip_that_fits() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["sim", "--rates", "0.01", "0.02", "0.03"],
+            "--rates takes one value: join a list with commas, not spaces (--rates 0.01,0.02,0.03)",
+        ),
+        (
+            &["sim", "midimew", "--k", "8"],
+            "tip: the midimew family takes --nodes (`netwrap sim midimew --help`)",
+        ),
+        (&["sim", "ring", "--n", "2"], "tip: the ring family takes --k, --bidirectional"),
+        (&["run", "x.toml", "--cvs", "f"], "tip: did you mean '--csv'?"),
+    ];
+    for (args, tip) in cases {
+        netwrap()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(tip).and(predicate::str::contains("--engine").not()));
+    }
+    netwrap()
+        .args(["sim", "ring", "--n", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("Usage: netwrap sim ring [OPTIONS]"));
+    netwrap()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("6 `reproduce`: a paper's stated conclusion does not hold"));
+}
