@@ -349,6 +349,27 @@ pub fn num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&a) { format!("{x}") } else { format!("{x:e}") }
 }
 
+/// A number in a sentence: at most six significant digits, trailing zeros dropped
+/// (`0.0714286`, not `0.07142857142857142`), whole numbers whole. Values a user gave are echoed
+/// with [`num`], exactly.
+pub fn brief(x: f64) -> String {
+    let a = x.abs();
+    if x == 0.0 || !x.is_finite() || (x.fract() == 0.0 && a < 1e15) {
+        return num(x);
+    }
+    let trim = |s: String| -> String {
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    };
+    if (1e-4..1e9).contains(&a) {
+        let decimals = (5 - a.log10().floor() as i32).max(0) as usize;
+        trim(format!("{x:.decimals$}"))
+    } else {
+        let s = format!("{x:.5e}");
+        let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+        format!("{}e{exponent}", trim(mantissa.to_string()))
+    }
+}
+
 /// Formats an optional number with fixed decimals, writing "—" for none.
 pub fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(|| "—".to_string(), |x| format!("{x:.decimals$}"))
@@ -367,6 +388,13 @@ mod tests {
         assert_eq!(num(1024.0), "1024");
         assert_eq!(num(0.0), "0");
         assert_eq!(num(f64::NAN), "NaN");
+        assert_eq!(brief(1.0 / 14.0), "0.0714286");
+        assert_eq!(brief(0.1 / 38.0), "0.00263158");
+        assert_eq!(brief(0.05), "0.05");
+        assert_eq!(brief(123.4567891), "123.457");
+        assert_eq!(brief(9_999_999.0), "9999999");
+        assert_eq!(brief(2.0 / 3.0 * 1e-6), "6.66667e-7");
+        assert_eq!(brief(-0.5), "-0.5");
     }
 
     /// Verification of the tidy CSV: nested fields become dotted columns, lists one cell of

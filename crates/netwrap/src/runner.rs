@@ -9,7 +9,7 @@
 
 use crate::details;
 use crate::output::{
-    self, Render, VERSION, cell, csv_line, deadlocked, is_stdout, limit_reached, num, opt, saturated,
+    self, Render, VERSION, brief, cell, csv_line, deadlocked, is_stdout, limit_reached, num, opt, saturated,
     write_failed,
 };
 use crate::progress::{Bar, Work};
@@ -469,14 +469,14 @@ impl Render for Saturation {
             Some(hi) => writeln!(
                 out,
                 "saturation: between m = {} (stable) and {} (saturated): {:.4} flits/node/cycle",
-                num(s.max_rate),
-                num(hi),
+                brief(s.max_rate),
+                brief(hi),
                 s.max_flits
             )?,
             None => writeln!(out, "no saturation up to m = 1 message/node/cycle")?,
         }
         if let Some(m) = s.max_rate_from_loads {
-            writeln!(out, "the exact channel load reaches one flit per cycle at m = {}", num(m))?;
+            writeln!(out, "the exact channel load reaches one flit per cycle at m = {}", brief(m))?;
         }
         Ok(())
     }
@@ -578,7 +578,7 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
     )?;
     let is = |p: &str| swept.iter().any(|s| s == p);
     let rate =
-        if is("workload.rate") { "swept".into() } else { format!("{} messages/node/cycle", num(c.rate())) };
+        if is("workload.rate") { "swept".into() } else { format!("{} messages/node/cycle", brief(c.rate())) };
     let w = &c.workload;
     let size = if is("workload.size") {
         "swept".into()
@@ -586,7 +586,7 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
         match w.size {
             MessageSize::Fixed(b) => format!("{b} flits"),
             MessageSize::Bimodal { short, long, long_fraction } => {
-                format!("{short} flits, or {long} flits with probability {}", num(long_fraction))
+                format!("{short} flits, or {long} flits with probability {}", brief(long_fraction))
             }
         }
     };
@@ -599,7 +599,7 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
             l.effective_locality
         ),
         (_, Destinations::Hotspot { nodes, fraction }) => {
-            format!("hotspot traffic ({} of messages to nodes {nodes:?}, the rest uniform)", num(*fraction))
+            format!("hotspot traffic ({} of messages to nodes {nodes:?}, the rest uniform)", brief(*fraction))
         }
         (_, d) => format!("{} traffic", d.kind().name()),
     };
@@ -896,7 +896,7 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
                 rep.offered,
                 r.result
                     .max_rate
-                    .map(|m| format!(" (the busiest channel saturates at m = {})", num(m)))
+                    .map(|m| format!(" (the busiest channel saturates at m = {})", brief(m)))
                     .unwrap_or_default(),
                 if rep.messages_delivered > 0 {
                     format!("mean over this run: {:.1} cycles", rep.latency_observed)
