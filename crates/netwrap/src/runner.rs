@@ -76,6 +76,69 @@ pub struct RunOptions {
     pub record_trace: Option<PathBuf>,
     /// No progress bar on standard error, even on a terminal.
     pub quiet: bool,
+    /// Files the run reads besides its points' own (the experiment file), with what each is:
+    /// no output may name one.
+    pub inputs: Vec<(&'static str, PathBuf)>,
+}
+
+/// A file's identity for comparing paths: its canonical path, or its directory's canonical
+/// path and its name when it does not exist yet.
+fn identity(p: &Path) -> PathBuf {
+    if let Ok(c) = p.canonicalize() {
+        return c;
+    }
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()).join(p.file_name().unwrap_or_default())
+}
+
+/// Refuses outputs that name one file twice, or a file the run reads (the experiment, a trace
+/// it replays, a graph file): writing would destroy the input, or one output the other,
+/// before anything is read or written.
+fn check_paths(o: &RunOptions, points: &[Point]) -> anyhow::Result<()> {
+    let outputs = [
+        ("--csv", &o.csv),
+        ("--jsonl", &o.jsonl),
+        ("--det-file", &o.det_file),
+        ("--plot", &o.plot),
+        ("--channels", &o.channels),
+        ("--record-trace", &o.record_trace),
+    ];
+    let named: Vec<(&str, &Path, PathBuf)> = outputs
+        .iter()
+        .filter_map(|(flag, p)| p.as_deref().filter(|p| !is_stdout(p)).map(|p| (*flag, p, identity(p))))
+        .collect();
+    for (i, (a, path, id)) in named.iter().enumerate() {
+        if let Some((b, ..)) = named[i + 1..].iter().find(|(.., other)| other == id) {
+            bail!(
+                "{a} and {b} both name {}: one file cannot hold both; give each output a file of its own",
+                path.display()
+            );
+        }
+    }
+    let mut inputs: Vec<(&str, PathBuf)> = o.inputs.iter().map(|(what, p)| (*what, p.clone())).collect();
+    for p in points {
+        let sim = &p.job.sim;
+        if let netwrap_sim::Source::Trace(path) = &sim.workload.source {
+            inputs.push(("the trace it replays (--trace)", path.clone()));
+        }
+        if let netwrap_topo::TopologySpec::Graph { file, terminals } = &sim.topology {
+            inputs.push(("the graph file", file.clone()));
+            inputs.extend(terminals.iter().map(|t| ("the graph's terminals file", t.clone())));
+        }
+    }
+    for (what, input) in &inputs {
+        let id = identity(input);
+        if let Some((flag, path, _)) = named.iter().find(|(.., out)| *out == id) {
+            bail!(
+                "{flag} {} is {what}, which this run reads: writing it would destroy it; choose another file",
+                path.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// A table cell for a swept value: like [`cell`], with long decimals shortened to four
@@ -210,6 +273,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         Some(s) => sweep.shard(s.index, s.count)?,
         None => sweep.points()?,
     };
+    check_paths(o, &points)?;
     for (path, what) in [(&o.det_file, "the detailed statistics file"), (&o.channels, "the --channels file")]
     {
         if let Some(path) = path.as_deref().filter(|p| !is_stdout(p)) {

@@ -69,6 +69,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<()> {
         channels: a.channels,
         record_trace: a.record_trace,
         quiet: a.quiet,
+        inputs: vec![("the experiment file", a.file.clone())],
         plot: a.plot.map(|p| {
             p.unwrap_or_else(|| {
                 let stem = a.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();

@@ -550,3 +550,50 @@ fn wrong_arguments_get_a_tip_that_fits() {
         .success()
         .stdout(predicate::str::contains("6 `reproduce`: a paper's stated conclusion does not hold"));
 }
+
+/// Outputs that name one file twice, or a file the run reads, are refused with status 2
+/// before anything is written: the trace a run replays survives `--record-trace` onto it, as
+/// does the experiment file under `--csv`.
+#[test]
+fn outputs_never_overwrite_each_other_or_an_input() {
+    let dir = scratch("same-file");
+    let at = |f: &str| dir.join(f).display().to_string();
+    let trace = at("t.csv");
+    netwrap().args(["sim", "--messages", "300", "--record-trace", &trace]).assert().success();
+    let before = std::fs::read(&trace).unwrap();
+    netwrap()
+        .args(["sim", "--trace", &trace, "--record-trace", &trace])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is the trace it replays (--trace), which this run reads"));
+    assert_eq!(std::fs::read(&trace).unwrap(), before);
+    netwrap()
+        .args([
+            "sim",
+            "--rates",
+            "0.01,0.02",
+            "--messages",
+            "200",
+            "--csv",
+            &at("a.csv"),
+            "--det-file",
+            &at("a.csv"),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--csv and --det-file both name"));
+    let file = at("e.toml");
+    let text = "[topology]\nfamily = \"torus\"\nk = 4\n[workload]\nrate = 0.01\n[run]\nmessages = 200\n";
+    std::fs::write(&file, text).unwrap();
+    netwrap()
+        .args(["run", &file, "--csv", &file])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is the experiment file, which this run reads"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    netwrap()
+        .args(["run", &file, "--csv", &at("x.csv"), "--jsonl", &at("x.csv")])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--csv and --jsonl both name"));
+}
