@@ -26,7 +26,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -193,15 +193,36 @@ fn point_of(line: &str, csv: bool) -> Option<u64> {
     }
 }
 
+/// The fields of a CSV row (quoted fields may hold commas).
+fn csv_fields(line: &str) -> usize {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(line.as_bytes())
+        .records()
+        .next()
+        .and_then(Result::ok)
+        .map_or(0, |r| r.len())
+}
+
 impl Sink {
-    fn open(path: &Path, csv: bool, header: &str, resume: bool) -> anyhow::Result<Sink> {
+    /// Opens `path` for the rows of a sweep of `points` points: created afresh, or with
+    /// `resume` read back — its complete rows are the points done; a last row cut short (no
+    /// newline: the run was killed mid-write) is dropped and its point run again; a row that
+    /// is not one of this sweep's (unreadable, a point out of range, a point twice, a CSV row
+    /// of other columns) refuses the resume.
+    fn open(path: &Path, csv: bool, header: &str, resume: bool, points: u64) -> anyhow::Result<Sink> {
         let what = || format!("{}", path.display());
         let mut done = BTreeSet::new();
         if resume && path.exists() {
-            let f = File::open(path).with_context(|| format!("cannot read {} to resume", what()))?;
-            let mut lines = BufReader::new(f).lines();
+            let mut text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read {} to resume", what()))?;
+            let complete = text.rfind('\n').map_or(0, |i| i + 1);
+            let cut = text.len() > complete;
+            text.truncate(complete);
+            let mut lines = text.lines();
+            let columns = header.trim_end().split(',').count();
             if csv {
-                let first = lines.next().transpose()?.unwrap_or_default();
+                let first = lines.next().unwrap_or_default();
                 if first != header.trim_end() {
                     bail!(
                         "cannot resume into {}: its columns differ from this experiment's (another experiment's output?)",
@@ -209,14 +230,32 @@ impl Sink {
                     );
                 }
             }
-            for line in lines {
-                let line = line?;
-                if line.is_empty() {
-                    continue;
+            for (i, line) in lines.enumerate().filter(|(_, l)| !l.is_empty()) {
+                let row = i + 1 + usize::from(csv);
+                let p = point_of(line, csv).with_context(|| {
+                    format!("cannot resume {}: line {row} is not a row of netwrap's: {line:?}", what())
+                })?;
+                if csv && csv_fields(line) != columns {
+                    bail!(
+                        "cannot resume {}: line {row} has {} fields where this experiment's rows have {columns}",
+                        what(),
+                        csv_fields(line)
+                    );
                 }
-                let p = point_of(&line, csv)
-                    .with_context(|| format!("cannot resume {}: unreadable line {line:?}", what()))?;
-                done.insert(p);
+                if p >= points {
+                    bail!(
+                        "cannot resume {}: line {row} is point {p}, and this experiment has {points} points (another experiment's output?)",
+                        what()
+                    );
+                }
+                if !done.insert(p) {
+                    bail!("cannot resume {}: point {p} appears twice (line {row})", what());
+                }
+            }
+            if cut {
+                // The cut row goes; its point runs again.
+                std::fs::write(path, &text).map_err(|e| write_failed(what(), e))?;
+                output::note(format!("{}: its last row was cut short and is run again", what()));
             }
             let file = OpenOptions::new().append(true).open(path).map_err(|e| write_failed(what(), e))?;
             return Ok(Sink { path: path.to_path_buf(), csv, file, done });
@@ -228,11 +267,14 @@ impl Sink {
         Ok(Sink { path: path.to_path_buf(), csv, file, done })
     }
 
+    /// Appends one row in one write, so a killed run leaves whole rows or a cut last one.
     fn append(&mut self, line: &str) -> std::io::Result<()> {
-        self.file.write_all(line.as_bytes())?;
+        let mut row = String::with_capacity(line.len() + 1);
+        row.push_str(line);
         if !line.ends_with('\n') {
-            self.file.write_all(b"\n")?;
+            row.push('\n');
         }
+        self.file.write_all(row.as_bytes())?;
         self.file.flush()
     }
 
@@ -285,7 +327,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     let mut sinks = Vec::new();
     for (path, csv) in [(&o.csv, true), (&o.jsonl, false)] {
         if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
-            sinks.push(Sink::open(p, csv, &header, o.resume)?);
+            sinks.push(Sink::open(p, csv, &header, o.resume, sweep.len())?);
         }
     }
     let todo: Vec<Point> = points

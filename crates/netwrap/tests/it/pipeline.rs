@@ -172,6 +172,29 @@ fn shards_resume_and_threads_give_the_same_bytes() {
         .collect();
     std::fs::write(dir.join("resumed.jsonl"), jsonl).unwrap();
     assert_eq!(run_to(&dir, "resumed", &["--resume"], "2"), full, "resumed");
+    // Killed mid-row: the last row has no newline. It is dropped and its point run again.
+    let cut = format!("{}{}", partial_lines(&text, 6), &text.lines().nth(6).unwrap()[..20]);
+    std::fs::write(dir.join("cut.csv"), cut).unwrap();
+    std::fs::write(dir.join("cut.jsonl"), "").unwrap();
+    assert_eq!(run_to(&dir, "cut", &["--resume"], "2").0, full.0, "resumed after a cut row");
+    // Rows that are not this experiment's refuse the resume, naming the line.
+    let header = text.lines().next().unwrap();
+    let row = |i: usize| text.lines().nth(i).unwrap().to_string();
+    let far = row(1).replacen("0,", "999,", 1);
+    for (name, body, says) in [
+        ("dup", format!("{header}\n{}\n{}\n", row(1), row(1)), "point 0 appears twice (line 3)"),
+        ("far", format!("{header}\n{far}\n"), "line 2 is point 999, and this experiment has"),
+        ("short", format!("{header}\n8,0,ok\n"), "line 2 has 3 fields where this experiment's rows have"),
+    ] {
+        let csv = dir.join(format!("{name}.csv"));
+        std::fs::write(&csv, body).unwrap();
+        let example = root().join("crates/app/experiments/ex2-grid.toml");
+        netwrap()
+            .args(["run", example.to_str().unwrap(), "--csv", csv.to_str().unwrap(), "--resume"])
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+    }
     // Merging overlapping or incomplete shards is refused.
     let s0 = dir.join("s0.csv");
     netwrap()
@@ -275,4 +298,9 @@ fn saturation_search_finds_the_exact_point() {
     assert!((hi - lo) / hi <= 0.02 + 1e-9, "bracket [{lo}, {hi}] wider than the tolerance");
     assert!(v["probes"].as_array().unwrap().len() >= 5);
     assert!(v["config"].is_object() && v["netwrap_version"].is_string());
+}
+
+/// The first `n` lines of `text`, each with its newline.
+fn partial_lines(text: &str, n: usize) -> String {
+    text.lines().take(n).map(|l| format!("{l}\n")).collect()
 }
