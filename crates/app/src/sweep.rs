@@ -218,6 +218,25 @@ fn read_sweep(table: &Map<String, Value>) -> Result<Axes> {
         }
     }
     axes("", &rest, &mut product)?;
+    // A field swept twice (two axes, an axis and a zip group, "workload.rate" and
+    // workload.rate, a section and a field within it) would run with one value while its row
+    // says the other.
+    let all: Vec<&str> = product.iter().chain(zips.iter().flatten()).map(|a| a.path.as_str()).collect();
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            let within =
+                |outer: &str, inner: &str| inner.strip_prefix(outer).is_some_and(|r| r.starts_with('.'));
+            if a == b {
+                return Err(invalid(format!("{a} is swept twice: sweep each field in one axis")));
+            }
+            if within(a, b) || within(b, a) {
+                let (outer, inner) = if within(a, b) { (a, b) } else { (b, a) };
+                return Err(invalid(format!(
+                    "{inner} is swept twice: as a field and within the swept {outer}; sweep each field once"
+                )));
+            }
+        }
+    }
     for a in product.iter().chain(zips.iter().flatten()) {
         let first = a.path.split('.').next().unwrap_or_default();
         if !SECTIONS.contains(&first) {
@@ -592,5 +611,24 @@ replications = 2
         let spec = Spec::default();
         let json = serde_json::json!({"netwrap_version": "0", "config": spec}).to_string();
         assert_eq!(Sweep::from_json(&json).unwrap().base(), &Spec::default());
+    }
+
+    /// A field swept twice is refused, however the two axes are written: quoted and dotted,
+    /// an axis and a zip group, a section and a field within it.
+    #[test]
+    fn a_field_swept_twice_is_refused() {
+        let base = "[topology]\nfamily = \"torus\"\n[sweep]\n\"workload.rate\" = [0.01, 0.02]\n";
+        for (extra, says) in [
+            ("workload.rate = [0.03]\n", "workload.rate is swept twice: sweep each field in one axis"),
+            ("[[sweep.zip]]\n\"workload.rate\" = [0.03]\n", "workload.rate is swept twice"),
+            (
+                "workload = [{rate = 0.03}]\n",
+                "workload.rate is swept twice: as a field and within the swept workload",
+            ),
+        ] {
+            let e = Sweep::from_toml(&format!("{base}{extra}")).unwrap_err().to_string();
+            assert!(e.contains(says), "{extra}: {e}");
+        }
+        assert!(Sweep::from_toml(&format!("{base}\"workload.size\" = [1, 2]\n")).is_ok());
     }
 }
