@@ -167,6 +167,9 @@ fn register_font() {
     });
 }
 
+/// The most decades a logarithmic axis spans.
+const MAX_DECADES: f64 = 100.0;
+
 /// The axes' ranges.
 struct Bounds {
     x: (f64, f64),
@@ -215,6 +218,25 @@ impl Bounds {
                 y1 + pad(y0, y1),
             )
         };
+        // Values near ±1e308 overflow an axis's span (the tick computation then never ends),
+        // and a logarithmic axis over more than a hundred decades has no readable ticks.
+        let values = points.iter().map(|p| p.1);
+        let data_y =
+            values.clone().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        for (name, (a, b), (lo, hi), log) in [("x", x, (x0, x1), chart.log_x), ("y", y, data_y, chart.log_y)]
+        {
+            if !(a.is_finite() && b.is_finite() && (b - a).is_finite()) {
+                bail!(
+                    "the {name} values run from {lo:e} to {hi:e}, a range no axis can span: leave out the rows with such values"
+                );
+            }
+            let decades = b.log10() - a.log10();
+            if log && decades > MAX_DECADES {
+                bail!(
+                    "a logarithmic {name} axis from {lo:e} to {hi:e} spans {decades:.0} decades, more than the {MAX_DECADES} an axis draws readably: leave out the extreme rows"
+                );
+            }
+        }
         Ok(Bounds { x, y })
     }
 }

@@ -253,3 +253,45 @@ fn heat_maps_refuse_what_they_cannot_draw() {
         netwrap().arg("plot").arg(file).args(*args).assert().code(2).stderr(predicates::str::contains(*says));
     }
 }
+
+/// Values an axis cannot span are refused with status 2 and a sentence, in bounded time: y
+/// values of ±1e308 (whose span overflows; the tick computation never ended on them), and a
+/// logarithmic axis over 600 decades.
+#[test]
+fn an_axis_that_cannot_be_drawn_is_refused() {
+    let dir = scratch("plot-extremes");
+    let text = std::fs::read_to_string(sweep_csv(&dir)).unwrap();
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let column = lines[0].split(',').position(|c| c == "latency").unwrap();
+    let with = |values: [&str; 2]| -> String {
+        let mut out = lines.clone();
+        for (row, v) in out.iter_mut().skip(1).zip(values) {
+            let mut cells: Vec<&str> = row.split(',').collect();
+            cells[column] = v;
+            *row = cells.join(",");
+        }
+        out.join("\n") + "\n"
+    };
+    for (name, values, log, says) in [
+        ("huge", ["1e308", "-1e308"], false, "a range no axis can span"),
+        ("decades", ["1e-300", "1e300"], true, "decades, more than the 100 an axis draws"),
+    ] {
+        let csv = dir.join(format!("{name}.csv"));
+        std::fs::write(&csv, with(values)).unwrap();
+        let mut args = vec![
+            "plot".to_string(),
+            csv.display().to_string(),
+            "--out".into(),
+            dir.join("x.svg").display().to_string(),
+        ];
+        if log {
+            args.push("--log-y".into());
+        }
+        netwrap()
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(says));
+    }
+}
