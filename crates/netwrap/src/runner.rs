@@ -24,7 +24,7 @@ use netwrap_sim::trace::{TraceFormat, TraceSink};
 use netwrap_sim::{Destinations, Source};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -365,6 +365,23 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         crate::chart::write(&table::Table::of_runs(&runs).chart(&axes)?, path)
     };
     let several = todo.len() > 1;
+    // `--csv -` and `--jsonl -` stream their rows as the points finish, in point order (a
+    // row waits only for the points before it), each flushed: a stopped sweep keeps its rows.
+    let streamed = if o.channels.as_deref().is_some_and(is_stdout) {
+        None
+    } else if o.csv.as_deref().is_some_and(is_stdout) {
+        Some(true)
+    } else if o.jsonl.as_deref().is_some_and(is_stdout) {
+        Some(false)
+    } else {
+        None
+    };
+    let order: Vec<u64> = todo.iter().map(|p| p.index).collect();
+    let stream = Mutex::new((0usize, BTreeMap::<usize, String>::new(), output::stdout()));
+    if streamed == Some(true) {
+        let (_, _, out) = &mut *stream.lock().expect("stream lock");
+        out.write_all(header.as_bytes()).and_then(|()| out.flush())?;
+    }
     let sink = match &o.record_trace {
         Some(path) => {
             if sweep.len() != 1 {
@@ -403,6 +420,20 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
                 rows.push(Row::of(p, r));
                 // Drawn again at the end, where a failure is reported.
                 let _ = redraw(&mut rows);
+            }
+            if let Some(csv) = streamed {
+                let (next, waiting, out) = &mut *stream.lock().expect("stream lock");
+                let at = order.binary_search(&p.index).unwrap_or(0);
+                waiting.insert(at, if csv { csv_row(p, r) } else { format!("{}\n", json_line(p, r)) });
+                while let Some(line) = waiting.remove(next) {
+                    *next += 1;
+                    if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
+                        write_error
+                            .lock()
+                            .expect("error lock")
+                            .get_or_insert(write_failed("standard output", e).into());
+                    }
+                }
             }
             let mut sinks = sinks.lock().expect("output lock");
             for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.index)) {
@@ -450,15 +481,14 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     let single = sweep.len() == 1;
     if o.channels.as_deref().is_some_and(is_stdout) {
         out.write_all(channels_csv(&done).as_bytes())?;
-    } else if o.csv.as_deref().is_some_and(is_stdout) {
-        out.write_all(header.as_bytes())?;
-        for (p, r) in &done {
-            out.write_all(csv_row(p, r).as_bytes())?;
+    } else if streamed.is_some() {
+        // Written as the points finished (a failed point's row never comes: the rows after it
+        // are written now).
+        let (_, waiting, mut streamed_out) = stream.into_inner().expect("stream lock");
+        for line in waiting.values() {
+            streamed_out.write_all(line.as_bytes())?;
         }
-    } else if o.jsonl.as_deref().is_some_and(is_stdout) {
-        for (p, r) in &done {
-            writeln!(out, "{}", json_line(p, r))?;
-        }
+        streamed_out.flush()?;
     } else if o.json && single {
         if let Some((_, r)) = done.first() {
             output::write_json(&mut out, r)?;

@@ -304,3 +304,28 @@ fn saturation_search_finds_the_exact_point() {
 fn partial_lines(text: &str, n: usize) -> String {
     text.lines().take(n).map(|l| format!("{l}\n")).collect()
 }
+
+/// `--csv -` and `--jsonl -` stream their rows as points finish, held back only for the
+/// points before them: the same bytes in point order on one thread and on two, and the same
+/// rows as the files.
+#[test]
+fn streamed_rows_come_in_point_order_on_any_threads() {
+    let dir = scratch("streamed");
+    let example = root().join("crates/app/experiments/ex2-grid.toml");
+    let example = example.to_str().unwrap();
+    for (flag, ext) in [("--csv", "csv"), ("--jsonl", "jsonl")] {
+        let stream = |threads: &str| {
+            netwrap()
+                .env("RAYON_NUM_THREADS", threads)
+                .args(["run", example, flag, "-"])
+                .output()
+                .unwrap()
+                .stdout
+        };
+        let one = stream("1");
+        assert_eq!(stream("2"), one, "{flag}");
+        let file = dir.join(format!("rows.{ext}"));
+        netwrap().args(["run", example, flag, file.to_str().unwrap()]).assert().success();
+        assert_eq!(std::fs::read(&file).unwrap(), one, "{flag}");
+    }
+}
