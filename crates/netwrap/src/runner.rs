@@ -380,6 +380,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     let stream = Mutex::new((0usize, BTreeMap::<usize, String>::new(), output::stdout()));
     if streamed == Some(true) {
         let (_, _, out) = &mut *stream.lock().expect("stream lock");
+        // `Out` names standard output in its errors.
         out.write_all(header.as_bytes()).and_then(|()| out.flush())?;
     }
     let sink = match &o.record_trace {
@@ -428,10 +429,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
                 while let Some(line) = waiting.remove(next) {
                     *next += 1;
                     if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
-                        write_error
-                            .lock()
-                            .expect("error lock")
-                            .get_or_insert(write_failed("standard output", e).into());
+                        write_error.lock().expect("error lock").get_or_insert(e.into());
                     }
                 }
             }

@@ -578,7 +578,7 @@ fn run_answers_every_experiment_file_honestly() {
         run(0, Out, "", "sweep.toml", &["--shard", "5/7"]),
         run(2, Err, "required arguments were not provided", "ok.json", &["--resume"]),
         run(2, Err, "its columns differ", "sweep.toml", &["--csv", &f("other.csv"), "--resume"]),
-        run(2, Err, "unreadable line \"garbage\"", "sweep.toml", &["--jsonl", &f("garbage.jsonl"), "--resume"]),
+        run(2, Err, "line 1 is not a row of netwrap's: \"garbage\"", "sweep.toml", &["--jsonl", &f("garbage.jsonl"), "--resume"]),
         // Output files that cannot be written.
         run(1, Err, "cannot write /dev/full", "ok.json", &["--csv", "/dev/full"]),
         run(1, Err, "cannot write /dev/full", "ok.json", &["--jsonl", "/dev/full"]),
