@@ -30,10 +30,12 @@
 //! # When a run stops ([`StopRule`])
 //! At the end of the cycle in which the last measured message is delivered; or, when the
 //! network is known to be saturated, once the measurement window is long enough to measure the
-//! accepted throughput (whether or not its measured messages have drained); or when more
-//! messages are in flight than the run may keep in memory; or at the cycle limit, which bounds
-//! everything (the warm-up included). Cycles in which
-//! nothing happens are skipped, so a run at a tiny rate costs what its events cost.
+//! accepted throughput (whether or not its measured messages have drained); or, when asked to
+//! watch, once it is measured to fall behind (two measurement windows running deliver under
+//! 95% of what was created while the backlog grows beyond noise); or when more messages are in
+//! flight than the run may keep in memory; or at the cycle limit, which bounds everything (the
+//! warm-up included). Cycles in which nothing happens are skipped, so a run at a tiny rate
+//! costs what its events cost.
 
 #![deny(missing_docs)]
 
@@ -75,12 +77,22 @@ pub struct StopRule {
     pub deadline: u64,
     /// Stop when more messages than this are in flight (created, not yet delivered).
     pub in_flight_limit: u64,
+    /// Without `saturated`: stop once the run is measured to fall behind
+    /// ([`StopReason::FellBehind`]), checked every `window` cycles after the warm-up.
+    pub watch: bool,
 }
 
 impl StopRule {
     /// Run until the measured messages are delivered or the cycle limit, whatever the backlog.
     pub fn drain() -> Self {
-        StopRule { saturated: false, window: 0, deliveries: 0, deadline: u64::MAX, in_flight_limit: u64::MAX }
+        StopRule {
+            saturated: false,
+            window: 0,
+            deliveries: 0,
+            deadline: u64::MAX,
+            in_flight_limit: u64::MAX,
+            watch: false,
+        }
     }
 }
 
@@ -163,6 +175,10 @@ pub enum StopReason {
     Drained,
     /// The network is saturated and the accepted throughput was measured.
     SaturationMeasured,
+    /// The network was measured to fall behind ([`StopRule::watch`]): over two successive
+    /// checks it delivered under 95% of the flits created while the messages in flight grew
+    /// beyond their noise; the accepted throughput was measured.
+    FellBehind,
     /// More messages were in flight than the run may keep.
     InFlightLimit,
     /// The cycle limit was reached first.
@@ -180,6 +196,7 @@ impl StopReason {
         match self {
             StopReason::Drained => "every measured message delivered",
             StopReason::SaturationMeasured => "accepted throughput of the saturated network measured",
+            StopReason::FellBehind => "the network measured falling behind",
             StopReason::InFlightLimit => "more messages in flight than a run keeps",
             StopReason::CycleLimit => "the cycle limit",
             StopReason::Deadlock => "a deadlock",
@@ -457,6 +474,23 @@ pub(crate) struct Collector {
     accesses_open: u64,
     /// Counts the simulated cycles into [`Record::progress`], if any.
     progress: crate::progress::Reporter,
+    /// What the last falling-behind check saw ([`StopRule::watch`]).
+    watch: Watch,
+}
+
+/// The falling-behind watch's last check ([`StopRule::watch`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Watch {
+    /// The next check's cycle (0: no check yet; the first, at the warm-up's end, sets the
+    /// baseline).
+    next: u64,
+    /// Flits created and delivered in the window up to the last check.
+    created: u64,
+    delivered: u64,
+    /// Messages in flight at the last check.
+    in_flight: u64,
+    /// Successive checks that found the run behind.
+    behind: u32,
 }
 
 impl Collector {
@@ -491,6 +525,7 @@ impl Collector {
             accesses_open: 0,
             access_target: if tracked { spec.messages } else { 0 },
             progress: crate::progress::Reporter::new(spec.record.progress.clone()),
+            watch: Watch::default(),
         }
     }
 
@@ -619,9 +654,34 @@ impl Collector {
             && self.accesses_completed == self.access_target
     }
 
+    /// Whether a falling-behind check at `now`, with `in_flight` messages in flight, finds the
+    /// run behind for the second time running, with its throughput measured
+    /// ([`StopRule::watch`]). Behind over one check: under 95% of the flits created since the
+    /// last check were delivered, and the messages in flight grew by more than five times the
+    /// square root of their number (in a steady state they stay level, fluctuating by about
+    /// that root; the report's test, [`StopReason::FellBehind`]). Two checks running, each a
+    /// measurement window long, so a filling transient that settles is not taken for it.
+    fn fell_behind(&mut self, now: u64, in_flight: u64) -> bool {
+        if now < self.warmup || now < self.watch.next {
+            return false;
+        }
+        let (created, delivered) = (self.window_flits_created, self.window_flits_delivered);
+        let last = self.watch;
+        let next = now.saturating_add(self.rule.window.max(1));
+        if last.next == 0 {
+            self.watch = Watch { next, created, delivered, in_flight, behind: 0 };
+            return false;
+        }
+        let short = ((delivered - last.delivered) as f64) < 0.95 * (created - last.created) as f64;
+        let grew = in_flight.saturating_sub(last.in_flight) as f64 > 5.0 * (in_flight.max(1) as f64).sqrt();
+        let behind = if short && grew { last.behind + 1 } else { 0 };
+        self.watch = Watch { next, created, delivered, in_flight, behind };
+        behind >= 2 && (self.window_deliveries >= self.rule.deliveries || now >= self.rule.deadline)
+    }
+
     /// Whether the run stops at the end of cycle `now`, and why.
     #[inline]
-    pub fn stop(&self, now: u64) -> Option<StopReason> {
+    pub fn stop(&mut self, now: u64) -> Option<StopReason> {
         if self.rule.saturated {
             // A saturated network's run ends when its window has measured the accepted
             // throughput, however early its measured messages drained.
@@ -636,6 +696,9 @@ impl Collector {
         }
         // Deliveries scheduled but still ahead of the clock (a huge message's) hold memory too.
         let messages = self.messages_total - self.delivered_total + self.pending.len() as u64;
+        if self.rule.watch && !self.rule.saturated && self.fell_behind(now, messages) {
+            return Some(StopReason::FellBehind);
+        }
         // Accesses waiting at memories hold memory too, whether or not a message is in flight.
         if messages.max(self.accesses_open) > self.rule.in_flight_limit {
             return Some(StopReason::InFlightLimit);
@@ -663,6 +726,7 @@ impl Collector {
             StopReason::CycleLimit => now,
             // Stopped at the end of cycle `now`, which was simulated.
             StopReason::SaturationMeasured
+            | StopReason::FellBehind
             | StopReason::InFlightLimit
             | StopReason::Deadlock
             | StopReason::Cancelled => now + 1,

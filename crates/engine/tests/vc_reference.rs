@@ -266,7 +266,7 @@ fn knobs() -> impl Strategy<Value = Knobs> {
         1..=3u32,
         prop::option::weighted(0.25, (0..=4u64, 0..=4u32)),
     );
-    let run = (0..=300u64, 10..=250u64, 2_000..=8_000u64, any::<u64>(), 0..10u8, any::<bool>());
+    let run = (0..=300u64, 10..=250u64, 2_000..=8_000u64, any::<u64>(), 0..11u8, any::<bool>());
     (router, workload, run).prop_map(
         |(
             (switching, arbitration, vcs, extra_buffer, packet, router_delay, link_latency),
@@ -348,7 +348,10 @@ fn case() -> impl Strategy<Value = Case> {
                 deliveries: 10 + k.seed % 40,
                 deadline: k.warmup + 300 + k.seed % 1500,
                 in_flight_limit: u64::MAX,
+                watch: false,
             },
+            // The falling-behind watch, checked every 50 to 250 cycles.
+            10 => StopRule { watch: true, window: 50 + k.seed % 200, deliveries: 10, ..StopRule::drain() },
             _ => StopRule { in_flight_limit: 20 + k.seed % 100, ..StopRule::drain() },
         };
         let spec = RunSpec {
@@ -448,7 +451,7 @@ proptest! {
     /// of up to 64 terminals, 1 to 4 VCs, buffers of 1 to 16 flits, packets of 1 to 4, router
     /// delays 0 to 3, link latencies 1 to 3, offered loads of 0.01 to 1.5 flits per node per
     /// cycle, 10 to 250 measured messages, and every stop rule (drained, saturated window,
-    /// in-flight limit, cycle limit, deadlock).
+    /// falling behind, in-flight limit, cycle limit, deadlock).
     #[test]
     fn fast_path_matches_the_reference(c in case()) {
         let (fast, reference) = run(&c);

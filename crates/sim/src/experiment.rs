@@ -416,6 +416,9 @@ impl Experiment {
             deliveries: r.messages.min(10_000),
             deadline,
             in_flight_limit: limit,
+            // Where the run's own measurements judge it (no busiest-channel bound, or finite
+            // buffers that may saturate below it), a run measured falling behind stops there.
+            watch: !saturated && !closed && (offered_max.is_none() || point.router.vc().is_some()),
         };
         // Cycles: the warm-up, the time to create the measured messages, a few latencies to
         // drain them; a saturated run stops at its deadline; nothing runs past the limit.

@@ -350,6 +350,8 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
         StopReason::Drained if dynamic_verdict && behind => {
             (Verdict::Saturated, Some(dynamic("the network falls behind")))
         }
+        // The engine applied the test above to two windows running ([`StopRule::watch`]).
+        StopReason::FellBehind => (Verdict::Saturated, Some(dynamic("the network falls behind"))),
         StopReason::Drained | StopReason::SaturationMeasured => (Verdict::Ok, None),
         StopReason::InFlightLimit if dynamic_verdict && throughput < 0.95 * offered => (
             Verdict::Saturated,

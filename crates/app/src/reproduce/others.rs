@@ -444,16 +444,28 @@ fn puente_fig_7(data: &Runs) -> Result<Page> {
         format!("Midimew over torus (uniform, bimodal, transpose, bit-reversal, shuffle) at {}: ahead or level within the 6% scatter everywhere, clearly ahead only under the shuffle and some permutations", gains.join("; ")),
         level,
     ));
+    // The mesh is lowest where it is below both others by more than the scatter; within it, a
+    // tie. The 4×4 networks differ least (their wrap-around channels save least), so ties are
+    // allowed there only: from 64 nodes on the mesh must be clearly lowest everywhere.
+    let mesh_ahead =
+        |n: u32, t: &str| get("mesh", n, t) >= (1.0 - SCATTER) * get("torus", n, t).min(get("midimew", n, t));
+    let ties: Vec<&str> = TRAFFICS.iter().copied().filter(|t| mesh_ahead(16, t)).collect();
     let mesh_lowest = [16, 64, 256].iter().all(|&n| {
         TRAFFICS.iter().all(|t| {
-            (n == 16 && *t == "shuffle")
-                || get("mesh", n, t)
-                    < (1.0 - SCATTER / 2.0).min(1.0) * get("torus", n, t).min(get("midimew", n, t)) + 0.0
+            let others = get("torus", n, t).min(get("midimew", n, t));
+            if n == 16 { get("mesh", n, t) < (1.0 + SCATTER) * others } else { !mesh_ahead(n, t) }
         })
     });
     page.claims.push(Claim::new(
         "Fig. 7: the mesh has the lowest throughput",
-        "lowest at every size and traffic but the 4×4 shuffle, where the three networks tie",
+        if ties.is_empty() {
+            "lowest at every size and traffic, by more than the 6% scatter".to_string()
+        } else {
+            format!(
+                "lowest at every size and traffic, by more than the 6% scatter, but the 4×4 {}, where the mesh is level with the others within it",
+                ties.join(" and ")
+            )
+        },
         mesh_lowest,
     ));
     let g = |t: &str| get("midimew", 256, t) / get("torus", 256, t) - 1.0;

@@ -638,3 +638,57 @@ fn escape_routing_is_judged_by_its_own_routes() {
     let se = 20.0 * (m * (1.0 - m) / window).sqrt();
     assert!((accepted - offered).abs() <= 4.0 * se, "accepted {accepted} offered {offered} ± {se}");
 }
+
+/// Verification of the measured saturation verdict: the same adaptive router offered
+/// transpose at 0.45 flit/node/cycle, under the bisection bound (0.5: the 64 nodes left of the
+/// middle with a destination right of it cross 32 channels) and under the mean channel load's
+/// (0.9), so no bound decides and the run itself must see the network fall behind. It stops
+/// after two measurement windows behind (each twenty unloaded latencies, 16 hops of 5 cycles
+/// plus 20 flits: 2,000 cycles) rather than once 262,144 messages are in flight, with verdict
+/// saturated and status 3, accepting less than 95% of the offer (what the verdict asserts);
+/// and offered four fifths of what it accepted there, the network keeps up (verdict ok).
+#[test]
+fn escape_routing_past_saturation_stops_once_measured_behind() {
+    let mut args = vec![
+        "sim",
+        "--k",
+        "16",
+        "--n",
+        "2",
+        "--bidirectional",
+        "--router",
+        "vc",
+        "--switching",
+        "vct",
+        "--vcs",
+        "2",
+        "--deadlock",
+        "escape",
+        "--buffer",
+        "80",
+        "--packet",
+        "20",
+        "--size",
+        "20",
+        "--router-delay",
+        "4",
+        "--pattern",
+        "transpose",
+        "--load",
+        "0.45",
+    ];
+    let out = netwrap().args(&args).arg("--json").output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "saturated");
+    let reason = v["verdict_reason"].as_str().unwrap();
+    assert!(reason.starts_with("the network falls behind"), "{reason}");
+    let window = v["cycles"].as_f64().unwrap() - v["config"]["run"]["warmup"].as_f64().unwrap();
+    assert!(window <= 3.0 * 2000.0, "measured over {window} cycles");
+    let accepted = v["accepted_load"].as_f64().unwrap();
+    assert!(accepted < 0.95 * 0.45, "accepted {accepted}");
+    let below = format!("{:.3}", 0.8 * accepted);
+    *args.last_mut().unwrap() = &below;
+    let v = json(&[&args[..], &["--json"]].concat());
+    assert_eq!(v["verdict"], "ok", "offered {below}: {}", v["verdict_reason"]);
+}
