@@ -38,6 +38,8 @@ pub struct Metrics {
     pub offered: f64,
     pub offered_load: f64,
     pub accepted_load: f64,
+    #[serde(default)]
+    pub self_load: f64,
     pub offered_utilization: Option<f64>,
     pub max_rate: Option<f64>,
     pub mean_hops: f64,
@@ -119,6 +121,7 @@ impl Metrics {
             offered: rep.offered,
             offered_load: rep.offered_load,
             accepted_load: rep.accepted_load,
+            self_load: rep.self_load,
             offered_utilization: r.offered_utilization,
             max_rate: r.max_rate,
             mean_hops: rep.mean_hops,
@@ -170,7 +173,7 @@ mod tests {
     fn columns_are_the_rows_fields_in_order() {
         let c = Row::columns(&["workload.rate".into(), "topology.k".into()]);
         assert_eq!(c[..5], ["point", "replication", "workload.rate", "topology.k", "verdict"]);
-        assert_eq!(c.len(), 4 + 46);
+        assert_eq!(c.len(), 4 + 47);
         assert_eq!(c.last().map(String::as_str), Some("jain"));
     }
 }

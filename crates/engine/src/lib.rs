@@ -243,6 +243,10 @@ pub struct Outcome {
     pub flits_generated: u64,
     /// Flits of the messages delivered in the measurement window.
     pub flits_delivered: u64,
+    /// Of `flits_generated`, those of self-addressed messages (which cross no channel).
+    pub self_flits_generated: u64,
+    /// Of `flits_delivered`, those of self-addressed messages.
+    pub self_flits_delivered: u64,
     /// Messages created over the whole run, warm-up included.
     pub messages_total: u64,
     /// Messages created but not delivered when the run ended.
@@ -453,6 +457,9 @@ pub(crate) struct Collector {
     /// Flits of the messages created and delivered in the window.
     window_flits_created: u64,
     window_flits_delivered: u64,
+    /// Of those, the self-addressed messages' flits.
+    window_self_created: u64,
+    window_self_delivered: u64,
     delivered_total: u64,
     messages_total: u64,
     flit_hops: u64,
@@ -510,6 +517,8 @@ impl Collector {
             window_deliveries: 0,
             window_flits_created: 0,
             window_flits_delivered: 0,
+            window_self_created: 0,
+            window_self_delivered: 0,
             delivered_total: 0,
             messages_total: 0,
             flit_hops: 0,
@@ -552,15 +561,16 @@ impl Collector {
         (if t >= self.nodes { t - self.nodes } else { t }) as usize
     }
 
-    /// Registers a message of `size` flits created at `t`; returns its measured sequence
-    /// number, if any.
+    /// Registers a message of `size` flits created at `t` (`own`: addressed to its source's
+    /// own terminal); returns its measured sequence number, if any.
     #[inline]
-    pub fn created(&mut self, src: TerminalId, t: u64, size: u32) -> u32 {
+    pub fn created(&mut self, src: TerminalId, t: u64, size: u32, own: bool) -> u32 {
         self.messages_total += 1;
         if t < self.warmup {
             return UNMEASURED;
         }
         self.window_flits_created += size as u64;
+        self.window_self_created += if own { size as u64 } else { 0 };
         let node = self.node(src);
         self.generated[node] = self.generated[node].saturating_add(1);
         if self.measured.created < self.measured.target {
@@ -621,6 +631,7 @@ impl Collector {
         self.window_deliveries += self.due.len() as u64;
         for d in &self.due {
             self.window_flits_delivered += d.size as u64;
+            self.window_self_delivered += if d.src == d.dst { d.size as u64 } else { 0 };
             let node = self.node(d.dst);
             self.delivered[node] = self.delivered[node].saturating_add(1);
             let source = self.node(d.src);
@@ -773,6 +784,8 @@ impl Collector {
             accepted: self.accepted,
             flits_generated: self.window_flits_created,
             flits_delivered: self.window_flits_delivered,
+            self_flits_generated: self.window_self_created,
+            self_flits_delivered: self.window_self_delivered,
             messages_total: self.messages_total,
             // Deliveries known but after the end are still in flight.
             in_flight: self.messages_total - self.delivered_total + self.pending.len() as u64,

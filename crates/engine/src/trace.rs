@@ -341,7 +341,7 @@ impl Replay {
                     let dep = rec.after.map(|a| (a, now - rec.wait.min(now)));
                     r.message(now, rec.source, rec.destination, rec.size, salt, dep);
                 }
-                let seq = collector.created(rec.source, now, rec.size);
+                let seq = collector.created(rec.source, now, rec.size, rec.source == rec.destination);
                 let at = net.inject_router(rec.source);
                 out.push((
                     rec.source,

@@ -17,14 +17,23 @@ use crate::rng::{Purpose, Stream};
 use netwrap_topo::{KaryNCube, TerminalId};
 use serde::{Deserialize, Serialize};
 
+/// In a [`Pattern::Fixed`] table: the source sends nothing (a fixed point, its self traffic
+/// excluded).
+pub const SILENT: TerminalId = u32::MAX;
+/// In a [`Pattern::Fixed`] table: the source sends to a terminal drawn uniformly among the
+/// others (a fixed point, its self traffic rerouted).
+pub const ELSEWHERE: TerminalId = u32::MAX - 1;
+
 /// A built destination pattern.
 #[derive(Clone, Debug)]
 pub enum Pattern {
     /// Uniform over this many terminals, the source included.
     Uniform(u32),
-    /// Uniform over the other terminals of this many (BookSim2's and CAMINOS' uniform).
+    /// Uniform over the other terminals of this many (CAMINOS' uniform; BookSim2's includes the
+    /// source).
     UniformOthers(u32),
-    /// A fixed destination per source: `table[src]` (the permutations).
+    /// A fixed destination per source: `table[src]` (the permutations), or [`SILENT`] or
+    /// [`ELSEWHERE`].
     Fixed(Vec<TerminalId>),
     /// A fraction of messages to hot-spot nodes, the rest uniform.
     Hotspot(Hotspot),
@@ -35,6 +44,33 @@ pub enum Pattern {
 }
 
 impl Pattern {
+    /// The terminals that send (all but a permutation's [`SILENT`] fixed points).
+    pub fn senders(&self) -> Option<u32> {
+        match self {
+            Pattern::Fixed(table) => Some(table.iter().filter(|&&d| d != SILENT).count() as u32),
+            _ => None,
+        }
+    }
+
+    /// The flows of a [`Pattern::Fixed`] table, `(source, destination, weight)` per unit rate:
+    /// one per source, none from a [`SILENT`] one, and from an [`ELSEWHERE`] one a weight
+    /// 1/(N−1) to every other terminal.
+    pub fn table_flows(table: &[TerminalId]) -> Vec<(TerminalId, TerminalId, f64)> {
+        let n = table.len() as u32;
+        let mut flows = Vec::with_capacity(table.len());
+        for (s, &d) in (0..n).zip(table) {
+            match d {
+                SILENT => {}
+                ELSEWHERE => {
+                    let w = 1.0 / (n - 1) as f64;
+                    flows.extend((0..n).filter(|&t| t != s).map(|t| (s, t, w)));
+                }
+                d => flows.push((s, d, 1.0)),
+            }
+        }
+        flows
+    }
+
     /// The destination of a message created at terminal `src`.
     #[inline]
     pub fn pick(&self, src: TerminalId, stream: &mut Stream) -> TerminalId {
@@ -44,7 +80,10 @@ impl Pattern {
                 let d = stream.below(*terminals - 1);
                 if d >= src { d + 1 } else { d }
             }
-            Pattern::Fixed(table) => table[src as usize],
+            Pattern::Fixed(table) => match table[src as usize] {
+                ELSEWHERE => Pattern::UniformOthers(table.len() as u32).pick(src, stream),
+                d => d,
+            },
             Pattern::Hotspot(h) => h.pick(stream),
             Pattern::CubeLocality(l) => l.pick(src, stream),
             Pattern::GroupShift(g) => g.pick(src, stream),

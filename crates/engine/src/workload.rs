@@ -429,6 +429,16 @@ impl Births {
         let due = std::mem::take(&mut self.due);
         for &p in &due {
             let (dst, salt, size) = self.sources.message(p, pattern);
+            if dst == crate::traffic::SILENT {
+                // A permutation's fixed point that sends nothing (self traffic excluded, open
+                // loop only): its clock runs on, as every processor's does.
+                debug_assert!(self.threads.is_none() && !self.track);
+                let next = self.sources.next_open(p, now);
+                if next != NEVER {
+                    self.calendar.push(next, p);
+                }
+                continue;
+            }
             let mut tag = UNTRACKED;
             if self.track {
                 tag = self.issue(p, dst, salt, now, collector);
@@ -454,7 +464,7 @@ impl Births {
                 }
             }
             let dst = self.memory_terminal(dst);
-            let seq = collector.created(p, now, size);
+            let seq = collector.created(p, now, size, dst == p);
             out.push((p, Msg::new(now, p, dst, net.inject_router(p), salt, seq, size, tag)));
         }
         self.due = due;
@@ -557,7 +567,7 @@ impl Births {
             }
             let a = self.accesses[id as usize];
             let src = self.memory_terminal(a.memory);
-            let seq = collector.created(a.memory, now, m.reply_size);
+            let seq = collector.created(a.memory, now, m.reply_size, src == a.processor);
             let salt = mix(((a.salt as u64) << 32) | id as u64) as u32;
             let msg =
                 Msg::new(now, src, a.processor, net.inject_router(src), salt, seq, m.reply_size, id | REPLY);

@@ -737,6 +737,13 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
         }
         (_, d) => format!("{} traffic", d.kind().name()),
     };
+    let traffic = match w.self_traffic {
+        netwrap_sim::SelfTraffic::Include => traffic,
+        netwrap_sim::SelfTraffic::Exclude => format!("{traffic}, none to the source (fixed points silent)"),
+        netwrap_sim::SelfTraffic::Reroute => {
+            format!("{traffic}, none to the source (fixed points to another node drawn uniformly)")
+        }
+    };
     let (threads, interval) = match &w.source {
         Source::Trace(path) => {
             writeln!(out, "workload: the trace {} replayed", path.display())?;
@@ -932,6 +939,9 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
     let line = |out: &mut dyn Write, name: &str, value: String| writeln!(out, "{name:<32}{value:>20}");
     line(out, "offered load (flits/node/cycle)", format!("{:.5}", rep.offered_load))?;
     line(out, "accepted load (flits/node/cycle)", format!("{:.5}", rep.accepted_load))?;
+    if rep.self_load > 0.0 {
+        line(out, "to themselves (flits/node/cycle)", format!("{:.5}", rep.self_load))?;
+    }
     let hops_label = if r.result.expected_mean_hops_exact {
         "routes' mean hops (exact)"
     } else if r.result.point.routing.paths().choice != netwrap_topo::PathChoice::Minimal {

@@ -244,7 +244,7 @@ fn with_unit(column: &str) -> String {
     let name = column.rsplit('.').next().unwrap_or(column);
     let unit = match name {
         "rate" | "throughput" | "offered" | "max_rate" | "model_max_rate" => "messages/node/cycle",
-        "load" | "offered_load" | "accepted_load" => "flits/node/cycle",
+        "load" | "offered_load" | "accepted_load" | "self_load" => "flits/node/cycle",
         "size" | "long-size" | "packet" | "buffer" => "flits",
         "latency" | "latency_observed" | "model_latency" | "source_queueing" | "network_latency"
         | "latency_p50" | "latency_p95" | "latency_p99" | "latency_max" | "cycles" | "warmup" => "cycles",

@@ -6,7 +6,7 @@ use crate::report::{Context, summarize};
 use crate::resolved::error;
 use crate::result::{NetworkInfo, SimResult};
 use crate::routes::{RouteFacts, facts, offered, saturates};
-use crate::spec::{Avoidance, EngineKind, PatternKind, ReplyNetwork, SimSpec};
+use crate::spec::{Avoidance, EngineKind, PatternKind, ReplyNetwork, SelfTraffic, SimSpec};
 use crate::{Destinations, Resolved, Router, SimError, Source, Warmup};
 use netwrap_engine::Memories;
 use netwrap_engine::traffic::{self, CubeLocality, GroupShift, Hotspot, LocalitySubcube, Pattern, subcube};
@@ -373,7 +373,8 @@ impl Experiment {
             (false, Some(widest)) if !closed => {
                 let hold = size.mean_hold(widest);
                 let channels = net.channels().len() as f64;
-                Some(rate * net.terminals() as f64 * self.facts.mean_hops * hold / channels)
+                let senders = self.pattern.senders().unwrap_or(net.terminals());
+                Some(rate * senders as f64 * self.facts.mean_hops * hold / channels)
             }
             _ => None,
         };
@@ -545,7 +546,14 @@ impl Experiment {
 fn sample_pairs(pattern: &Pattern, n: u32) -> Vec<(u32, u32)> {
     let spread = |most: u32| (0..n).step_by((n / most).max(1) as usize);
     match pattern {
-        Pattern::Fixed(table) => spread(65_536).map(|s| (s, table[s as usize])).collect(),
+        // A silent fixed point sends nothing; one sent elsewhere, to the terminal halfway round.
+        Pattern::Fixed(table) => spread(65_536)
+            .filter_map(|s| match table[s as usize] {
+                traffic::SILENT => None,
+                traffic::ELSEWHERE => Some((s, (s + n / 2) % n)),
+                d => Some((s, d)),
+            })
+            .collect(),
         Pattern::GroupShift(g) => spread(4096)
             .flat_map(|s| (0..g.size.min(16)).map(move |k| (s, g.target(s) * g.size + k)))
             .collect(),
@@ -743,7 +751,31 @@ pub(crate) fn build_pattern(
             ));
         }
     };
-    Ok((pattern, None))
+    Ok((without_self(pattern, spec.workload.self_traffic), None))
+}
+
+/// `pattern` with its messages to their own source excluded or rerouted (`mode`; resolving the
+/// spec refused the patterns it does not apply to): uniform draws among the others; a
+/// permutation's fixed points send nothing ([`traffic::SILENT`]) or to another terminal drawn
+/// uniformly ([`traffic::ELSEWHERE`]); group shift never sends to its own group.
+fn without_self(pattern: Pattern, mode: SelfTraffic) -> Pattern {
+    let stand_in = match mode {
+        SelfTraffic::Include => return pattern,
+        SelfTraffic::Exclude => traffic::SILENT,
+        SelfTraffic::Reroute => traffic::ELSEWHERE,
+    };
+    match pattern {
+        Pattern::Uniform(n) if n >= 2 => Pattern::UniformOthers(n),
+        Pattern::Fixed(mut table) if table.len() >= 2 => {
+            for (s, d) in table.iter_mut().enumerate() {
+                if *d == s as TerminalId {
+                    *d = stand_in;
+                }
+            }
+            Pattern::Fixed(table)
+        }
+        other => other,
+    }
 }
 
 /// On a Midimew with a rectangular layout, the application-to-network map of Puente et al.

@@ -39,7 +39,8 @@ pub use resolved::{
 pub use result::{NetworkInfo, SimResult};
 pub use spec::{
     Arbitration, Avoidance, EngineKind, Interval, PatternKind, ProcessorSpec, ReplyNetwork, ReplySpec,
-    RouterKind, RouterSpec, RunControl, SimSpec, Switching, Threads, VcParams, WorkloadSpec, defaults,
+    RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Switching, Threads, VcParams, WorkloadSpec,
+    defaults,
 };
 use thiserror::Error;
 

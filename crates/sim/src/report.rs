@@ -89,13 +89,19 @@ pub struct Report {
     /// Offered load: messages created per terminal per cycle in the window.
     pub offered: f64,
     /// Offered load in flits per node per cycle: the flits of the messages created in the
-    /// window, per terminal per cycle.
+    /// window that cross the network (not self-addressed), per terminal per cycle.
     #[serde(default)]
     pub offered_load: f64,
     /// Accepted load in flits per node per cycle: the flits of the messages delivered in the
-    /// window, per terminal per cycle.
+    /// window that crossed the network, per terminal per cycle (self-addressed messages cross
+    /// no channel: `self_load`).
     #[serde(default)]
     pub accepted_load: f64,
+    /// Flits per node per cycle of the self-addressed messages delivered in the window: what
+    /// a pattern's fixed points (or uniform's draws of the source) hand to themselves, kept
+    /// apart from `accepted_load`.
+    #[serde(default)]
+    pub self_load: f64,
     /// Measured messages delivered.
     pub messages_delivered: u64,
     /// Measured messages created (at most the `messages` asked for).
@@ -488,8 +494,9 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
         latency_percentiles: Percentiles::of(&m.latency),
         throughput,
         offered,
-        offered_load: o.flits_generated as f64 / (nodes * window),
-        accepted_load: o.flits_delivered as f64 / (nodes * window),
+        offered_load: (o.flits_generated - o.self_flits_generated) as f64 / (nodes * window),
+        accepted_load: (o.flits_delivered - o.self_flits_delivered) as f64 / (nodes * window),
+        self_load: o.self_flits_delivered as f64 / (nodes * window),
         messages_delivered: m.delivered,
         messages_measured: m.created,
         messages_generated: generated,

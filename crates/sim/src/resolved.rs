@@ -8,7 +8,8 @@
 
 use crate::spec::{
     Avoidance, EngineKind, Interval, MAX_VC_PARAM, PatternKind, ProcessorSpec, ReplyNetwork, ReplySpec,
-    RouterKind, RouterSpec, RunControl, SimSpec, Switching, Threads, VcParams, WorkloadSpec, defaults,
+    RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Switching, Threads, VcParams, WorkloadSpec,
+    defaults,
 };
 use crate::{SimError, SpecError};
 use netwrap_engine::traffic::MessageSize;
@@ -66,6 +67,8 @@ pub struct Workload {
     pub destinations: Destinations,
     /// Memories that reply, if any.
     pub reply: Option<Reply>,
+    /// What becomes of messages addressed to their own source.
+    pub self_traffic: SelfTraffic,
 }
 
 /// How messages are created.
@@ -189,6 +192,8 @@ pub struct BuildKey {
     topology: TopologySpec,
     routing: RoutingSpec,
     destinations: Destinations,
+    /// What becomes of messages addressed to their own source.
+    self_traffic: SelfTraffic,
     /// The seed a random permutation is drawn from.
     permutation_seed: Option<u64>,
     /// Routed up*/down* instead of by `routing`.
@@ -300,13 +305,14 @@ impl SimSpec {
                 ));
             }
         }
+        let self_traffic = self_traffic(w, &destinations, &source, reply.is_some())?;
         let class_latency = class_latency(&self.router)?;
         Ok(Resolved {
             topology,
             routing,
             router,
             class_latency,
-            workload: Workload { source, size, destinations, reply },
+            workload: Workload { source, size, destinations, reply, self_traffic },
             run,
             notes,
         })
@@ -546,6 +552,43 @@ fn destinations(w: &WorkloadSpec, topology: &TopologySpec) -> Result<Destination
         (PatternKind::UniformOthers, None) => Destinations::UniformOthers,
         (kind, None) => Destinations::Permutation(kind),
     })
+}
+
+/// `workload.self-traffic`, checked against the pattern: it applies to uniform traffic and the
+/// permutations (hot spots and locality subcubes draw the source with the rest, and have no
+/// other reading); excluding a fixed point's messages needs open-loop sources without
+/// replies (a processor that waits for its access cannot skip it).
+fn self_traffic(
+    w: &WorkloadSpec,
+    destinations: &Destinations,
+    source: &Source,
+    replies: bool,
+) -> Result<SelfTraffic, SimError> {
+    let mode = w.self_traffic.unwrap_or_default();
+    if mode == SelfTraffic::Include {
+        return Ok(mode);
+    }
+    let name: &'static str = mode.into();
+    match destinations {
+        Destinations::Hotspot { .. } | Destinations::Locality(_) => Err(error(
+            "workload.self-traffic",
+            &["workload.pattern"],
+            format!(
+                "workload.self-traffic = {name} applies to uniform traffic and the permutations, not to workload.pattern = {}: its draws include the source by definition",
+                destinations.kind().name()
+            ),
+        )),
+        Destinations::Permutation(_) | Destinations::DimensionShift(_)
+            if mode == SelfTraffic::Exclude && (replies || matches!(source, Source::Threads { .. })) =>
+        {
+            Err(error(
+                "workload.self-traffic",
+                &["workload.processor.threads", "workload.reply"],
+                "workload.self-traffic = exclude: a processor that waits for its access, or whose access a memory answers, cannot skip the accesses a permutation addresses to itself; use reroute (they go to another terminal drawn uniformly)",
+            ))
+        }
+        _ => Ok(mode),
+    }
 }
 
 /// The run section, checked; with a trace the warm-up defaults to 0 (a trace's first cycle is
@@ -882,6 +925,7 @@ fn trace_alone(w: &WorkloadSpec, path: &std::path::Path) -> Result<(), SimError>
         ("shift", w.shift.is_some()),
         ("hotspots", w.hotspots.is_some()),
         ("hotspot-fraction", w.hotspot_fraction.is_some()),
+        ("self-traffic", w.self_traffic.is_some()),
         ("processor.threads", w.processor.threads.is_some_and(|t| t != Threads::Unbounded)),
         ("processor.interval", w.processor.interval.is_some_and(|i| i != Interval::Geometric)),
         ("reply", !w.reply.is_empty()),
@@ -948,6 +992,7 @@ impl Resolved {
             topology: self.topology.clone(),
             routing: self.routing.clone(),
             destinations: w.destinations.clone(),
+            self_traffic: w.self_traffic,
             permutation_seed: (w.destinations.kind() == PatternKind::Permutation).then_some(self.run.seed),
             updown: self.updown(),
             replies: w.reply.filter(|r| r.size != 0).map(|r| r.network),
@@ -1023,6 +1068,7 @@ impl Resolved {
                 shift,
                 hotspots,
                 hotspot_fraction,
+                self_traffic: (w.self_traffic != SelfTraffic::Include).then_some(w.self_traffic),
                 processor,
                 reply: w.reply.map_or(ReplySpec::default(), |r| ReplySpec {
                     memory_latency: Some(r.memory_latency),

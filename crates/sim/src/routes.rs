@@ -17,7 +17,7 @@
 
 use crate::SimError;
 use crate::load::cube_loads;
-use netwrap_engine::traffic::{GroupShift, LocalitySubcube, MessageSize, Pattern};
+use netwrap_engine::traffic::{self, GroupShift, LocalitySubcube, MessageSize, Pattern};
 use netwrap_topo::metrics::{FlowScratch, LOAD_WORK_LIMIT, add_flow, add_leg, bounded_channel_loads};
 use netwrap_topo::{
     Candidates, Family, Legs, Network, PathChoice, Paths, RouterId, TerminalId, Topology, Visitor, bfs_from,
@@ -133,7 +133,8 @@ pub fn facts(
 fn nonminimal_facts(topo: &Topology, pattern: &Pattern, paths: Paths) -> Result<RouteFacts, SimError> {
     match nonminimal_loads(topo, pattern, paths)? {
         Ok(v) => Ok(RouteFacts {
-            mean_hops: v.loads.iter().sum::<f64>() / topo.network().terminals().max(1) as f64,
+            mean_hops: v.loads.iter().sum::<f64>()
+                / pattern.senders().unwrap_or(topo.network().terminals()).max(1) as f64,
             longest: v.longest,
             loads: Some(groups(topo.network(), &v.loads)),
             load_method: v.method,
@@ -182,7 +183,7 @@ pub fn nonminimal_loads(
     let flows: Vec<(u32, u32, f64)> = match pattern {
         Pattern::Uniform(_) => uniform(1.0 / n as f64, false),
         Pattern::UniformOthers(_) => uniform(1.0 / (n as f64 - 1.0).max(1.0), true),
-        Pattern::Fixed(table) => (0..n).map(|s| (s, table[s as usize], 1.0)).collect(),
+        Pattern::Fixed(table) => Pattern::table_flows(table),
         Pattern::GroupShift(g) => {
             let w = 1.0 / g.size as f64;
             (0..n).flat_map(|s| (0..g.size).map(move |k| (s, g.target(s) * g.size + k, w))).collect()
@@ -445,7 +446,7 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
         let m = net.channels().len();
         // (source, destination, weight per unit rate) of every flow.
         let flows: Vec<(u32, u32, f64)> = match (self.table, self.hotspot, self.group) {
-            (Some(table), _, _) => (0..n).map(|s| (s, table[s as usize], 1.0)).collect(),
+            (Some(table), _, _) => Pattern::table_flows(table),
             (None, Some((hot, fraction)), _) => {
                 let w = fraction / hot.len() as f64;
                 hot.iter().flat_map(|&h| (0..n).map(move |s| (s, h, w))).collect()
@@ -498,7 +499,14 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
                 "exact, every source routed to each terminal of its target group".to_string(),
             ),
             None => {
-                (routed / n as f64, Some(load), "exact, every source routed to its destination".to_string())
+                // A silent fixed point sends nothing: the mean is over the messages sent.
+                let senders =
+                    self.table.map_or(n, |t| t.iter().filter(|&&d| d != traffic::SILENT).count() as u32);
+                (
+                    routed / senders.max(1) as f64,
+                    Some(load),
+                    "exact, every source routed to its destination".to_string(),
+                )
             }
             Some((_, fraction)) => {
                 let (u_hops, u_longest) = uniform_hops;

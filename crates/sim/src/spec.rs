@@ -177,7 +177,8 @@ pub enum PatternKind {
     /// Uniform over every terminal, the source included (the homework's App. A).
     #[default]
     Uniform,
-    /// Uniform over every other terminal, the source excluded (as BookSim2 and CAMINOS).
+    /// Uniform over every other terminal, the source excluded (as CAMINOS' uniform; BookSim2's
+    /// includes the source, as `uniform`).
     UniformOthers,
     /// Matrix transpose on node numbers (Puente et al. §5.1): N = k², y·k + x → x·k + y.
     Transpose,
@@ -291,6 +292,15 @@ pub struct WorkloadSpec {
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::fraction, allow_negative_numbers = true, global = true, help_heading = "Workload"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hotspot_fraction: Option<f64>,
+    /// Messages a pattern addresses to their own source (uniform's draws of it, a
+    /// permutation's fixed points), which cross no channel: include them, exclude them (no
+    /// draw falls on the source; a fixed point sends nothing), or reroute them (no draw falls
+    /// on the source; a fixed point sends to another terminal drawn uniformly) [spec:
+    /// workload.self-traffic] (default: include, as the homework's uniform requires).
+    /// Either way they are counted apart from the accepted load (`self_load`).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<SelfTraffic>(), global = true, help_heading = "Workload"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_traffic: Option<SelfTraffic>,
     /// The processors: open loop (the default) or threads that wait for their accesses.
     #[cfg_attr(feature = "cli", command(flatten))]
     #[serde(skip_serializing_if = "ProcessorSpec::is_empty")]
@@ -342,6 +352,34 @@ impl ProcessorSpec {
     pub fn is_empty(&self) -> bool {
         *self == ProcessorSpec::default()
     }
+}
+
+/// What becomes of the messages a pattern addresses to their own source.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum SelfTraffic {
+    /// Sent, and handed to the processor without crossing a channel.
+    #[default]
+    Include,
+    /// Not sent: no draw falls on the source, and a permutation's fixed points send nothing.
+    Exclude,
+    /// Sent elsewhere: no draw falls on the source, and a permutation's fixed points send to
+    /// another terminal drawn uniformly.
+    Reroute,
 }
 
 /// Where replies travel.
@@ -472,6 +510,7 @@ mod tests {
         same::<RouterKind>();
         same::<PatternKind>();
         same::<ReplyNetwork>();
+        same::<SelfTraffic>();
         same::<Switching>();
         same::<Arbitration>();
         same::<Avoidance>();

@@ -14,6 +14,7 @@ mod models;
 mod pipeline;
 mod plot;
 mod reproduce;
+mod self_traffic;
 #[cfg(target_os = "linux")]
 mod spec_fuzz;
 mod topo;
