@@ -247,6 +247,9 @@ pub struct Outcome {
     pub self_flits_generated: u64,
     /// Of `flits_delivered`, those of self-addressed messages.
     pub self_flits_delivered: u64,
+    /// The same four counts over the warm-up, up to the run's end: what a run stopped before
+    /// its measurement window (an overload reaching the in-flight limit) accepted.
+    pub warmup_counts: SpanCounts,
     /// Messages created over the whole run, warm-up included.
     pub messages_total: u64,
     /// Messages created but not delivered when the run ended.
@@ -441,6 +444,24 @@ struct Delivery {
     nonminimal: bool,
 }
 
+/// Messages and flits created and delivered over a span of the run, and of the flits the
+/// self-addressed messages' (which cross no channel).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SpanCounts {
+    /// Messages created.
+    pub messages_generated: u64,
+    /// Messages delivered.
+    pub messages_delivered: u64,
+    /// Flits of the messages created.
+    pub generated: u64,
+    /// Flits of the messages delivered.
+    pub delivered: u64,
+    /// Of `generated`, the self-addressed messages'.
+    pub self_generated: u64,
+    /// Of `delivered`, the self-addressed messages'.
+    pub self_delivered: u64,
+}
+
 /// Measurement bookkeeping and the stop rule, shared by both engines.
 pub(crate) struct Collector {
     warmup: u64,
@@ -460,6 +481,8 @@ pub(crate) struct Collector {
     /// Of those, the self-addressed messages' flits.
     window_self_created: u64,
     window_self_delivered: u64,
+    /// The same over the warm-up.
+    warmup_counts: SpanCounts,
     delivered_total: u64,
     messages_total: u64,
     flit_hops: u64,
@@ -519,6 +542,7 @@ impl Collector {
             window_flits_delivered: 0,
             window_self_created: 0,
             window_self_delivered: 0,
+            warmup_counts: SpanCounts::default(),
             delivered_total: 0,
             messages_total: 0,
             flit_hops: 0,
@@ -567,6 +591,9 @@ impl Collector {
     pub fn created(&mut self, src: TerminalId, t: u64, size: u32, own: bool) -> u32 {
         self.messages_total += 1;
         if t < self.warmup {
+            self.warmup_counts.messages_generated += 1;
+            self.warmup_counts.generated += size as u64;
+            self.warmup_counts.self_generated += if own { size as u64 } else { 0 };
             return UNMEASURED;
         }
         self.window_flits_created += size as u64;
@@ -598,22 +625,22 @@ impl Collector {
             self.measured_known += 1;
             self.last_delivery = self.last_delivery.max(at);
         }
-        if at >= self.warmup {
-            let source_wait = if m.hops == 0 { 0 } else { m.first_start - m.created };
-            self.pending.push(
-                at,
-                Delivery {
-                    dst: m.dst,
-                    src: m.src,
-                    seq: m.seq,
-                    hops: m.hops,
-                    latency: at - m.created,
-                    source_wait,
-                    size: m.size,
-                    nonminimal: netwrap_topo::paths::went_nonminimal(m.leg),
-                },
-            );
-        }
+        // Filed whenever it happens, so a run that ends in its warm-up counts exactly the
+        // deliveries up to its end.
+        let source_wait = if m.hops == 0 { 0 } else { m.first_start - m.created };
+        self.pending.push(
+            at,
+            Delivery {
+                dst: m.dst,
+                src: m.src,
+                seq: m.seq,
+                hops: m.hops,
+                latency: at - m.created,
+                source_wait,
+                size: m.size,
+                nonminimal: netwrap_topo::paths::went_nonminimal(m.leg),
+            },
+        );
     }
 
     /// Counts `cycles` channel-cycles of transmission (for the flit-hop figure).
@@ -628,6 +655,15 @@ impl Collector {
         // Every engine ticks once a loop iteration, at the cycle it simulates or jumped to.
         self.progress.at(now);
         self.pending.take(now, &mut self.due);
+        if now < self.warmup {
+            self.warmup_counts.messages_delivered += self.due.len() as u64;
+            for d in &self.due {
+                self.warmup_counts.delivered += d.size as u64;
+                self.warmup_counts.self_delivered += if d.src == d.dst { d.size as u64 } else { 0 };
+            }
+            self.due.clear();
+            return;
+        }
         self.window_deliveries += self.due.len() as u64;
         for d in &self.due {
             self.window_flits_delivered += d.size as u64;
@@ -786,6 +822,7 @@ impl Collector {
             flits_delivered: self.window_flits_delivered,
             self_flits_generated: self.window_self_created,
             self_flits_delivered: self.window_self_delivered,
+            warmup_counts: self.warmup_counts,
             messages_total: self.messages_total,
             // Deliveries known but after the end are still in flight.
             in_flight: self.messages_total - self.delivered_total + self.pending.len() as u64,

@@ -323,7 +323,7 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
     if let Some(overload) = overloaded {
         let unmeasured = if o.end <= o.warmup {
             format!(
-                "; the run stopped during its {}-cycle warm-up ({}), so no throughput was measured: shorten --warmup",
+                "; the run stopped during its {}-cycle warm-up ({}), so its loads are over the cycles it ran, warm-up included: shorten --warmup for a measured window",
                 o.warmup,
                 o.stop.describe()
             )
@@ -468,9 +468,32 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
     });
     let generated: u64 = o.generated.iter().map(|&x| x as u64).sum();
     let delivered_window: u64 = o.delivered.iter().map(|&x| x as u64).sum();
-    let offered = generated as f64 / (nodes * window);
-    let throughput = delivered_window as f64 / (nodes * window);
+    // A run that stopped in its warm-up (an overload at the in-flight limit, a deadlock) has
+    // no window: its loads are over the cycles it ran.
+    let early = (o.end <= o.warmup).then_some(&o.warmup_counts);
+    let (offered, throughput) = match early {
+        Some(c) => {
+            let span = nodes * o.end.max(1) as f64;
+            (c.messages_generated as f64 / span, c.messages_delivered as f64 / span)
+        }
+        None => (generated as f64 / (nodes * window), delivered_window as f64 / (nodes * window)),
+    };
     let (verdict, verdict_reason) = judge(o, throughput, offered, ctx);
+    // Offered, accepted and self loads in flits per node per cycle, over the same span.
+    let flit_loads = if let Some(f) = early {
+        let span = nodes * o.end.max(1) as f64;
+        (
+            (f.generated - f.self_generated) as f64 / span,
+            (f.delivered - f.self_delivered) as f64 / span,
+            f.self_delivered as f64 / span,
+        )
+    } else {
+        (
+            (o.flits_generated - o.self_flits_generated) as f64 / (nodes * window),
+            (o.flits_delivered - o.self_flits_delivered) as f64 / (nodes * window),
+            o.self_flits_delivered as f64 / (nodes * window),
+        )
+    };
     let ok = verdict == Verdict::Ok;
     let mut hop_histogram = Vec::new();
     for (h, n) in m.hops.iter() {
@@ -494,9 +517,9 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
         latency_percentiles: Percentiles::of(&m.latency),
         throughput,
         offered,
-        offered_load: (o.flits_generated - o.self_flits_generated) as f64 / (nodes * window),
-        accepted_load: (o.flits_delivered - o.self_flits_delivered) as f64 / (nodes * window),
-        self_load: o.self_flits_delivered as f64 / (nodes * window),
+        offered_load: flit_loads.0,
+        accepted_load: flit_loads.1,
+        self_load: flit_loads.2,
         messages_delivered: m.delivered,
         messages_measured: m.created,
         messages_generated: generated,

@@ -585,6 +585,18 @@ fn a_processor_and_memory_sweep_gives_the_same_bytes_on_one_and_two_threads() {
     );
 }
 
+/// `netwrap sim` on Puente et al.'s adaptive router (escape VCs, virtual cut-through, 2 VCs of
+/// 80 flits, 20-flit packets, router delay 4) on the bidirectional 16×16 torus under transpose
+/// at offered `load`.
+fn puente_transpose(load: &str) -> Vec<String> {
+    let router =
+        "--router vc --switching vct --vcs 2 --deadlock escape --buffer 80 --packet 20 --router-delay 4";
+    format!("sim --k 16 --n 2 --bidirectional {router} --size 20 --pattern transpose --load {load}")
+        .split(' ')
+        .map(String::from)
+        .collect()
+}
+
 /// Verification of a verdict from the routing in use: Puente et al.'s adaptive router
 /// (`--deadlock escape`) routes transpose over every minimal next hop, so dimension order's
 /// loads (which saturate its busiest channel at this load) are no bound on it. The run says
@@ -594,35 +606,9 @@ fn a_processor_and_memory_sweep_gives_the_same_bytes_on_one_and_two_threads() {
 /// ok and status 0.
 #[test]
 fn escape_routing_is_judged_by_its_own_routes() {
-    let args = [
-        "sim",
-        "--k",
-        "16",
-        "--n",
-        "2",
-        "--bidirectional",
-        "--router",
-        "vc",
-        "--switching",
-        "vct",
-        "--vcs",
-        "2",
-        "--deadlock",
-        "escape",
-        "--buffer",
-        "80",
-        "--packet",
-        "20",
-        "--size",
-        "20",
-        "--router-delay",
-        "4",
-        "--pattern",
-        "transpose",
-        "--load",
-        "0.16",
-    ];
-    netwrap().args(args).assert().success().stdout(
+    let args = puente_transpose("0.16");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    netwrap().args(&args).assert().success().stdout(
         contains(
             "routing: every minimal next hop, adaptively, with dimension order (highest first) as the escape",
         )
@@ -649,34 +635,8 @@ fn escape_routing_is_judged_by_its_own_routes() {
 /// and offered four fifths of what it accepted there, the network keeps up (verdict ok).
 #[test]
 fn escape_routing_past_saturation_stops_once_measured_behind() {
-    let mut args = vec![
-        "sim",
-        "--k",
-        "16",
-        "--n",
-        "2",
-        "--bidirectional",
-        "--router",
-        "vc",
-        "--switching",
-        "vct",
-        "--vcs",
-        "2",
-        "--deadlock",
-        "escape",
-        "--buffer",
-        "80",
-        "--packet",
-        "20",
-        "--size",
-        "20",
-        "--router-delay",
-        "4",
-        "--pattern",
-        "transpose",
-        "--load",
-        "0.45",
-    ];
+    let args = puente_transpose("0.45");
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = netwrap().args(&args).arg("--json").output().unwrap();
     assert_eq!(out.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

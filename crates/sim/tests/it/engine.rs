@@ -322,6 +322,31 @@ fn utilisation_matches_m_b_k_d() {
     }
 }
 
+/// Verification: an overload whose in-flight limit is reached during its (long) warm-up still
+/// reports what it offered and accepted, over the cycles it ran: every node creates a 4-flit
+/// message each cycle, one in 64 of them to itself, so the network is offered 4·63/64 flits
+/// per node per cycle (within four binomial standard errors of the messages created) and
+/// accepts some of it, never more; the self-addressed 4/64 are reported apart.
+#[test]
+fn an_overload_stopped_in_its_warm_up_reports_what_it_accepted() {
+    let mut s = torus(8, 2, 1.0, 4);
+    s.run.warmup = Some(1_000_000);
+    let r = run(&s);
+    assert_eq!(r.outcome.stop, StopReason::InFlightLimit);
+    let rep = &r.report;
+    assert!(rep.cycles < 1_000_000, "{}", rep.cycles);
+    let created = 64.0 * rep.cycles as f64;
+    let se = 4.0 * (63.0 / 64.0 / 64.0 / created).sqrt();
+    assert!((rep.offered_load - 4.0 * 63.0 / 64.0).abs() <= 4.0 * se, "offered {} ± {se}", rep.offered_load);
+    assert!((rep.self_load - 4.0 / 64.0).abs() <= 4.0 * se, "self {} ± {se}", rep.self_load);
+    assert!(
+        rep.accepted_load > 0.0 && rep.accepted_load <= rep.offered_load,
+        "accepted {}",
+        rep.accepted_load
+    );
+    assert!(rep.verdict_reason.as_deref().unwrap().contains("warm-up included"), "{:?}", rep.verdict_reason);
+}
+
 /// Verification: the homework's typical run (m = 0.05, B = 6 on 64 nodes: ρ = 1.05) is
 /// beyond capacity; it is reported saturated, with no latency and an accepted throughput near
 /// the capacity 1/(B·k_d), and it stops once that throughput is measured instead of running on.
