@@ -47,9 +47,14 @@ impl Pattern {
     /// The terminals that send (all but a permutation's [`SILENT`] fixed points).
     pub fn senders(&self) -> Option<u32> {
         match self {
-            Pattern::Fixed(table) => Some(table.iter().filter(|&&d| d != SILENT).count() as u32),
+            Pattern::Fixed(table) => Some(Self::table_senders(table)),
             _ => None,
         }
+    }
+
+    /// The sources of a [`Pattern::Fixed`] table that send (all but the [`SILENT`] ones).
+    pub fn table_senders(table: &[TerminalId]) -> u32 {
+        table.iter().filter(|&&d| d != SILENT).count() as u32
     }
 
     /// The flows of a [`Pattern::Fixed`] table, `(source, destination, weight)` per unit rate:

@@ -17,7 +17,7 @@
 
 use crate::SimError;
 use crate::load::cube_loads;
-use netwrap_engine::traffic::{self, GroupShift, LocalitySubcube, MessageSize, Pattern};
+use netwrap_engine::traffic::{GroupShift, LocalitySubcube, MessageSize, Pattern};
 use netwrap_topo::metrics::{FlowScratch, LOAD_WORK_LIMIT, add_flow, add_leg, bounded_channel_loads};
 use netwrap_topo::{
     Candidates, Family, Legs, Network, PathChoice, Paths, RouterId, TerminalId, Topology, Visitor, bfs_from,
@@ -500,8 +500,7 @@ impl<U: UniformPart> Visitor for Flows<'_, U> {
             ),
             None => {
                 // A silent fixed point sends nothing: the mean is over the messages sent.
-                let senders =
-                    self.table.map_or(n, |t| t.iter().filter(|&&d| d != traffic::SILENT).count() as u32);
+                let senders = self.table.map_or(n, Pattern::table_senders);
                 (
                     routed / senders.max(1) as f64,
                     Some(load),
