@@ -54,7 +54,7 @@ pub mod workload;
 
 use crate::calendar::Calendar;
 use crate::rng::mix;
-use crate::stats::Measured;
+use crate::stats::{Measured, Series, SeriesBucket};
 use crate::traffic::MessageSize;
 use netwrap_topo::{ChannelId, Network, TerminalId};
 pub use params::{Arbitration, Avoidance, EngineKind, Interval, MAX_VC_PARAM, Switching, Threads, VcParams};
@@ -250,6 +250,8 @@ pub struct Outcome {
     /// The same four counts over the warm-up, up to the run's end: what a run stopped before
     /// its measurement window (an overload reaching the in-flight limit) accepted.
     pub warmup_counts: SpanCounts,
+    /// Every delivery by its cycle, warm-up included: the steady-state test's series.
+    pub series: Series,
     /// Messages created over the whole run, warm-up included.
     pub messages_total: u64,
     /// Messages created but not delivered when the run ended.
@@ -504,6 +506,8 @@ pub(crate) struct Collector {
     accesses_open: u64,
     /// Counts the simulated cycles into [`Record::progress`], if any.
     progress: crate::progress::Reporter,
+    /// Every delivery by its cycle, for the steady-state test.
+    series: Series,
     /// What the last falling-behind check saw ([`StopRule::watch`]).
     watch: Watch,
 }
@@ -558,6 +562,7 @@ impl Collector {
             accesses_open: 0,
             access_target: if tracked { spec.messages } else { 0 },
             progress: crate::progress::Reporter::new(spec.record.progress.clone()),
+            series: Series::default(),
             watch: Watch::default(),
         }
     }
@@ -655,6 +660,14 @@ impl Collector {
         // Every engine ticks once a loop iteration, at the cycle it simulates or jumped to.
         self.progress.at(now);
         self.pending.take(now, &mut self.due);
+        if !self.due.is_empty() {
+            let mut d = SeriesBucket { messages: self.due.len() as u64, ..Default::default() };
+            for x in &self.due {
+                d.flits += if x.src == x.dst { 0 } else { x.size as u64 };
+                d.latency_sum += x.latency;
+            }
+            self.series.add(now, d);
+        }
         if now < self.warmup {
             self.warmup_counts.messages_delivered += self.due.len() as u64;
             for d in &self.due {
@@ -823,6 +836,7 @@ impl Collector {
             self_flits_generated: self.window_self_created,
             self_flits_delivered: self.window_self_delivered,
             warmup_counts: self.warmup_counts,
+            series: self.series,
             messages_total: self.messages_total,
             // Deliveries known but after the end are still in flight.
             in_flight: self.messages_total - self.delivered_total + self.pending.len() as u64,

@@ -29,6 +29,9 @@ pub mod status {
     /// `netwrap reproduce`: a paper's stated conclusion does not hold on netwrap's numbers
     /// (the pages and the summary say which).
     pub const CONCLUSION_FAILS: u8 = 6;
+    /// The run ended before its initial transient did, however long the cycle limit let its
+    /// warm-up grow: the report has no steady-state latency and says what to raise.
+    pub const NOT_STEADY: u8 = 7;
 }
 
 /// An outcome that is not success but still produced a report: the error a command returns
@@ -57,6 +60,11 @@ pub fn saturated(message: impl Into<String>) -> anyhow::Error {
 /// A [`Verdict`] with status [`status::LIMIT_REACHED`].
 pub fn limit_reached(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(Verdict { status: status::LIMIT_REACHED, message: message.into() })
+}
+
+/// A [`Verdict`] with status [`status::NOT_STEADY`].
+pub fn not_steady(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Verdict { status: status::NOT_STEADY, message: message.into() })
 }
 
 /// A [`Verdict`] with status [`status::DEADLOCK`].

@@ -9,8 +9,8 @@
 
 use crate::details;
 use crate::output::{
-    self, Render, VERSION, brief, cell, csv_line, deadlocked, is_stdout, limit_reached, num, opt, saturated,
-    write_failed,
+    self, Render, VERSION, brief, cell, csv_line, deadlocked, is_stdout, limit_reached, not_steady, num, opt,
+    saturated, write_failed,
 };
 use crate::progress::{Bar, Work};
 use crate::table;
@@ -645,6 +645,7 @@ pub fn verdict(r: &Simulation) -> anyhow::Result<()> {
         Verdict::Saturated => Err(saturated(format!("the network is saturated: {reason}"))),
         Verdict::LimitReached => Err(limit_reached(format!("limit reached: {reason}"))),
         Verdict::Deadlock => Err(deadlocked(format!("deadlock: {reason}"))),
+        Verdict::NotSteady => Err(not_steady(format!("no steady state: {reason}"))),
     }
 }
 
@@ -792,7 +793,13 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
         )?;
     }
     let warmup = if swept.is_empty() {
-        format!("{} warm-up cycles", r.result.report.warmup)
+        match r.result.report.warmup_extended_from {
+            Some(planned) => format!(
+                "{} warm-up cycles (grown from {planned}: the steady-state test found the transient longer)",
+                r.result.report.warmup
+            ),
+            None => format!("{} warm-up cycles", r.result.report.warmup),
+        }
     } else {
         "warm-up per point".into()
     };
@@ -998,6 +1005,22 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
     if let Some(p) = &rep.latency_percentiles {
         line(out, "latency p50/p95/p99/max", format!("{}/{}/{}/{}", p.p50, p.p95, p.p99, p.max))?;
     }
+    if let Some(s) = &rep.accepted_by_window {
+        let loads: Vec<String> = s.loads.iter().map(|x| format!("{x:.4}")).collect();
+        writeln!(
+            out,
+            "{:<32}{}   (flits/node/cycle, windows of {} cycles)",
+            "accepted per window",
+            loads.join(" "),
+            s.window
+        )?;
+        let trend = format!("{:+.1}% from first window to last", 100.0 * s.trend);
+        line(
+            out,
+            "accepted load drift",
+            if s.drifts { format!("drifts, {trend}") } else { format!("none ({trend})") },
+        )?;
+    }
     // (A replayed trace that ends early measures the messages it has.)
     line(
         out,
@@ -1029,7 +1052,12 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
         }
     }
     match rep.verdict {
-        Verdict::Ok => {}
+        Verdict::Ok => {
+            if let Some(note) = &rep.latency_ci_note {
+                writeln!(out)?;
+                writeln!(out, "Latency has {note}.")?;
+            }
+        }
         Verdict::Saturated => {
             writeln!(out)?;
             writeln!(out, "SATURATED: {}.", rep.verdict_reason.as_deref().unwrap_or(""))?;
@@ -1047,6 +1075,15 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
                 } else {
                     "no measured message was delivered before the run stopped".into()
                 }
+            )?;
+        }
+        Verdict::NotSteady => {
+            writeln!(out)?;
+            writeln!(out, "NOT STEADY: {}.", rep.verdict_reason.as_deref().unwrap_or(""))?;
+            writeln!(
+                out,
+                "Mean latency over this run: {:.3} cycles, of {} measured messages (no steady-state figure).",
+                rep.latency_observed, rep.messages_delivered
             )?;
         }
         Verdict::LimitReached => {
@@ -1147,6 +1184,7 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, Simulation)])
             Verdict::Saturated => "saturated",
             Verdict::LimitReached => "limit reached",
             Verdict::Deadlock => "deadlock",
+            Verdict::NotSteady => "not steady",
         };
         line += &format!(
             "{:>8.4} {:>16} {:>8.3} {:>10.5} {:>14}",

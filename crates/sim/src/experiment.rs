@@ -101,6 +101,34 @@ pub fn in_flight_limit(terminals: u32) -> u64 {
     (16 * terminals as u64).clamp(1 << 18, 1 << 23)
 }
 
+/// Times a run's warm-up may grow for the steady-state test (each at least doubling it).
+pub const WARMUP_EXTENSIONS: u32 = 6;
+
+/// The longer warm-up a run found not steady ([`Verdict::NotSteady`]) runs again with: past
+/// the transient's end with a fifth to spare (the run's end when it found none), and at least
+/// twice the last; `None` when it may not grow: after [`WARMUP_EXTENSIONS`] times, when the
+/// run with it would not fit in the cycle limit or in `budget` cycles with the `spent` ones
+/// of the runs before, or when the run records its messages as a trace (which a second run
+/// would write twice).
+fn longer_warmup(
+    report: &crate::report::Report,
+    run: &RunSpec,
+    extensions: u32,
+    spent: u64,
+    budget: u64,
+) -> Option<u64> {
+    if report.verdict != crate::report::Verdict::NotSteady
+        || run.record.trace.is_some()
+        || extensions >= WARMUP_EXTENSIONS
+    {
+        return None;
+    }
+    let transient = report.steady_state.and_then(|s| s.transient_end).unwrap_or(report.cycles);
+    let next = (transient.saturating_mul(6) / 5).max(run.warmup.saturating_mul(2)).max(run.warmup + 1);
+    let cycles = next.saturating_add(report.cycles.saturating_sub(run.warmup));
+    (cycles <= run.max_cycles && spent.saturating_add(cycles) <= budget).then_some(next)
+}
+
 impl Experiment {
     /// Builds `point`'s network, routing and destination pattern, and checks `point` against
     /// them ([`Experiment::admit`]): every check that needs the network happens here, before
@@ -447,7 +475,15 @@ impl Experiment {
     /// per-channel data: for tests and detailed output).
     pub fn run_with(&self, point: &Resolved, record: Record) -> Result<SimResult, SimError> {
         let Plan {
-            point, stop, loads, bound, offered_mean, load_method, unloaded_worst, short_window, ..
+            mut point,
+            stop,
+            loads,
+            bound,
+            offered_mean,
+            load_method,
+            unloaded_worst,
+            short_window,
+            ..
         } = self.plan(point)?;
         let net = self.run_network();
         let nodes = self.topology.network().terminals();
@@ -475,7 +511,7 @@ impl Experiment {
             joined: self.joined.is_some(),
         });
         let Warmup::Cycles(warmup) = r.warmup else { unreachable!("a plan fills the warm-up in") };
-        let run = RunSpec {
+        let mut run = RunSpec {
             arrivals,
             size: w.size,
             memories,
@@ -489,16 +525,6 @@ impl Experiment {
             groups: self.topology.groups(),
             channel_latency: self.channel_latency(&point),
         };
-        let outcome = match &self.joined {
-            Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, point.router),
-            None => execute(&self.topology, &self.pattern, &run, point.router),
-        };
-        if let Some(e) = replay.and_then(|r| r.take_error()) {
-            return Err(e);
-        }
-        if outcome.stop == engine::StopReason::Cancelled {
-            return Err(SimError::Cancelled);
-        }
         let ctx = Context {
             offered_max,
             offered_mean,
@@ -511,8 +537,46 @@ impl Experiment {
             finite_buffers: point.router.vc().is_some(),
             closed_loop: point.closed_loop(),
             nonminimal_paths: point.routing.paths().choice != PathChoice::Minimal,
+            steady_test: replay.is_none(),
         };
-        let report = summarize(&outcome, net, loads.as_ref().map(|l| l.1.as_slice()), &ctx);
+        let expected = loads.as_ref().map(|l| l.1.as_slice());
+        // A run that ends before its transient runs again, the same but for a longer warm-up
+        // (the same seed: identical up to the old end), until the steady-state test passes or
+        // the cycle limit leaves no room ([`longer_warmup`]).
+        let planned = warmup;
+        let mut extensions = 0;
+        // The runs again may cost four times the first run, plus twenty unloaded crossings
+        // of the network (a run shorter than its fill time may need that much).
+        let (mut spent, mut budget) = (0u64, 0u64);
+        let (outcome, mut report) = loop {
+            let outcome = match &self.joined {
+                Some(joined) => execute_on(joined.network(), joined, &self.pattern, &run, point.router),
+                None => execute(&self.topology, &self.pattern, &run, point.router),
+            };
+            if let Some(e) = replay.as_ref().and_then(|r| r.take_error()) {
+                return Err(e);
+            }
+            if outcome.stop == engine::StopReason::Cancelled {
+                return Err(SimError::Cancelled);
+            }
+            let report = summarize(&outcome, net, expected, &ctx);
+            if extensions == 0 {
+                budget = report.cycles.saturating_mul(5).saturating_add(20 * unloaded_worst);
+            }
+            spent = spent.saturating_add(report.cycles);
+            match longer_warmup(&report, &run, extensions, spent, budget) {
+                Some(next) => {
+                    extensions += 1;
+                    run.stop.deadline = run.stop.deadline.saturating_add(next - run.warmup);
+                    run.warmup = next;
+                }
+                None => break (outcome, report),
+            }
+        };
+        if run.warmup != planned {
+            report.warmup_extended_from = Some(planned);
+            point.run.warmup = Warmup::Cycles(run.warmup);
+        }
         Ok(SimResult {
             network: NetworkInfo {
                 name: net.name().to_string(),

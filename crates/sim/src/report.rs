@@ -25,6 +25,10 @@ pub enum Verdict {
     /// No flit moved for a while with packets in the network (virtual-channel router): the
     /// report's `deadlock` holds the cycle of waits.
     Deadlock,
+    /// The run ended before its initial transient did (the steady-state test, [`SteadyState`],
+    /// found it reaching into the measurement window however long the warm-up was made, within
+    /// the cycle limit): no steady-state figure.
+    NotSteady,
 }
 
 /// Utilisation of one channel class.
@@ -73,8 +77,16 @@ pub struct Report {
     pub utilization: f64,
     /// Mean latency T of the measured messages; only with the verdict `ok`.
     pub latency: Option<f64>,
-    /// 95% confidence half-width of `latency` (batch means).
+    /// 95% confidence half-width of `latency`: batch means, their size chosen from the data
+    /// ([`netwrap_engine::stats::BatchMeans`]); absent when the run is too short for an honest
+    /// one (`latency_ci_note` says why).
     pub latency_ci95: Option<f64>,
+    /// Why an `ok` run has no `latency_ci95`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ci_note: Option<String>,
+    /// The batches `latency_ci95` rests on (or that were too correlated for one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_batches: Option<BatchBasis>,
     /// Mean latency of the measured messages that were delivered, whatever the verdict (when
     /// it is not `ok` this depends on how long the run lasted and is no steady-state figure).
     pub latency_observed: f64,
@@ -116,6 +128,17 @@ pub struct Report {
     pub cycles: u64,
     /// Warm-up cycles discarded.
     pub warmup: u64,
+    /// What the steady-state test found over the run's deliveries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_state: Option<SteadyState>,
+    /// The warm-up planned, when the steady-state test made it longer (`warmup` is the one
+    /// run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup_extended_from: Option<u64>,
+    /// With the verdict `saturated`: the accepted load (flits/node/cycle) in each tenth of the
+    /// measurement window (fewer when it is short), and whether it drifts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted_by_window: Option<AcceptedSeries>,
     /// Mean hops of the delivered measured messages.
     pub mean_hops: f64,
     /// 95% confidence half-width of `mean_hops`.
@@ -152,6 +175,132 @@ pub struct Report {
     /// Processors that wait and memories that reply: their accesses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accesses: Option<AccessReport>,
+}
+
+/// The steady-state test over a run's deliveries (warm-up included) in buckets of
+/// `resolution` cycles: MSER (White 1997, *An effective truncation heuristic for bias reduction
+/// in simulation output*; White, Cobb & Spratt 2000) applied to the accepted flits and to the
+/// mean latency of each bucket. The transient ends where the truncation point d minimising
+/// MSER(d) = Σ_{i≥d} (Y_i − Ȳ_d)² / (n − d)² over d ≤ n/2 falls (the later of the two
+/// series'); when the minimum is at n/2, no steady part was found (White's rule: a truncation
+/// point in the second half means the run is too short).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SteadyState {
+    /// The cycle at which the initial transient ends; `None`: not within the run.
+    pub transient_end: Option<u64>,
+    /// Cycles per bucket of the series tested.
+    pub resolution: u64,
+}
+
+/// The batch means an interval rests on ([`netwrap_engine::stats::BatchMeans`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BatchBasis {
+    /// Batches.
+    pub batches: u32,
+    /// Measured messages per batch.
+    pub per_batch: u64,
+    /// Lag-1 autocorrelation of their means.
+    pub lag1: f64,
+}
+
+/// Buckets a series needs before the steady-state test judges it.
+const STEADY_MIN_BUCKETS: usize = 8;
+
+/// The truncation point d in 0..=n/2 minimising MSER(d) (see [`SteadyState`]): the search
+/// stops at half the series, since MSER over a short tail is small by chance (two equal values
+/// give 0); a minimum at n/2 itself means the series still changes there. 0 for fewer than
+/// three values.
+pub fn mser(y: &[f64]) -> usize {
+    let n = y.len();
+    if n < 3 {
+        return 0;
+    }
+    // Centred on the whole series' mean, so the suffix sums lose no precision.
+    let centre = y.iter().sum::<f64>() / n as f64;
+    let (mut sum, mut squares) = (0.0, 0.0);
+    let mut best = (f64::INFINITY, 0);
+    for d in (0..n).rev() {
+        let v = y[d] - centre;
+        sum += v;
+        squares += v * v;
+        let k = (n - d) as f64;
+        if d <= n / 2 {
+            let statistic = (squares - sum * sum / k).max(0.0) / (k * k);
+            if statistic <= best.0 {
+                best = (statistic, d);
+            }
+        }
+    }
+    best.1
+}
+
+/// The steady-state test on `o`'s deliveries up to its end.
+pub fn steady_state(o: &Outcome) -> SteadyState {
+    let buckets = o.series.buckets_before(o.end);
+    let resolution = o.series.width();
+    let n = buckets.len();
+    if n < STEADY_MIN_BUCKETS {
+        // Too few to judge (a run of a few cycles): nothing says it is not steady.
+        return SteadyState { transient_end: Some(0), resolution };
+    }
+    let flits: Vec<f64> = buckets.iter().map(|b| b.flits as f64).collect();
+    let with_latency: Vec<(usize, f64)> = buckets
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.messages > 0)
+        .map(|(i, b)| (i, b.latency_sum as f64 / b.messages as f64))
+        .collect();
+    let d_flits = mser(&flits);
+    let latencies: Vec<f64> = with_latency.iter().map(|x| x.1).collect();
+    let d_latency = mser(&latencies);
+    let settled =
+        d_flits < n / 2 && latencies.len() >= STEADY_MIN_BUCKETS.min(n) && d_latency < latencies.len() / 2;
+    let end = d_flits.max(with_latency.get(d_latency).map_or(0, |x| x.0));
+    SteadyState { transient_end: settled.then_some(end as u64 * resolution), resolution }
+}
+
+/// A saturated run's accepted load over its measurement window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AcceptedSeries {
+    /// Cycles per window.
+    pub window: u64,
+    /// Accepted load (flits/node/cycle, network only) per window, oldest first.
+    pub loads: Vec<f64>,
+    /// The least-squares trend across the windows, as a fraction of their mean: the change
+    /// from the first window to the last.
+    pub trend: f64,
+    /// Whether the trend is a drift: over 5% of the mean and beyond three standard errors of
+    /// the slope.
+    pub drifts: bool,
+}
+
+/// The accepted load per window of `o`'s measurement window, on `nodes` nodes, in up to ten
+/// windows of whole buckets; `None` with fewer than four.
+fn accepted_series(o: &Outcome, nodes: f64) -> Option<AcceptedSeries> {
+    let width = o.series.width();
+    let buckets = o.series.buckets_before(o.end);
+    let first = o.warmup.div_ceil(width) as usize;
+    let inside = buckets.get(first..)?;
+    let per = inside.len().div_ceil(10).max(1);
+    let k = inside.len() / per;
+    if k < 4 {
+        return None;
+    }
+    let window = per as u64 * width;
+    let loads: Vec<f64> = inside
+        .chunks_exact(per)
+        .map(|c| c.iter().map(|b| b.flits).sum::<u64>() as f64 / (nodes * window as f64))
+        .collect();
+    let kf = k as f64;
+    let mean = loads.iter().sum::<f64>() / kf;
+    let xm = (kf - 1.0) / 2.0;
+    let sxx: f64 = (0..k).map(|i| (i as f64 - xm).powi(2)).sum();
+    let slope = (0..k).map(|i| (i as f64 - xm) * (loads[i] - mean)).sum::<f64>() / sxx;
+    let residual: f64 =
+        (0..k).map(|i| (loads[i] - mean - slope * (i as f64 - xm)).powi(2)).sum::<f64>() / (kf - 2.0);
+    let se = (residual / sxx).sqrt();
+    let trend = if mean > 0.0 { slope * (kf - 1.0) / mean } else { 0.0 };
+    Some(AcceptedSeries { window, loads, trend, drifts: trend.abs() > 0.05 && slope.abs() > 3.0 * se })
 }
 
 /// How evenly the sources' messages were accepted (over the sources that sent any in the
@@ -251,6 +400,9 @@ pub struct Context {
     pub closed_loop: bool,
     /// Messages may take non-minimal paths (their fraction is reported).
     pub nonminimal_paths: bool,
+    /// Whether the steady-state test applies (not to a replayed trace, whose load is whatever
+    /// the trace holds).
+    pub steady_test: bool,
 }
 
 /// A round number at least `x`: two significant figures, rounded up.
@@ -263,7 +415,13 @@ fn round_up(x: f64) -> f64 {
 }
 
 /// The verdict and its reason.
-fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict, Option<String>) {
+fn judge(
+    o: &Outcome,
+    throughput: f64,
+    offered: f64,
+    steady: Option<SteadyState>,
+    ctx: &Context,
+) -> (Verdict, Option<String>) {
     let m = &o.measured;
     if let Some(d) = &o.deadlock {
         return (
@@ -349,7 +507,40 @@ fn judge(o: &Outcome, throughput: f64, offered: f64, ctx: &Context) -> (Verdict,
             "{what}: accepted throughput {throughput:.5} is below the offered {offered:.5} messages/terminal/cycle and {evidence}"
         )
     };
+    // A transient the run never leaves, or one that reaches into the measurement window: by
+    // more than a tenth of it for the latency (MSER's truncation point falls that far in on a
+    // stationary series well under once in a thousand runs), or at all for a verdict resting
+    // on the window's own growth (a network still filling falls behind as a saturated one does).
+    let window_cycles = o.end.saturating_sub(o.warmup);
+    let transient = |slack: u64| {
+        steady.and_then(|s| match s.transient_end {
+            None => Some(format!(
+                "no steady state within the run's {} cycles: its deliveries and latencies still change in its second half (MSER, White 1997)",
+                o.end
+            )),
+            Some(t) if t > o.warmup + slack => Some(format!(
+                "the initial transient lasts until about cycle {t}, past the {}-cycle warm-up and into the measurement window (MSER, White 1997)",
+                o.warmup
+            )),
+            Some(_) => None,
+        })
+    };
+    let not_steady = |why: String, extra: &str| {
+        (
+            Verdict::NotSteady,
+            Some(format!("{why}{extra}; raise --max-cycles so the warm-up can grow, or --warmup")),
+        )
+    };
+    let filling = transient(0).filter(|_| dynamic_verdict && behind);
+    let unsteady = transient(window_cycles / 10);
     match o.stop {
+        StopReason::Drained if filling.is_some() => not_steady(
+            filling.unwrap_or_default(),
+            &format!(
+                " (it also accepted {throughput:.5} of the {offered:.5} messages/terminal/cycle offered, which a network filling up and a saturated one both do)"
+            ),
+        ),
+        StopReason::Drained if unsteady.is_some() => not_steady(unsteady.unwrap_or_default(), ""),
         StopReason::Deadlock => (Verdict::Deadlock, Some("no flit moved with packets in the network".into())),
         // A cancelled run is not reported ([`crate::Experiment::run_with`] refuses it).
         StopReason::Cancelled => (Verdict::LimitReached, Some("the run was cancelled".into())),
@@ -478,7 +669,8 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
         }
         None => (generated as f64 / (nodes * window), delivered_window as f64 / (nodes * window)),
     };
-    let (verdict, verdict_reason) = judge(o, throughput, offered, ctx);
+    let steady = (ctx.steady_test && o.end > o.warmup).then(|| steady_state(o));
+    let (verdict, verdict_reason) = judge(o, throughput, offered, steady, ctx);
     // Offered, accepted and self loads in flits per node per cycle, over the same span.
     let flit_loads = if let Some(f) = early {
         let span = nodes * o.end.max(1) as f64;
@@ -504,6 +696,20 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
     }
     let latency_observed = m.mean_latency();
     let source_queueing = m.mean_source_wait();
+    let latency_ci_note = (ok && latency_ci95.is_none() && m.delivered > 0).then(|| match m.latency_batches() {
+        Some(b) => format!(
+            "no honest interval: the run is too short for its latencies' correlation ({} batch means of {} messages still have a lag-1 autocorrelation of {:.2}, {:.2} corrected for bias, above {}); raise --messages",
+            b.means.len(),
+            b.per_batch,
+            b.lag1,
+            b.correlation(),
+            netwrap_engine::stats::MAX_LAG1
+        ),
+        None => format!(
+            "no interval: fewer than {} measured messages",
+            netwrap_engine::stats::MIN_BATCHES
+        ),
+    });
     Report {
         verdict,
         verdict_reason,
@@ -511,6 +717,12 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
         utilization,
         latency: (ok && m.delivered > 0).then_some(latency_observed),
         latency_ci95: if ok { latency_ci95 } else { None },
+        latency_ci_note,
+        latency_batches: m.latency_batches().map(|b| BatchBasis {
+            batches: b.means.len() as u32,
+            per_batch: b.per_batch,
+            lag1: b.lag1,
+        }),
         latency_observed,
         source_queueing,
         network_latency: latency_observed - source_queueing,
@@ -527,6 +739,9 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
         in_flight: o.in_flight,
         cycles: o.end,
         warmup: o.warmup,
+        steady_state: steady,
+        warmup_extended_from: None,
+        accepted_by_window: (verdict == Verdict::Saturated).then(|| accepted_series(o, nodes)).flatten(),
         mean_hops: m.mean_hops(),
         mean_hops_ci95,
         utilization_by_class,

@@ -13,6 +13,7 @@
 //! stable and a saturated rate bracket the answer, then four evenly spaced rates inside the
 //! bracket per round, until the bracket is narrower than the tolerance.
 
+use crate::report::Verdict;
 use crate::{Experiment, Resolved, SimError, SimResult};
 use netwrap_engine::Record;
 use rayon::prelude::*;
@@ -70,7 +71,9 @@ fn judge(r: &SimResult) -> Probe {
     let behind = rep.throughput < BEHIND * rep.offered;
     Probe {
         rate: r.point.rate(),
-        saturated: rep.verdict != crate::report::Verdict::Ok || behind,
+        // A probe still in its transient near saturation (`not-steady`) is judged by what it
+        // accepted, like one that settled.
+        saturated: !matches!(rep.verdict, Verdict::Ok | Verdict::NotSteady) || behind,
         verdict: rep.verdict,
         throughput: rep.throughput,
         offered: rep.offered,

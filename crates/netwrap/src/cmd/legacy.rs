@@ -166,6 +166,14 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
             writeln!(out, "average latency (T):          none: the network deadlocked")?;
             writeln!(out, "deadlock: {reason}")?;
         }
+        Verdict::NotSteady => {
+            writeln!(
+                out,
+                "average latency (T):          none: no steady state ({:.3} over the {} measured messages delivered)",
+                rep.latency_observed, rep.messages_delivered
+            )?;
+            writeln!(out, "not steady: {reason}")?;
+        }
     }
     writeln!(out, "average hops:                 {:.3}", rep.mean_hops)?;
     out.finish()?;

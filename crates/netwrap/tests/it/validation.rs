@@ -77,15 +77,20 @@ fn packet_sizes_at_rho_0_4() {
 }
 
 /// Agarwal 1991 §3.3 and fig. 4: for k = 4 the simulation rises above the model near saturation
-/// (the model underestimates there); for k = 10, n = 3 the two stay within 5% even at ρ = 0.9.
+/// (the model underestimates there); for k = 10, n = 3 the two stay closer, even at ρ = 0.9
+/// (a characterisation: the model's error there is smaller than k = 4's at ρ = 0.8).
 #[test]
 fn near_saturation_the_model_underestimates_small_radix() {
     let rate = 0.8 / (4.0 * 1.5);
     let (s, m) = (simulated(4, 4, rate, 4), model(4, 4, rate, 4));
     assert!(s > m * 1.05, "k=4 n=4 rho=0.8: sim {s:.2} model {m:.2}");
+    let small = s / m - 1.0;
     let rate = 0.9 / (4.0 * 4.5);
     let (s, m) = (simulated(10, 3, rate, 4), model(10, 3, rate, 4));
-    assert!((s - m).abs() / m < 0.05, "k=10 n=3 rho=0.9: sim {s:.2} model {m:.2}");
+    // At ρ = 0.9 the k = 10 model also underestimates, by less: about 6% once the warm-up
+    // outlasts the transient (a 300,000-message run gives 137.1 cycles against the model's
+    // 129.5); with the old fixed 3,100-cycle warm-up the run was biased low, to 131.
+    assert!((s - m).abs() / m < small, "k=10 n=3 rho=0.9: sim {s:.2} model {m:.2}, k=4's error {small:.3}");
 }
 
 /// The homework's Ex 1 (64 processors, m = 0.04, B = 4): ρ ≈ 0.56 both ways, and the
@@ -273,7 +278,7 @@ fn raghunath_ranade_wider_channels_cost_latency_at_low_load() {
     let trip = |name: &str, size: u32| {
         let extra = format!("rate = {}", 0.01 / 16.0);
         let a =
-            simulate(&two_level(name, size, 0, &extra, 3_000, 1)).unwrap().result.report.accesses.unwrap();
+            simulate(&two_level(name, size, 0, &extra, 12_000, 1)).unwrap().result.report.accesses.unwrap();
         (a.round_trip, a.round_trip_ci95.unwrap())
     };
     for (narrow, wide, size) in
@@ -282,4 +287,37 @@ fn raghunath_ranade_wider_channels_cost_latency_at_low_load() {
         let ((n, ni), (w, wi)) = (trip(narrow, size), trip(wide, size));
         assert!(w - wi > n + ni, "{wide} {w} ± {wi} against {narrow} {n} ± {ni}");
     }
+}
+
+/// Confidence intervals that cover, at ρ ≈ 0.9 on the 64-node torus (m = 0.065, B = 4; the
+/// busiest channel is offered 0.91): a **verification** of the batch-means interval against an
+/// independent estimate, the mean latency of one run twenty times longer (another seed). Of
+/// twenty 600,000-message runs each must give an interval or say why it cannot (its batch
+/// means too correlated); at most three of the twenty may be wrong, that is give an interval
+/// that misses the long run's mean by more than its own half-width plus the long run's (the
+/// issue's 17 of 20; at 95% coverage three or more misses among twenty come about one time in
+/// thirteen), and at least fifteen must give one, so the test cannot pass by refusing.
+#[test]
+fn latency_intervals_cover_the_long_run_mean_near_saturation() {
+    let run = |seed: u64, messages: u64| {
+        let mut s = spec(8, 2, 0.065, 4, messages);
+        s.sim.run.seed = Some(seed);
+        let r = simulate(&s).unwrap().result.report;
+        assert_eq!(r.verdict, Verdict::Ok, "seed {seed}: {:?}", r.verdict_reason);
+        r
+    };
+    let long = run(1000, 12_000_000);
+    let (truth, truth_ci) = (long.latency.unwrap(), long.latency_ci95.expect("the long run has an interval"));
+    let runs: Vec<_> = (1..=20).map(|seed| run(seed, 600_000)).collect();
+    let given: Vec<_> =
+        runs.iter().filter_map(|r| r.latency_ci95.map(|ci| (r.latency.unwrap(), ci))).collect();
+    for r in runs.iter().filter(|r| r.latency_ci95.is_none()) {
+        assert!(r.latency_ci_note.is_some(), "a run without an interval says why");
+    }
+    let misses = given.iter().filter(|(l, ci)| (l - truth).abs() > ci + truth_ci).count();
+    assert!(
+        given.len() >= 15 && misses <= 3,
+        "{} intervals, {misses} miss {truth:.2}: {given:?}",
+        given.len()
+    );
 }

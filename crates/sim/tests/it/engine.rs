@@ -640,3 +640,48 @@ fn accepted_throughput_is_counted_by_source_and_jain_follows() {
     assert!((f.jain - 16.0 / 18.0).abs() < 1e-12, "{f:?}");
     assert!((f.min - 1.0 / w).abs() < 1e-12 && (f.max - 2.0 / w).abs() < 1e-12, "{f:?}");
 }
+
+/// The 64×64 torus (VC router, 2 VCs of 8 flits, dateline) at a third of its capacity, with a
+/// 1-cycle warm-up and one measured message: a run that lies wholly in the network's fill
+/// transient (its mean route is 64 hops, its deliveries and latencies still rising).
+fn filling(max_cycles: u64) -> SimSpec {
+    spec(&format!(
+        r#"{{"topology": {{"family": "torus", "k": 64, "n": 2, "bidirectional": true}},
+            "router": {{"kind": "vc", "vcs": 2, "deadlock": "dateline", "buffer": 8, "packet": 4}},
+            "workload": {{"load": 0.01, "size": 4}},
+            "run": {{"warmup": 1, "messages": 1, "max-cycles": {max_cycles}}}}}"#
+    ))
+}
+
+/// Verification of the steady-state test on a known transient: a network filling up is not
+/// saturated. Run as given, the 64×64 torus's one measured message is created at cycle 1 and
+/// arrives while deliveries are still rising; the test finds the transient (MSER) and the warm-up
+/// grows (each time at least doubled) until it ends, past the first deliveries (the shortest
+/// routes, 1 hop plus 4 flits, arrive from cycle 5); the accepted load then matches the offer
+/// within the window's noise. With a cycle limit too small to grow the warm-up the verdict is
+/// `not-steady`, never `saturated`.
+#[test]
+fn a_network_filling_up_is_not_called_saturated() {
+    let r = run(&filling(10_000_000)).report;
+    assert_eq!(r.verdict, Verdict::Ok, "{:?}", r.verdict_reason);
+    assert_eq!(r.warmup_extended_from, Some(1));
+    let steady = r.steady_state.unwrap();
+    assert!(r.warmup >= steady.transient_end.unwrap() && r.warmup > 5, "{r:?}");
+    let r = run(&filling(60)).report;
+    assert_eq!(r.verdict, Verdict::NotSteady, "{:?}", r.verdict_reason);
+    assert!(r.verdict_reason.unwrap().contains("--max-cycles"));
+    assert!(r.latency.is_none());
+}
+
+/// Verification of MSER on series whose transient is known: a ramp over the first 40 of 100
+/// values then a constant truncates at the ramp's end; a series rising throughout has its
+/// minimum at the search's bound, half the series (no steady part); a constant one at 0.
+#[test]
+fn mser_finds_a_ramps_end() {
+    use netwrap_sim::report::mser;
+    let ramp: Vec<f64> = (0..100).map(|i| (i.min(40)) as f64).collect();
+    assert_eq!(mser(&ramp), 40);
+    let rising: Vec<f64> = (0..100).map(|i| i as f64).collect();
+    assert_eq!(mser(&rising), 50);
+    assert_eq!(mser(&[3.0; 100]), 0);
+}
