@@ -196,6 +196,31 @@ pub fn out_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Opens the output file `path` (`what` names it in errors) for reading and writing, created if
+/// missing, and takes an advisory exclusive lock on it, held as long as the file stays open:
+/// two netwrap runs writing one file would interleave their rows, so a file another run holds
+/// is refused (status 2) before anything is written. Only once the lock is held is the file
+/// emptied, when `truncate` says so (a resumed file is read back instead). A file system that
+/// keeps no locks (some network file systems) is written without one.
+pub fn lock_output(path: &Path, what: &str, truncate: bool) -> anyhow::Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| write_failed(what, e))?;
+    if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+        anyhow::bail!(
+            "{what} is being written by another netwrap run: wait for it to end, or give this run another file"
+        );
+    }
+    if truncate {
+        file.set_len(0).map_err(|e| write_failed(what, e))?;
+    }
+    Ok(file)
+}
+
 /// A note for the user on standard error (`netwrap: …`); a closed standard error is ignored.
 /// A progress bar on screen steps aside for it.
 pub fn note(message: impl std::fmt::Display) {
@@ -298,7 +323,9 @@ pub fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> anyhow::Result<bool> 
         out.finish()?;
         Ok(true)
     } else {
-        std::fs::write(path, text).map_err(|e| write_failed(path.display().to_string(), e))?;
+        let what = path.display().to_string();
+        let mut file = lock_output(path, &what, true)?;
+        file.write_all(text.as_bytes()).map_err(|e| write_failed(what, e))?;
         Ok(false)
     }
 }

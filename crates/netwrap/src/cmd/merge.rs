@@ -87,7 +87,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     match &a.out {
         Some(path) => {
             let what = path.display().to_string();
-            let f = std::fs::File::create(path).map_err(|e| write_failed(what.clone(), e))?;
+            let f = output::lock_output(path, &what, true)?;
             write(&mut std::io::BufWriter::new(f)).map_err(|e| write_failed(what, e))?;
         }
         None => {
