@@ -147,6 +147,63 @@ pub fn line_of(text: &str, path: &str) -> Option<usize> {
     None
 }
 
+/// The key an error about a whole section is about: a section read as a tagged enum (the
+/// `[topology]` of a family) is deserialized as one value, so the TOML parser's error points
+/// at the section's header. The key is found by leaving each of the section's keys out in
+/// turn and seeing how the error changes. Its message names it, its value and its line,
+/// as a spec error does (`topology.k = "eight": invalid type: …, expected u32 (line 6)`).
+fn offending_key(text: &str, e: &toml::de::Error) -> Option<String> {
+    let start = e.span()?.start;
+    let header = text.get(..start)?.matches('\n').count();
+    let line = text.lines().nth(header)?.trim();
+    let name = line.strip_prefix('[')?.trim_start_matches('[').trim_end_matches(']').trim();
+    let root: toml::Table = toml::from_str(text).ok()?;
+    let section = root.get(name)?.as_table()?;
+    let parse = |t: toml::Table| toml::Value::Table(t).try_into::<FileParts>().err().map(|e| e.to_string());
+    let baseline = parse(root.clone())?;
+    if baseline.starts_with("missing field") {
+        // About the section as a whole: its header is the place.
+        return None;
+    }
+    // A key whose absence clears the error is the one; else one whose absence changes it and
+    // that the message names (its value, or its name); the tag, `family`, without which every
+    // section is wrong, aside.
+    let score = |k: &String| {
+        let mut without = root.clone();
+        if let Some(toml::Value::Table(t)) = without.get_mut(name) {
+            t.remove(k);
+        }
+        match parse(without) {
+            None => 3,
+            Some(m) if m == baseline => 0,
+            Some(_) if baseline.contains(&format!("`{k}`")) || baseline.contains(&section[k].to_string()) => {
+                2
+            }
+            Some(_) => 1,
+        }
+    };
+    let (best, key) =
+        section.keys().filter(|k| *k != "family").map(|k| (score(k), k)).rev().max_by_key(|(s, _)| *s)?;
+    if best == 0 {
+        return None;
+    }
+    let path = format!("{name}.{key}");
+    let value = echo(&section[key.as_str()].to_string());
+    let at = line_of(text, &path).map(|l| format!(" (line {l})")).unwrap_or_default();
+    Some(format!("{path} = {value}: {}{at}", e.message().trim_end()))
+}
+
+/// Values echoed in messages keep at most this many characters.
+pub const ECHO: usize = 80;
+
+/// A value as a message echoes it: its first [`ECHO`] characters, and "…" if it had more.
+pub fn echo(value: &str) -> String {
+    match value.char_indices().nth(ECHO) {
+        Some((cut, _)) => format!("{}…", &value[..cut]),
+        None => value.to_string(),
+    }
+}
+
 fn invalid(msg: String) -> Error {
     Error::Invalid(msg)
 }
@@ -334,8 +391,9 @@ impl Sweep {
     /// Reads an experiment file in TOML. Errors name the key and its line, and unknown keys
     /// get a "did you mean".
     pub fn from_toml(text: &str) -> Result<Self> {
-        let FileParts(spec, sweep) =
-            toml::from_str(text).map_err(|e: toml::de::Error| invalid(suggest(&e.to_string())))?;
+        let FileParts(spec, sweep) = toml::from_str(text).map_err(|e: toml::de::Error| {
+            invalid(suggest(&offending_key(text, &e).unwrap_or_else(|| e.to_string())))
+        })?;
         if let Ok(table) = toml::from_str::<toml::Table>(text)
             && let Some(toml::Value::Table(axes)) = table.get("sweep")
             && let Some((path, x)) = non_finite_value("", axes)
