@@ -193,6 +193,10 @@ fn offending_key(text: &str, e: &toml::de::Error) -> Option<String> {
     Some(format!("{path} = {value}: {}{at}", e.message().trim_end()))
 }
 
+/// The largest experiment file read, in bytes (16 MiB: a sweep's points are the product of its
+/// axes, so even the largest sweep's values take a small part of it).
+pub const MAX_FILE: u64 = 16 << 20;
+
 /// Values echoed in messages keep at most this many characters.
 pub const ECHO: usize = 80;
 
@@ -202,6 +206,48 @@ pub fn echo(value: &str) -> String {
         Some((cut, _)) => format!("{}…", &value[..cut]),
         None => value.to_string(),
     }
+}
+
+/// A message with every value it echoes kept short: a quoted run (`"…"` or `` `…` ``) of more
+/// than [`ECHO`] characters, or an unquoted run without spaces of more than `2 × ECHO` (a
+/// TOML error's underline; paths stay whole), cut with "…". A 100,000-character value in a
+/// file is echoed in a line, not a screenful.
+pub fn shorten_echoes(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' || c == '`' {
+            if let Some(len) = chars[i + 1..].iter().position(|&d| d == c) {
+                let inner: String = chars[i + 1..i + 1 + len].iter().collect();
+                out.push(c);
+                out.push_str(&echo(&inner));
+                out.push(c);
+                i += len + 2;
+                continue;
+            }
+        }
+        if c.is_whitespace() {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let len = chars[i..]
+            .iter()
+            .position(|d| d.is_whitespace() || *d == '"' || *d == '`')
+            .unwrap_or(chars.len() - i);
+        let run: String = chars[i..i + len].iter().collect();
+        match run.char_indices().nth(2 * ECHO) {
+            Some((cut, _)) => {
+                out.push_str(&run[..cut]);
+                out.push('…');
+            }
+            None => out.push_str(&run),
+        }
+        i += len;
+    }
+    out
 }
 
 fn invalid(msg: String) -> Error {
@@ -410,9 +456,24 @@ impl Sweep {
 
     /// Reads an experiment file: `*.toml`, or `*.json` (a spec, or a result printed by
     /// `--json`), by its extension, or by its first character (`{`: JSON).
+    /// A file over [`MAX_FILE`] bytes is refused unread past that size (`/dev/zero` included).
     pub fn read(path: &std::path::Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))?;
+        use std::io::Read;
+        let cannot = |e: std::io::Error| invalid(format!("cannot read {}: {e}", path.display()));
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes))
+            .map_err(cannot)?;
+        if bytes.len() as u64 > MAX_FILE {
+            return Err(invalid(format!(
+                "{} is larger than {} MiB, the most an experiment file may hold: not an experiment file?",
+                path.display(),
+                MAX_FILE >> 20
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| {
+            cannot(std::io::Error::new(std::io::ErrorKind::InvalidData, "stream did not contain valid UTF-8"))
+        })?;
         let json = match path.extension().and_then(|e| e.to_str()) {
             Some("json") => true,
             Some("toml") => false,

@@ -137,7 +137,8 @@ pub fn spec_message(e: &netwrap_sim::SpecError) -> String {
 }
 
 /// An error's message as `main` prints it after `netwrap: error: `: its chain of contexts
-/// joined by `: `, a spec error naming its flags.
+/// joined by `: `, a spec error naming its flags, the values it echoes kept short
+/// ([`netwrap_app::sweep::shorten_echoes`]).
 pub fn message(e: &anyhow::Error) -> String {
     let spec = |cause: &(dyn std::error::Error + 'static)| {
         cause
@@ -150,7 +151,12 @@ pub fn message(e: &anyhow::Error) -> String {
             .or_else(|| cause.downcast_ref::<netwrap_sim::SpecError>())
             .map(spec_message)
     };
-    e.chain().map(|cause| spec(cause).unwrap_or_else(|| cause.to_string())).collect::<Vec<_>>().join(": ")
+    let text = e
+        .chain()
+        .map(|cause| spec(cause).unwrap_or_else(|| cause.to_string()))
+        .collect::<Vec<_>>()
+        .join(": ");
+    netwrap_app::sweep::shorten_echoes(&text)
 }
 
 /// Standard output, buffered; write errors name it (see [`write_failed`]). Call

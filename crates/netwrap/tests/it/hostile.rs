@@ -518,6 +518,14 @@ fn run_answers_every_experiment_file_honestly() {
     let dir = fixtures("hostile-run", EXPERIMENTS);
     std::fs::write(dir.join("other.csv"), "point,replication,foo\n0,0,1\n").unwrap();
     std::fs::write(dir.join("garbage.jsonl"), "garbage\n").unwrap();
+    // Values of 100,000 characters are echoed cut to 80, with "…".
+    let long = "a".repeat(100_000);
+    std::fs::write(dir.join("long-value.toml"), format!("[workload]\nrate = \"{long}\"\n")).unwrap();
+    std::fs::write(dir.join("long-key.toml"), format!("[workload]\n{long} = 1\n")).unwrap();
+    let cut = format!("\"{}…\", expected f64", &long[..80]);
+    let cut_key = format!("unknown field `{}…`, expected one of `rate`", &long[..80]);
+    // Files over 16 MiB are refused unread past it.
+    std::fs::write(dir.join("huge.toml"), " ".repeat((16 << 20) + 1)).unwrap();
     let f = |name: &str| dir.join(name).display().to_string();
     let run = |status: i32, on: On, says: &str, file: &str, more: &[&str]| {
         let mut args = vec!["run".to_string(), f(file)];
@@ -576,6 +584,10 @@ fn run_answers_every_experiment_file_honestly() {
         run(2, Err, "EOF while parsing", "empty.json", &[]),
         run(2, Err, "stream did not contain valid UTF-8", "binary.toml", &[]),
         run(2, Err, "cannot read", "missing.toml", &[]),
+        run(2, Err, &cut, "long-value.toml", &[]),
+        run(2, Err, &cut_key, "long-key.toml", &[]),
+        run(2, Err, "is larger than 16 MiB, the most an experiment file may hold", "huge.toml", &[]),
+        case(2, Err, "/dev/zero is larger than 16 MiB", &["run", "/dev/zero"]),
         case(2, Err, "Is a directory", &["run", "/tmp"]),
         case(2, Err, "required arguments were not provided", &["run"]),
         // Shards and resumption.
