@@ -660,6 +660,8 @@ fn merge_refuses_files_that_are_not_shards_of_one_run() {
             ("e.jsonl", b"{\"point\": 18446744073709551615}\n"),
             ("f.jsonl", b"{\"point\": 1e300}\n"),
             ("empty.csv", b""),
+            ("cut.csv", b"point,replication,foo\n1,0,0.12"),
+            ("cut.jsonl", b"{\"point\": 1}\n{\"point\": 2, \"x\": 0.1"),
         ],
     );
     let f = |name: &str| dir.join(name).display().to_string();
@@ -682,6 +684,8 @@ fn merge_refuses_files_that_are_not_shards_of_one_run() {
         merge(2, Err, "point 0 is missing", &["e.jsonl"]),
         merge(2, Err, "a line without a point index", &["f.jsonl"]),
         merge(2, Err, "cannot read", &["missing.csv"]),
+        merge(2, Err, "cut.csv: its last row is cut short", &["a.csv", "cut.csv"]),
+        merge(2, Err, "cut.jsonl: its last row is cut short", &["a.jsonl", "cut.jsonl"]),
         merge(2, Err, "empty.csv is empty: a sweep's CSV starts with its header", &["a.csv", "empty.csv"]),
         merge(1, Err, "cannot write /dev/full", &["a.csv", "--out", "/dev/full"]),
         merge(1, Err, "cannot write /nonexistent/x.csv", &["a.csv", "-o", "/nonexistent/x.csv"]),
