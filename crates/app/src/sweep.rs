@@ -218,15 +218,15 @@ pub fn shorten_echoes(message: &str) -> String {
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        if c == '"' || c == '`' {
-            if let Some(len) = chars[i + 1..].iter().position(|&d| d == c) {
-                let inner: String = chars[i + 1..i + 1 + len].iter().collect();
-                out.push(c);
-                out.push_str(&echo(&inner));
-                out.push(c);
-                i += len + 2;
-                continue;
-            }
+        if matches!(c, '"' | '`')
+            && let Some(len) = chars[i + 1..].iter().position(|&d| d == c)
+        {
+            let inner: String = chars[i + 1..i + 1 + len].iter().collect();
+            out.push(c);
+            out.push_str(&echo(&inner));
+            out.push(c);
+            i += len + 2;
+            continue;
         }
         if c.is_whitespace() {
             out.push(c);

@@ -216,7 +216,7 @@ pub fn lock_output(path: &Path, what: &str, truncate: bool) -> anyhow::Result<st
         .truncate(false)
         .open(path)
         .map_err(|e| write_failed(what, e))?;
-    if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+    if let Ok(false) = fs4::fs_std::FileExt::try_lock_exclusive(&file) {
         anyhow::bail!(
             "{what} is being written by another netwrap run: wait for it to end, or give this run another file"
         );

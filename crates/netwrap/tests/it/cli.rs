@@ -612,7 +612,7 @@ fn an_output_another_run_writes_is_refused() {
     let locked = at("locked.out");
     std::fs::write(&locked, "kept\n").unwrap();
     let held = std::fs::OpenOptions::new().append(true).open(&locked).unwrap();
-    held.lock().unwrap();
+    fs4::fs_std::FileExt::lock_exclusive(&held).unwrap();
     let says = format!("{locked} is being written by another netwrap run");
     for args in [
         vec!["run", &file, "--csv", &locked],
