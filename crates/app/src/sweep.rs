@@ -147,6 +147,109 @@ pub fn line_of(text: &str, path: &str) -> Option<usize> {
     None
 }
 
+/// The key an error about a whole section is about: a section read as a tagged enum (the
+/// `[topology]` of a family) is deserialized as one value, so the TOML parser's error points
+/// at the section's header. The key is found by leaving each of the section's keys out in
+/// turn and seeing how the error changes. Its message names it, its value and its line,
+/// as a spec error does (`topology.k = "eight": invalid type: …, expected u32 (line 6)`).
+fn offending_key(text: &str, e: &toml::de::Error) -> Option<String> {
+    let start = e.span()?.start;
+    let header = text.get(..start)?.matches('\n').count();
+    let line = text.lines().nth(header)?.trim();
+    let name = line.strip_prefix('[')?.trim_start_matches('[').trim_end_matches(']').trim();
+    let root: toml::Table = toml::from_str(text).ok()?;
+    let section = root.get(name)?.as_table()?;
+    let parse = |t: toml::Table| toml::Value::Table(t).try_into::<FileParts>().err().map(|e| e.to_string());
+    let baseline = parse(root.clone())?;
+    if baseline.starts_with("missing field") {
+        // About the section as a whole: its header is the place.
+        return None;
+    }
+    // A key whose absence clears the error is the one; else one whose absence changes it and
+    // that the message names (its value, or its name); the tag, `family`, without which every
+    // section is wrong, aside.
+    let score = |k: &String| {
+        let mut without = root.clone();
+        if let Some(toml::Value::Table(t)) = without.get_mut(name) {
+            t.remove(k);
+        }
+        match parse(without) {
+            None => 3,
+            Some(m) if m == baseline => 0,
+            Some(_) if baseline.contains(&format!("`{k}`")) || baseline.contains(&section[k].to_string()) => {
+                2
+            }
+            Some(_) => 1,
+        }
+    };
+    let (best, key) =
+        section.keys().filter(|k| *k != "family").map(|k| (score(k), k)).rev().max_by_key(|(s, _)| *s)?;
+    if best == 0 {
+        return None;
+    }
+    let path = format!("{name}.{key}");
+    let value = echo(&section[key.as_str()].to_string());
+    let at = line_of(text, &path).map(|l| format!(" (line {l})")).unwrap_or_default();
+    Some(format!("{path} = {value}: {}{at}", e.message().trim_end()))
+}
+
+/// The largest experiment file read, in bytes (16 MiB: a sweep's points are the product of its
+/// axes, so even the largest sweep's values take a small part of it).
+pub const MAX_FILE: u64 = 16 << 20;
+
+/// Values echoed in messages keep at most this many characters.
+pub const ECHO: usize = 80;
+
+/// A value as a message echoes it: its first [`ECHO`] characters, and "…" if it had more.
+pub fn echo(value: &str) -> String {
+    match value.char_indices().nth(ECHO) {
+        Some((cut, _)) => format!("{}…", &value[..cut]),
+        None => value.to_string(),
+    }
+}
+
+/// A message with every value it echoes kept short: a quoted run (`"…"` or `` `…` ``) of more
+/// than [`ECHO`] characters, or an unquoted run without spaces of more than `2 × ECHO` (a
+/// TOML error's underline; paths stay whole), cut with "…". A 100,000-character value in a
+/// file is echoed in a line, not a screenful.
+pub fn shorten_echoes(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if matches!(c, '"' | '`')
+            && let Some(len) = chars[i + 1..].iter().position(|&d| d == c)
+        {
+            let inner: String = chars[i + 1..i + 1 + len].iter().collect();
+            out.push(c);
+            out.push_str(&echo(&inner));
+            out.push(c);
+            i += len + 2;
+            continue;
+        }
+        if c.is_whitespace() {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let len = chars[i..]
+            .iter()
+            .position(|d| d.is_whitespace() || *d == '"' || *d == '`')
+            .unwrap_or(chars.len() - i);
+        let run: String = chars[i..i + len].iter().collect();
+        match run.char_indices().nth(2 * ECHO) {
+            Some((cut, _)) => {
+                out.push_str(&run[..cut]);
+                out.push('…');
+            }
+            None => out.push_str(&run),
+        }
+        i += len;
+    }
+    out
+}
+
 fn invalid(msg: String) -> Error {
     Error::Invalid(msg)
 }
@@ -334,8 +437,9 @@ impl Sweep {
     /// Reads an experiment file in TOML. Errors name the key and its line, and unknown keys
     /// get a "did you mean".
     pub fn from_toml(text: &str) -> Result<Self> {
-        let FileParts(spec, sweep) =
-            toml::from_str(text).map_err(|e: toml::de::Error| invalid(suggest(&e.to_string())))?;
+        let FileParts(spec, sweep) = toml::from_str(text).map_err(|e: toml::de::Error| {
+            invalid(suggest(&offending_key(text, &e).unwrap_or_else(|| e.to_string())))
+        })?;
         if let Ok(table) = toml::from_str::<toml::Table>(text)
             && let Some(toml::Value::Table(axes)) = table.get("sweep")
             && let Some((path, x)) = non_finite_value("", axes)
@@ -352,9 +456,24 @@ impl Sweep {
 
     /// Reads an experiment file: `*.toml`, or `*.json` (a spec, or a result printed by
     /// `--json`), by its extension, or by its first character (`{`: JSON).
+    /// A file over [`MAX_FILE`] bytes is refused unread past that size (`/dev/zero` included).
     pub fn read(path: &std::path::Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))?;
+        use std::io::Read;
+        let cannot = |e: std::io::Error| invalid(format!("cannot read {}: {e}", path.display()));
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes))
+            .map_err(cannot)?;
+        if bytes.len() as u64 > MAX_FILE {
+            return Err(invalid(format!(
+                "{} is larger than {} MiB, the most an experiment file may hold: not an experiment file?",
+                path.display(),
+                MAX_FILE >> 20
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| {
+            cannot(std::io::Error::new(std::io::ErrorKind::InvalidData, "stream did not contain valid UTF-8"))
+        })?;
         let json = match path.extension().and_then(|e| e.to_str()) {
             Some("json") => true,
             Some("toml") => false,

@@ -4,7 +4,6 @@
 
 use crate::output::write_failed;
 use netwrap_app::Simulation;
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
@@ -37,7 +36,7 @@ pub fn write(path: &Path, runs: &[&Simulation]) -> anyhow::Result<()> {
         return Ok(());
     }
     let what = || format!("the detailed statistics file {}", quoted(path));
-    let f = File::create(path).map_err(|e| write_failed(what(), e))?;
+    let f = crate::output::lock_output(path, &what(), true)?;
     let mut w = BufWriter::new(f);
     let mut all = || -> std::io::Result<()> {
         for run in runs {

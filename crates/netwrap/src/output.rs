@@ -145,7 +145,8 @@ pub fn spec_message(e: &netwrap_sim::SpecError) -> String {
 }
 
 /// An error's message as `main` prints it after `netwrap: error: `: its chain of contexts
-/// joined by `: `, a spec error naming its flags.
+/// joined by `: `, a spec error naming its flags, the values it echoes kept short
+/// ([`netwrap_app::sweep::shorten_echoes`]).
 pub fn message(e: &anyhow::Error) -> String {
     let spec = |cause: &(dyn std::error::Error + 'static)| {
         cause
@@ -158,7 +159,12 @@ pub fn message(e: &anyhow::Error) -> String {
             .or_else(|| cause.downcast_ref::<netwrap_sim::SpecError>())
             .map(spec_message)
     };
-    e.chain().map(|cause| spec(cause).unwrap_or_else(|| cause.to_string())).collect::<Vec<_>>().join(": ")
+    let text = e
+        .chain()
+        .map(|cause| spec(cause).unwrap_or_else(|| cause.to_string()))
+        .collect::<Vec<_>>()
+        .join(": ");
+    netwrap_app::sweep::shorten_echoes(&text)
 }
 
 /// Standard output, buffered; write errors name it (see [`write_failed`]). Call
@@ -202,6 +208,31 @@ pub fn out_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| write_failed(format!("the directory {} (--out)", dir.display()), e))?;
     Ok(())
+}
+
+/// Opens the output file `path` (`what` names it in errors) for reading and writing, created if
+/// missing, and takes an advisory exclusive lock on it, held as long as the file stays open:
+/// two netwrap runs writing one file would interleave their rows, so a file another run holds
+/// is refused (status 2) before anything is written. Only once the lock is held is the file
+/// emptied, when `truncate` says so (a resumed file is read back instead). A file system that
+/// keeps no locks (some network file systems) is written without one.
+pub fn lock_output(path: &Path, what: &str, truncate: bool) -> anyhow::Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| write_failed(what, e))?;
+    if let Ok(false) = fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+        anyhow::bail!(
+            "{what} is being written by another netwrap run: wait for it to end, or give this run another file"
+        );
+    }
+    if truncate {
+        file.set_len(0).map_err(|e| write_failed(what, e))?;
+    }
+    Ok(file)
 }
 
 /// A note for the user on standard error (`netwrap: …`); a closed standard error is ignored.
@@ -306,7 +337,9 @@ pub fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> anyhow::Result<bool> 
         out.finish()?;
         Ok(true)
     } else {
-        std::fs::write(path, text).map_err(|e| write_failed(path.display().to_string(), e))?;
+        let what = path.display().to_string();
+        let mut file = lock_output(path, &what, true)?;
+        file.write_all(text.as_bytes()).map_err(|e| write_failed(what, e))?;
         Ok(false)
     }
 }

@@ -25,8 +25,8 @@ use netwrap_sim::{Destinations, Source};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -212,10 +212,14 @@ impl Sink {
     /// of other columns) refuses the resume.
     fn open(path: &Path, csv: bool, header: &str, resume: bool, points: u64) -> anyhow::Result<Sink> {
         let what = || format!("{}", path.display());
+        // Locked before it is read or emptied: another run may be writing it.
+        let mut file = output::lock_output(path, &what(), !resume)?;
         let mut done = BTreeSet::new();
-        if resume && path.exists() {
-            let mut text =
-                std::fs::read_to_string(path).with_context(|| format!("cannot read {} to resume", what()))?;
+        let mut text = String::new();
+        if resume {
+            file.read_to_string(&mut text).with_context(|| format!("cannot read {} to resume", what()))?;
+        }
+        if !text.is_empty() {
             let complete = text.rfind('\n').map_or(0, |i| i + 1);
             let cut = text.len() > complete;
             text.truncate(complete);
@@ -254,13 +258,12 @@ impl Sink {
             }
             if cut {
                 // The cut row goes; its point runs again.
-                std::fs::write(path, &text).map_err(|e| write_failed(what(), e))?;
+                file.set_len(complete as u64).map_err(|e| write_failed(what(), e))?;
                 output::note(format!("{}: its last row was cut short and is run again", what()));
             }
-            let file = OpenOptions::new().append(true).open(path).map_err(|e| write_failed(what(), e))?;
+            file.seek(SeekFrom::End(0)).map_err(|e| write_failed(what(), e))?;
             return Ok(Sink { path: path.to_path_buf(), csv, file, done });
         }
-        let mut file = File::create(path).map_err(|e| write_failed(what(), e))?;
         if csv {
             file.write_all(header.as_bytes()).map_err(|e| write_failed(what(), e))?;
         }
@@ -280,7 +283,7 @@ impl Sink {
 
     /// Rewrites the file with its lines in point order (via a temporary file and a rename).
     fn sort(self) -> anyhow::Result<()> {
-        drop(self.file);
+        // The lock (on `self.file`) is held until the sorted file has replaced it.
         let what = || format!("{}", self.path.display());
         let text =
             std::fs::read_to_string(&self.path).with_context(|| format!("cannot read back {}", what()))?;
@@ -289,7 +292,9 @@ impl Sink {
         let mut rows: Vec<(u64, &str)> =
             lines.filter(|l| !l.is_empty()).map(|l| (point_of(l, self.csv).unwrap_or(u64::MAX), l)).collect();
         rows.sort_by_key(|r| r.0);
-        let tmp = self.path.with_extension("netwrap-tmp");
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".netwrap-tmp");
+        let tmp = PathBuf::from(tmp);
         let mut out = std::io::BufWriter::new(File::create(&tmp).map_err(|e| write_failed(what(), e))?);
         let mut write = || -> std::io::Result<()> {
             if let Some(h) = &header {
@@ -392,8 +397,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
                     sweep.len()
                 );
             }
-            let what = || path.display().to_string();
-            let file = File::create(path).map_err(|e| write_failed(what(), e))?;
+            let file = output::lock_output(path, &path.display().to_string(), true)?;
             let format = TraceFormat::of_path(path).unwrap_or(TraceFormat::Csv);
             Some(TraceSink::new(Box::new(std::io::BufWriter::new(file)), format))
         }
@@ -472,8 +476,9 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         details::write(path, &runs)?;
     }
     if let Some(path) = o.channels.as_deref().filter(|p| !is_stdout(p)) {
-        let text = channels_csv(&done);
-        std::fs::write(path, text).map_err(|e| write_failed(path.display().to_string(), e))?;
+        let what = path.display().to_string();
+        let mut file = output::lock_output(path, &what, true)?;
+        file.write_all(channels_csv(&done).as_bytes()).map_err(|e| write_failed(what, e))?;
     }
     let mut out = output::stdout();
     let single = sweep.len() == 1;

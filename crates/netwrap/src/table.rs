@@ -337,6 +337,11 @@ fn read_plain<T: DeserializeOwned>(text: &str) -> anyhow::Result<Vec<T>> {
     for (i, row) in reader(text).deserialize().enumerate() {
         rows.push(row.with_context(|| format!("line {}", i + 2))?);
     }
+    // netwrap writes a table only with its rows: a header alone (or a line of garbage read as
+    // one) is not a page's CSV.
+    if rows.is_empty() {
+        bail!("no rows under its first line: not a page's CSV as netwrap writes it");
+    }
     Ok(rows)
 }
 

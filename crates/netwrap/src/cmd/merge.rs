@@ -31,6 +31,14 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     let mut rows: Vec<(u64, String)> = Vec::new();
     for f in &a.files {
         let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        // Every row netwrap writes ends with a newline: a last one without was cut short by a
+        // killed run, and its last value may be a prefix of the real one.
+        if !text.is_empty() && !text.ends_with('\n') {
+            bail!(
+                "{}: its last row is cut short (a killed run?): finish that shard with `netwrap run … --shard i/N --resume`",
+                f.display()
+            );
+        }
         let mut lines = text.lines();
         if csv {
             // `netwrap run` writes the header first, even for a shard without points.
@@ -87,7 +95,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     match &a.out {
         Some(path) => {
             let what = path.display().to_string();
-            let f = std::fs::File::create(path).map_err(|e| write_failed(what.clone(), e))?;
+            let f = output::lock_output(path, &what, true)?;
             write(&mut std::io::BufWriter::new(f)).map_err(|e| write_failed(what, e))?;
         }
         None => {

@@ -14,7 +14,7 @@ use crate::chart::{self, Chart};
 use crate::output::{VERSION, write_failed};
 use crate::progress::{Bar, Work};
 use crate::table::{self, Axes, Table};
-use anyhow::Context;
+use anyhow::{Context, bail};
 use netwrap_app::reproduce::{Claim, Ctx, Data, Item, Note, Page, Paper, Tally, TextTable};
 use netwrap_app::{Point, run_points};
 use netwrap_engine::Record;
@@ -74,6 +74,14 @@ pub fn write(item: &Item, ctx: &mut Ctx, o: &Options) -> anyhow::Result<Written>
         let text = std::fs::read_to_string(&csv_path).with_context(|| {
             format!("--replot redraws from the CSVs of an earlier run: cannot read {}", csv_path.display())
         })?;
+        // Every line netwrap writes ends with a newline: a last row without one was cut short
+        // (a copy or a write interrupted), and its last number may be a prefix of the real one.
+        if !text.is_empty() && !text.ends_with('\n') {
+            bail!(
+                "in {}: its last row is cut short (no newline at its end): not a page's CSV as netwrap writes it; write it again without --replot",
+                csv_path.display()
+            );
+        }
         table::read(item.kind, &text).with_context(|| format!("in {}", csv_path.display()))?
     } else {
         let data = item.data(ctx).with_context(|| format!("{}: computing the data", item.id))?;

@@ -597,3 +597,36 @@ fn outputs_never_overwrite_each_other_or_an_input() {
         .code(2)
         .stderr(predicate::str::contains("--csv and --jsonl both name"));
 }
+
+/// An output file another netwrap run holds (its advisory lock, here taken by the test itself)
+/// is refused with status 2 before anything is written: two runs writing one file would
+/// interleave their rows. The file is neither emptied nor resumed into.
+#[test]
+fn an_output_another_run_writes_is_refused() {
+    let dir = scratch("locked-output");
+    let at = |f: &str| dir.join(f).display().to_string();
+    let file = at("e.toml");
+    std::fs::write(&file, "[run]\nmessages = 200\n[sweep]\n\"workload.rate\" = [0.01, 0.02]\n").unwrap();
+    let shard = at("shard.csv");
+    std::fs::write(&shard, "point,replication,foo\n0,0,1\n").unwrap();
+    let locked = at("locked.out");
+    std::fs::write(&locked, "kept\n").unwrap();
+    let held = std::fs::OpenOptions::new().append(true).open(&locked).unwrap();
+    fs4::fs_std::FileExt::lock_exclusive(&held).unwrap();
+    let says = format!("{locked} is being written by another netwrap run");
+    for args in [
+        vec!["run", &file, "--csv", &locked],
+        vec!["run", &file, "--jsonl", &locked, "--resume"],
+        vec!["run", &file, "--det-file", &locked],
+        vec!["run", &file, "--channels", &locked],
+        vec!["sim", "--messages", "200", "--record-trace", &locked],
+        vec!["merge", &shard, "--out", &locked],
+    ] {
+        let args: Vec<&str> = args.into_iter().map(|a| a as &str).collect();
+        netwrap().args(&args).assert().code(2).stderr(predicate::str::contains(says.as_str()));
+        assert_eq!(std::fs::read_to_string(&locked).unwrap(), "kept\n", "{args:?}");
+    }
+    drop(held);
+    netwrap().args(["run", &file, "--csv", &locked, "--quiet"]).assert().success();
+    assert!(std::fs::read_to_string(&locked).unwrap().starts_with("point,replication"));
+}

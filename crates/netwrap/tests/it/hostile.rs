@@ -483,6 +483,9 @@ const EXPERIMENTS: &[(&str, &[u8])] = &[
     ("empty-radices.toml", b"[topology]\nfamily = \"torus\"\nradices = []\n"),
     ("bad-family.toml", b"[topology]\nfamily = \"hypertorus\"\n"),
     ("circulant-missing.toml", b"[topology]\nfamily = \"circulant\"\nnodes = 10\n"),
+    ("topology-type.toml", b"[run]\nmessages = 100\n\n[topology]\nfamily = \"torus\"\nk = \"eight\"\n"),
+    ("topology-unknown.toml", b"[topology]\nfamily = \"torus\"\nn = 2\nbogus = 3\n"),
+    ("topology-value.toml", b"[topology]\nfamily = \"circulant\"\nnodes = 10\na = -1\n"),
     ("garbage.toml", b"this is = = not toml\n"),
     ("empty-axis.toml", b"[sweep]\n\"workload.rate\" = []\n"),
     ("scalar-axis.toml", b"[sweep]\n\"workload.rate\" = 0.1\n"),
@@ -515,6 +518,14 @@ fn run_answers_every_experiment_file_honestly() {
     let dir = fixtures("hostile-run", EXPERIMENTS);
     std::fs::write(dir.join("other.csv"), "point,replication,foo\n0,0,1\n").unwrap();
     std::fs::write(dir.join("garbage.jsonl"), "garbage\n").unwrap();
+    // Values of 100,000 characters are echoed cut to 80, with "…".
+    let long = "a".repeat(100_000);
+    std::fs::write(dir.join("long-value.toml"), format!("[workload]\nrate = \"{long}\"\n")).unwrap();
+    std::fs::write(dir.join("long-key.toml"), format!("[workload]\n{long} = 1\n")).unwrap();
+    let cut = format!("\"{}…\", expected f64", &long[..80]);
+    let cut_key = format!("unknown field `{}…`, expected one of `rate`", &long[..80]);
+    // Files over 16 MiB are refused unread past it.
+    std::fs::write(dir.join("huge.toml"), " ".repeat((16 << 20) + 1)).unwrap();
     let f = |name: &str| dir.join(name).display().to_string();
     let run = |status: i32, on: On, says: &str, file: &str, more: &[&str]| {
         let mut args = vec!["run".to_string(), f(file)];
@@ -544,6 +555,11 @@ fn run_answers_every_experiment_file_honestly() {
         run(2, Err, "radices is empty", "empty-radices.toml", &[]),
         run(2, Err, "unknown variant `hypertorus`", "bad-family.toml", &[]),
         run(2, Err, "missing field `a`", "circulant-missing.toml", &[]),
+        // A family's keys are read as one value: the error still names the key and its line.
+        run(2, Err, "topology.k = \"eight\": invalid type: string \"eight\", expected u32 (line 6)", "topology-type.toml", &[]),
+        run(2, Err, "topology.bogus = 3: unknown field `bogus`", "topology-unknown.toml", &[]),
+        run(2, Err, "(line 4)", "topology-unknown.toml", &[]),
+        run(2, Err, "topology.a = -1: invalid value: integer `-1`, expected u32 (line 4)", "topology-value.toml", &[]),
         run(2, Err, "TOML parse error at line 1", "garbage.toml", &[]),
         run(2, Err, "sweep axis workload.rate has no values", "empty-axis.toml", &[]),
         run(2, Err, "an axis is a list of values", "scalar-axis.toml", &[]),
@@ -568,6 +584,10 @@ fn run_answers_every_experiment_file_honestly() {
         run(2, Err, "EOF while parsing", "empty.json", &[]),
         run(2, Err, "stream did not contain valid UTF-8", "binary.toml", &[]),
         run(2, Err, "cannot read", "missing.toml", &[]),
+        run(2, Err, &cut, "long-value.toml", &[]),
+        run(2, Err, &cut_key, "long-key.toml", &[]),
+        run(2, Err, "is larger than 16 MiB, the most an experiment file may hold", "huge.toml", &[]),
+        case(2, Err, "/dev/zero is larger than 16 MiB", &["run", "/dev/zero"]),
         case(2, Err, "Is a directory", &["run", "/tmp"]),
         case(2, Err, "required arguments were not provided", &["run"]),
         // Shards and resumption.
@@ -640,6 +660,8 @@ fn merge_refuses_files_that_are_not_shards_of_one_run() {
             ("e.jsonl", b"{\"point\": 18446744073709551615}\n"),
             ("f.jsonl", b"{\"point\": 1e300}\n"),
             ("empty.csv", b""),
+            ("cut.csv", b"point,replication,foo\n1,0,0.12"),
+            ("cut.jsonl", b"{\"point\": 1}\n{\"point\": 2, \"x\": 0.1"),
         ],
     );
     let f = |name: &str| dir.join(name).display().to_string();
@@ -662,6 +684,8 @@ fn merge_refuses_files_that_are_not_shards_of_one_run() {
         merge(2, Err, "point 0 is missing", &["e.jsonl"]),
         merge(2, Err, "a line without a point index", &["f.jsonl"]),
         merge(2, Err, "cannot read", &["missing.csv"]),
+        merge(2, Err, "cut.csv: its last row is cut short", &["a.csv", "cut.csv"]),
+        merge(2, Err, "cut.jsonl: its last row is cut short", &["a.jsonl", "cut.jsonl"]),
         merge(2, Err, "empty.csv is empty: a sweep's CSV starts with its header", &["a.csv", "empty.csv"]),
         merge(1, Err, "cannot write /dev/full", &["a.csv", "--out", "/dev/full"]),
         merge(1, Err, "cannot write /nonexistent/x.csv", &["a.csv", "-o", "/nonexistent/x.csv"]),

@@ -168,3 +168,30 @@ fn a_conclusion_that_fails_exits_6() {
     assert!(page.contains("**no: check failed**"), "{page}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A page's CSV that is not what netwrap wrote is a malformed file (status 2) naming it, never
+/// a conclusion that fails (status 6): a last row cut short (its last number may be a prefix of
+/// the real one, "0.5" cut to "0."), a file of garbage.
+#[test]
+fn replot_refuses_a_cut_or_garbage_csv_naming_it() {
+    let dir = scratch("reproduce-cut");
+    let csv = dir.join("homework-ex-4.csv");
+    let ok = netwrap().args(["reproduce", "homework-ex-4", "--quiet", "--out"]).arg(&dir).output().unwrap();
+    assert!(ok.status.success());
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let name = csv.display().to_string();
+    for (broken, says) in [
+        (&text[..text.len() - 2], "its last row is cut short"),
+        (&text[..text.len() - 1], "its last row is cut short"),
+        ("garbage\n", ""),
+        ("\u{0}\u{1}", ""),
+    ] {
+        std::fs::write(&csv, broken).unwrap();
+        let out =
+            netwrap().args(["reproduce", "homework-ex-4", "--replot", "--out"]).arg(&dir).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{broken:?}: {err}");
+        assert!(err.contains(&format!("in {name}")) && err.contains(says), "{broken:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
