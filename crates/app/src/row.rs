@@ -162,6 +162,18 @@ impl Metrics {
     }
 }
 
+/// Independent replications of one point combined (`replications = R`): the mean of their
+/// values and its 95% Student-t half-width t(0.975, n − 1)·s/√n across the n runs — the
+/// interval across runs, which unlike one run's batch means needs no assumption about how long
+/// its correlations last. `None` without values; no half-width from one.
+pub fn across_replications(values: &[f64]) -> Option<(f64, Option<f64>)> {
+    if values.is_empty() {
+        return None;
+    }
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    Some((mean, netwrap_engine::stats::student_half_width(values)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,5 +187,16 @@ mod tests {
         assert_eq!(c[..5], ["point", "replication", "workload.rate", "topology.k", "verdict"]);
         assert_eq!(c.len(), 4 + 47);
         assert_eq!(c.last().map(String::as_str), Some("jain"));
+    }
+
+    /// Verification against Student's t tables: 1, 2, 3, 4, 5 have mean 3 and s = √2.5, so
+    /// the half-width is t(0.975, 4) = 2.776 times √(2.5/5).
+    #[test]
+    fn replications_combine_with_student_t() {
+        let (mean, half) = across_replications(&[1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+        assert_eq!(mean, 3.0);
+        assert!((half.unwrap() - 2.776 * 0.5f64.sqrt()).abs() < 1e-3);
+        assert_eq!(across_replications(&[7.0]), Some((7.0, None)));
+        assert_eq!(across_replications(&[]), None);
     }
 }

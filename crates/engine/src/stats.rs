@@ -230,7 +230,7 @@ impl Measured {
     }
 
     /// 95% confidence half-widths (latency, hops) from batch means, when both are honest
-    /// ([`Measured::batch_means`]).
+    /// ([`BatchMeans`]).
     pub fn ci95(&self) -> (Option<f64>, Option<f64>) {
         let honest = |b: Option<BatchMeans>| b.and_then(|b| b.half_width());
         (honest(self.batch_means(|b| b.0)), honest(self.batch_means(|b| b.1)))

@@ -1230,5 +1230,56 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, Simulation)])
         }
         writeln!(out, "{}", line.trim_end())?;
     }
+    if reps {
+        across_table(out, done, &names, &widths, sweep.replications())?;
+    }
+    Ok(())
+}
+
+/// A replicated sweep's points combined ([`netwrap_app::row::across_replications`]): per point,
+/// the runs whose verdict is ok, their mean latency with its Student-t interval across them,
+/// and the mean accepted throughput of every run with its interval.
+fn across_table(
+    out: &mut impl Write,
+    done: &[(&Point, Simulation)],
+    names: &[String],
+    widths: &[usize],
+    replications: u32,
+) -> std::io::Result<()> {
+    use netwrap_app::row::across_replications;
+    let mut points: std::collections::BTreeMap<u64, Vec<&(&Point, Simulation)>> = Default::default();
+    for d in done {
+        points.entry(d.0.index / replications.max(1) as u64).or_default().push(d);
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "across replications: means with their 95% Student-t intervals over the runs (latency over the runs whose verdict is ok)"
+    )?;
+    let mut head = String::new();
+    for (n, w) in names.iter().zip(widths) {
+        head += &format!("{n:>w$} ");
+    }
+    writeln!(out, "{head}{:>7} {:>18} {:>20}", "ok", "latency", "accepted")?;
+    let text = |values: &[f64], digits: usize| match across_replications(values) {
+        Some((m, Some(h))) => format!("{m:.digits$}±{h:.digits$}"),
+        Some((m, None)) => format!("{m:.digits$}"),
+        None => "—".into(),
+    };
+    for runs in points.values() {
+        let mut line = String::new();
+        for ((_, v), w) in runs[0].0.params.iter().zip(widths) {
+            line += &format!("{:>w$} ", table_cell(v));
+        }
+        let latencies: Vec<f64> = runs.iter().filter_map(|(_, r)| r.result.report.latency).collect();
+        let accepted: Vec<f64> = runs.iter().map(|(_, r)| r.result.report.throughput).collect();
+        line += &format!(
+            "{:>7} {:>18} {:>20}",
+            format!("{}/{}", latencies.len(), runs.len()),
+            text(&latencies, 2),
+            text(&accepted, 5)
+        );
+        writeln!(out, "{}", line.trim_end())?;
+    }
     Ok(())
 }

@@ -193,9 +193,21 @@ impl Table {
                 modeled.push((xv, mv, None));
             }
         }
+        // Replications (rows of one point but for their `replication`) are drawn as their mean
+        // with its Student-t interval across the runs, not as one point each.
+        let replicated = self
+            .header
+            .iter()
+            .position(|h| h == "replication")
+            .is_some_and(|c| (0..self.rows.len()).any(|r| self.text(r, c) != "0"));
         let mut series = Vec::new();
         for (i, label) in order.iter().enumerate() {
-            let Curve(mut sim, mut modeled, sat) = curves.remove(label).unwrap_or_default();
+            let Curve(mut sim, mut modeled, mut sat) = curves.remove(label).unwrap_or_default();
+            if replicated {
+                sim = across(sim);
+                modeled = across(modeled);
+                sat.dedup();
+            }
             sim.sort_by(|a, b| a.0.total_cmp(&b.0));
             modeled.sort_by(|a, b| a.0.total_cmp(&b.0));
             let simulated = ci.is_some() || model.is_some() || saturated.is_some();
@@ -232,6 +244,25 @@ impl Table {
             series,
         })
     }
+}
+
+/// Points sharing an x (a point's replications) as one: the mean of their y and its Student-t
+/// half-width across them ([`netwrap_app::row::across_replications`]); a lone point keeps its
+/// own interval.
+fn across(points: Vec<(f64, f64, Option<f64>)>) -> Vec<(f64, f64, Option<f64>)> {
+    let mut by_x: BTreeMap<u64, Vec<(f64, f64, Option<f64>)>> = BTreeMap::new();
+    for p in points {
+        by_x.entry(p.0.to_bits()).or_default().push(p);
+    }
+    by_x.into_values()
+        .filter_map(|runs| match runs.as_slice() {
+            [one] => Some(*one),
+            _ => {
+                let ys: Vec<f64> = runs.iter().map(|p| p.1).collect();
+                netwrap_app::row::across_replications(&ys).map(|(m, h)| (runs[0].0, m, h))
+            }
+        })
+        .collect()
 }
 
 /// A swept parameter as a legend names it: its path's last part (`k` for `topology.k`).
@@ -489,6 +520,25 @@ mod tests {
         assert_eq!(c.series[0].points, vec![(0.01, 10.5, Some(0.2)), (0.02, 12.5, Some(0.3))]);
         assert_eq!(c.series[0].saturated, vec![0.03]);
         assert_eq!(c.series[1].style, Style::Dashed);
+    }
+
+    /// Verification: three replications of a point are drawn as one, their mean with its
+    /// Student-t interval (10, 11, 12: mean 11, s = 1, t(0.975, 2) = 4.303 times 1/√3), not
+    /// as replication 0; the point with one run keeps its own interval.
+    #[test]
+    fn replications_plot_as_their_mean_and_interval_across_runs() {
+        let t = Table::parse(
+            "point,replication,workload.rate,verdict,saturated,latency,latency_ci95\n\
+             0,0,0.01,ok,false,10,0.1\n0,1,0.01,ok,false,11,0.1\n0,2,0.01,ok,false,12,\n\
+             1,0,0.02,ok,false,20,0.5\n",
+        )
+        .unwrap();
+        let c = t.chart(&Axes { y: "latency".into(), ..Axes::default() }).unwrap();
+        let points = &c.series[0].points;
+        assert_eq!(points.len(), 2, "{points:?}");
+        assert_eq!((points[0].0, points[0].1), (0.01, 11.0));
+        assert!((points[0].2.unwrap() - 4.303 / 3f64.sqrt()).abs() < 1e-3, "{points:?}");
+        assert_eq!(points[1], (0.02, 20.0, Some(0.5)));
     }
 
     #[test]

@@ -516,7 +516,11 @@ impl Experiment {
             size: w.size,
             memories,
             warmup,
-            messages: r.messages,
+            // A trace holds no more messages than its records (replies aside).
+            messages: match (&replay, w.reply, self.trace) {
+                (Some(_), None, Some(t)) => r.messages.min(t.records.max(1)),
+                _ => r.messages,
+            },
             max_cycles: r.max_cycles,
             seed: r.seed,
             stop,
@@ -538,6 +542,7 @@ impl Experiment {
             closed_loop: point.closed_loop(),
             nonminimal_paths: point.routing.paths().choice != PathChoice::Minimal,
             steady_test: replay.is_none(),
+            trace_last_cycle: self.trace.map(|t| t.last_cycle),
         };
         let expected = loads.as_ref().map(|l| l.1.as_slice());
         // A run that ends before its transient runs again, the same but for a longer warm-up

@@ -403,6 +403,8 @@ pub struct Context {
     /// Whether the steady-state test applies (not to a replayed trace, whose load is whatever
     /// the trace holds).
     pub steady_test: bool,
+    /// A replayed trace's last record's cycle: when it creates its last message.
+    pub trace_last_cycle: Option<u64>,
 }
 
 /// A round number at least `x`: two significant figures, rounded up.
@@ -568,13 +570,31 @@ fn judge(
             (Verdict::Saturated, Some(dynamic("the cycle limit was reached")))
         }
         StopReason::CycleLimit => {
-            let creating = m.target as f64 / (ctx.rate * ctx.terminals as f64);
             let drain = (4.0 * m.mean_latency()).max(10.0 * ctx.unloaded_worst as f64);
-            let need = round_up(1.2 * (o.warmup as f64 + creating + drain));
+            // A trace creates its messages when its records say, not at a rate.
+            let need = match ctx.trace_last_cycle {
+                Some(last) => round_up(1.2 * (last as f64 + drain)),
+                None => {
+                    let creating = m.target as f64 / (ctx.rate * ctx.terminals as f64);
+                    round_up(1.2 * (o.warmup as f64 + creating + drain))
+                }
+            };
             let not_created = m.target - m.created;
             // No cycle limit reaches 2^64 cycles (nor infinity, at a rate of 5e-324): only a
             // higher rate can help then.
-            let advice = if need < u64::MAX as f64 {
+            let advice = if let Some(last) = ctx.trace_last_cycle {
+                if need < u64::MAX as f64 {
+                    format!(
+                        "the trace creates its last message at cycle {last}, so the run needs about {} cycles: raise --max-cycles",
+                        num(need)
+                    )
+                } else {
+                    format!(
+                        "the trace creates its last message at cycle {last}, beyond any cycle limit with its drain (at most {}): shift the trace's cycles down",
+                        u64::MAX
+                    )
+                }
+            } else if need < u64::MAX as f64 {
                 format!(
                     "the run needs about {} cycles: raise --max-cycles (the homework's steps) or lower --messages (pkts)",
                     num(need)

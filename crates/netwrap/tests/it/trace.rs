@@ -223,3 +223,30 @@ fn an_unwritable_recording_fails_with_status_one() {
         .code(1)
         .stderr(predicate::str::contains("cannot write /nonexistent-dir/t.csv"));
 }
+
+/// Verification: a trace whose last record is at cycle 2^63 ends at the cycle limit having
+/// created one of its two messages; the report counts the trace's records as the measured
+/// messages (not the 10,000 asked for) and estimates the cycles from the trace's last cycle,
+/// not from a rate it does not have; at cycle 2^64 − 616 no cycle limit suffices, and it says
+/// so.
+#[test]
+fn a_trace_beyond_the_cycle_limit_is_estimated_from_its_last_record() {
+    let dir = scratch("trace-far");
+    for (cycle, expect) in [
+        (
+            "9223372036854775808",
+            "last message at cycle 9223372036854775808, so the run needs about 1.2e19 cycles",
+        ),
+        ("18446744073709551000", "beyond any cycle limit"),
+    ] {
+        let trace = dir.join(format!("t{cycle}.csv"));
+        std::fs::write(&trace, format!("id,cycle,source,destination,size\n0,0,0,1,4\n1,{cycle},1,2,4\n"))
+            .unwrap();
+        netwrap()
+            .args(["sim", "--trace", trace.to_str().unwrap()])
+            .assert()
+            .code(5)
+            .stderr(predicate::str::contains("1 of 2 measured messages delivered (1 not yet created)"))
+            .stderr(predicate::str::contains(expect));
+    }
+}
