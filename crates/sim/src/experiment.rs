@@ -543,6 +543,10 @@ impl Experiment {
             nonminimal_paths: point.routing.paths().choice != PathChoice::Minimal,
             steady_test: replay.is_none(),
             trace_last_cycle: self.trace.map(|t| t.last_cycle),
+            relaxation: offered_max.filter(|&rho| rho < 1.0).map(|rho| {
+                let widest = net.channels().iter().map(|c| c.width as u64).max().unwrap_or(1);
+                w.size.mean_hold(widest) / (1.0 - rho.sqrt()).powi(2)
+            }),
         };
         let expected = loads.as_ref().map(|l| l.1.as_slice());
         // A run that ends before its transient runs again, the same but for a longer warm-up

@@ -405,7 +405,18 @@ pub struct Context {
     pub steady_test: bool,
     /// A replayed trace's last record's cycle: when it creates its last message.
     pub trace_last_cycle: Option<u64>,
+    /// The busiest channel's queue's relaxation time in cycles, when its load ρ is known
+    /// exactly: x̄/(1 − √ρ)² for a message holding it x̄ cycles (Morse 1955, the M/M/1
+    /// queue's relaxation time), the span over which its length, and latencies, stay
+    /// correlated.
+    pub relaxation: Option<f64>,
 }
+
+/// Relaxation times an interval's fewest batches must each span at least: an interval rests
+/// on windows of at least [`netwrap_engine::stats::MIN_BATCHES`] times this many relaxation
+/// times. Correlations that outlast a run cannot show in its batch means (each run samples one
+/// queue level), which only a window long against them rules out.
+pub const RELAXATIONS_PER_BATCH: f64 = 2.0;
 
 /// A round number at least `x`: two significant figures, rounded up.
 fn round_up(x: f64) -> f64 {
@@ -716,8 +727,21 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
     }
     let latency_observed = m.mean_latency();
     let source_queueing = m.mean_source_wait();
-    let latency_ci_note = (ok && latency_ci95.is_none() && m.delivered > 0).then(|| match m.latency_batches() {
-        Some(b) => format!(
+    // A window too short against the busiest queue's relaxation time gives no interval, however
+    // uncorrelated its batch means look.
+    let needed = ctx.relaxation.map(|t| t * RELAXATIONS_PER_BATCH * netwrap_engine::stats::MIN_BATCHES as f64);
+    let too_short = needed.filter(|&n| window < n && latency_ci95.is_some());
+    let latency_ci95 = latency_ci95.filter(|_| too_short.is_none());
+    let latency_ci_note = (ok && latency_ci95.is_none() && m.delivered > 0).then(|| match (too_short, m.latency_batches()) {
+        (Some(n), _) => format!(
+            "no honest interval: its {} measured cycles are under {} relaxation times of the busiest channel's queue ({:.0} cycles at a load of {:.3}: x̄/(1 − √ρ)², Morse 1955), {} cycles, and latencies stay correlated that long; raise --messages",
+            window as u64,
+            RELAXATIONS_PER_BATCH as u64 * netwrap_engine::stats::MIN_BATCHES as u64,
+            ctx.relaxation.unwrap_or_default(),
+            ctx.offered_max.unwrap_or_default(),
+            n.ceil() as u64
+        ),
+        (None, Some(b)) => format!(
             "no honest interval: the run is too short for its latencies' correlation ({} batch means of {} messages still have a lag-1 autocorrelation of {:.2}, {:.2} corrected for bias, above {}); raise --messages",
             b.means.len(),
             b.per_batch,
@@ -725,7 +749,7 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
             b.correlation(),
             netwrap_engine::stats::MAX_LAG1
         ),
-        None => format!(
+        (None, None) => format!(
             "no interval: fewer than {} measured messages",
             netwrap_engine::stats::MIN_BATCHES
         ),
