@@ -787,6 +787,33 @@ replications = 2
         assert!(e.contains("equal lengths"), "{e}");
     }
 
+    /// Verification of an experiment's identity: the same for the same experiment however it
+    /// is written (a default written out, read twice), another for other rates, another run
+    /// length, another topology or other replications; every point carries it and the count.
+    #[test]
+    fn the_identity_tells_experiments_apart() {
+        let id = |text: &str| Sweep::from_toml(text).unwrap().identity().clone();
+        let base = "[topology]\nfamily = \"torus\"\nk = 4\n[run]\nmessages = 300\n[sweep]\n";
+        let a = id(&format!("{base}\"workload.rate\" = [0.01, 0.02]\n"));
+        assert_eq!(a.points, 2);
+        assert_eq!(a.experiment.len(), 16);
+        assert_eq!(a, id(&format!("{base}\"workload.rate\" = [0.01, 0.02]\n")));
+        let written = "[topology]\nfamily = \"torus\"\nk = 4\nn = 2\n[run]\nmessages = 300\n[sweep]\n";
+        assert_eq!(a, id(&format!("{written}\"workload.rate\" = [0.01, 0.02]\n")));
+        for other in [
+            format!("{base}\"workload.rate\" = [0.01, 0.03]\n"),
+            format!("{}\"workload.rate\" = [0.01, 0.02]\n", base.replace("300", "400")),
+            format!("{}\"workload.rate\" = [0.01, 0.02]\n", base.replace("torus", "mesh")),
+        ] {
+            assert_ne!(a.experiment, id(&other).experiment, "{other}");
+        }
+        let twice = id(&format!("{base}replications = 2\n\"workload.rate\" = [0.01, 0.02]\n"));
+        assert_ne!(a.experiment, twice.experiment);
+        assert_eq!(twice.points, 4);
+        let s = Sweep::from_toml(FILE).unwrap();
+        assert!(s.points().unwrap().iter().all(|p| p.identity == *s.identity()));
+    }
+
     #[test]
     fn a_result_reads_back_as_its_config() {
         let spec = Spec::default();

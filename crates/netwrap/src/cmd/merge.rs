@@ -102,8 +102,8 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         bail!("point {last} is out of range: the rows' experiment has {n} points");
     }
     let first = rows.first().map_or(0, |r| r.0);
-    let end = total.unwrap_or_else(|| rows.last().map_or(0, |r| r.0 + 1));
-    let last = rows.last().map_or(0, |r| r.0 + 1);
+    let end = total.unwrap_or_else(|| rows.last().map_or(0, |r| r.0.saturating_add(1)));
+    let last = rows.last().map_or(0, |r| r.0.saturating_add(1));
     let missing: Vec<u64> = (0..first)
         .chain(rows.windows(2).flat_map(|w| w[0].0 + 1..w[1].0))
         .chain(last.max(first)..end)
