@@ -98,8 +98,10 @@ def points(spec: Spec, axes: Optional[Axes] = None) -> List[Point]:
     the sweep's order: what a distributed sweep ships, one point per task.
 
     Each point is a dict of ``index``, ``replication``, ``params`` (the swept paths and the
-    values they take) and ``spec`` (the point's spec with every key written, which runs alone
-    and reproduces the point bit for bit). :func:`run_point` runs one.
+    values they take), ``spec`` (the point's spec with every key written, which runs alone
+    and reproduces the point bit for bit), ``experiment`` and ``points`` (the sweep's identity
+    and point count, which its row carries as the CSV's last columns). :func:`run_point` runs
+    one.
 
     (Before netwrap 0.1's facade, ``points`` returned the number of points: it is
     ``len(points(spec, axes))``.)

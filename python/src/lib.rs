@@ -14,7 +14,7 @@ use convert::{result, to_py, to_value};
 use errors::{Raise, SpecError};
 use interrupt::interruptible;
 use netwrap_app::predict::{self, Request};
-use netwrap_app::sweep::suggest;
+use netwrap_app::sweep::{Identity, suggest};
 use netwrap_app::{Error, Point, Row, Simulation, Sweep};
 use netwrap_engine::Record;
 use netwrap_engine::progress::Progress;
@@ -260,6 +260,8 @@ fn point_to_py<'py>(py: Python<'py>, p: &Point) -> PyResult<Bound<'py, PyAny>> {
     let params: Map<String, Value> = p.params.iter().cloned().collect();
     dict.set_item(pyo3::intern!(py, "params"), to_py(py, &Value::Object(params))?)?;
     dict.set_item(pyo3::intern!(py, "spec"), result(py, &p.job.written())?)?;
+    dict.set_item(pyo3::intern!(py, "experiment"), &p.identity.experiment)?;
+    dict.set_item(pyo3::intern!(py, "points"), p.identity.points)?;
     Ok(dict.into_any())
 }
 
@@ -274,16 +276,22 @@ fn point_of(py: Python<'_>, point: &Bound<'_, PyAny>) -> PyResult<Point> {
         #[serde(default)]
         params: Map<String, Value>,
         spec: Value,
+        #[serde(default)]
+        experiment: String,
+        #[serde(default)]
+        points: u64,
     }
     let w: Written = serde_json::from_value(to_value(point, "the point")?).map_err(|e| {
         PyValueError::new_err(suggest(&format!(
-            "a point is a dict of index, replication, params and spec (as netwrap.points gives): {e}"
+            "a point is a dict of index, replication, params, spec, experiment and points (as netwrap.points gives): {e}"
         )))
     })?;
     py.detach(|| {
         let sweep = Sweep::from_value(w.spec)?;
         let job = sweep.base().resolve()?;
-        Ok(Point { index: w.index, replication: w.replication, params: w.params.into_iter().collect(), job })
+        let identity = Identity { experiment: w.experiment, points: w.points };
+        let params = w.params.into_iter().collect();
+        Ok(Point { index: w.index, replication: w.replication, params, job, identity })
     })
     .raise(py)
 }

@@ -293,7 +293,7 @@ def test_points_run_alone_as_in_the_sweep():
     pts = netwrap.points(EXPERIMENT)
     assert [p["index"] for p in pts] == list(range(8))
     p = pts[5]
-    assert set(p) == {"index", "replication", "params", "spec"}
+    assert set(p) == {"index", "replication", "params", "spec", "experiment", "points"}
     assert list(p["params"]) == ["workload.rate", "topology.k", "run.seed"]
     assert p["spec"]["run"]["seed"] != 8 and p["replication"] == 1  # a derived seed
     r = netwrap.run_point(p)

@@ -1,9 +1,10 @@
 //! [`Row`]: a point of a sweep as one tidy row, its fields the CSV's columns: the point's
-//! index, replication and swept values, then its metrics. The command line writes these as
-//! CSV; Python hands them to a DataFrame. A column is added here, once.
+//! index, replication and swept values, then its metrics, then the experiment it is of (its
+//! [`Identity`]: `experiment`, `points`). The command line writes these as CSV; Python hands
+//! them to a DataFrame. A column is added here, once.
 
 use crate::simulation::Simulation;
-use crate::sweep::Point;
+use crate::sweep::{Identity, Point};
 use netwrap_sim::report::Verdict;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -21,6 +22,9 @@ pub struct Row {
     /// The metrics.
     #[serde(flatten)]
     pub metrics: Metrics,
+    /// The experiment the point is of: the last columns.
+    #[serde(flatten)]
+    pub identity: Identity,
 }
 
 /// The metric columns of a [`Row`], named as in a simulation's JSON (`model_…` for the
@@ -86,6 +90,7 @@ impl Row {
             replication: point.replication,
             parameters: point.params.iter().cloned().collect(),
             metrics: Metrics::of(s),
+            identity: point.identity.clone(),
         }
     }
 
@@ -180,13 +185,13 @@ mod tests {
 
     /// Characterisation of the columns' order: the point, its replication, the swept paths,
     /// then the metrics as the struct lists them (the CSV files written before this type kept
-    /// the same order).
+    /// the same order), then the experiment's identity.
     #[test]
     fn columns_are_the_rows_fields_in_order() {
         let c = Row::columns(&["workload.rate".into(), "topology.k".into()]);
         assert_eq!(c[..5], ["point", "replication", "workload.rate", "topology.k", "verdict"]);
-        assert_eq!(c.len(), 4 + 47);
-        assert_eq!(c.last().map(String::as_str), Some("jain"));
+        assert_eq!(c.len(), 4 + 47 + 2);
+        assert_eq!(c[c.len() - 3..], ["jain", "experiment", "points"]);
     }
 
     /// Verification against Student's t tables: 1, 2, 3, 4, 5 have mean 3 and s = √2.5, so

@@ -22,12 +22,15 @@
 //! replications vary fastest. Replication 0 runs the point's own seed, replication r ≥ 1 the
 //! seed `mix(mix(seed) ^ r)` (SplitMix64's finaliser), recorded in its `config`. A point's
 //! index is its position in that order: shards, resumed runs and merged files all use it.
+//!
+//! A sweep's [`Identity`] (a hash of what it runs, and its number of points) goes with every
+//! row, so a file of one experiment is told from another's when it is resumed or merged.
 
 use crate::error::{Error, Result};
 use crate::spec::{FileParts, Job, Spec};
 use netwrap_engine::rng::mix;
 use netwrap_sim::num;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The sections a spec has: the first component of every sweep path.
@@ -51,6 +54,28 @@ pub struct Sweep {
     replications: u32,
     /// The file's text, to point errors at lines.
     text: Option<String>,
+    /// Which experiment this is (computed once).
+    identity: Identity,
+}
+
+/// Which experiment a row is of: every row of a sweep's files carries it (the CSV's last two
+/// columns, fields of each JSON line), so that `--resume` and `netwrap merge` refuse another
+/// experiment's rows and `merge` sees points missing at the end.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// 16 hexadecimal digits: the FNV-1a (64-bit) hash of the experiment as canonical JSON
+    /// text — its base spec resolved (every default written; as written when the base resolves
+    /// only with its axes' values), its axes and zip groups in order, and its replications.
+    /// The same on every run and platform; another rate list, run length, topology, model or
+    /// number of replications gives another.
+    pub experiment: String,
+    /// The experiment's number of points, replications included.
+    pub points: u64,
+}
+
+/// FNV-1a, 64 bits (Fowler, Noll and Vo): a fixed, portable hash of bytes.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 /// One point of a sweep, checked and ready to run.
@@ -65,12 +90,16 @@ pub struct Point {
     pub params: Vec<(String, Value)>,
     /// The point, resolved.
     pub job: Job,
+    /// The experiment it is a point of.
+    pub identity: Identity,
 }
 
 impl Point {
     /// A spec alone as a point: index 0, nothing swept.
     pub fn single(spec: &Spec) -> Result<Point> {
-        Ok(Point { index: 0, replication: 0, params: Vec::new(), job: spec.resolve()? })
+        let job = spec.resolve()?;
+        let identity = Sweep::single(spec.clone()).identity;
+        Ok(Point { index: 0, replication: 0, params: Vec::new(), job, identity })
     }
 }
 
@@ -404,14 +433,34 @@ fn set_path(root: &mut Value, path: &str, value: Value) {
 impl Sweep {
     /// One point: the spec itself.
     pub fn single(spec: Spec) -> Self {
-        Sweep { base: spec, product: Vec::new(), zips: Vec::new(), replications: 1, text: None }
+        Self::new(spec, (Vec::new(), Vec::new(), 1), None)
     }
 
     /// A spec plus axes given as (path, values), all combined as a product (and `replications`
     /// and `zip`, as in a file's `[sweep]` table).
     pub fn with_axes(spec: Spec, axes: Map<String, Value>) -> Result<Self> {
-        let (product, zips, replications) = read_sweep(&axes)?;
-        Ok(Sweep { base: spec, product, zips, replications, text: None })
+        Ok(Self::new(spec, read_sweep(&axes)?, None))
+    }
+
+    /// The sweep, its identity computed.
+    fn new(base: Spec, (product, zips, replications): Axes, text: Option<String>) -> Self {
+        let mut s = Sweep { base, product, zips, replications, text, identity: Identity::default() };
+        let base = match s.base.resolve() {
+            Ok(job) => serde_json::to_value(job.written()),
+            Err(_) => serde_json::to_value(&s.base),
+        }
+        .expect("a spec serialises");
+        let canonical = serde_json::json!({
+            "base": base,
+            "product": s.product,
+            "zip": s.zips,
+            "replications": s.replications,
+        });
+        s.identity = Identity {
+            experiment: format!("{:016x}", fnv1a64(canonical.to_string().as_bytes())),
+            points: s.len(),
+        };
+        s
     }
 
     fn from_file((spec, sweep): (Spec, Option<Map<String, Value>>), text: Option<String>) -> Result<Self> {
@@ -427,11 +476,11 @@ impl Sweep {
                 return Err(Error::Spec(e));
             }
         }
-        let (product, zips, replications) = match &sweep {
+        let axes = match &sweep {
             Some(t) => read_sweep(t)?,
             None => (Vec::new(), Vec::new(), 1),
         };
-        Ok(Sweep { base: spec, product, zips, replications, text })
+        Ok(Self::new(spec, axes, text))
     }
 
     /// Reads an experiment file in TOML. Errors name the key and its line, and unknown keys
@@ -514,6 +563,11 @@ impl Sweep {
         self.product.iter().chain(self.zips.iter().flatten()).map(|a| a.path.clone()).collect()
     }
 
+    /// Which experiment this is: its rows carry it.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
     /// Replications per point.
     pub fn replications(&self) -> u32 {
         self.replications
@@ -583,7 +637,7 @@ impl Sweep {
             }
             other => other,
         })?;
-        Ok(Point { index, replication, params, job })
+        Ok(Point { index, replication, params, job, identity: self.identity.clone() })
     }
 
     /// The points of shard `index` of `count` (those whose index is `index` modulo `count`),
@@ -731,6 +785,33 @@ replications = 2
         assert!(e.contains("run.messages = 0") && e.contains("line 2"), "{e}");
         let e = Sweep::from_toml("[[sweep.zip]]\na = [1]\nb = [1, 2]\n").unwrap_err().to_string();
         assert!(e.contains("equal lengths"), "{e}");
+    }
+
+    /// Verification of an experiment's identity: the same for the same experiment however it
+    /// is written (a default written out, read twice), another for other rates, another run
+    /// length, another topology or other replications; every point carries it and the count.
+    #[test]
+    fn the_identity_tells_experiments_apart() {
+        let id = |text: &str| Sweep::from_toml(text).unwrap().identity().clone();
+        let base = "[topology]\nfamily = \"torus\"\nk = 4\n[run]\nmessages = 300\n[sweep]\n";
+        let a = id(&format!("{base}\"workload.rate\" = [0.01, 0.02]\n"));
+        assert_eq!(a.points, 2);
+        assert_eq!(a.experiment.len(), 16);
+        assert_eq!(a, id(&format!("{base}\"workload.rate\" = [0.01, 0.02]\n")));
+        let written = "[topology]\nfamily = \"torus\"\nk = 4\nn = 2\n[run]\nmessages = 300\n[sweep]\n";
+        assert_eq!(a, id(&format!("{written}\"workload.rate\" = [0.01, 0.02]\n")));
+        for other in [
+            format!("{base}\"workload.rate\" = [0.01, 0.03]\n"),
+            format!("{}\"workload.rate\" = [0.01, 0.02]\n", base.replace("300", "400")),
+            format!("{}\"workload.rate\" = [0.01, 0.02]\n", base.replace("torus", "mesh")),
+        ] {
+            assert_ne!(a.experiment, id(&other).experiment, "{other}");
+        }
+        let twice = id(&format!("{base}replications = 2\n\"workload.rate\" = [0.01, 0.02]\n"));
+        assert_ne!(a.experiment, twice.experiment);
+        assert_eq!(twice.points, 4);
+        let s = Sweep::from_toml(FILE).unwrap();
+        assert!(s.points().unwrap().iter().all(|p| p.identity == *s.identity()));
     }
 
     #[test]

@@ -16,13 +16,14 @@ use crate::progress::{Bar, Work};
 use crate::table;
 use anyhow::{Context, bail};
 use netwrap_app::reproduce::{ChannelRow, Runs};
+use netwrap_app::sweep::Identity;
 use netwrap_app::{Point, Row, Saturation, Simulation, Spec, Sweep, run_points};
 use netwrap_engine::Record;
 use netwrap_engine::traffic::MessageSize;
 use netwrap_sim::report::Verdict;
 use netwrap_sim::trace::{TraceFormat, TraceSink};
 use netwrap_sim::{Destinations, Source};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -170,6 +171,8 @@ fn json_line(p: &Point, r: &Simulation) -> String {
     obj.insert("point".into(), p.index.into());
     obj.insert("replication".into(), p.replication.into());
     obj.insert("parameters".into(), Value::Object(p.params.iter().cloned().collect()));
+    obj.insert("experiment".into(), p.identity.experiment.clone().into());
+    obj.insert("points".into(), p.identity.points.into());
     if let Value::Object(fields) = serde_json::to_value(r).unwrap_or(Value::Null) {
         obj.extend(fields);
     }
@@ -194,24 +197,105 @@ fn point_of(line: &str, csv: bool) -> Option<u64> {
 }
 
 /// The fields of a CSV row (quoted fields may hold commas).
-fn csv_fields(line: &str) -> usize {
+fn csv_record(line: &str) -> Vec<String> {
     csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(line.as_bytes())
         .records()
         .next()
         .and_then(Result::ok)
-        .map_or(0, |r| r.len())
+        .map_or_else(Vec::new, |r| r.iter().map(str::to_string).collect())
+}
+
+/// The first value of `ours` (a point's spec, as JSON) that `theirs` (a row's recorded
+/// `config`) does not share: its dotted path, our value and theirs. A value we leave unset
+/// (null: the run fills it in, as the warm-up) is not compared.
+fn first_difference(path: &str, ours: &Value, theirs: &Value) -> Option<(String, Value, Value)> {
+    match (ours, theirs) {
+        (Value::Null, _) => None,
+        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| {
+            let at = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            first_difference(&at, v, b.get(k).unwrap_or(&Value::Null))
+        }),
+        _ if ours == theirs => None,
+        _ => Some((path.to_string(), ours.clone(), theirs.clone())),
+    }
+}
+
+/// Why a row of a file being resumed is not one of `sweep`'s: a difference it can name (a value
+/// of the point's config, for JSON lines; a swept value, for CSV: `Named`), else its identity
+/// (`Other`).
+/// `config` is the row's recorded config (JSON lines); `cells` the row's swept values and
+/// identity as text (CSV).
+fn foreign_row(
+    sweep: &Sweep,
+    point: u64,
+    config: Option<&Value>,
+    cells: Option<(&[String], &Identity)>,
+    identity: Option<Identity>,
+) -> anyhow::Result<Option<Foreign>> {
+    let ours = sweep.identity();
+    if point < ours.points {
+        let p = sweep.point(point)?;
+        if let Some(config) = config {
+            let written = serde_json::to_value(p.job.written()).unwrap_or(Value::Null);
+            if let Some((path, a, b)) = first_difference("", &written, config) {
+                return Ok(Some(Foreign::Named(format!(
+                    "it ran point {point} with {path} = {}, and this experiment's point {point} has {path} = {}",
+                    cell(&b),
+                    cell(&a)
+                ))));
+            }
+        }
+        if let Some((values, _)) = cells {
+            for ((name, v), theirs) in p.params.iter().zip(values) {
+                if cell(v) != *theirs {
+                    return Ok(Some(Foreign::Named(format!(
+                        "its point {point} has {name} = {theirs}, and this experiment's has {name} = {}",
+                        cell(v)
+                    ))));
+                }
+            }
+        }
+    }
+    let Some(theirs) = identity.or_else(|| cells.map(|(_, i)| i.clone())) else {
+        return Ok(Some(Foreign::Other(
+            "it records no experiment (written by an older netwrap?): write the file afresh, without --resume"
+                .into(),
+        )));
+    };
+    if theirs.points != ours.points {
+        return Ok(Some(Foreign::Other(format!(
+            "it is a row of an experiment of {} points, and this one has {}",
+            theirs.points, ours.points
+        ))));
+    }
+    if theirs.experiment != ours.experiment {
+        return Ok(Some(Foreign::Other(format!(
+            "it is a row of experiment {}, and this one is {} (another base spec, other axes or replications)",
+            theirs.experiment, ours.experiment
+        ))));
+    }
+    Ok(None)
+}
+
+/// How a row is another experiment's (see [`foreign_row`]).
+enum Foreign {
+    /// A value that differs, named.
+    Named(String),
+    /// Only its identity differs (or it has none).
+    Other(String),
 }
 
 impl Sink {
-    /// Opens `path` for the rows of a sweep of `points` points: created afresh, or with
-    /// `resume` read back — its complete rows are the points done; a last row cut short (no
-    /// newline: the run was killed mid-write) is dropped and its point run again; a row that
-    /// is not one of this sweep's (unreadable, a point out of range, a point twice, a CSV row
-    /// of other columns) refuses the resume.
-    fn open(path: &Path, csv: bool, header: &str, resume: bool, points: u64) -> anyhow::Result<Sink> {
+    /// Opens `path` for the rows of `sweep`: created afresh, or with `resume` read back — its
+    /// complete rows are the points done; a last row cut short (no newline: the run was killed
+    /// mid-write) is dropped and its point run again; a row that is not one of this sweep's
+    /// (unreadable, another experiment's, a point out of range, a point twice, a CSV row of
+    /// other columns) refuses the resume, naming the first difference it can.
+    fn open(path: &Path, csv: bool, header: &str, resume: bool, sweep: &Sweep) -> anyhow::Result<Sink> {
         let what = || format!("{}", path.display());
+        let points = sweep.len();
         // Locked before it is read or emptied: another run may be writing it.
         let mut file = output::lock_output(path, &what(), !resume)?;
         let mut done = BTreeSet::new();
@@ -228,23 +312,57 @@ impl Sink {
             if csv {
                 let first = lines.next().unwrap_or_default();
                 if first != header.trim_end() {
+                    let older = header.trim_end().strip_suffix(",experiment,points") == Some(first);
                     bail!(
-                        "cannot resume into {}: its columns differ from this experiment's (another experiment's output?)",
-                        what()
+                        "cannot resume into {}: its columns differ from this experiment's ({})",
+                        what(),
+                        if older {
+                            "written by an older netwrap, without the experiment and points columns: write it afresh, without --resume"
+                        } else {
+                            "another experiment's output?"
+                        }
                     );
                 }
             }
+            let params = sweep.parameters().len();
+            // A row another experiment's by its identity alone: reported unless a later row
+            // names a difference.
+            let mut other: Option<String> = None;
             for (i, line) in lines.enumerate().filter(|(_, l)| !l.is_empty()) {
                 let row = i + 1 + usize::from(csv);
-                let p = point_of(line, csv).with_context(|| {
-                    format!("cannot resume {}: line {row} is not a row of netwrap's: {line:?}", what())
-                })?;
-                if csv && csv_fields(line) != columns {
-                    bail!(
-                        "cannot resume {}: line {row} has {} fields where this experiment's rows have {columns}",
-                        what(),
-                        csv_fields(line)
-                    );
+                let not_ours =
+                    || format!("cannot resume {}: line {row} is not a row of netwrap's: {line:?}", what());
+                let foreign = if csv {
+                    let p = point_of(line, csv).with_context(not_ours)?;
+                    let cells = csv_record(line);
+                    if cells.len() != columns {
+                        bail!(
+                            "cannot resume {}: line {row} has {} fields where this experiment's rows have {columns}",
+                            what(),
+                            cells.len()
+                        );
+                    }
+                    let theirs = Identity {
+                        experiment: cells[columns - 2].clone(),
+                        points: cells[columns - 1].parse().unwrap_or(0),
+                    };
+                    (p, foreign_row(sweep, p, None, Some((&cells[2..2 + params], &theirs)), None)?)
+                } else {
+                    let v: Value = serde_json::from_str(line).ok().with_context(not_ours)?;
+                    let p = v.get("point").and_then(Value::as_u64).with_context(not_ours)?;
+                    let identity = Identity::deserialize(&v).ok();
+                    (p, foreign_row(sweep, p, v.get("config"), None, identity)?)
+                };
+                let (p, foreign) = foreign;
+                match foreign {
+                    Some(Foreign::Named(why)) => {
+                        bail!("cannot resume {}: line {row} is another experiment's: {why}", what())
+                    }
+                    Some(Foreign::Other(why)) => {
+                        other.get_or_insert(format!("line {row} is another experiment's: {why}"));
+                        continue;
+                    }
+                    None => {}
                 }
                 if p >= points {
                     bail!(
@@ -255,6 +373,9 @@ impl Sink {
                 if !done.insert(p) {
                     bail!("cannot resume {}: point {p} appears twice (line {row})", what());
                 }
+            }
+            if let Some(why) = other {
+                bail!("cannot resume {}: {why}", what());
             }
             if cut {
                 // The cut row goes; its point runs again.
@@ -332,7 +453,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     let mut sinks = Vec::new();
     for (path, csv) in [(&o.csv, true), (&o.jsonl, false)] {
         if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
-            sinks.push(Sink::open(p, csv, &header, o.resume, sweep.len())?);
+            sinks.push(Sink::open(p, csv, &header, o.resume, sweep)?);
         }
     }
     let todo: Vec<Point> = points

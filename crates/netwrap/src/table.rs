@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use netwrap_app::Row;
 use netwrap_app::reproduce::{ChannelRow, Data, Kind, Runs};
 use netwrap_app::row::Metrics;
+use netwrap_app::sweep::Identity;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -397,7 +398,8 @@ fn value(cell: &str) -> Value {
 }
 
 /// Reads a sweep's rows: the point and replication, the swept values (the columns up to
-/// `verdict`), the metrics.
+/// `verdict`), the metrics, and the experiment's identity (absent from files written before
+/// rows carried it: read as empty).
 fn read_runs(text: &str) -> anyhow::Result<Runs> {
     let mut r = reader(text);
     let header = r.headers().context("not a CSV with a header")?.clone();
@@ -411,6 +413,7 @@ fn read_runs(text: &str) -> anyhow::Result<Runs> {
         );
     };
     let parameters: Vec<String> = names[2..to].iter().map(|s| s.to_string()).collect();
+    let [experiment, points] = ["experiment", "points"].map(|c| names.iter().position(|h| *h == c));
     let mut rows = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
@@ -421,11 +424,16 @@ fn read_runs(text: &str) -> anyhow::Result<Runs> {
                 .map_err(|_| anyhow::anyhow!("line {line}: {} = {c:?} is not a whole number", names[col]))
         };
         let metrics: Metrics = rec.deserialize(Some(&header)).with_context(|| format!("line {line}"))?;
+        let identity = match (experiment, points) {
+            (Some(e), Some(p)) => Identity { experiment: rec[e].to_string(), points: whole(p)? },
+            _ => Identity::default(),
+        };
         rows.push(Row {
             point: whole(0)?,
             replication: whole(1)? as u32,
             parameters: parameters.iter().enumerate().map(|(j, p)| (p.clone(), value(&rec[2 + j]))).collect(),
             metrics,
+            identity,
         });
     }
     Ok(Runs { parameters, rows })
@@ -575,6 +583,7 @@ mod tests {
                 seed: 1,
                 ..Metrics::default()
             },
+            identity: Identity { experiment: "00c0ffee00c0ffee".into(), points: 2 },
         };
         let runs = Runs {
             parameters: vec!["topology.k".into(), "topology.name".into()],
@@ -586,8 +595,15 @@ mod tests {
         let text = write(&Data::Runs(runs.clone()));
         assert!(text.starts_with("point,replication,topology.k,topology.name,verdict,"), "{text}");
         let back = read(Kind::Runs, &text).unwrap();
-        assert_eq!(back, Data::Runs(runs));
+        assert_eq!(back, Data::Runs(runs.clone()));
         assert_eq!(write(&back), text);
+        assert!(text.lines().nth(1).unwrap().ends_with(",00c0ffee00c0ffee,2"), "{text}");
+        // A file written before rows carried their experiment reads too, without it.
+        let older: String =
+            text.lines().map(|l| format!("{}\n", l.rsplitn(3, ',').nth(2).unwrap())).collect();
+        let Data::Runs(back) = read(Kind::Runs, &older).unwrap() else { unreachable!() };
+        assert_eq!(back.rows[0].identity, Identity::default());
+        assert_eq!(back.rows[0].metrics, runs.rows[0].metrics);
     }
 
     /// The pages' other tables keep their numbers as written: whole numbers without a point.

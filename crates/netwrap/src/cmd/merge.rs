@@ -4,12 +4,16 @@
 use crate::output::{self, write_failed};
 use anyhow::{Context, bail};
 use clap::Args;
+use netwrap_app::sweep::Identity;
+use serde::Deserialize;
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Join the CSV (or JSON lines) files of a sharded run (`netwrap run --shard i/N`) into one,
-/// in point order: byte for byte what one unsharded run writes.
+/// in point order: byte for byte what one unsharded run writes. Every row says which
+/// experiment it is of and how many points that has: rows of two experiments are refused,
+/// and points missing anywhere (the last shard's included) are reported.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// The shards' files: all CSV (`.csv`) or all JSON lines (`.jsonl`).
@@ -29,6 +33,9 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     }
     let mut header: Option<String> = None;
     let mut rows: Vec<(u64, String)> = Vec::new();
+    // The experiment of the first row read (its identity, or none in a file written before
+    // rows carried it) and the file it is in: every other row must be of the same.
+    let mut experiment: Option<(Option<Identity>, &PathBuf)> = None;
     for f in &a.files {
         let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
         // Every row netwrap writes ends with a newline: a last one without was cut short by a
@@ -68,6 +75,18 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             };
             let point =
                 point.with_context(|| format!("{}: a line without a point index: {line:?}", f.display()))?;
+            let identity = if csv { csv_identity(header.as_deref(), line) } else { json_identity(line) };
+            match &experiment {
+                None => experiment = Some((identity, f)),
+                Some((first, first_file)) if *first != identity => bail!(
+                    "{} holds rows of {}, and {} of {}: not shards of one experiment",
+                    first_file.display(),
+                    describe(first),
+                    f.display(),
+                    describe(&identity)
+                ),
+                Some(_) => {}
+            }
             rows.push((point, line.to_string()));
         }
     }
@@ -75,12 +94,26 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
     if let Some(w) = rows.windows(2).find(|w| w[0].0 == w[1].0) {
         bail!("point {} appears twice: the files overlap (shards of one run never do)", w[0].0);
     }
-    let missing: Vec<u64> = rows.windows(2).flat_map(|w| w[0].0 + 1..w[1].0).take(11).collect();
-    if !missing.is_empty() || rows.first().is_some_and(|r| r.0 != 0) {
-        let first_missing = if rows.first().is_some_and(|r| r.0 != 0) { 0 } else { missing[0] };
+    // The points the rows say their experiment has (unknown in older files).
+    let total = experiment.and_then(|(i, _)| i).map(|i| i.points);
+    if let (Some(n), Some((last, _))) = (total, rows.last())
+        && *last >= n
+    {
+        bail!("point {last} is out of range: the rows' experiment has {n} points");
+    }
+    let first = rows.first().map_or(0, |r| r.0);
+    let end = total.unwrap_or_else(|| rows.last().map_or(0, |r| r.0.saturating_add(1)));
+    let last = rows.last().map_or(0, |r| r.0.saturating_add(1));
+    let missing: Vec<u64> = (0..first)
+        .chain(rows.windows(2).flat_map(|w| w[0].0 + 1..w[1].0))
+        .chain(last.max(first)..end)
+        .take(11)
+        .collect();
+    if let Some(first_missing) = missing.first() {
         bail!(
-            "point {first_missing} is missing{}: a shard's file is absent or incomplete (resume it with `netwrap run … --shard i/N --resume`)",
-            if missing.len() > 1 { format!(" (and {} more)", missing.len() - 1) } else { String::new() }
+            "point {first_missing} is missing{}{}: a shard's file is absent or incomplete (resume it with `netwrap run … --shard i/N --resume`)",
+            if missing.len() > 1 { format!(" (and {} more)", missing.len() - 1) } else { String::new() },
+            total.map(|n| format!(", of the experiment's {n} points")).unwrap_or_default()
         );
     }
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
@@ -105,4 +138,26 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A CSV row's experiment: its last two cells, under a header ending with `experiment` and
+/// `points` (neither holds a comma); none in a file written before rows carried it.
+fn csv_identity(header: Option<&str>, line: &str) -> Option<Identity> {
+    header?.strip_suffix(",experiment,points")?;
+    let mut cells = line.rsplitn(3, ',');
+    let points = cells.next()?.parse().ok()?;
+    Some(Identity { experiment: cells.next()?.to_string(), points })
+}
+
+/// A JSON line's experiment: its `experiment` and `points` fields.
+fn json_identity(line: &str) -> Option<Identity> {
+    Identity::deserialize(serde_json::from_str::<Value>(line).ok()?).ok()
+}
+
+/// An experiment as merge's messages name it.
+fn describe(identity: &Option<Identity>) -> String {
+    match identity {
+        Some(i) => format!("experiment {} ({} points)", i.experiment, i.points),
+        None => "no recorded experiment (written by an older netwrap)".into(),
+    }
 }

@@ -662,6 +662,10 @@ fn merge_refuses_files_that_are_not_shards_of_one_run() {
             ("empty.csv", b""),
             ("cut.csv", b"point,replication,foo\n1,0,0.12"),
             ("cut.jsonl", b"{\"point\": 1}\n{\"point\": 2, \"x\": 0.1"),
+            ("g.csv", b"point,replication,foo,experiment,points\n0,0,1,00000000000000aa,3\n"),
+            ("h.csv", b"point,replication,foo,experiment,points\n1,0,1,00000000000000bb,3\n"),
+            ("i.csv", b"point,replication,foo,experiment,points\n5,0,1,00000000000000aa,3\n"),
+            ("g.jsonl", b"{\"point\": 1, \"experiment\": \"00000000000000aa\", \"points\": 2}\n"),
         ],
     );
     let f = |name: &str| dir.join(name).display().to_string();
@@ -687,6 +691,12 @@ fn merge_refuses_files_that_are_not_shards_of_one_run() {
         merge(2, Err, "cut.csv: its last row is cut short", &["a.csv", "cut.csv"]),
         merge(2, Err, "cut.jsonl: its last row is cut short", &["a.jsonl", "cut.jsonl"]),
         merge(2, Err, "empty.csv is empty: a sweep's CSV starts with its header", &["a.csv", "empty.csv"]),
+        // Rows that say their experiment: two experiments, points missing at the end, a point
+        // past the end; rows that say none beside rows that do.
+        merge(2, Err, "g.csv holds rows of experiment 00000000000000aa (3 points), and", &["g.csv", "h.csv"]),
+        merge(2, Err, "point 1 is missing (and 1 more), of the experiment's 3 points", &["g.csv"]),
+        merge(2, Err, "point 5 is out of range: the rows' experiment has 3 points", &["g.csv", "i.csv"]),
+        merge(2, Err, "holds rows of no recorded experiment (written by an older netwrap)", &["a.jsonl", "g.jsonl"]),
         merge(1, Err, "cannot write /dev/full", &["a.csv", "--out", "/dev/full"]),
         merge(1, Err, "cannot write /nonexistent/x.csv", &["a.csv", "-o", "/nonexistent/x.csv"]),
         case(2, Err, "all .csv or all .jsonl", &["merge", "foo.txt"]),

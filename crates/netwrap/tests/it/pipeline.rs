@@ -205,6 +205,131 @@ fn shards_resume_and_threads_give_the_same_bytes() {
     netwrap().args(["merge", s0.to_str().unwrap()]).assert().code(2).stderr(contains("missing"));
 }
 
+/// Verification that a sweep's files say which experiment they hold: `--resume` refuses
+/// another experiment's file (other rates, another run length, another topology) with status
+/// 2, naming the first difference it can (a value of the recorded config in JSON lines, a
+/// swept value or else the identity column in CSV); `merge` refuses shards of two experiments
+/// and reports the points a missing last shard held.
+#[test]
+fn files_of_another_experiment_are_refused() {
+    let dir = scratch("identity");
+    let base = "[topology]\nfamily = \"torus\"\nk = 4\n[run]\nmessages = 300\n[sweep]\n";
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let ours = write("ours.toml", format!("{base}\"workload.rate\" = [0.01, 0.02, 0.03]\n"));
+    let rates = write("rates.toml", format!("{base}\"workload.rate\" = [0.01, 0.025, 0.03]\n"));
+    let messages = write(
+        "messages.toml",
+        format!("{base}\"workload.rate\" = [0.01, 0.02, 0.03]\n").replace("300", "400"),
+    );
+    let topology = write(
+        "topology.toml",
+        format!("{base}\"workload.rate\" = [0.01, 0.02, 0.03]\n").replace("torus", "mesh"),
+    );
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    netwrap()
+        .args(["run", &ours, "--csv", &file("ours.csv"), "--jsonl", &file("ours.jsonl")])
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(file("ours.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(header.ends_with(",jain,experiment,points"), "{header}");
+    let experiment = csv.lines().nth(1).unwrap().rsplit(',').nth(1).unwrap().to_string();
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(&format!(",{experiment},3"))), "{csv}");
+    let jsonl = std::fs::read_to_string(file("ours.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (first["experiment"].as_str(), first["points"].as_u64()),
+        (Some(experiment.as_str()), Some(3))
+    );
+    for (spec, ext, says) in [
+        (
+            &rates,
+            "csv",
+            "line 3 is another experiment's: its point 1 has workload.rate = 0.02, and this experiment's has workload.rate = 0.025",
+        ),
+        (
+            &rates,
+            "jsonl",
+            "line 2 is another experiment's: it ran point 1 with workload.rate = 0.02, and this experiment's point 1 has workload.rate = 0.025",
+        ),
+        (
+            &messages,
+            "csv",
+            &format!(
+                "line 2 is another experiment's: it is a row of experiment {experiment}, and this one is "
+            ),
+        ),
+        (
+            &messages,
+            "jsonl",
+            "line 1 is another experiment's: it ran point 0 with run.messages = 300, and this experiment's point 0 has run.messages = 400",
+        ),
+        (
+            &topology,
+            "csv",
+            &format!("line 2 is another experiment's: it is a row of experiment {experiment}"),
+        ),
+        (
+            &topology,
+            "jsonl",
+            "it ran point 0 with topology.family = torus, and this experiment's point 0 has topology.family = mesh",
+        ),
+    ] {
+        let target = file(&format!("foreign.{ext}"));
+        std::fs::copy(file(&format!("ours.{ext}")), &target).unwrap();
+        netwrap()
+            .args(["run", spec, &format!("--{ext}"), &target, "--resume"])
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+        // Refused before anything was written.
+        assert_eq!(std::fs::read(&target).unwrap(), std::fs::read(file(&format!("ours.{ext}"))).unwrap());
+    }
+    // A file written before rows carried their experiment is not resumed into.
+    let older: String = csv.lines().map(|l| format!("{}\n", l.rsplitn(3, ',').nth(2).unwrap())).collect();
+    let older_path = write("older.csv", older);
+    netwrap()
+        .args(["run", &ours, "--csv", &older_path, "--resume"])
+        .assert()
+        .code(2)
+        .stderr(contains("written by an older netwrap, without the experiment and points columns"));
+    // Shards: of two experiments, refused; the last missing, its points reported.
+    for (name, spec, shard) in [("s0", &ours, "0/3"), ("s1", &ours, "1/3"), ("x2", &rates, "2/3")] {
+        netwrap()
+            .args([
+                "run",
+                spec,
+                "--shard",
+                shard,
+                "--csv",
+                &file(&format!("{name}.csv")),
+                "--jsonl",
+                &file(&format!("{name}.jsonl")),
+            ])
+            .assert()
+            .success();
+    }
+    for ext in ["csv", "jsonl"] {
+        let shard = |name: &str| file(&format!("{name}.{ext}"));
+        netwrap()
+            .args(["merge", &shard("s0"), &shard("s1"), &shard("x2")])
+            .assert()
+            .code(2)
+            .stderr(contains(format!("s0.{ext} holds rows of experiment {experiment} (3 points), and ")))
+            .stderr(contains(format!("x2.{ext} of experiment ")))
+            .stderr(contains("not shards of one experiment"));
+        netwrap()
+            .args(["merge", &shard("s0"), &shard("s1")])
+            .assert()
+            .code(2)
+            .stderr(contains("point 2 is missing, of the experiment's 3 points"));
+    }
+}
+
 /// Every example experiment (and the homework's, which `netwrap reproduce` embeds) runs and
 /// its points have the expected verdicts where the exact channel load decides them.
 #[test]
