@@ -314,6 +314,13 @@ impl BatchMeans {
     }
 }
 
+/// How much wider each of `n` 95% intervals must be for all `n` to hold at once with 95%
+/// confidence (Bonferroni): z(1 − 0.025/n) / z(0.975); 1 for one.
+pub fn bonferroni_widening(n: usize) -> f64 {
+    let normal = statrs::distribution::Normal::standard();
+    normal.inverse_cdf(1.0 - 0.025 / n.max(1) as f64) / normal.inverse_cdf(0.975)
+}
+
 /// Lag-1 sample autocorrelation Σ (x_i − x̄)(x_{i+1} − x̄) / Σ (x_i − x̄)²; 0 for a constant
 /// series.
 pub fn lag1_autocorrelation(x: &[f64]) -> f64 {
@@ -495,6 +502,9 @@ mod tests {
         // s² = 20/19, so the half-width is 2.093 · √(20/19/20).
         assert!((student_half_width(&x).unwrap() - 2.093 * (1.0f64 / 19.0).sqrt()).abs() < 1e-3);
         assert_eq!(student_half_width(&[4.0]), None);
+        // Ten intervals at once: z(0.9975) = 2.807 against z(0.975) = 1.960.
+        assert!((bonferroni_widening(10) - 2.807 / 1.960).abs() < 1e-3);
+        assert!((bonferroni_widening(1) - 1.0).abs() < 1e-12);
     }
 
     /// Verification on series whose correlation is known: alternating values merge to 16–31

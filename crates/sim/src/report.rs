@@ -729,7 +729,8 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
     let source_queueing = m.mean_source_wait();
     // A window too short against the busiest queue's relaxation time gives no interval, however
     // uncorrelated its batch means look.
-    let needed = ctx.relaxation.map(|t| t * RELAXATIONS_PER_BATCH * netwrap_engine::stats::MIN_BATCHES as f64);
+    let needed =
+        ctx.relaxation.map(|t| t * RELAXATIONS_PER_BATCH * netwrap_engine::stats::MIN_BATCHES as f64);
     let too_short = needed.filter(|&n| window < n && latency_ci95.is_some());
     let latency_ci95 = latency_ci95.filter(|_| too_short.is_none());
     let latency_ci_note = (ok && latency_ci95.is_none() && m.delivered > 0).then(|| match (too_short, m.latency_batches()) {

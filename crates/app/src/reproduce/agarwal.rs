@@ -1,6 +1,6 @@
 //! Agarwal 1991: Figs. 2–5 (simulation against eq. 10) and the model's Figs. 6–16.
 
-use super::{Claim, Data, Item, Kind, ModelPoint, Page, Paper, Params, Runs, fmt, nan, pct};
+use super::{Claim, Data, Item, Kind, ModelPoint, Page, Paper, Params, Runs, fmt, nan, pct, width};
 use crate::error::Result;
 use crate::row::Row;
 use netwrap_model::figures::{self, FIGURE_IDS};
@@ -113,7 +113,7 @@ fn model_page(number: u32) -> Result<Page> {
 fn within(row: &Row, bound: f64) -> bool {
     let m = &row.metrics;
     let (sim, ci, model) = (nan(m.latency), nan(m.latency_ci95), nan(m.model_latency));
-    (sim - model).abs() <= bound * model + ci
+    (sim - model).abs() <= bound * model + width(ci)
 }
 
 /// |simulation/model − 1|.
@@ -157,7 +157,7 @@ fn figs_2_4(data: &Runs) -> Result<Page> {
         .map(|&n| match at_08(4.0, n as f64) {
             Some((sim, ci, model)) => (
                 format!("n = {n}: {} ± {} against {}", fmt(sim, 2), fmt(ci, 2), fmt(model, 2)),
-                sim - ci > model,
+                sim - width(ci) > model,
                 pct(sim, model),
             ),
             None => (format!("n = {n}: no point near ρ = 0.8"), false, String::new()),
@@ -221,7 +221,7 @@ fn fig_5(data: &Runs) -> Result<Page> {
             })
             .collect::<Vec<_>>()
             .join(", "),
-        long.rows.iter().all(|r| nan(r.metrics.model_latency) > nan(r.metrics.latency) + nan(r.metrics.latency_ci95)),
+        long.rows.iter().all(|r| nan(r.metrics.model_latency) > nan(r.metrics.latency) + width(nan(r.metrics.latency_ci95))),
     ));
     Ok(page)
 }

@@ -250,10 +250,13 @@ impl Ctx<'static> {
     }
 }
 
-/// Quick runs measure a tenth of the messages (at least 2,000, never more than the full run),
-/// after the same warm-up: a shorter warm-up would measure queues still filling.
+/// Quick runs measure a tenth of the messages after the same warm-up (a shorter warm-up would
+/// measure queues still filling): at least 10,000 of a run of that many or more, whose checks
+/// widen by a latency's confidence interval (fewer messages seldom give an honest one), and at
+/// least 2,000 of a shorter run (the throughput runs'), never more than the full run.
 pub fn quicken(run: &mut netwrap_sim::Run) {
-    run.messages = (run.messages / 10).max(2000).min(run.messages);
+    let least = if run.messages >= 10_000 { 10_000 } else { 2_000 };
+    run.messages = (run.messages / 10).max(least).min(run.messages);
 }
 
 impl<'a> Ctx<'a> {
@@ -368,6 +371,12 @@ pub(crate) fn pct(a: f64, b: f64) -> String {
 /// An optional number, NaN when absent (every comparison with it fails).
 pub(crate) fn nan(x: Option<f64>) -> f64 {
     x.unwrap_or(f64::NAN)
+}
+
+/// A 95% half-width as a check widens by it: a point too short for an honest interval (NaN
+/// here, "± —" on its page) counts its latency alone.
+pub(crate) fn width(ci: f64) -> f64 {
+    if ci.is_nan() { 0.0 } else { ci }
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ pub struct ReproduceArgs {
     /// A page id (e.g. agarwal-1991-fig-5), a prefix naming several (agarwal-1991,
     /// homework), or `all`; `netwrap reproduce list` prints the ids.
     pub id: String,
-    /// Fewer messages per simulated point (a tenth, at least 2,000) and every third load of the
+    /// Fewer messages per simulated point (a tenth, at least 10,000 of a longer run, 2,000 of a shorter) and every third load of the
     /// throughput sweeps: under two minutes instead of the full run's eight on two cores; each
     /// page's statements are checked all the same.
     #[arg(long)]
