@@ -46,6 +46,7 @@ pub mod progress;
 pub mod reference;
 pub mod rng;
 pub mod stats;
+pub mod switch_alloc;
 pub mod trace;
 pub mod traffic;
 pub mod vc;
@@ -57,7 +58,10 @@ use crate::rng::mix;
 use crate::stats::{Measured, Series, SeriesBucket};
 use crate::traffic::MessageSize;
 use netwrap_topo::{ChannelId, Network, TerminalId};
-pub use params::{Arbitration, Avoidance, EngineKind, Interval, MAX_VC_PARAM, Switching, Threads, VcParams};
+pub use params::{
+    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, Stages,
+    Switching, Threads, VcChoice, VcParams,
+};
 use serde::Serialize;
 pub(crate) use workload::Births;
 pub use workload::{AccessOutcome, Arrivals, Memories};

@@ -89,6 +89,110 @@ pub enum Arbitration {
     OldestFirst,
 }
 
+/// How the switch is allocated among a router's input VCs (`crate::switch_alloc`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[derive(strum::VariantArray, strum::EnumMessage, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Allocator {
+    /// The requests one by one in the router's arbitration order, each granted if its input
+    /// port and output are still free (a maximal matching).
+    #[default]
+    Greedy,
+    /// Separable, input first: each input port picks one of its VCs, each output one of the
+    /// input ports that picked it (round-robin arbiters, one iteration).
+    InputFirst,
+    /// Separable, output first: each output picks one input port asking for it, each input
+    /// port one of its VCs so picked (round-robin arbiters, one iteration).
+    OutputFirst,
+    /// iSLIP (McKeown 1999), one iteration: output first, an output's pointer advancing only
+    /// when its pick is accepted (BookSim2's default switch allocator).
+    Islip,
+}
+
+/// Which of the free VCs a packet may take it takes (at a router's output and at injection).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[derive(strum::VariantArray, strum::EnumMessage, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum VcChoice {
+    /// The lowest-numbered: short packets queue in one VC while the others idle.
+    #[default]
+    Lowest,
+    /// The first at or after a pointer per port that moves past each VC taken, spreading
+    /// packets over the VCs as BookSim2's round-robin VC allocator and injection do.
+    Rotating,
+}
+
+/// The VCs of `range` in the order a [`VcChoice::Rotating`] pointer at `start` tries them:
+/// from `start` up, then from the range's start.
+#[inline]
+pub fn rotated(range: std::ops::Range<u32>, start: u32) -> impl Iterator<Item = u32> {
+    let split = start.clamp(range.start, range.end);
+    (split..range.end).chain(range.start..split)
+}
+
+/// When a packet under a dateline (`Avoidance::Dateline`) takes its ring's upper VC class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[derive(strum::VariantArray, strum::EnumMessage, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum DatelineClass {
+    /// The lower class until the packet takes its ring's wrap-around channel, the upper class
+    /// from that channel until it leaves the ring (Dally & Seitz 1987).
+    #[default]
+    AtWrap,
+    /// The class chosen as the packet enters a ring, for the whole ring: the upper one if its
+    /// route will take the ring's wrap-around channel, the lower one if not (BookSim2's
+    /// `dim_order_torus`). Needs a routing with one route per pair (dimension order).
+    ByRoute,
+}
+
+/// How many packets a terminal's ejection port takes at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[derive(strum::VariantArray, strum::EnumMessage, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Ejection {
+    /// One packet at a time (Greenberg & Guan 1997's assumption 4).
+    #[default]
+    OnePacket,
+    /// One packet per VC, their flits interleaved at one flit a cycle (BookSim2's ejection
+    /// port, which has every VC of the router's ports).
+    EveryVc,
+}
+
+/// The router's pipeline as separate stages (BookSim2's `routing_delay`, `vc_alloc_delay`,
+/// `sw_alloc_delay`, `st_final_delay` and `speculative`; Peh & Dally 2001's pipeline).
+///
+/// Every flit crosses switch allocation and traversal (`switch_alloc + traversal` cycles, the
+/// per-flit delay r); a header also routes (`routing` cycles, from when it is at the front of
+/// its VC and past the per-flit stages) and allocates a VC (`vc_alloc` cycles between its VC
+/// grant and its switch grant; with `speculative`, switch allocation runs beside VC allocation
+/// and only the excess of `vc_alloc` over `switch_alloc` remains). So the next packet of an
+/// input VC starts routing only once the previous tail has left, as in BookSim's router.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stages {
+    /// Cycles a header spends in routing (0: lookahead routing, done one router earlier).
+    pub routing: u32,
+    /// Cycles from a header's VC grant to its first switch request.
+    pub vc_alloc: u32,
+    /// Cycles every flit spends in switch allocation.
+    pub switch_alloc: u32,
+    /// Cycles every flit spends crossing the switch.
+    pub traversal: u32,
+    /// Switch allocation speculates beside VC allocation.
+    pub speculative: bool,
+}
+
+impl Stages {
+    /// Cycles between a header's VC grant and its earliest departure beyond the per-flit
+    /// delay: the VC allocation stage, less what speculation overlaps with switch allocation.
+    pub fn vc_gap(&self) -> u32 {
+        if self.speculative { self.vc_alloc.saturating_sub(self.switch_alloc) } else { self.vc_alloc }
+    }
+}
+
 /// The virtual-channel router's parameters, resolved (the spec's `router` section).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct VcParams {
@@ -96,8 +200,25 @@ pub struct VcParams {
     pub vcs: u32,
     /// Flits per virtual-channel buffer.
     pub buffer: u32,
-    /// Router delay in cycles.
+    /// Router delay r in cycles: the pipeline every flit crosses (with `stages`, their switch
+    /// allocation plus traversal).
     pub router_delay: u32,
+    /// The pipeline as stages, when given as stages (`None`: r alone, no per-packet stages).
+    pub stages: Option<Stages>,
+    /// Cycles a flit spends on its terminal's injection channel before it is in the router's
+    /// buffer (BookSim2's injection channel: 1).
+    pub injection_latency: u32,
+    /// Cycles from a flit's ejection to its arrival at the terminal (BookSim2's ejection
+    /// channel: 1).
+    pub ejection_latency: u32,
+    /// Packets an ejection port takes at once.
+    pub ejection: Ejection,
+    /// The dateline's class rule (with `Avoidance::Dateline`).
+    pub dateline_class: DatelineClass,
+    /// The switch allocator.
+    pub allocator: Allocator,
+    /// Which free VC a packet takes.
+    pub vc_choice: VcChoice,
     /// Link latency in cycles (at least 1).
     pub link_latency: u32,
     /// Most flits per packet.
@@ -116,6 +237,13 @@ impl VcParams {
         vcs: 2,
         buffer: 16,
         router_delay: 0,
+        stages: None,
+        injection_latency: 0,
+        ejection_latency: 0,
+        ejection: Ejection::OnePacket,
+        dateline_class: DatelineClass::AtWrap,
+        allocator: Allocator::Greedy,
+        vc_choice: VcChoice::Lowest,
         link_latency: 1,
         packet: 16,
         switching: Switching::Wormhole,
@@ -127,6 +255,25 @@ impl VcParams {
 /// Most virtual channels per port, flits per buffer, packet flits and delays: generous for any
 /// router built, and small enough that per-port state stays small and sums cannot overflow.
 pub const MAX_VC_PARAM: u32 = 1 << 16;
+
+impl VcParams {
+    /// Cycles a header spends in a router beyond the per-flit delay r when it meets no other
+    /// traffic: routing, and VC allocation not overlapped by speculation.
+    pub fn header_extra(&self) -> u32 {
+        self.stages.map_or(0, |s| s.routing + s.vc_gap())
+    }
+
+    /// The unloaded latency of a message of `size` flits whose packets cross `hops` channels
+    /// of latency l (module `vc`'s "Unloaded latency", wormhole and vct):
+    /// (h + 1)(r + t_rc + t_va) + h·l + B + injection + ejection latencies.
+    pub fn unloaded_latency(&self, hops: u64, size: u64) -> u64 {
+        let per_router = (self.router_delay + self.header_extra()) as u64;
+        (hops + 1) * per_router
+            + hops * self.link_latency as u64
+            + size
+            + (self.injection_latency + self.ejection_latency) as u64
+    }
+}
 
 /// Threads per processor: a number, or `unbounded` (open loop: messages are created whatever
 /// the network does).

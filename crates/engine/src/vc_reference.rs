@@ -17,7 +17,10 @@
 //! `C + t` terminal `t`'s injection channel (C channels); input VC `port · V + k`; output VC
 //! `c · V + k` is the sender's view of input VC `c · V + k`.
 
-use crate::params::{Arbitration, Avoidance, Switching, VcParams};
+use crate::params::{
+    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, Switching, VcChoice, VcParams, rotated,
+};
+use crate::switch_alloc::{self, Request};
 use crate::traffic::Pattern;
 use crate::{
     Births, ClassService, Collector, Deadlock, DeadlockWait, Msg, Outcome, PacketStats, RunSpec, StopReason,
@@ -65,8 +68,8 @@ struct Message {
 enum Output {
     /// Output VC `c · V + k`.
     Vc(u32),
-    /// The ejection port of this terminal.
-    Eject(TerminalId),
+    /// Ejection slot `t · slots + k` of terminal t (`slots`: 1, or V with `Ejection::EveryVc`).
+    Eject(u32),
 }
 
 #[derive(Default)]
@@ -78,6 +81,9 @@ struct InputVc {
     sent: u32,
     /// The cycle its front flit came to the front.
     front_since: u64,
+    /// From when its front packet's header, granted an output, may ask for the switch (its
+    /// VC allocation stage over).
+    switch_from: u64,
 }
 
 struct OutputVc {
@@ -100,6 +106,8 @@ struct Source {
     taken: Option<(u64, u64)>,
 }
 
+/// One of a terminal's ejection slots: one per terminal, or one per VC with
+/// `Ejection::EveryVc`.
 #[derive(Default)]
 struct Sink {
     /// The packet being ejected.
@@ -139,6 +147,10 @@ struct Sim<'a, R: Routing> {
     port_used: Vec<bool>,
     channel_used: Vec<bool>,
     sink_used: Vec<bool>,
+    /// The separable allocators' round-robin pointers.
+    pointers: switch_alloc::Pointers,
+    /// Each port's rotating VC pointer (channels, then injection channels).
+    vc_next: Vec<u32>,
     last_move: u64,
     busy: Vec<u64>,
     flit_hops: u64,
@@ -160,7 +172,12 @@ pub fn run<R: Routing>(
     p: &VcParams,
 ) -> Outcome {
     let mut s = Sim::new(net, routing, spec, *p);
-    let quiet = 2 * (p.router_delay as u64 + 2 * crate::longest_latency(p, spec) as u64) + 100;
+    let quiet = 2
+        * (p.router_delay as u64
+            + p.header_extra() as u64
+            + p.injection_latency as u64
+            + 2 * crate::longest_latency(p, spec) as u64)
+        + 100;
     let mut born = Vec::new();
     let mut now = 0;
     let mut reason = None;
@@ -235,7 +252,9 @@ impl<'a, R: Routing> Sim<'a, R> {
             sources: (0..terminals)
                 .map(|_| Source { held: vec![false; v as usize], ..Source::default() })
                 .collect(),
-            sinks: (0..terminals).map(|_| Sink::default()).collect(),
+            sinks: (0..terminals * if p.ejection == Ejection::EveryVc { p.vcs } else { 1 })
+                .map(|_| Sink::default())
+                .collect(),
             rr: vec![0; net.routers() as usize],
             packets: Vec::new(),
             messages: Vec::new(),
@@ -244,6 +263,12 @@ impl<'a, R: Routing> Sim<'a, R> {
             port_used: vec![false; (nc + terminals) as usize],
             channel_used: vec![false; nc as usize],
             sink_used: vec![false; terminals as usize],
+            vc_next: vec![0; net.channels().len() + terminals as usize],
+            pointers: switch_alloc::Pointers::new(
+                net.channels().len() as u32 + terminals,
+                net.channels().len() as u32 + terminals,
+                p.vcs,
+            ),
             last_move: 0,
             busy: vec![0; nc as usize],
             flit_hops: 0,
@@ -268,7 +293,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         let (landing, flying): (VecDeque<_>, VecDeque<_>) = self.wires.drain(..).partition(|w| w.0 == now);
         self.wires = flying;
         for (_, ivc, packet) in landing {
-            self.push_flit(ivc, packet, now);
+            self.push_flit(ivc, packet, now, 0);
         }
         let (landing, flying): (VecDeque<_>, VecDeque<_>) = self.credits.drain(..).partition(|c| c.0 == now);
         self.credits = flying;
@@ -277,12 +302,61 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
     }
 
-    fn push_flit(&mut self, ivc: u32, packet: usize, now: u64) {
+    /// A flit enters input VC `ivc` at `now`, ready after `delay` (an injection channel's
+    /// latency, else 0) and the router delay r.
+    fn push_flit(&mut self, ivc: u32, packet: usize, now: u64, delay: u64) {
         let q = &mut self.ivcs[ivc as usize];
         if q.flits.is_empty() {
             q.front_since = now;
         }
-        q.flits.push_back(Flit { packet, ready: now + self.p.router_delay as u64 });
+        q.flits.push_back(Flit { packet, ready: now + delay + self.p.router_delay as u64 });
+    }
+
+    /// Whether input VC `ivc`'s front flit may ask at `now`: it is ready, and a header has
+    /// also routed (its routing stage, from when it was ready at the front) or, granted an
+    /// output, waited out its VC allocation stage.
+    fn asks(&self, ivc: u32, now: u64) -> bool {
+        let q = &self.ivcs[ivc as usize];
+        let Some(front) = q.flits.front() else { return false };
+        if front.ready > now {
+            return false;
+        }
+        if q.sent > 0 {
+            return true;
+        }
+        match q.output {
+            None => front.ready.max(q.front_since) + self.routing_stage() <= now,
+            Some(_) => q.switch_from <= now,
+        }
+    }
+
+    /// Whether the packet, taking channel `c`, goes on to take the wrap-around channel of `c`'s
+    /// ring: its route followed hop by hop while it stays in that dimension.
+    fn takes_wrap(&self, c: ChannelId, packet: usize) -> bool {
+        let pk = &self.packets[packet];
+        let dim = self.rings[c as usize].0;
+        let mut hop = c;
+        let mut cands = Candidates::default();
+        loop {
+            if self.rings[hop as usize].1 {
+                return true;
+            }
+            self.routing.route(self.net.channel(hop).dst, pk.dst, pk.salt, &mut cands);
+            match cands.as_slice().first() {
+                Some(&next) if self.rings[next as usize].0 == dim => hop = next,
+                _ => return false,
+            }
+        }
+    }
+
+    /// Packets a terminal's ejection port takes at once.
+    fn eject_slots(&self) -> u32 {
+        if self.p.ejection == Ejection::EveryVc { self.p.vcs } else { 1 }
+    }
+
+    /// A header's routing stage in cycles.
+    fn routing_stage(&self) -> u64 {
+        self.p.stages.map_or(0, |s| s.routing as u64)
     }
 
     /// A new message joins its source's queue as packets of at most P flits.
@@ -326,11 +400,16 @@ impl<'a, R: Routing> Sim<'a, R> {
             let need = if self.p.switching == Switching::Wormhole { 1 } else { pk.len };
             let base = self.messages[pk.message].base;
             let created = pk.created;
-            for k in base..base + self.vcs_in {
+            let rotate = self.p.vc_choice == VcChoice::Rotating;
+            let start = if rotate { self.vc_next[port as usize] } else { 0 };
+            for k in rotated(base..base + self.vcs_in, start) {
                 let room = f - self.ivcs[(port * v + k) as usize].flits.len() as u32;
                 let src = &mut self.sources[t as usize];
                 if !src.held[k as usize] && room >= need {
                     src.held[k as usize] = true;
+                    if rotate {
+                        self.vc_next[port as usize] = (k + 1) % v;
+                    }
                     src.vc = Some(k);
                     if now >= self.warmup {
                         src.taken = Some((now, now - created));
@@ -344,7 +423,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         if self.ivcs[ivc as usize].flits.len() as u32 == f {
             return;
         }
-        self.push_flit(ivc, packet, now);
+        self.push_flit(ivc, packet, now, self.p.injection_latency as u64);
         self.last_move = now;
         let len = self.packets[packet].len;
         let src = &mut self.sources[t as usize];
@@ -371,11 +450,8 @@ impl<'a, R: Routing> Sim<'a, R> {
         let n = vcs.len();
         let rot = self.rr[rt as usize] as usize % n;
         self.rr[rt as usize] = self.rr[rt as usize].wrapping_add(1);
-        let mut requests: Vec<u32> = (rot..n)
-            .chain(0..rot)
-            .map(|i| vcs[i])
-            .filter(|&ivc| self.ivcs[ivc as usize].flits.front().is_some_and(|fl| fl.ready <= now))
-            .collect();
+        let mut requests: Vec<u32> =
+            (rot..n).chain(0..rot).map(|i| vcs[i]).filter(|&ivc| self.asks(ivc, now)).collect();
         if self.p.arbitration == Arbitration::OldestFirst {
             requests.sort_by_key(|&ivc| {
                 let pk = &self.packets[self.ivcs[ivc as usize].flits[0].packet];
@@ -387,8 +463,41 @@ impl<'a, R: Routing> Sim<'a, R> {
                 self.allocate(rt, ivc, now);
             }
         }
+        if self.p.allocator != Allocator::Greedy {
+            return self.separable(&requests, now);
+        }
         for &ivc in &requests {
             self.traverse(ivc, now);
+        }
+    }
+
+    /// A separable allocator's round: of `requests`, those holding an output, past their VC
+    /// allocation stage and with a credit (or ejecting) ask; the grants move, in order.
+    fn separable(&mut self, requests: &[u32], now: u64) {
+        let v = self.p.vcs;
+        let mut asks = Vec::new();
+        for &ivc in requests {
+            let q = &self.ivcs[ivc as usize];
+            let output = match q.output {
+                None => continue,
+                Some(_) if q.switch_from > now => continue,
+                Some(Output::Eject(slot)) => self.nc + slot / self.eject_slots(),
+                Some(Output::Vc(o)) if self.ovcs[o as usize].credits == 0 => continue,
+                Some(Output::Vc(o)) => o / v,
+            };
+            let pk = &self.packets[q.flits[0].packet];
+            let age = if self.p.arbitration == Arbitration::OldestFirst {
+                (pk.created, ((pk.salt as u64) << 32) | ivc as u64)
+            } else {
+                (0, 0)
+            };
+            asks.push(Request { vc: ivc % v, input: ivc / v, output, age });
+        }
+        let mut granted = Vec::new();
+        let oldest = self.p.arbitration == Arbitration::OldestFirst;
+        switch_alloc::allocate(self.p.allocator, &asks, oldest, &mut self.pointers, &mut granted);
+        for (r, _) in asks.iter().zip(&granted).filter(|(_, g)| **g) {
+            self.traverse(r.input * v + r.vc, now);
         }
     }
 
@@ -406,7 +515,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
         }
         // Its wait counts from when it was both at the front and ready.
-        let waited = now - header.ready.max(q.front_since);
+        let waited = now - (header.ready.max(q.front_since) + self.routing_stage());
         let escape = self.p.deadlock == Avoidance::Escape;
         let mut cands = Candidates::default();
         // Non-minimal paths: decided at the source by the channels' credits (PAR again at the
@@ -447,12 +556,14 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
         let taken = (now >= self.warmup).then_some((now, waited));
         if cands.is_empty() {
-            // At its destination: the terminal's ejection port, one packet at a time.
-            let sink = &mut self.sinks[pk.dst as usize];
-            if sink.owner.is_none() {
+            // At its destination: the lowest free slot of the terminal's ejection port.
+            let slots = self.eject_slots();
+            let first = pk.dst * slots;
+            if let Some(k) = (0..slots).find(|&k| self.sinks[(first + k) as usize].owner.is_none()) {
+                let sink = &mut self.sinks[(first + k) as usize];
                 sink.owner = Some(packet);
                 sink.taken = taken;
-                self.ivcs[ivc as usize].output = Some(Output::Eject(pk.dst));
+                self.grant(ivc, Output::Eject(first + k), now);
             }
             return;
         }
@@ -507,11 +618,23 @@ impl<'a, R: Routing> Sim<'a, R> {
             self.packets[packet].leg = leg;
         }
         if let Some(o) = out {
+            if self.p.vc_choice == VcChoice::Rotating {
+                self.vc_next[(o / v) as usize] = (o % v + 1) % v;
+            }
             let ov = &mut self.ovcs[o as usize];
             ov.holder = Some(ivc);
             ov.taken = taken;
-            self.ivcs[ivc as usize].output = Some(Output::Vc(o));
+            self.grant(ivc, Output::Vc(o), now);
         }
+    }
+
+    /// Input VC `ivc`'s header takes `output` at `now`; it asks for the switch after its VC
+    /// allocation stage (less what speculation overlaps).
+    fn grant(&mut self, ivc: u32, output: Output, now: u64) {
+        let gap = self.p.stages.map_or(0, |s| s.vc_gap() as u64);
+        let q = &mut self.ivcs[ivc as usize];
+        q.output = Some(output);
+        q.switch_from = now + gap;
     }
 
     /// The lowest output VC of channel `c` that the packet may take, that no packet holds and
@@ -530,13 +653,20 @@ impl<'a, R: Routing> Sim<'a, R> {
                 let half = self.vcs_in / 2;
                 let port = ivc / v;
                 let (dim, wrap) = self.rings[c as usize];
-                let came_upper =
-                    port < self.nc && ivc % v >= base + half && self.rings[port as usize].0 == dim;
-                if wrap || came_upper { base + half..top } else { base..base + half }
+                let same_ring = port < self.nc && self.rings[port as usize].0 == dim;
+                let came_upper = same_ring && ivc % v >= base + half;
+                let upper = if self.p.dateline_class == DatelineClass::ByRoute {
+                    // BookSim2's rule: chosen on entering the ring, for the whole ring.
+                    if same_ring { came_upper } else { self.takes_wrap(c, packet) }
+                } else {
+                    wrap || came_upper
+                };
+                if upper { base + half..top } else { base..base + half }
             }
             _ => base..top,
         };
-        range.map(|k| c * v + k).find(|&o| {
+        let start = if self.p.vc_choice == VcChoice::Rotating { self.vc_next[c as usize] } else { 0 };
+        rotated(range, start).map(|k| c * v + k).find(|&o| {
             let ov = &self.ovcs[o as usize];
             ov.holder.is_none() && ov.credits >= need
         })
@@ -579,11 +709,12 @@ impl<'a, R: Routing> Sim<'a, R> {
         let v = self.p.vcs;
         let port = ivc / v;
         let Some(output) = self.ivcs[ivc as usize].output else { return };
-        if self.port_used[port as usize] {
+        if self.port_used[port as usize] || self.ivcs[ivc as usize].switch_from > now {
             return;
         }
         match output {
-            Output::Eject(t) => {
+            Output::Eject(slot) => {
+                let t = slot / self.eject_slots();
                 if self.sink_used[t as usize] {
                     return;
                 }
@@ -623,9 +754,9 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
         }
         match output {
-            Output::Eject(t) => {
+            Output::Eject(slot) => {
                 if is_tail {
-                    self.eject_tail(t, flit.packet, now);
+                    self.eject_tail(slot, flit.packet, now);
                 }
             }
             Output::Vc(o) => {
@@ -650,27 +781,29 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
     }
 
-    /// A packet's tail is ejected at `now`: it is delivered at `now + 1`, and its message with
-    /// its last packet.
-    fn eject_tail(&mut self, t: TerminalId, packet: usize, now: u64) {
-        let sink = &mut self.sinks[t as usize];
+    /// A packet's tail is ejected at `now`: it is delivered at `now + 1` plus the ejection
+    /// channel's latency, and its message with its last packet.
+    fn eject_tail(&mut self, slot: u32, packet: usize, now: u64) {
+        let sink = &mut self.sinks[slot as usize];
         sink.owner = None;
         let taken = sink.taken.take();
         serve(&mut self.service[self.net.classes().len() + 1], taken, now);
         let pk = &self.packets[packet];
+        // The tail reaches the terminal over its ejection channel.
+        let arrives = now + 1 + self.p.ejection_latency as u64;
         let m = &mut self.messages[pk.message];
         if m.msg.seq != UNMEASURED {
             self.pstats.delivered += 1;
             self.pstats.nonminimal += u64::from(netwrap_topo::paths::went_nonminimal(pk.leg));
-            self.pstats.latency_sum += now + 1 - pk.created;
-            self.pstats.network_sum += now + 1 - pk.left;
+            self.pstats.latency_sum += arrives - pk.created;
+            self.pstats.network_sum += arrives - pk.left;
         }
         m.packets_left -= 1;
         if m.packets_left == 0 {
             // The message's hops are those of its last packet.
             m.msg.hops = pk.hops;
             m.msg.leg = pk.leg;
-            self.births.deliver(&m.msg, now + 1, &mut self.collector);
+            self.births.deliver(&m.msg, arrives, &mut self.collector);
         }
     }
 

@@ -2,7 +2,10 @@
 //! reference ([`vc_reference::run`]) give identical [`Outcome`]s — every field, the deadlock
 //! report, the buffer occupancy and the class service included — on random small networks of
 //! every family, under every switching, deadlock avoidance and arbitration the spec layer
-//! accepts, from light load to past saturation, with replies and threads on some.
+//! accepts, with the pipeline as r alone or as stages (speculative or not), injection and
+//! ejection channels of 0 to 2 cycles, ejection one packet at a time or one per VC, both
+//! dateline class rules, every switch allocator and both VC choices, from light load to past saturation, with replies and
+//! threads on some.
 //!
 //! The cases respect the validity rules of the spec layer (`netwrap_sim`'s
 //! `RouterSpec::resolve` and `reply_classes`): `vct` and `saf` need buffer ≥ packet; Bubble
@@ -13,8 +16,8 @@
 
 use netwrap_engine::traffic::{MessageSize, Pattern};
 use netwrap_engine::{
-    Arbitration, Arrivals, Avoidance, Interval, Memories, Outcome, Record, RunSpec, StopReason, StopRule,
-    Switching, VcParams, vc, vc_reference,
+    Allocator, Arbitration, Arrivals, Avoidance, DatelineClass, Ejection, Interval, Memories, Outcome,
+    Record, RunSpec, Stages, StopReason, StopRule, Switching, VcChoice, VcParams, vc, vc_reference,
 };
 use netwrap_topo::{
     CirculantRouting, DimensionOrder, Family, GlobalArrangement, Legs, Network, PathChoice, Paths, Routing,
@@ -229,6 +232,13 @@ struct Knobs {
     extra_buffer: u32,
     packet: u32,
     router_delay: u32,
+    /// The pipeline as stages instead of r alone, and the terminals' channels' latencies.
+    stages: Option<Stages>,
+    terminal_latencies: (u32, u32),
+    ejection: Ejection,
+    dateline_class: DatelineClass,
+    allocator: Allocator,
+    vc_choice: VcChoice,
     link_latency: u32,
     size: MessageSize,
     /// Offered flits per node per cycle.
@@ -267,18 +277,50 @@ fn knobs() -> impl Strategy<Value = Knobs> {
         prop::option::weighted(0.25, (0..=4u64, 0..=4u32)),
     );
     let run = (0..=300u64, 10..=250u64, 2_000..=8_000u64, any::<u64>(), 0..11u8, any::<bool>());
-    (router, workload, run).prop_map(
+    let stages = (
+        prop::option::weighted(
+            0.3,
+            (0..=2u32, 0..=2u32, 0..=2u32, 0..=2u32, any::<bool>()).prop_map(
+                |(routing, vc_alloc, switch_alloc, traversal, speculative)| Stages {
+                    routing,
+                    vc_alloc,
+                    switch_alloc,
+                    traversal,
+                    speculative,
+                },
+            ),
+        ),
+        prop_oneof![3 => Just((0u32, 0u32)), 1 => (0..=2u32, 0..=2u32)],
+        prop_oneof![Just(Ejection::OnePacket), Just(Ejection::EveryVc)],
+        prop_oneof![Just(DatelineClass::AtWrap), Just(DatelineClass::ByRoute)],
+        prop_oneof![
+            Just(Allocator::Greedy),
+            Just(Allocator::InputFirst),
+            Just(Allocator::OutputFirst),
+            Just(Allocator::Islip)
+        ],
+        prop_oneof![Just(VcChoice::Lowest), Just(VcChoice::Rotating)],
+    );
+    (router, workload, run, stages).prop_map(
         |(
             (switching, arbitration, vcs, extra_buffer, packet, router_delay, link_latency),
             (size, load, arrivals, threads, replies),
             (warmup, messages, max_cycles, seed, stop, uniform_others),
+            (stages, terminal_latencies, ejection, dateline_class, allocator, vc_choice),
         )| Knobs {
             switching,
             arbitration,
             vcs,
             extra_buffer,
             packet,
-            router_delay,
+            // With stages, r is their switch allocation plus traversal.
+            router_delay: stages.map_or(router_delay, |s| s.switch_alloc + s.traversal),
+            stages,
+            terminal_latencies,
+            ejection,
+            dateline_class,
+            allocator,
+            vc_choice,
             link_latency,
             size,
             load,
@@ -327,6 +369,13 @@ fn case() -> impl Strategy<Value = Case> {
             vcs: k.vcs.max(min_vcs),
             buffer: min_buffer + k.extra_buffer,
             router_delay: k.router_delay,
+            stages: k.stages,
+            injection_latency: k.terminal_latencies.0,
+            ejection_latency: k.terminal_latencies.1,
+            ejection: k.ejection,
+            dateline_class: k.dateline_class,
+            allocator: k.allocator,
+            vc_choice: k.vc_choice,
             link_latency: k.link_latency,
             packet,
             switching,

@@ -948,24 +948,26 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
     if let Some(p) = c.router.vc() {
         writeln!(
             out,
-            "router: virtual-channel, {} VCs x {} flits per input port, router delay {}, link latency {} (credits alike), packets of at most {} flits, {}, {} arbitration{}",
+            "router: virtual-channel, {} VCs x {} flits per input port, router delay {}, link latency {} (credits alike){}, packets of at most {} flits, {}, {}{}",
             p.vcs,
             p.buffer,
-            p.router_delay,
+            pipeline_text(p),
             p.link_latency,
+            terminal_channels_text(p),
             p.packet,
             match p.switching {
                 netwrap_sim::Switching::Wormhole => "wormhole",
                 netwrap_sim::Switching::Vct => "virtual cut-through",
                 netwrap_sim::Switching::Saf => "store-and-forward",
             },
-            match p.arbitration {
-                netwrap_sim::Arbitration::RoundRobin => "round-robin",
-                netwrap_sim::Arbitration::OldestFirst => "oldest-first",
-            },
+            arbitration_text(p),
             match p.deadlock {
                 netwrap_sim::Avoidance::None => "",
-                netwrap_sim::Avoidance::Dateline => ", dateline",
+                netwrap_sim::Avoidance::Dateline => match p.dateline_class {
+                    netwrap_sim::DatelineClass::AtWrap => ", dateline",
+                    netwrap_sim::DatelineClass::ByRoute =>
+                        ", dateline (the class chosen by route on entering a ring)",
+                },
                 netwrap_sim::Avoidance::Bubble => ", bubble flow control",
                 netwrap_sim::Avoidance::Escape =>
                     ", adaptive (any minimal hop) with a dimension-order escape VC (bubble flow control on rings)",
@@ -983,6 +985,56 @@ fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Re
         writeln!(out, "model: {}", m.source)?;
     }
     Ok(())
+}
+
+/// The arbitration, and the switch allocator when not netwrap's greedy one.
+fn arbitration_text(p: &netwrap_sim::VcParams) -> String {
+    let arbitration = match p.arbitration {
+        netwrap_sim::Arbitration::RoundRobin => "round-robin",
+        netwrap_sim::Arbitration::OldestFirst => "oldest-first",
+    };
+    let allocator = match p.allocator {
+        netwrap_sim::Allocator::Greedy => return format!("{arbitration} arbitration"),
+        netwrap_sim::Allocator::InputFirst => "separable input-first",
+        netwrap_sim::Allocator::OutputFirst => "separable output-first",
+        netwrap_sim::Allocator::Islip => "iSLIP",
+    };
+    format!("{allocator} switch allocation with {arbitration} arbiters")
+}
+
+/// The router delay, and its stages when given as stages.
+fn pipeline_text(p: &netwrap_sim::VcParams) -> String {
+    match p.stages {
+        None => p.router_delay.to_string(),
+        Some(s) => format!(
+            "{} + per packet {} (routing {}, VC allocation {}, switch allocation {}, traversal {}{})",
+            p.router_delay,
+            p.header_extra(),
+            s.routing,
+            s.vc_alloc,
+            s.switch_alloc,
+            s.traversal,
+            if s.speculative { ", speculative" } else { "" }
+        ),
+    }
+}
+
+/// The terminals' channels and ejection port, where they differ from netwrap's defaults.
+fn terminal_channels_text(p: &netwrap_sim::VcParams) -> String {
+    let mut text = String::new();
+    if p.injection_latency != 0 || p.ejection_latency != 0 {
+        text += &format!(
+            ", injection and ejection channels of {} and {} cycles",
+            p.injection_latency, p.ejection_latency
+        );
+    }
+    if p.ejection == netwrap_sim::Ejection::EveryVc {
+        text += ", ejection of one packet per VC";
+    }
+    if p.vc_choice == netwrap_sim::VcChoice::Rotating {
+        text += ", VCs taken round-robin";
+    }
+    text
 }
 
 /// The model line of a sweep whose points use different forms of the model.

@@ -37,8 +37,8 @@
 
 use crate::Resolved;
 use crate::SimError;
-use crate::spec::Avoidance;
-use netwrap_engine::vc::{rings, upper_class};
+use crate::spec::{Avoidance, DatelineClass};
+use netwrap_engine::vc::{rings, route_wraps, upper_class};
 use netwrap_topo::{Candidates, Family, Legs, Network, PathChoice, Paths, Routing, Visitor};
 use serde::Serialize;
 
@@ -162,7 +162,7 @@ pub fn check(spec: &Resolved) -> Result<Check, SimError> {
         crate::experiment::phase_vcs(topology.network(), groups, &spec.routing, p.vcs, 1)?;
     }
     let legs = Legs::new(spec.routing.paths(), topology.network(), groups);
-    struct On(Avoidance, Legs, Option<(u32, u32)>);
+    struct On(Avoidance, Legs, Option<(u32, u32)>, DatelineClass);
     impl Visitor for On {
         type Output = Result<Check, SimError>;
         fn visit<F: Family>(self, f: &F) -> Self::Output {
@@ -172,11 +172,11 @@ pub fn check(spec: &Resolved) -> Result<Check, SimError> {
             } else if legs.active() || matches!(deadlock, Avoidance::Phases | Avoidance::DestGroup) {
                 route_class_check(f.network(), f, deadlock, &legs, self.2)
             } else {
-                check_on(f.network(), f, deadlock)
+                check_on(f.network(), f, deadlock, self.3)
             }
         }
     }
-    topology.visit(On(p.deadlock, legs, groups))
+    topology.visit(On(p.deadlock, legs, groups, p.dateline_class))
 }
 
 /// The escape sub-function of a routing: its one escape channel (VC 0) at every hop.
@@ -194,13 +194,19 @@ impl<R: Routing> Routing for EscapeOnly<'_, R> {
     }
 }
 
-/// Checks `routing` on `net` with the VC router's `deadlock` avoidance.
-pub fn check_on<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance) -> Result<Check, SimError> {
+/// Checks `routing` on `net` with the VC router's `deadlock` avoidance (a dateline's classes
+/// by `rule`).
+pub fn check_on<R: Routing>(
+    net: &Network,
+    routing: &R,
+    deadlock: Avoidance,
+    rule: DatelineClass,
+) -> Result<Check, SimError> {
     if deadlock == Avoidance::Escape {
         // Duato: the escape sub-network alone must be deadlock-free — by an acyclic graph, or
         // on rings by the bubble argument, which the escape VC applies.
         let inner = if routing.rings() { Avoidance::Bubble } else { Avoidance::None };
-        let c = dependency_check(net, &EscapeOnly(routing), inner)?;
+        let c = dependency_check(net, &EscapeOnly(routing), inner, rule)?;
         let verdict = match c.verdict {
             Verdict::Acyclic => Verdict::Escape { ring_edges: None },
             Verdict::Bubble { ring_edges } => Verdict::Escape { ring_edges: Some(ring_edges) },
@@ -209,11 +215,16 @@ pub fn check_on<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance) -> 
         };
         return Ok(Check { deadlock, verdict, ..c });
     }
-    dependency_check(net, routing, deadlock)
+    dependency_check(net, routing, deadlock, rule)
 }
 
 /// The dependency graph of `routing` under `deadlock` (not escape), and its verdict.
-fn dependency_check<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance) -> Result<Check, SimError> {
+fn dependency_check<R: Routing>(
+    net: &Network,
+    routing: &R,
+    deadlock: Avoidance,
+    rule: DatelineClass,
+) -> Result<Check, SimError> {
     let nc = net.channels().len() as u64;
     let classes: u64 = if deadlock == Avoidance::Dateline { 2 } else { 1 };
     let n = nc * classes;
@@ -232,6 +243,7 @@ fn dependency_check<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance)
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
     let mut cands = Candidates::for_network(net);
+    let mut ahead = Candidates::for_network(net);
     // Per destination and salt: the nodes reached (a node fixes the router it leads to).
     let mut seen = vec![false; n as usize];
     let mut stack: Vec<(u32, Option<u32>)> = Vec::new();
@@ -256,7 +268,20 @@ fn dependency_check<R: Routing>(net: &Network, routing: &R, deadlock: Avoidance)
                     )));
                 }
                 for &c in cands.as_slice() {
-                    let upper = dateline && upper_class(&ring, prev.map(|p| (p / 2, p % 2 == 1)), c);
+                    let arrived = prev.map(|p| (p / 2, p % 2 == 1));
+                    let upper = dateline
+                        && match (rule, arrived) {
+                            // Chosen on entering the ring, kept along it.
+                            (DatelineClass::ByRoute, Some((p, upper)))
+                                if ring[p as usize].0 == ring[c as usize].0 =>
+                            {
+                                upper
+                            }
+                            (DatelineClass::ByRoute, _) => {
+                                route_wraps(net, routing, &ring, c, t, salt, &mut ahead)
+                            }
+                            (DatelineClass::AtWrap, _) => upper_class(&ring, arrived, c),
+                        };
                     let b = node(c, upper);
                     if let Some(a) = prev {
                         edges.push((a, b));

@@ -38,9 +38,9 @@ pub use resolved::{
 };
 pub use result::{NetworkInfo, SimResult};
 pub use spec::{
-    Arbitration, Avoidance, EngineKind, Interval, PatternKind, ProcessorSpec, ReplyNetwork, ReplySpec,
-    RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Switching, Threads, VcParams, WorkloadSpec,
-    defaults,
+    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, PatternKind, Preset,
+    ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Stages,
+    Switching, Threads, VcChoice, VcParams, WorkloadSpec, defaults,
 };
 use thiserror::Error;
 

@@ -7,9 +7,9 @@
 //! ([`crate::Experiment::build`]).
 
 use crate::spec::{
-    Avoidance, EngineKind, Interval, MAX_VC_PARAM, PatternKind, ProcessorSpec, ReplyNetwork, ReplySpec,
-    RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Switching, Threads, VcParams, WorkloadSpec,
-    defaults,
+    Allocator, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, PatternKind, Preset,
+    ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Stages,
+    Switching, Threads, VcChoice, VcParams, WorkloadSpec, defaults,
 };
 use crate::{SimError, SpecError};
 use netwrap_engine::traffic::MessageSize;
@@ -632,10 +632,29 @@ fn router(
     topology: &TopologySpec,
     routing: &RoutingSpec,
 ) -> Result<Router, SimError> {
+    let stage_given = [
+        ("routing-delay", spec.routing_delay.is_some()),
+        ("vc-alloc-delay", spec.vc_alloc_delay.is_some()),
+        ("switch-alloc-delay", spec.switch_alloc_delay.is_some()),
+        ("traversal-delay", spec.traversal_delay.is_some()),
+        ("speculative", spec.speculative.is_some()),
+    ];
     let given = [
+        ("preset", spec.preset.is_some()),
         ("vcs", spec.vcs.is_some()),
         ("buffer", spec.buffer.is_some()),
         ("router-delay", spec.router_delay.is_some()),
+        ("routing-delay", spec.routing_delay.is_some()),
+        ("vc-alloc-delay", spec.vc_alloc_delay.is_some()),
+        ("switch-alloc-delay", spec.switch_alloc_delay.is_some()),
+        ("traversal-delay", spec.traversal_delay.is_some()),
+        ("speculative", spec.speculative.is_some()),
+        ("injection-latency", spec.injection_latency.is_some()),
+        ("ejection-latency", spec.ejection_latency.is_some()),
+        ("ejection", spec.ejection.is_some()),
+        ("dateline-class", spec.dateline_class.is_some()),
+        ("allocator", spec.allocator.is_some()),
+        ("vc-choice", spec.vc_choice.is_some()),
         ("link-latency", spec.link_latency.is_some()),
         ("packet", spec.packet.is_some()),
         ("switching", spec.switching.is_some()),
@@ -657,11 +676,46 @@ fn router(
         }
         return Ok(Router::Ideal(engine));
     }
-    let d = VcParams::DEFAULT;
-    let p = VcParams {
+    if let (Some(_), Some((key, _))) = (spec.router_delay, stage_given.iter().find(|g| g.1)) {
+        return Err(error(
+            "router.router-delay",
+            &[&format!("router.{key}")],
+            format!(
+                "router.router-delay is the shorthand for a pipeline without per-packet stages (r = switch-alloc-delay + traversal-delay, routing and VC allocation 0): give it or router.{key}, not both"
+            ),
+        ));
+    }
+    // A preset's values for every key not given; then the pipeline: r alone (router-delay, or
+    // the preset's r when no stage is given) or stages, each stage not given from the preset.
+    let d = spec.preset.map_or(VcParams::DEFAULT, Preset::params);
+    let stages = if spec.router_delay.is_some() {
+        None
+    } else if stage_given.iter().any(|g| g.1) || d.stages.is_some() {
+        let s = d.stages.unwrap_or_default();
+        Some(Stages {
+            routing: spec.routing_delay.unwrap_or(s.routing),
+            vc_alloc: spec.vc_alloc_delay.unwrap_or(s.vc_alloc),
+            switch_alloc: spec.switch_alloc_delay.unwrap_or(s.switch_alloc),
+            traversal: spec.traversal_delay.unwrap_or(s.traversal),
+            speculative: spec.speculative.unwrap_or(s.speculative),
+        })
+    } else {
+        None
+    };
+    let mut p = VcParams {
         vcs: spec.vcs.unwrap_or(d.vcs),
         buffer: spec.buffer.unwrap_or(d.buffer),
-        router_delay: spec.router_delay.unwrap_or(d.router_delay),
+        router_delay: match stages {
+            Some(s) => s.switch_alloc.saturating_add(s.traversal),
+            None => spec.router_delay.unwrap_or(d.router_delay),
+        },
+        stages,
+        injection_latency: spec.injection_latency.unwrap_or(d.injection_latency),
+        ejection_latency: spec.ejection_latency.unwrap_or(d.ejection_latency),
+        ejection: spec.ejection.unwrap_or(d.ejection),
+        dateline_class: spec.dateline_class.unwrap_or(d.dateline_class),
+        allocator: spec.allocator.unwrap_or(d.allocator),
+        vc_choice: spec.vc_choice.unwrap_or(d.vc_choice),
         link_latency: spec.link_latency.unwrap_or(d.link_latency),
         packet: spec.packet.unwrap_or(d.packet),
         switching: spec.switching.unwrap_or(d.switching),
@@ -679,6 +733,12 @@ fn router(
         ("vcs", p.vcs, 1),
         ("buffer", p.buffer, 1),
         ("router-delay", p.router_delay, 0),
+        ("routing-delay", p.stages.map_or(0, |s| s.routing), 0),
+        ("vc-alloc-delay", p.stages.map_or(0, |s| s.vc_alloc), 0),
+        ("switch-alloc-delay", p.stages.map_or(0, |s| s.switch_alloc), 0),
+        ("traversal-delay", p.stages.map_or(0, |s| s.traversal), 0),
+        ("injection-latency", p.injection_latency, 0),
+        ("ejection-latency", p.ejection_latency, 0),
         ("link-latency", p.link_latency, 1),
         ("packet", p.packet, 1),
     ] {
@@ -706,6 +766,37 @@ fn router(
                 if p.switching == Switching::Vct { "vct" } else { "saf" }
             ),
         ));
+    }
+    // (A preset's dateline rule matters only with a dateline.)
+    if p.deadlock != Avoidance::Dateline {
+        p.dateline_class = DatelineClass::AtWrap;
+    }
+    if spec.dateline_class.is_some() && p.deadlock != Avoidance::Dateline {
+        return Err(error(
+            "router.dateline-class",
+            &["router.deadlock"],
+            "router.dateline-class chooses the dateline's VC classes: it needs router.deadlock = dateline",
+        ));
+    }
+    if p.deadlock == Avoidance::Dateline && p.dateline_class == DatelineClass::ByRoute {
+        let bidirectional = matches!(
+            topology,
+            TopologySpec::Torus { bidirectional: true, .. } | TopologySpec::Ring { bidirectional: true, .. }
+        );
+        if !bidirectional {
+            return Err(error(
+                "router.dateline-class",
+                &["router.deadlock", "topology.bidirectional"],
+                "router.dateline-class = by-route is deadlock-free where a route covers at most half a ring, on bidirectional tori and rings (BookSim2's tori are bidirectional): on a unidirectional ring the routes that take the wrap-around channel cover the whole ring in the upper class; use --bidirectional or --dateline-class at-wrap",
+            ));
+        }
+        if routing.algorithm != RoutingAlgorithm::Family || routing.paths().choice != PathChoice::Minimal {
+            return Err(error(
+                "router.dateline-class",
+                &["routing.algorithm"],
+                "router.dateline-class = by-route chooses a class from the route a packet will take, so it needs one route per pair: the torus's dimension-order routing (--routing family, no non-minimal paths)",
+            ));
+        }
     }
     avoidance(&p, topology, routing)?;
     Ok(Router::Vc(p))
@@ -1037,7 +1128,23 @@ impl Resolved {
                 kind: Some(RouterKind::Vc),
                 vcs: Some(p.vcs),
                 buffer: Some(p.buffer),
-                router_delay: Some(p.router_delay),
+                // The pipeline as it was given: r alone, or every stage (r follows from them).
+                router_delay: p.stages.is_none().then_some(p.router_delay),
+                routing_delay: p.stages.map(|s| s.routing),
+                vc_alloc_delay: p.stages.map(|s| s.vc_alloc),
+                switch_alloc_delay: p.stages.map(|s| s.switch_alloc),
+                traversal_delay: p.stages.map(|s| s.traversal),
+                speculative: p.stages.map(|s| s.speculative),
+                // The keys netwrap's default leaves out are written only when set.
+                injection_latency: (p.injection_latency != 0).then_some(p.injection_latency),
+                ejection_latency: (p.ejection_latency != 0).then_some(p.ejection_latency),
+                ejection: (p.ejection != Ejection::OnePacket).then_some(p.ejection),
+                dateline_class: (p.deadlock == Avoidance::Dateline
+                    && p.dateline_class != DatelineClass::AtWrap)
+                    .then_some(p.dateline_class),
+                preset: None,
+                allocator: (p.allocator != Allocator::Greedy).then_some(p.allocator),
+                vc_choice: (p.vc_choice != VcChoice::Lowest).then_some(p.vc_choice),
                 link_latency: Some(p.link_latency),
                 packet: Some(p.packet),
                 switching: Some(p.switching),

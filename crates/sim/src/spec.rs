@@ -11,7 +11,8 @@
 //! prints, which reads back to the same result.
 
 pub use netwrap_engine::params::{
-    Arbitration, Avoidance, EngineKind, Interval, MAX_VC_PARAM, Switching, Threads, VcParams,
+    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, Stages,
+    Switching, Threads, VcChoice, VcParams,
 };
 use netwrap_topo::{RoutingSpec, TopologySpec};
 use serde::{Deserialize, Serialize};
@@ -47,6 +48,11 @@ pub struct RouterSpec {
     #[cfg_attr(feature = "cli", arg(long = "router", value_parser = netwrap_topo::cli::choice::<RouterKind>(), global = true, help_heading = "Router"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<RouterKind>,
+    /// With --router vc: start from another simulator's router, its defaults for every key
+    /// not given [spec: router.preset] (default: none, netwrap's defaults).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Preset>(), global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<Preset>,
     /// With --router vc: virtual channels per input port V [spec: router.vcs] (default 2).
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,6 +66,53 @@ pub struct RouterSpec {
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub router_delay: Option<u32>,
+    /// With --router vc: cycles a header spends routing, from when it is ready at the front of
+    /// its VC (0: lookahead routing) [spec: router.routing-delay] (default 0). With any stage
+    /// delay the router delay r is switch-alloc-delay + traversal-delay.
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, conflicts_with = "router_delay", global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing_delay: Option<u32>,
+    /// With --router vc: cycles from a header's VC grant to its first switch request [spec:
+    /// router.vc-alloc-delay] (default 0).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, conflicts_with = "router_delay", global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc_alloc_delay: Option<u32>,
+    /// With --router vc: cycles every flit spends in switch allocation [spec:
+    /// router.switch-alloc-delay] (default 0).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, conflicts_with = "router_delay", global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub switch_alloc_delay: Option<u32>,
+    /// With --router vc: cycles every flit spends crossing the switch [spec:
+    /// router.traversal-delay] (default 0).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, conflicts_with = "router_delay", global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traversal_delay: Option<u32>,
+    /// With --router vc: switch allocation speculates beside VC allocation, hiding the VC
+    /// allocation stage up to the switch allocation's length [spec: router.speculative]
+    /// (default false).
+    #[cfg_attr(feature = "cli", arg(long, num_args = 0..=1, default_missing_value = "true", value_parser = clap::value_parser!(bool), conflicts_with = "router_delay", global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speculative: Option<bool>,
+    /// With --router vc: cycles a flit spends on its terminal's injection channel [spec:
+    /// router.injection-latency] (default 0: written into the router's buffer).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub injection_latency: Option<u32>,
+    /// With --router vc: cycles from a flit's ejection to its terminal [spec:
+    /// router.ejection-latency] (default 0: delivered the cycle after its tail is ejected).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ejection_latency: Option<u32>,
+    /// With --router vc: packets an ejection port takes at once [spec: router.ejection]
+    /// (default: one-packet).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Ejection>(), global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ejection: Option<Ejection>,
+    /// With --router vc --deadlock dateline: when a packet takes its ring's upper VC class
+    /// [spec: router.dateline-class] (default: at-wrap).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<DatelineClass>(), global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dateline_class: Option<DatelineClass>,
     /// With --router vc: link latency l in cycles (Agarwal 1991's wire delay), also the credit
     /// delay [spec: router.link-latency] (default 1).
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
@@ -79,6 +132,16 @@ pub struct RouterSpec {
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Arbitration>(), global = true, help_heading = "Router"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub arbitration: Option<Arbitration>,
+    /// With --router vc: the switch allocator; its arbiters follow --arbitration [spec:
+    /// router.allocator] (default: greedy).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Allocator>(), global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocator: Option<Allocator>,
+    /// With --router vc: which free VC a packet takes, at a router's output and at injection
+    /// [spec: router.vc-choice] (default: lowest).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<VcChoice>(), global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc_choice: Option<VcChoice>,
     /// With --router vc: deadlock avoidance [spec: router.deadlock] (default: none).
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Avoidance>(), global = true, help_heading = "Router"))]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -125,6 +188,78 @@ impl ClassLatency {
             }
         }
         Ok(ClassLatency(map))
+    }
+}
+
+/// Another simulator's router defaults (`router.preset`), for comparing with it.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Preset {
+    /// BookSim2's IQ router as its configuration defaults set it: 16 VCs of 8 flits, 1-flit
+    /// packets, wormhole, routing, VC allocation, switch allocation and traversal 1 cycle each
+    /// without speculation, a one-iteration iSLIP switch allocator, VCs taken round-robin,
+    /// injection and ejection
+    /// channels of 1 cycle, ejection with every VC, the dateline class by route; unloaded 3 + (H + 1)·t_r + H·t_c + (L − 1) cycles with
+    /// t_r = 4, t_c = 1 (links of 1 cycle: BookSim's `use_noc_latency = 0`).
+    Booksim,
+    /// CAMINOS's Basic router as its bubble example sets it: no router delay, links of 1
+    /// cycle, a server-to-router link of 1 cycle, virtual cut-through; unloaded
+    /// (H + 2) + (P − 1) cycles (H counting the channels between routers).
+    Caminos,
+}
+
+impl Preset {
+    /// The spelling of the spec and the flag.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// The router parameters this preset starts from.
+    pub fn params(self) -> VcParams {
+        let d = VcParams::DEFAULT;
+        match self {
+            Preset::Booksim => VcParams {
+                vcs: 16,
+                buffer: 8,
+                packet: 1,
+                router_delay: 2,
+                stages: Some(Stages {
+                    routing: 1,
+                    vc_alloc: 1,
+                    switch_alloc: 1,
+                    traversal: 1,
+                    speculative: false,
+                }),
+                injection_latency: 1,
+                ejection_latency: 1,
+                ejection: Ejection::EveryVc,
+                dateline_class: DatelineClass::ByRoute,
+                allocator: Allocator::Islip,
+                vc_choice: VcChoice::Rotating,
+                ..d
+            },
+            Preset::Caminos => VcParams {
+                vcs: 1,
+                buffer: 16,
+                packet: 4,
+                switching: Switching::Vct,
+                injection_latency: 1,
+                ..d
+            },
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 use super::state::{Buffers, EJECT, NONE, OutVc, Packet, Vc};
 use super::upper_class;
 use crate::choose;
+use crate::params::rotated;
 use netwrap_topo::paths::split_deroutes;
 use netwrap_topo::{ChannelId, Legs, Routing};
 use std::ops::Range;
@@ -112,12 +113,25 @@ impl<R: Routing> Vc<'_, R> {
         let cands =
             if fresh { self.buf.scratch.as_slice() } else { self.buf.routed.get(i, pkt).unwrap_or(&[]) };
         if cands.is_empty() {
-            if !self.request_ejection(ivc, pkt, pk.dst, taken) && fresh {
+            if !self.request_ejection(ivc, pkt, pk.dst, taken, now) && fresh {
                 self.buf.routed.keep(i, pkt, &[]);
             }
             return;
         }
-        let o = self.output_vc(rt, ivc, &pk, cands, now);
+        // The dateline's `by-route` class, for a header entering a ring: whether its route
+        // takes the ring's wrap-around channel (dimension order offers one candidate).
+        let wraps = self.c.by_route
+            && !self.layout.dateline.is_empty()
+            && super::route_wraps(
+                self.net,
+                self.routing,
+                &self.layout.dateline,
+                cands[0],
+                pk.dst,
+                pk.salt,
+                &mut self.scratch.ahead,
+            );
+        let o = self.output_vc(rt, ivc, &pk, cands, now, wraps);
         if o != NONE && self.c.dal && split_deroutes(cands).1.contains(&(o / self.c.v)) {
             self.pkts.list[pkt as usize].leg = Legs::dal_derouted(self.net, pk.leg, o / self.c.v);
         }
@@ -126,9 +140,12 @@ impl<R: Routing> Vc<'_, R> {
             routed.keep(i, pkt, scratch.as_slice());
         }
         if o != NONE {
+            if self.c.rotate {
+                self.vc_next[(o / self.c.v) as usize] = (o % self.c.v + 1) % self.c.v;
+            }
             self.buf.ovcs[o as usize].held = true;
             self.buf.holder[o as usize] = ivc;
-            self.buf.ivcs[ivc as usize].out = o;
+            self.granted(ivc, o, now);
             if let Some(taken) = taken {
                 self.stats.taken_at[o as usize] = taken;
             }
@@ -205,24 +222,42 @@ impl<R: Routing> Vc<'_, R> {
         Some(lo..lo + per)
     }
 
-    /// A header at its destination takes the terminal's ejection port if no packet holds it;
-    /// whether it did.
-    fn request_ejection(&mut self, ivc: u32, pkt: u32, dst: u32, taken: Option<(u64, u64)>) -> bool {
-        let t = dst as usize;
-        if self.terms.eject_owner[t] != NONE {
+    /// A header at its destination takes the lowest of the terminal's ejection slots (one, or
+    /// one per VC with `Ejection::EveryVc`) that no packet holds; whether it did.
+    fn request_ejection(
+        &mut self,
+        ivc: u32,
+        pkt: u32,
+        dst: u32,
+        taken: Option<(u64, u64)>,
+        now: u64,
+    ) -> bool {
+        let slots = self.c.eject_slots;
+        let Some(slot) =
+            (dst * slots..(dst + 1) * slots).find(|&s| self.terms.eject_owner[s as usize] == NONE)
+        else {
             return false;
-        }
-        self.terms.eject_owner[t] = pkt;
-        self.buf.ivcs[ivc as usize].out = EJECT | dst;
+        };
+        self.terms.eject_owner[slot as usize] = pkt;
+        self.granted(ivc, EJECT | slot, now);
         if let Some(taken) = taken {
-            self.stats.eject_taken_at[t] = taken;
+            self.stats.eject_taken_at[slot as usize] = taken;
         }
         true
     }
 
+    /// Input VC `ivc`'s header is granted output `out` at `now`: it may ask for the switch
+    /// once its VC allocation stage is over ([`crate::params::Stages::vc_gap`]).
+    #[inline]
+    fn granted(&mut self, ivc: u32, out: u32, now: u64) {
+        let q = &mut self.buf.ivcs[ivc as usize];
+        q.out = out;
+        q.ready = q.ready.max(now + self.c.vc_gap);
+    }
+
     /// The output VC the header of `pk` at input VC `ivc` takes among `cands` (see the parent's
     /// Rules), or [`NONE`].
-    fn output_vc(&self, rt: u32, ivc: u32, pk: &Packet, cands: &[ChannelId], now: u64) -> u32 {
+    fn output_vc(&self, rt: u32, ivc: u32, pk: &Packet, cands: &[ChannelId], now: u64, wraps: bool) -> u32 {
         let (v, class) = (self.c.v, &self.layout.class);
         let port = ivc / v;
         let need = if self.c.whole { pk.len } else { 1 };
@@ -233,9 +268,9 @@ impl<R: Routing> Vc<'_, R> {
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
         let route_class = self.route_class_vcs(rt, ivc, pk, base);
         let free_vc = |c: u32| -> u32 {
-            route_class
-                .clone()
-                .unwrap_or_else(|| self.vcs_of(ivc, base, c))
+            let range = route_class.clone().unwrap_or_else(|| self.vcs_of(ivc, base, c, wraps));
+            let start = if self.c.rotate { self.vc_next[c as usize] } else { 0 };
+            rotated(range, start)
                 .map(|k| c * v + k)
                 .find(|&o| !self.buf.ovcs[o as usize].held && self.buf.ovcs[o as usize].credits >= need)
                 .unwrap_or(NONE)
@@ -261,9 +296,10 @@ impl<R: Routing> Vc<'_, R> {
 
     /// The VCs the packet at input VC `ivc` (its class's first VC `base`) may take on channel
     /// `c`: all of its class; with a dateline the upper half from its ring's wrap-around channel
-    /// on, the lower before; with escape routing the adaptive ones, 1 to V − 1.
+    /// on, the lower before (`by-route`: the upper half along the whole ring if its route
+    /// `wraps`, as it enters the ring); with escape routing the adaptive ones, 1 to V − 1.
     #[inline]
-    fn vcs_of(&self, ivc: u32, base: u32, c: u32) -> Range<u32> {
+    fn vcs_of(&self, ivc: u32, base: u32, c: u32, wraps: bool) -> Range<u32> {
         let top = base + self.c.vcs_in;
         if self.c.escape {
             return base + 1..top;
@@ -273,7 +309,19 @@ impl<R: Routing> Vc<'_, R> {
         }
         let (port, half) = (ivc / self.c.v, self.c.half);
         let prev = (port < self.c.nc).then_some((port, ivc % self.c.v >= base + half));
-        if upper_class(&self.layout.dateline, prev, c) { base + half..top } else { base..base + half }
+        let upper = if self.c.by_route {
+            match prev {
+                Some((p, upper))
+                    if self.layout.dateline[p as usize].0 == self.layout.dateline[c as usize].0 =>
+                {
+                    upper
+                }
+                _ => wraps,
+            }
+        } else {
+            upper_class(&self.layout.dateline, prev, c)
+        };
+        if upper { base + half..top } else { base..base + half }
     }
 
     /// No adaptive VC: the escape channel, VC `base` of the dimension-order hop, if free with

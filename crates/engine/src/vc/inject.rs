@@ -3,6 +3,7 @@
 
 use super::state::{NONE, Packet, Vc, serve};
 use crate::Msg;
+use crate::params::rotated;
 use crate::traffic::Pattern;
 use netwrap_topo::{Routing, TerminalId};
 
@@ -79,10 +80,14 @@ impl<R: Routing> Vc<'_, R> {
         let pk = &self.pkts.list[self.terms.queue[ti][0] as usize];
         let need = if self.c.whole { pk.len } else { 1 };
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
-        for k in base..base + self.c.vcs_in {
+        let start = if self.c.rotate { self.vc_next[port as usize] } else { 0 };
+        for k in rotated(base..base + self.c.vcs_in, start) {
             let ivc = port * v + k;
             if !self.terms.held[(t * v + k) as usize] && f - self.buf.ivcs[ivc as usize].len >= need {
                 self.terms.held[(t * v + k) as usize] = true;
+                if self.c.rotate {
+                    self.vc_next[port as usize] = (k + 1) % v;
+                }
                 self.terms.vc[ti] = ivc;
                 if now >= self.c.warmup {
                     self.stats.inj_taken_at[ti] = (now, now - pk.created);
@@ -98,7 +103,7 @@ impl<R: Routing> Vc<'_, R> {
         let ti = t as usize;
         let pkt = self.terms.queue[ti][0];
         let rt = self.layout.port_router[(self.c.nc + t) as usize];
-        self.buf.push(&self.c, &self.layout, rt, ivc, pkt, now);
+        self.buf.push(&self.c, &self.layout, rt, ivc, pkt, now + self.c.inject_latency);
         self.stats.buffered += 1;
         self.stats.last_move = now;
         self.routers.add_flit(rt);

@@ -28,10 +28,30 @@
 //!      VC it held. A flit sent to the ejection port is ejected (one per cycle, Greenberg &
 //!      Guan's assumption 4); a packet is delivered the cycle after its tail is ejected, and a
 //!      message with its last packet.
+//! - Stages ([`crate::params::Stages`], BookSim2's router pipeline): r is then switch
+//!   allocation plus traversal, every flit's; a header also routes for t_rc cycles, counted
+//!   from when it is ready at the front of its VC (after the previous packet's tail has left),
+//!   before it may ask for a VC, and after its VC grant waits t_va cycles (t_va − t_sa,
+//!   at least 0, with speculation) before it may ask for the switch. Without stages
+//!   t_rc = t_va = 0: the model above.
+//! - Terminals' channels: a flit written into an injection VC is ready injection-latency + r
+//!   cycles later (it holds its slot meanwhile); a packet is delivered ejection-latency cycles
+//!   after the cycle after its tail's ejection. With `Ejection::EveryVc` a terminal's ejection
+//!   port takes one packet per VC (slots, the lowest free one first), their flits interleaved
+//!   at one flit a cycle.
+//! - VC choice: the lowest-numbered allowed free VC, or with `VcChoice::Rotating` the first at
+//!   or after a pointer per port (output channel or injection channel) that moves past each VC
+//!   taken ([`crate::params::rotated`]).
+//! - Switch allocation: `greedy` as in step 2 above; a separable allocator
+//!   ([`crate::switch_alloc`]: input-first, output-first, iSLIP) instead takes the requests that
+//!   could move (an output held, ready, a credit), grants by its arbiters, and the grants move in
+//!   the requests' order.
 //! - Channels wider than one flit are refused when the experiment is built.
 //! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
 //!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
-//!   from there until it leaves the ring (Dally & Seitz 1987's two classes per ring).
+//!   from there until it leaves the ring (Dally & Seitz 1987's two classes per ring); with
+//!   `DatelineClass::ByRoute` the class is chosen as it enters a ring, the upper one if its
+//!   route will take the wrap-around channel ([`route_wraps`]), and kept along the ring.
 //! - With Bubble flow control (`--deadlock bubble`, tori and Midimews, `vct` only; Puente et
 //!   al. §3) a packet entering a ring — from its injection channel or from a channel of
 //!   another class (dimension and direction; a Midimew's generator and direction) — takes a VC
@@ -107,7 +127,10 @@
 //!   at each next router r + l later, so it is ejected at t + (h + 1)r + hl; the flits follow
 //!   one per cycle without a gap, the packets of a message back to back, so the last flit is
 //!   ejected B − 1 cycles later and
-//!   **T = (h + 1)·r + h·l + B**, whatever P (the ideal switch's h + B at r = 0, l = 1).
+//!   **T = (h + 1)·r + h·l + B**, whatever P (the ideal switch's h + B at r = 0, l = 1);
+//!   with stages and terminals' channels, each router adds t_rc + t_va (speculative:
+//!   t_rc + max(0, t_va − t_sa)) and the message the injection and ejection latencies
+//!   ([`crate::params::VcParams::unloaded_latency`]).
 //! - `saf`, with B = n·P: a packet leaves a router only once its tail is there and ready, which
 //!   costs P − 1 + r at each of the h + 1 routers and l on each channel; the packets follow
 //!   P cycles apart (the injection channel's pace), so the last one starts (n − 1)P late:
@@ -189,6 +212,35 @@ pub fn rings(net: &Network) -> Vec<(u32, bool)> {
 pub fn upper_class(rings: &[(u32, bool)], prev: Option<(u32, bool)>, next: u32) -> bool {
     let (dim, wrap) = rings[next as usize];
     wrap || prev.is_some_and(|(c, upper)| upper && rings[c as usize].0 == dim)
+}
+
+/// Whether a packet at router `at`, bound for terminal `dst` with salt `salt`, will take the
+/// wrap-around channel of `next`'s ring if it takes `next` now: its route followed (the
+/// routing's first candidate at each router) while it stays in that ring. BookSim2's
+/// `dim_order_torus` chooses the dateline class this way (`DatelineClass::ByRoute`).
+pub fn route_wraps<R: Routing>(
+    net: &Network,
+    routing: &R,
+    rings: &[(u32, bool)],
+    next: u32,
+    dst: netwrap_topo::TerminalId,
+    salt: u32,
+    cands: &mut netwrap_topo::Candidates,
+) -> bool {
+    let dim = rings[next as usize].0;
+    let mut c = next;
+    // (Minimal routes never turn round within a dimension, so one dimension is one ring.)
+    for _ in 0..rings.len() {
+        if rings[c as usize].1 {
+            return true;
+        }
+        routing.route(net.channel(c).dst, dst, salt, cands);
+        match cands.as_slice().first() {
+            Some(&n) if rings[n as usize].0 == dim => c = n,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Runs the virtual-channel router network (see the module docs). `net` must have unit-width

@@ -23,9 +23,18 @@ pub(super) struct Config {
     pub v: u32,
     pub f: u32,
     pub nc: u32,
-    /// Router delay and link latency.
+    /// Router delay (every flit's pipeline) and link latency.
     pub r: u64,
     pub l: u64,
+    /// A header's routing stage, and its VC allocation stage's gap before switch allocation
+    /// ([`crate::params::Stages`]; 0 and 0 without stages).
+    pub routing: u64,
+    pub vc_gap: u64,
+    /// The terminals' injection and ejection channels' latencies, and the packets an ejection
+    /// port takes at once.
+    pub inject_latency: u64,
+    pub eject_latency: u64,
+    pub eject_slots: u32,
     /// Most flits per packet.
     pub packet: u32,
     /// A VC is taken only with room for the whole packet (`vct`, `saf`).
@@ -33,6 +42,12 @@ pub(super) struct Config {
     pub saf: bool,
     pub oldest_first: bool,
     pub bubble: bool,
+    /// The dateline's class chosen as a packet enters a ring, by whether its route takes the
+    /// wrap-around channel (`DatelineClass::ByRoute`).
+    pub by_route: bool,
+    /// The switch allocator; whether free VCs are taken from a rotating pointer.
+    pub allocator: crate::params::Allocator,
+    pub rotate: bool,
     /// Puente et al.'s adaptive router: VC 0 escapes by dimension order, the rest adapt; the
     /// escape channel keeps the bubble where routes go round rings (`escape_bubble`).
     pub escape: bool,
@@ -85,11 +100,19 @@ impl Config {
             nc: net.channels().len() as u32,
             r,
             l,
+            routing: p.stages.map_or(0, |s| s.routing as u64),
+            vc_gap: p.stages.map_or(0, |s| s.vc_gap() as u64),
+            inject_latency: p.injection_latency as u64,
+            eject_latency: p.ejection_latency as u64,
+            eject_slots: if p.ejection == crate::params::Ejection::EveryVc { p.vcs } else { 1 },
             packet: p.packet,
             whole: p.switching != Switching::Wormhole,
             saf: p.switching == Switching::Saf,
             oldest_first: p.arbitration == Arbitration::OldestFirst,
             bubble: p.deadlock == Avoidance::Bubble,
+            by_route: p.dateline_class == crate::params::DatelineClass::ByRoute,
+            allocator: p.allocator,
+            rotate: p.vc_choice == crate::params::VcChoice::Rotating,
             escape,
             escape_bubble: escape && routing.rings(),
             split,
@@ -100,7 +123,7 @@ impl Config {
             // credit has returned and every buffered flit is ready: nothing can change any more
             // but new packets entering free injection buffers, which would be moves. Wait well
             // beyond that.
-            quiet: 2 * (r + 2 * l) + 100,
+            quiet: 2 * (r + p.header_extra() as u64 + p.injection_latency as u64 + 2 * l) + 100,
         }
     }
 
@@ -219,7 +242,8 @@ pub(super) struct InVc {
     pub len: u32,
     /// Flits of the front packet already sent.
     pub sent: u32,
-    /// Output VC (or `EJECT | terminal`) held by the front packet; [`NONE`] before allocation.
+    /// Output VC (or `EJECT | ejection slot`, terminal × `Config::eject_slots` + slot) held by
+    /// the front packet; [`NONE`] before allocation.
     pub out: u32,
 }
 
@@ -342,16 +366,19 @@ impl Buffers {
         }
     }
 
-    /// A flit of packet `pkt` enters input VC `ivc` of router `rt` at `now`, ready at now + r.
+    /// A flit of packet `pkt` enters input VC `ivc` of router `rt`, its pipeline starting at
+    /// `from` (now, or after an injection channel's latency): ready at from + r; a header at
+    /// the front routes for `Config::routing` cycles more.
     #[inline(always)]
-    pub fn push(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, pkt: u32, now: u64) {
+    pub fn push(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, pkt: u32, from: u64) {
         let q = &mut self.ivcs[ivc as usize];
         let slot = ivc as usize * c.f as usize + c.wrap(q.head + q.len) as usize;
+        let ready = from + c.r;
         if q.len == 0 {
-            q.ready = now + c.r;
+            q.ready = if q.sent == 0 { ready + c.routing } else { ready };
         }
         q.len += 1;
-        self.flits[slot] = Flit { ready: now + c.r, pkt };
+        self.flits[slot] = Flit { ready, pkt };
         self.mark(layout, rt, ivc, true);
     }
 
@@ -364,15 +391,17 @@ impl Buffers {
         let q = &mut self.ivcs[i];
         q.head = c.wrap(q.head + 1);
         q.len -= 1;
+        q.sent += 1;
+        let tail = q.sent == len;
         if q.len == 0 {
             self.mark(layout, rt, ivc, false);
         } else {
-            q.ready = self.flits[i * c.f as usize + q.head as usize].ready;
+            let next = self.flits[i * c.f as usize + q.head as usize].ready;
+            // The next packet's header routes once it is at the front (from now + 1).
+            q.ready = if tail { next.max(now + 1) + c.routing } else { next };
         }
-        let q = &mut self.ivcs[i];
-        q.sent += 1;
-        let tail = q.sent == len;
         if tail {
+            let q = &mut self.ivcs[i];
             q.sent = 0;
             q.out = NONE;
             self.front_since[i] = now + 1;
@@ -430,7 +459,7 @@ pub(super) struct Terminals {
     pub vc: Vec<u32>,
     pub written: Vec<u32>,
     pub held: Vec<bool>,
-    /// The packet each terminal's ejection port serves, or [`NONE`].
+    /// The packet each ejection slot (terminal × `Config::eject_slots`) serves, or [`NONE`].
     pub eject_owner: Vec<u32>,
     /// The terminals with packets waiting (`is_active`: whether each is listed).
     pub active: Vec<u32>,
@@ -549,6 +578,11 @@ pub(super) struct Scratch {
     pub landing: Vec<(u32, u32)>,
     pub returning: Vec<u32>,
     pub born: Vec<(TerminalId, Msg)>,
+    /// Candidates along a route followed ahead (the dateline's `by-route` class).
+    pub ahead: Candidates,
+    /// A separable allocator's requests and grants.
+    pub asks: Vec<crate::switch_alloc::Request>,
+    pub granted: Vec<bool>,
 }
 
 /// The whole router network's state.
@@ -570,6 +604,11 @@ pub(super) struct Vc<'a, R: Routing> {
     pub collector: Collector,
     pub births: Births,
     pub scratch: Scratch,
+    /// The separable allocators' round-robin pointers.
+    pub pointers: crate::switch_alloc::Pointers,
+    /// With rotating VC choice, each port's pointer (channels, then injection channels): the
+    /// VC it tries first.
+    pub vc_next: Vec<u32>,
     /// Non-minimal paths and the VC classes they need.
     pub legs: Legs,
 }
@@ -608,7 +647,7 @@ impl<'a, R: Routing> Vc<'a, R> {
                 vc: vec![NONE; terminals],
                 written: vec![0; terminals],
                 held: vec![false; terminals * c.v as usize],
-                eject_owner: vec![NONE; terminals],
+                eject_owner: vec![NONE; terminals * c.eject_slots as usize],
                 active: Vec::new(),
                 is_active: vec![false; terminals],
             },
@@ -626,7 +665,7 @@ impl<'a, R: Routing> Vc<'a, R> {
                 service,
                 taken_at: vec![(NEVER, 0); channel_vcs],
                 inj_taken_at: vec![(NEVER, 0); terminals],
-                eject_taken_at: vec![(NEVER, 0); terminals],
+                eject_taken_at: vec![(NEVER, 0); terminals * c.eject_slots as usize],
                 pstats: PacketStats::default(),
                 flit_hops: 0,
                 last_move: 0,
@@ -635,6 +674,8 @@ impl<'a, R: Routing> Vc<'a, R> {
             collector: Collector::new(spec, net),
             births: Births::new(spec, net),
             scratch: Scratch::default(),
+            pointers: crate::switch_alloc::Pointers::new(ports, c.nc + terminals as u32, c.v),
+            vc_next: vec![0; ports as usize],
             legs,
             c,
         }

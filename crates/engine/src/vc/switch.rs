@@ -2,6 +2,8 @@
 //! wires: flits landing in the next router's buffers, credits reaching their senders.
 
 use super::state::{EJECT, NONE, Vc, serve};
+use crate::params::Allocator;
+use crate::switch_alloc::{self, Request};
 use netwrap_topo::Routing;
 
 impl<R: Routing> Vc<'_, R> {
@@ -32,8 +34,12 @@ impl<R: Routing> Vc<'_, R> {
     }
 
     /// Switch allocation and traversal at router `rt`: each request, in order, sends its front
-    /// flit if the switch grants it.
+    /// flit if the switch grants it (greedy), or the separable allocator's grants move, in the
+    /// requests' order.
     pub fn switch_allocation_and_traversal(&mut self, rt: u32, now: u64) {
+        if self.c.allocator != Allocator::Greedy {
+            return self.separable_allocation(rt, now);
+        }
         for i in 0..self.scratch.reqs.len() {
             let ivc = self.scratch.reqs[i].2;
             if self.switch_allocation(ivc, now) {
@@ -42,18 +48,56 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
+    /// A separable allocator's round at router `rt` ([`crate::switch_alloc`]): the requests
+    /// that could move (an output held, ready, a credit for a channel's VC) ask; the grants
+    /// move.
+    fn separable_allocation(&mut self, rt: u32, now: u64) {
+        let mut asks = std::mem::take(&mut self.scratch.asks);
+        asks.clear();
+        for &(created, salt_ivc, ivc) in &self.scratch.reqs {
+            let q = self.buf.ivcs[ivc as usize];
+            if q.out == NONE || q.ready > now {
+                continue;
+            }
+            let output = if q.out & EJECT != 0 {
+                self.c.nc + (q.out & !EJECT) / self.c.eject_slots
+            } else if self.buf.ovcs[q.out as usize].credits == 0 {
+                continue;
+            } else {
+                q.out / self.c.v
+            };
+            let age = if self.c.oldest_first { (created, salt_ivc) } else { (0, 0) };
+            asks.push(Request { vc: ivc % self.c.v, input: ivc / self.c.v, output, age });
+        }
+        let mut granted = std::mem::take(&mut self.scratch.granted);
+        switch_alloc::allocate(
+            self.c.allocator,
+            &asks,
+            self.c.oldest_first,
+            &mut self.pointers,
+            &mut granted,
+        );
+        for (r, _) in asks.iter().zip(&granted).filter(|(_, g)| **g) {
+            self.switch_traversal(rt, r.input * self.c.v + r.vc, now);
+        }
+        self.scratch.asks = asks;
+        self.scratch.granted = granted;
+    }
+
     /// Whether input VC `ivc` may send its front flit at `now`: it holds an output; its input
     /// port and that output (a channel, or an ejection port) have moved no flit this cycle; a
     /// channel's output VC shows a credit. A grant marks the port and the output used.
     #[inline]
     fn switch_allocation(&mut self, ivc: u32, now: u64) -> bool {
         let port = (ivc / self.c.v) as usize;
-        let out = self.buf.ivcs[ivc as usize].out;
-        if out == NONE || self.used.input[port] == now {
+        let q = self.buf.ivcs[ivc as usize];
+        // (A header granted its VC this cycle waits out its VC allocation stage.)
+        if q.out == NONE || q.ready > now || self.used.input[port] == now {
             return false;
         }
+        let out = q.out;
         if out & EJECT != 0 {
-            let t = (out & !EJECT) as usize;
+            let t = ((out & !EJECT) / self.c.eject_slots) as usize;
             if self.used.eject[t] == now {
                 return false;
             }
@@ -129,25 +173,28 @@ impl<R: Routing> Vc<'_, R> {
         self.wires.send((o, pkt), self.layout.latency[c]);
     }
 
-    /// Ejection: a flit of packet `pkt` leaves the network at terminal `t`; after the tail the
-    /// packet is delivered at `now + 1`, and its message with its last packet.
-    fn eject(&mut self, t: u32, pkt: u32, tail: bool, now: u64) {
+    /// Ejection: a flit of packet `pkt` leaves the network through ejection slot `slot` of its
+    /// terminal; after the tail the packet is delivered at `now + 1` plus the ejection
+    /// channel's latency, and its message with its last packet.
+    fn eject(&mut self, slot: u32, pkt: u32, tail: bool, now: u64) {
         self.stats.buffered -= 1;
         if !tail {
             return;
         }
-        let t = t as usize;
-        self.terms.eject_owner[t] = NONE;
+        let slot = slot as usize;
+        self.terms.eject_owner[slot] = NONE;
         let class = self.stats.ejection_class();
-        serve(&mut self.stats.service[class], &mut self.stats.eject_taken_at[t], now);
+        serve(&mut self.stats.service[class], &mut self.stats.eject_taken_at[slot], now);
         let pk = self.pkts.list[pkt as usize];
         self.pkts.free_packet(pkt);
+        // The tail reaches the terminal over its ejection channel.
+        let arrives = now + 1 + self.c.eject_latency;
         if self.pkts.msgs[pk.msg as usize].seq != crate::UNMEASURED {
             let s = &mut self.stats.pstats;
             s.delivered += 1;
             s.nonminimal += u64::from(netwrap_topo::paths::went_nonminimal(pk.leg));
-            s.latency_sum += now + 1 - pk.created;
-            s.network_sum += now + 1 - pk.left;
+            s.latency_sum += arrives - pk.created;
+            s.network_sum += arrives - pk.left;
         }
         let left = &mut self.pkts.left[pk.msg as usize];
         *left -= 1;
@@ -155,7 +202,7 @@ impl<R: Routing> Vc<'_, R> {
             let m = &mut self.pkts.msgs[pk.msg as usize];
             m.hops = pk.hops;
             m.leg = pk.leg;
-            self.births.deliver(m, now + 1, &mut self.collector);
+            self.births.deliver(m, arrives, &mut self.collector);
             self.pkts.free_message(pk.msg);
         }
     }

@@ -340,6 +340,7 @@ fn phases_keep_nonminimal_routing_deadlock_free_at_full_load() {
         switching: Switching::Wormhole,
         arbitration: Arbitration::RoundRobin,
         deadlock,
+        ..VcParams::DEFAULT
     };
     let runs = [(PathChoice::Valiant, 3), (PathChoice::UgalLocal, 3), (PathChoice::Par, 4)];
     for ((choice, vcs), pattern) in runs.into_iter().flat_map(|r| [(r, &shift), (r, &Pattern::Uniform(72))]) {
@@ -417,6 +418,7 @@ fn unloaded_latency_adds_each_channels_own_latency() {
                 switching,
                 arbitration: Arbitration::RoundRobin,
                 deadlock: Avoidance::None,
+                ..VcParams::DEFAULT
             };
             let msgs: Vec<(u64, u32, u32)> =
                 pairs.iter().enumerate().map(|(i, &(s, d))| (i as u64 * 600, s, d)).collect();

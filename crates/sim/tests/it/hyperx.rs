@@ -157,6 +157,7 @@ fn dal_with_a_class_per_hop_never_deadlocks_at_full_load() {
             switching,
             arbitration,
             deadlock: Avoidance::Phases,
+            ..VcParams::DEFAULT
         };
         for pattern in [Pattern::Uniform(32), dimension_shift()] {
             let o = execute(&topo, &pattern, &spec, Router::Vc(p));

@@ -143,6 +143,7 @@ fn unloaded_latency_is_the_formula_for_every_pair() {
                         switching,
                         arbitration: Arbitration::RoundRobin,
                         deadlock,
+                        ..VcParams::DEFAULT
                     };
                     let (o, pairs) = every_pair(&topo, size, p, 500);
                     let recs = o.messages.as_ref().unwrap();
@@ -156,6 +157,97 @@ fn unloaded_latency_is_the_formula_for_every_pair() {
                         assert_eq!(recs[i].hops as u64, h);
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The router a spec's `router` section resolves to (the spec layer's presets and stages).
+fn resolved_router(topology: &str, router: &str) -> VcParams {
+    let s: SimSpec =
+        serde_json::from_str(&format!(r#"{{"topology": {topology}, "router": {router}}}"#)).unwrap();
+    *s.resolve().unwrap().router.vc().unwrap()
+}
+
+/// Verification: the presets' unloaded latency is the one their simulators publish, for every
+/// ordered pair of a 4x4 bidirectional torus (H channels between routers by breadth-first
+/// search):
+/// - BookSim2 (`--preset booksim`, its defaults; Jiang et al. 2013's router, whose unloaded
+///   latency is 3 + (H + 1)·t_r + H·t_c + (L − 1) with t_r = 4 stages and t_c = 1), with its
+///   torus's dateline by route, for packets of L = 1, 4 and 8 flits, with and without
+///   speculation (which shortens t_r to 3: VC and switch allocation in one cycle);
+/// - CAMINOS (`--preset caminos`): (H + 2) + (P − 1), the server-to-router and router-to-server
+///   links counted as hops, for P = 4, with and without its bubble.
+///
+/// Measured here: BookSim2 itself gives 17.04 and 20.07 at H = 2.00 (4x4 torus, L = 1 and 4,
+/// load 0.002, `use_noc_latency = 0`), the formula 17 and 20.
+#[test]
+fn presets_unloaded_latency_is_their_simulators_formula() {
+    let torus = r#"{"family": "torus", "k": 4, "bidirectional": true}"#;
+    let topo = build(torus);
+    let net = topo.network();
+    let dist = distances(net);
+    for (router, t_r) in [
+        (r#"{"kind": "vc", "preset": "booksim", "deadlock": "dateline"}"#, 4),
+        (r#"{"kind": "vc", "preset": "booksim", "speculative": true}"#, 3),
+    ] {
+        for l in [1u32, 4, 8] {
+            let mut p = resolved_router(torus, router);
+            p.packet = l;
+            let (o, pairs) = every_pair(&topo, l, p, 500);
+            let recs = o.messages.as_ref().unwrap();
+            for (i, &(s, d)) in pairs.iter().enumerate() {
+                let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
+                let booksim = 3 + (h + 1) * t_r + h + (l as u64 - 1);
+                assert_eq!(recs[i].latency, booksim, "{router} L={l}: {s} -> {d}, {h} hops");
+            }
+        }
+    }
+    for router in [
+        r#"{"kind": "vc", "preset": "caminos"}"#,
+        r#"{"kind": "vc", "preset": "caminos", "deadlock": "bubble"}"#,
+    ] {
+        let p = resolved_router(torus, router);
+        let (o, pairs) = every_pair(&topo, p.packet, p, 500);
+        let recs = o.messages.as_ref().unwrap();
+        for (i, &(s, d)) in pairs.iter().enumerate() {
+            let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
+            assert_eq!(recs[i].latency, (h + 2) + (p.packet as u64 - 1), "{router}: {s} -> {d}, {h} hops");
+        }
+    }
+}
+
+/// Verification: a header's stages add to every router it crosses what a hand count gives —
+/// routing, then VC allocation (less what speculation overlaps with switch allocation) — and
+/// the injection and ejection channels their latencies once, on top of the module docs'
+/// formula with r = switch allocation + traversal; for every pair of a 4x4 mesh and several
+/// stage settings.
+#[test]
+fn stages_add_their_delays_per_router() {
+    let mesh = r#"{"family": "mesh", "k": 4}"#;
+    let topo = build(mesh);
+    let net = topo.network();
+    let dist = distances(net);
+    // (routing, VC allocation, switch allocation, traversal, speculative, injection, ejection,
+    // the header's cycles per router by hand)
+    for (rc, va, sa, st, spec, inj, ej, per_router) in [
+        (1, 1, 1, 1, false, 0, 0, 4),
+        (1, 1, 1, 1, true, 0, 0, 3),
+        (0, 2, 1, 0, true, 0, 0, 2),
+        (2, 0, 0, 0, false, 1, 2, 2),
+        (0, 3, 0, 2, false, 2, 0, 5),
+    ] {
+        let router = format!(
+            r#"{{"kind": "vc", "routing-delay": {rc}, "vc-alloc-delay": {va}, "switch-alloc-delay": {sa}, "traversal-delay": {st}, "speculative": {spec}, "injection-latency": {inj}, "ejection-latency": {ej}, "buffer": 32}}"#
+        );
+        let p = resolved_router(mesh, &router);
+        for size in [1u32, 6] {
+            let (o, pairs) = every_pair(&topo, size, p, 500);
+            let recs = o.messages.as_ref().unwrap();
+            for (i, &(s, d)) in pairs.iter().enumerate() {
+                let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
+                let expected = (h + 1) * per_router + h + size as u64 + inj + ej;
+                assert_eq!(recs[i].latency, expected, "{router} B={size}: {s} -> {d}, {h} hops");
             }
         }
     }
@@ -313,6 +405,7 @@ fn unloaded_packet_latencies_are_the_formula() {
         switching: Switching::Wormhole,
         arbitration: Arbitration::OldestFirst,
         deadlock: Avoidance::None,
+        ..VcParams::DEFAULT
     };
     let (o, pairs) = every_pair(&topo, pk * n as u32, p, 500);
     let stats = o.packets.unwrap();
@@ -355,6 +448,7 @@ fn a_dateline_keeps_deadlocking_tori_delivering() {
                 switching: Switching::Wormhole,
                 arbitration: Arbitration::RoundRobin,
                 deadlock,
+                ..VcParams::DEFAULT
             };
             let o = execute(&topo, &Pattern::Uniform(n), &spec, Router::Vc(p));
             assert_eq!(o.deadlock.is_some(), expect_deadlock, "{json} {deadlock:?}");
@@ -420,6 +514,7 @@ fn bubble_and_escape_keep_tori_and_midimews_delivering() {
             switching,
             arbitration: Arbitration::RoundRobin,
             deadlock,
+            ..VcParams::DEFAULT
         };
         let o = execute(&topo, &Pattern::Uniform(n), &spec, Router::Vc(p));
         let expect_deadlock = deadlock == Avoidance::None;
@@ -475,6 +570,7 @@ fn unloaded_buffer_occupancy_is_the_router_delay() {
         switching: Switching::Wormhole,
         arbitration: Arbitration::RoundRobin,
         deadlock: Avoidance::None,
+        ..VcParams::DEFAULT
     };
     let (o, pairs) = every_pair(&topo, size, p, 500);
     let want: u64 = pairs
@@ -570,6 +666,7 @@ fn escape_routing_offers_all_ten_first_hops_of_a_10_cube() {
         switching: Switching::Vct,
         arbitration: Arbitration::RoundRobin,
         deadlock: Avoidance::Escape,
+        ..VcParams::DEFAULT
     };
     let o = execute(&topo, &Pattern::Uniform(net.terminals()), &spec, Router::Vc(p));
     assert!(o.drained(), "{:?} at {}", o.stop, o.end);
