@@ -38,9 +38,9 @@ pub use resolved::{
 };
 pub use result::{NetworkInfo, SimResult};
 pub use spec::{
-    Arbitration, Avoidance, EngineKind, Interval, PatternKind, ProcessorSpec, ReplyNetwork, ReplySpec,
-    RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Switching, Threads, VcParams, WorkloadSpec,
-    defaults,
+    Arbitration, Avoidance, EngineKind, Interval, Mapping, PatternKind, ProcessorSpec, ReplyNetwork,
+    ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Switching, Threads, VcParams,
+    WorkloadSpec, defaults,
 };
 use thiserror::Error;
 
