@@ -140,9 +140,9 @@ def across(rows: "pandas.DataFrame") -> "pandas.DataFrame":
     ``netwrap run --csv`` file read by pandas, whose combined rows are skipped). Each point's
     runs are combined: ``point`` (its first run's), ``replication`` (``"all"``), the swept
     paths, ``runs``, ``ok`` (the runs whose verdict is ok), ``latency`` and ``latency_ci95``
-    (the mean over the ok runs and its 95% Student-t half-width across them, NaN from fewer
-    than two), ``throughput`` and ``throughput_ci95`` (over every run), ``experiment`` and
-    ``points``.
+    (the mean over the ok runs and its 95% Student-t half-width across them; the half-width
+    is NaN from fewer than two), ``throughput`` and ``throughput_ci95`` (over every run),
+    ``experiment`` and ``points``.
     """
     cells = rows.astype(object).where(rows.notna(), None)
     return _frame(_native.across({c: list(cells[c]) for c in rows.columns}))

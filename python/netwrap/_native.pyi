@@ -30,7 +30,6 @@ def sweep(spec: Any, axes: Optional[Mapping[str, Any]] = None) -> Dict[str, List
 
 def across(rows: Mapping[str, List[Any]]) -> Dict[str, List[Any]]:
     """A replicated sweep's rows (columns of cells) combined, one row per point."""
-    ...
 
 def columns(parameters: List[str]) -> List[str]:
     """The columns of a sweep over these swept paths, in order."""
