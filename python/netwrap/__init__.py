@@ -36,7 +36,7 @@ from . import model
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-__all__ = ["Spec", "Axes", "Point", "SpecError", "simulate", "sweep", "points", "run_point",
+__all__ = ["Spec", "Axes", "Point", "SpecError", "simulate", "sweep", "across", "points", "run_point",
            "saturation", "check", "topo", "cost", "design", "graph_file", "model", "__version__"]
 
 __version__: str = _native.__version__
@@ -130,6 +130,22 @@ def sweep(spec: Spec, axes: Optional[Axes] = None) -> "pandas.DataFrame":
     its JSON text. Rows come in point order and do not depend on the number of threads.
     """
     return _frame(_native.sweep(spec, axes))
+
+
+def across(rows: "pandas.DataFrame") -> "pandas.DataFrame":
+    """A replicated sweep's rows combined: one row per point, as ``netwrap run`` prints them
+    after a replicated sweep ("across replications").
+
+    ``rows`` is what :func:`sweep` returns (or ``netwrap.dask.sweep``, or a
+    ``netwrap run --csv`` file read by pandas, whose combined rows are skipped). Each point's
+    runs are combined: ``point`` (its first run's), ``replication`` (``"all"``), the swept
+    paths, ``runs``, ``ok`` (the runs whose verdict is ok), ``latency`` and ``latency_ci95``
+    (the mean over the ok runs and its 95% Student-t half-width across them; the half-width
+    is NaN from fewer than two), ``throughput`` and ``throughput_ci95`` (over every run),
+    ``experiment`` and ``points``.
+    """
+    cells = rows.astype(object).where(rows.notna(), None)
+    return _frame(_native.across({c: list(cells[c]) for c in rows.columns}))
 
 
 def saturation(spec: Spec, *, tolerance: float = 0.02) -> Dict[str, Any]:

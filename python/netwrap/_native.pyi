@@ -28,6 +28,9 @@ def task(point: Mapping[str, Any]) -> Tuple[Dict[str, Any], float]:
 def sweep(spec: Any, axes: Optional[Mapping[str, Any]] = None) -> Dict[str, List[Any]]:
     """Run every point of a sweep: the columns of ``netwrap run --csv``, each a list of cells."""
 
+def across(rows: Mapping[str, List[Any]]) -> Dict[str, List[Any]]:
+    """A replicated sweep's rows (columns of cells) combined, one row per point."""
+
 def columns(parameters: List[str]) -> List[str]:
     """The columns of a sweep over these swept paths, in order."""
 

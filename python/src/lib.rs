@@ -406,6 +406,81 @@ fn columns(parameters: Vec<String>) -> Vec<String> {
     Row::columns(&parameters)
 }
 
+/// A replicated sweep's rows combined (`netwrap_app::row::across`): `rows` are columns of
+/// cells as `sweep` returns them (or a CSV's, its combined rows skipped), the swept paths those
+/// between `replication` and `verdict`; the result is the combined rows as columns.
+#[pyfunction]
+fn across<'py>(py: Python<'py>, rows: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let Value::Object(columns) = to_value(rows, "the rows")? else {
+        return Err(PyValueError::new_err("the rows are a mapping of column name to cells"));
+    };
+    let names: Vec<&String> = columns.keys().collect();
+    let at = |name: &str| names.iter().position(|n| *n == name);
+    let (Some(from), Some(to)) = (at("replication"), at("verdict")) else {
+        return Err(PyValueError::new_err(
+            "not the rows of a sweep: the columns point, replication, the swept paths, then verdict, latency, throughput, …",
+        ));
+    };
+    let column = |name: &str| -> PyResult<&Vec<Value>> {
+        match columns.get(name) {
+            Some(Value::Array(cells)) => Ok(cells),
+            _ => Err(PyValueError::new_err(format!("the rows have no column {name:?} of cells"))),
+        }
+    };
+    let whole = |v: &Value| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok()));
+    let points = column("point")?;
+    let mut runs = Vec::new();
+    for (i, point) in points.iter().enumerate() {
+        let cell =
+            |name: &str| -> PyResult<Value> { Ok(column(name)?.get(i).cloned().unwrap_or(Value::Null)) };
+        let replication = cell("replication")?;
+        if replication.as_str() == Some(netwrap_app::row::ALL) {
+            continue;
+        }
+        let bad = |name: &str, v: &Value| {
+            PyValueError::new_err(format!("row {i}: {name} = {v} is not a whole number"))
+        };
+        let mut row = Row {
+            point: whole(point).ok_or_else(|| bad("point", point))?,
+            replication: whole(&replication)
+                .and_then(|r| u32::try_from(r).ok())
+                .ok_or_else(|| bad("replication", &replication))?,
+            ..Row::default()
+        };
+        for name in &names[from + 1..to] {
+            row.parameters.insert((*name).clone(), cell(name)?);
+        }
+        row.metrics.verdict = serde_json::from_value(cell("verdict")?).ok();
+        row.metrics.latency = cell("latency")?.as_f64();
+        row.metrics.throughput = cell("throughput")?.as_f64().unwrap_or(0.0);
+        if let (Some(Value::String(e)), Some(n)) =
+            (cell("experiment").ok(), cell("points").ok().as_ref().and_then(whole))
+        {
+            row.identity = Identity { experiment: e, points: n };
+        }
+        runs.push(row);
+    }
+    let table = PyDict::new(py);
+    let combined = netwrap_app::row::across(&runs);
+    let rows: Vec<Map<String, Value>> = combined
+        .iter()
+        .map(|a| match serde_json::to_value(a) {
+            Ok(Value::Object(f)) => f,
+            _ => unreachable!("a combined row serialises as a table"),
+        })
+        .collect();
+    if let Some(first) = rows.first() {
+        for name in first.keys() {
+            let list = PyList::empty(py);
+            for r in &rows {
+                list.append(cell(py, r.get(name).unwrap_or(&Value::Null))?)?;
+            }
+            table.set_item(PyString::intern(py, name), list)?;
+        }
+    }
+    Ok(table)
+}
+
 /// The saturation search of one spec: the dict `netwrap saturation --json` prints.
 #[pyfunction]
 #[pyo3(signature = (spec, tolerance=0.02))]
@@ -530,6 +605,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(task, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(across, m)?)?;
     m.add_function(wrap_pyfunction!(saturation, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(topo, m)?)?;

@@ -228,9 +228,52 @@ def test_sweep_equals_run_csv(cli, tmp_path):
     p = cli.run("run", str(path), "--csv", str(out))
     assert p.returncode == 0, p.stderr
     got = netwrap.sweep(EXPERIMENT)
-    pandas.testing.assert_frame_equal(got, read_csv(out), check_exact=True)
+    runs, _ = split_combined(out, tmp_path)
+    pandas.testing.assert_frame_equal(got, read_csv(runs), check_exact=True)
     assert list(got.columns[:5]) == ["point", "replication", "workload.rate", "topology.k", "run.seed"]
     assert len(got) == len(netwrap.points(EXPERIMENT)) == 8
+
+
+def split_combined(path, tmp_path):
+    """A replicated sweep's CSV as two files: its runs' rows and its combined rows
+    (`replication` = all), each under the header."""
+    header, *rows = path.read_text().splitlines(keepends=True)
+    runs, combined = tmp_path / "runs.csv", tmp_path / "combined.csv"
+    runs.write_text(header + "".join(r for r in rows if r.split(",")[1] != "all"))
+    combined.write_text(header + "".join(r for r in rows if r.split(",")[1] == "all"))
+    return runs, combined
+
+
+def test_across_equals_the_csvs_combined_rows(cli, tmp_path):
+    """Verification: netwrap.across of sweep()'s rows gives, in the columns they share, the
+    combined rows `netwrap run FILE --csv` writes after the runs (exactly: the same function
+    of the same runs), one per point with the point's first run's index; and by hand for the
+    first point's latency, the mean of its two runs' (the ok ones), with the half-width
+    t(0.975, 1)·s/√2 = 12.706·|a − b|/2 (Student's table, 3 digits)."""
+    path = tmp_path / "exp.toml"
+    path.write_text(EXPERIMENT)
+    out = tmp_path / "out.csv"
+    assert cli.run("run", str(path), "--csv", str(out)).returncode == 0
+    rows = netwrap.sweep(EXPERIMENT)
+    got = netwrap.across(rows)
+    assert list(got.columns) == ["point", "replication", "workload.rate", "topology.k", "run.seed", "runs", "ok",
+                                 "latency", "latency_ci95", "throughput", "throughput_ci95", "experiment",
+                                 "points"]
+    assert list(got["point"]) == [0, 2, 4, 6] and set(got["replication"]) == {"all"}
+    assert list(got["runs"]) == [2, 2, 2, 2]
+    _, combined = split_combined(out, tmp_path)
+    csv = read_csv(combined)
+    for c in ["point", "workload.rate", "topology.k", "run.seed", "latency", "latency_ci95", "throughput",
+              "experiment", "points"]:
+        assert list(got[c]) == list(csv[c]), c
+    first = rows[rows["point"] < 2]
+    assert list(first["verdict"]) == ["ok", "ok"]
+    a, b = first["latency"]
+    assert got["latency"][0] == pytest.approx((a + b) / 2, rel=1e-12)
+    assert got["latency_ci95"][0] == pytest.approx(12.706 * abs(a - b) / 2, rel=1e-3)
+    # The CSV's own rows read back (its combined rows skipped) combine alike.
+    whole = read_csv(out)
+    pandas.testing.assert_frame_equal(netwrap.across(whole), got, check_exact=True)
 
 
 def test_sweep_axes_join_the_spec(cli, tmp_path):

@@ -179,9 +179,112 @@ pub fn across_replications(values: &[f64]) -> Option<(f64, Option<f64>)> {
     Some((mean, netwrap_engine::stats::student_half_width(values)))
 }
 
+/// The `replication` of a combined row: the point's runs together.
+pub const ALL: &str = "all";
+
+/// A replicated point's runs combined ([`across_replications`]): the row `netwrap run` prints
+/// in its "across replications" table, writes after a replicated sweep's rows in its CSV (where
+/// `replication` is [`ALL`]) and Python's `netwrap.across` returns.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Across {
+    /// The index of the point's first run (replication 0).
+    pub point: u64,
+    /// Always [`ALL`]: what tells a combined row from a run's in a CSV.
+    pub replication: &'static str,
+    /// The swept values, by their dotted paths.
+    #[serde(flatten)]
+    pub parameters: Map<String, Value>,
+    /// The runs combined.
+    pub runs: u32,
+    /// Those whose verdict is ok: the ones whose latency is combined.
+    pub ok: u32,
+    /// The mean latency over the runs whose verdict is ok.
+    pub latency: Option<f64>,
+    /// Its 95% Student-t half-width across them (none from fewer than two).
+    pub latency_ci95: Option<f64>,
+    /// The mean accepted throughput over every run (a saturated run's included).
+    pub throughput: f64,
+    /// Its 95% Student-t half-width across them.
+    pub throughput_ci95: Option<f64>,
+    /// The experiment the point is of.
+    #[serde(flatten)]
+    pub identity: Identity,
+}
+
+/// The rows of a replicated sweep combined, one [`Across`] per point (its runs are the rows of
+/// one `point − replication`: the sweep numbers a point's runs consecutively), in point order.
+/// Combined rows among `rows` are not runs; rows of no run are skipped.
+pub fn across(rows: &[Row]) -> Vec<Across> {
+    let mut points: std::collections::BTreeMap<u64, Vec<&Row>> = Default::default();
+    for r in rows {
+        points.entry(r.point - u64::from(r.replication).min(r.point)).or_default().push(r);
+    }
+    points
+        .into_iter()
+        .map(|(point, runs)| {
+            let latencies: Vec<f64> = runs
+                .iter()
+                .filter(|r| r.metrics.verdict == Some(Verdict::Ok))
+                .filter_map(|r| r.metrics.latency)
+                .collect();
+            let accepted: Vec<f64> = runs.iter().map(|r| r.metrics.throughput).collect();
+            let (latency, latency_ci95) =
+                across_replications(&latencies).map_or((None, None), |(m, h)| (Some(m), h));
+            let (throughput, throughput_ci95) = across_replications(&accepted).unwrap_or((0.0, None));
+            Across {
+                point,
+                replication: ALL,
+                parameters: runs[0].parameters.clone(),
+                runs: runs.len() as u32,
+                ok: latencies.len() as u32,
+                latency,
+                latency_ci95,
+                throughput,
+                throughput_ci95,
+                identity: runs[0].identity.clone(),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Verification by hand: two points of three runs each (indices 0–2 and 3–5). The first's
+    /// runs are ok with latencies 10, 12, 14 (mean 12, s = 2, half-width t(0.975, 2) = 4.303
+    /// times 2/√3) and throughputs 0.1, 0.2, 0.3 (mean 0.2, s = 0.1); the second's middle run
+    /// is saturated, so its latency combines the other two: 20 and 30, mean 25, s = √50,
+    /// half-width t(0.975, 1) = 12.706 times √50/√2 = 5, and its throughput all three.
+    #[test]
+    fn across_combines_each_points_runs() {
+        let run =
+            |point: u64, replication: u32, verdict: Verdict, latency: Option<f64>, throughput: f64| Row {
+                point,
+                replication,
+                metrics: Metrics { verdict: Some(verdict), latency, throughput, ..Metrics::default() },
+                ..Row::default()
+            };
+        let rows = [
+            run(0, 0, Verdict::Ok, Some(10.0), 0.1),
+            run(1, 1, Verdict::Ok, Some(12.0), 0.2),
+            run(2, 2, Verdict::Ok, Some(14.0), 0.3),
+            run(3, 0, Verdict::Ok, Some(20.0), 0.5),
+            run(4, 1, Verdict::Saturated, None, 0.4),
+            run(5, 2, Verdict::Ok, Some(30.0), 0.6),
+        ];
+        let a = across(&rows);
+        assert_eq!(a.len(), 2);
+        assert_eq!((a[0].point, a[0].runs, a[0].ok, a[0].replication), (0, 3, 3, "all"));
+        assert!((a[0].latency.unwrap() - 12.0).abs() < 1e-12);
+        assert!((a[0].latency_ci95.unwrap() - 4.303 * 2.0 / 3f64.sqrt()).abs() < 1e-3);
+        assert!((a[0].throughput - 0.2).abs() < 1e-12);
+        assert!((a[0].throughput_ci95.unwrap() - 4.303 * 0.1 / 3f64.sqrt()).abs() < 1e-3);
+        assert_eq!((a[1].point, a[1].runs, a[1].ok), (3, 3, 2));
+        assert!((a[1].latency.unwrap() - 25.0).abs() < 1e-12);
+        assert!((a[1].latency_ci95.unwrap() - 12.706 * 5.0).abs() < 1e-2);
+        assert!((a[1].throughput - 0.5).abs() < 1e-12);
+    }
 
     /// Characterisation of the columns' order: the point, its replication, the swept paths,
     /// then the metrics as the struct lists them (the CSV files written before this type kept

@@ -54,6 +54,8 @@ pub struct Sweep {
     replications: u32,
     /// The file's text, to point errors at lines.
     text: Option<String>,
+    /// The file it was read from, which a point's error names with its line.
+    file: Option<std::path::PathBuf>,
     /// Which experiment this is (computed once).
     identity: Identity,
 }
@@ -444,7 +446,8 @@ impl Sweep {
 
     /// The sweep, its identity computed.
     fn new(base: Spec, (product, zips, replications): Axes, text: Option<String>) -> Self {
-        let mut s = Sweep { base, product, zips, replications, text, identity: Identity::default() };
+        let mut s =
+            Sweep { base, product, zips, replications, text, file: None, identity: Identity::default() };
         let base = match s.base.resolve() {
             Ok(job) => serde_json::to_value(job.written()),
             Err(_) => serde_json::to_value(&s.base),
@@ -528,7 +531,9 @@ impl Sweep {
             Some("toml") => false,
             _ => text.trim_start().starts_with('{'),
         };
-        if json { Self::from_json(&text) } else { Self::from_toml(&text) }
+        let mut sweep = if json { Self::from_json(&text) } else { Self::from_toml(&text) }?;
+        sweep.file = Some(path.to_path_buf());
+        Ok(sweep)
     }
 
     /// Reads an experiment in JSON: a spec (with an optional `sweep`), or a result printed by
@@ -633,6 +638,12 @@ impl Sweep {
                     e.context = Some(format!("sweep point {index} ({})", describe()));
                 }
                 e.line = self.text.as_deref().and_then(|t| line_of(t, &e.path));
+                if e.line.is_some()
+                    && let Some(file) = &self.file
+                {
+                    let at = format!("in {}", file.display());
+                    e.context = Some(e.context.map_or_else(|| at.clone(), |c| format!("{at}: {c}")));
+                }
                 Error::Spec(e)
             }
             other => other,

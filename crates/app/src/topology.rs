@@ -97,10 +97,18 @@ pub fn topo(topology: &TopologySpec, routing: &RoutingSpec, mapping: bool) -> Re
             .map_err(|why| format!("not computed for routing '{}': {why}", routing.algorithm.name()));
         metrics.set_loads(topo.network(), loads);
     }
+    let mut notes = notes;
     let (layout, application_to_network) = match &topo {
         Topology::Circulant(c) => {
             let layout =
                 c.layout().map(|(columns, rows, x_step, y_step)| Layout { columns, rows, x_step, y_step });
+            if mapping && layout.is_none() {
+                let (a, b) = c.generators();
+                notes.push(format!(
+                    "the Midimew of {} nodes has no application-to-network mapping (Puente et al. Fig. 9): N is a multiple of neither generator, {a} or {b}, so it has no rectangular layout (Puente et al. Fig. 1) to number on; its patterns take the network's node numbers",
+                    c.nodes()
+                ));
+            }
             let map = mapping
                 .then(|| (0..c.nodes()).filter_map(|p| c.application_to_network(p)).collect::<Vec<_>>());
             (layout, map.filter(|m| !m.is_empty()))

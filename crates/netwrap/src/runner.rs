@@ -185,6 +185,9 @@ struct Sink {
     csv: bool,
     file: File,
     done: BTreeSet<u64>,
+    /// Whether the file ends with the points' combined rows (a replicated sweep's CSV, not a
+    /// shard's): written again, from every run's row, when it is sorted.
+    combine: bool,
 }
 
 /// The point index of a line of one of our files.
@@ -194,17 +197,6 @@ fn point_of(line: &str, csv: bool) -> Option<u64> {
     } else {
         serde_json::from_str::<Value>(line).ok()?.get("point")?.as_u64()
     }
-}
-
-/// The fields of a CSV row (quoted fields may hold commas).
-fn csv_record(line: &str) -> Vec<String> {
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(line.as_bytes())
-        .records()
-        .next()
-        .and_then(Result::ok)
-        .map_or_else(Vec::new, |r| r.iter().map(str::to_string).collect())
 }
 
 /// The first value of `ours` (a point's spec, as JSON) that `theirs` (a row's recorded
@@ -293,7 +285,14 @@ impl Sink {
     /// mid-write) is dropped and its point run again; a row that is not one of this sweep's
     /// (unreadable, another experiment's, a point out of range, a point twice, a CSV row of
     /// other columns) refuses the resume, naming the first difference it can.
-    fn open(path: &Path, csv: bool, header: &str, resume: bool, sweep: &Sweep) -> anyhow::Result<Sink> {
+    fn open(
+        path: &Path,
+        csv: bool,
+        header: &str,
+        resume: bool,
+        sweep: &Sweep,
+        combine: bool,
+    ) -> anyhow::Result<Sink> {
         let what = || format!("{}", path.display());
         let points = sweep.len();
         // Locked before it is read or emptied: another run may be writing it.
@@ -328,13 +327,16 @@ impl Sink {
             // A row another experiment's by its identity alone: reported unless a later row
             // names a difference.
             let mut other: Option<String> = None;
-            for (i, line) in lines.enumerate().filter(|(_, l)| !l.is_empty()) {
+            // Combined rows are not points: they are written again at the end.
+            for (i, line) in
+                lines.enumerate().filter(|(_, l)| !(l.is_empty() || csv && table::is_combined(l)))
+            {
                 let row = i + 1 + usize::from(csv);
                 let not_ours =
                     || format!("cannot resume {}: line {row} is not a row of netwrap's: {line:?}", what());
                 let foreign = if csv {
                     let p = point_of(line, csv).with_context(not_ours)?;
-                    let cells = csv_record(line);
+                    let cells = table::csv_record(line);
                     if cells.len() != columns {
                         bail!(
                             "cannot resume {}: line {row} has {} fields where this experiment's rows have {columns}",
@@ -383,12 +385,12 @@ impl Sink {
                 output::note(format!("{}: its last row was cut short and is run again", what()));
             }
             file.seek(SeekFrom::End(0)).map_err(|e| write_failed(what(), e))?;
-            return Ok(Sink { path: path.to_path_buf(), csv, file, done });
+            return Ok(Sink { path: path.to_path_buf(), csv, file, done, combine });
         }
         if csv {
             file.write_all(header.as_bytes()).map_err(|e| write_failed(what(), e))?;
         }
-        Ok(Sink { path: path.to_path_buf(), csv, file, done })
+        Ok(Sink { path: path.to_path_buf(), csv, file, done, combine })
     }
 
     /// Appends one row in one write, so a killed run leaves whole rows or a cut last one.
@@ -410,9 +412,18 @@ impl Sink {
             std::fs::read_to_string(&self.path).with_context(|| format!("cannot read back {}", what()))?;
         let mut lines = text.lines();
         let header = if self.csv { lines.next().map(str::to_string) } else { None };
-        let mut rows: Vec<(u64, &str)> =
-            lines.filter(|l| !l.is_empty()).map(|l| (point_of(l, self.csv).unwrap_or(u64::MAX), l)).collect();
+        let mut rows: Vec<(u64, &str)> = lines
+            .filter(|l| !(l.is_empty() || self.csv && table::is_combined(l)))
+            .map(|l| (point_of(l, self.csv).unwrap_or(u64::MAX), l))
+            .collect();
         rows.sort_by_key(|r| r.0);
+        let combined = match &header {
+            Some(h) if self.combine => {
+                table::combined_lines(h, &rows.iter().map(|r| r.1).collect::<Vec<_>>())
+                    .with_context(|| format!("cannot read back {}", what()))?
+            }
+            _ => Vec::new(),
+        };
         let mut tmp = self.path.clone().into_os_string();
         tmp.push(".netwrap-tmp");
         let tmp = PathBuf::from(tmp);
@@ -423,6 +434,9 @@ impl Sink {
             }
             for (_, l) in &rows {
                 writeln!(out, "{l}")?;
+            }
+            for l in &combined {
+                write!(out, "{l}")?;
             }
             out.flush()
         };
@@ -450,10 +464,13 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     }
     let params = sweep.parameters();
     let header = csv_line(&Row::columns(&params));
+    // A replicated sweep's CSV ends with each point's runs combined (a shard's has only some
+    // of them: `merge` combines them).
+    let combine = sweep.replications() > 1 && o.shard.is_none();
     let mut sinks = Vec::new();
     for (path, csv) in [(&o.csv, true), (&o.jsonl, false)] {
         if let Some(p) = path.as_ref().filter(|p| !is_stdout(p)) {
-            sinks.push(Sink::open(p, csv, &header, o.resume, sweep)?);
+            sinks.push(Sink::open(p, csv, &header, o.resume, sweep, combine)?);
         }
     }
     let todo: Vec<Point> = points
@@ -611,6 +628,13 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         let (_, waiting, mut streamed_out) = stream.into_inner().expect("stream lock");
         for line in waiting.values() {
             streamed_out.write_all(line.as_bytes())?;
+        }
+        if streamed == Some(true) && combine {
+            let rows: Vec<String> = done.iter().map(|(p, r)| csv_row(p, r)).collect();
+            for line in table::combined_lines(&header, &rows.iter().map(String::as_str).collect::<Vec<_>>())?
+            {
+                streamed_out.write_all(line.as_bytes())?;
+            }
         }
         streamed_out.flush()?;
     } else if o.json && single {
@@ -1404,26 +1428,21 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, Simulation)])
         writeln!(out, "{}", line.trim_end())?;
     }
     if reps {
-        across_table(out, done, &names, &widths, sweep.replications())?;
+        across_table(out, done, &names, &widths)?;
     }
     Ok(())
 }
 
-/// A replicated sweep's points combined ([`netwrap_app::row::across_replications`]): per point,
-/// the runs whose verdict is ok, their mean latency with its Student-t interval across them,
-/// and the mean accepted throughput of every run with its interval.
+/// A replicated sweep's points combined ([`netwrap_app::row::across`]): per point, the runs
+/// whose verdict is ok, their mean latency with its Student-t interval across them, and the
+/// mean accepted throughput of every run with its interval.
 fn across_table(
     out: &mut impl Write,
     done: &[(&Point, Simulation)],
     names: &[String],
     widths: &[usize],
-    replications: u32,
 ) -> std::io::Result<()> {
-    use netwrap_app::row::across_replications;
-    let mut points: std::collections::BTreeMap<u64, Vec<&(&Point, Simulation)>> = Default::default();
-    for d in done {
-        points.entry(d.0.index / replications.max(1) as u64).or_default().push(d);
-    }
+    let rows: Vec<Row> = done.iter().map(|(p, r)| Row::of(p, r)).collect();
     writeln!(out)?;
     writeln!(
         out,
@@ -1434,23 +1453,21 @@ fn across_table(
         head += &format!("{n:>w$} ");
     }
     writeln!(out, "{head}{:>7} {:>18} {:>20}", "ok", "latency", "accepted")?;
-    let text = |values: &[f64], digits: usize| match across_replications(values) {
-        Some((m, Some(h))) => format!("{m:.digits$}±{h:.digits$}"),
-        Some((m, None)) => format!("{m:.digits$}"),
-        None => "—".into(),
+    let text = |mean: Option<f64>, half: Option<f64>, digits: usize| match (mean, half) {
+        (Some(m), Some(h)) => format!("{m:.digits$}±{h:.digits$}"),
+        (Some(m), None) => format!("{m:.digits$}"),
+        (None, _) => "—".into(),
     };
-    for runs in points.values() {
+    for a in netwrap_app::row::across(&rows) {
         let mut line = String::new();
-        for ((_, v), w) in runs[0].0.params.iter().zip(widths) {
+        for ((_, v), w) in a.parameters.iter().zip(widths) {
             line += &format!("{:>w$} ", table_cell(v));
         }
-        let latencies: Vec<f64> = runs.iter().filter_map(|(_, r)| r.result.report.latency).collect();
-        let accepted: Vec<f64> = runs.iter().map(|(_, r)| r.result.report.throughput).collect();
         line += &format!(
             "{:>7} {:>18} {:>20}",
-            format!("{}/{}", latencies.len(), runs.len()),
-            text(&latencies, 2),
-            text(&accepted, 5)
+            format!("{}/{}", a.ok, a.runs),
+            text(a.latency, a.latency_ci95, 2),
+            text(Some(a.throughput), a.throughput_ci95, 5)
         );
         writeln!(out, "{}", line.trim_end())?;
     }

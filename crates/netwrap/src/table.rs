@@ -160,7 +160,10 @@ impl Table {
         // Curves in order of first appearance.
         let mut order: Vec<String> = Vec::new();
         let mut curves: BTreeMap<String, Curve> = BTreeMap::new();
-        for row in 0..self.rows.len() {
+        // A replicated sweep's combined rows (`replication` = all) are drawn from its runs.
+        let replication = self.header.iter().position(|h| h == "replication");
+        let combined = |row: usize| replication.is_some_and(|c| self.text(row, c) == netwrap_app::row::ALL);
+        for row in (0..self.rows.len()).filter(|&r| !combined(r)) {
             let label = series_cols
                 .iter()
                 .map(|&c| {
@@ -196,11 +199,8 @@ impl Table {
         }
         // Replications (rows of one point but for their `replication`) are drawn as their mean
         // with its Student-t interval across the runs, not as one point each.
-        let replicated = self
-            .header
-            .iter()
-            .position(|h| h == "replication")
-            .is_some_and(|c| (0..self.rows.len()).any(|r| self.text(r, c) != "0"));
+        let replicated =
+            replication.is_some_and(|c| (0..self.rows.len()).any(|r| !combined(r) && self.text(r, c) != "0"));
         let mut series = Vec::new();
         for (i, label) in order.iter().enumerate() {
             let Curve(mut sim, mut modeled, mut sat) = curves.remove(label).unwrap_or_default();
@@ -301,6 +301,48 @@ fn fields(row: &Row) -> Map<String, Value> {
 /// A row's CSV cells, in the order of [`Row::columns`].
 pub fn row_cells(row: &Row) -> Vec<String> {
     fields(row).values().map(cell).collect()
+}
+
+/// Whether `line`, a row of a sweep's CSV, is a combined row (`replication` = all), which
+/// `--resume` and `merge` recompute rather than read.
+pub fn is_combined(line: &str) -> bool {
+    line.split(',').nth(1) == Some(netwrap_app::row::ALL)
+}
+
+/// The combined rows ([`netwrap_app::row::across`]) of a replicated sweep's CSV rows `lines`
+/// under `header`, in its columns: each fills those it shares with [`netwrap_app::row::Across`]
+/// (point, replication, the swept values, latency, latency_ci95, throughput, the identity), the
+/// others empty. Combined rows among `lines` are skipped.
+pub fn combined_lines(header: &str, lines: &[&str]) -> anyhow::Result<Vec<String>> {
+    let mut text = header.trim_end().to_string();
+    for l in lines {
+        text.push('\n');
+        text.push_str(l.trim_end());
+    }
+    text.push('\n');
+    let runs = read_runs(&text)?;
+    let columns = csv_record(header.trim_end());
+    Ok(netwrap_app::row::across(&runs.rows)
+        .iter()
+        .map(|a| {
+            let fields = match serde_json::to_value(a) {
+                Ok(Value::Object(f)) => f,
+                _ => unreachable!("a combined row serialises as a table"),
+            };
+            csv_line(&columns.iter().map(|c| fields.get(c).map(cell).unwrap_or_default()).collect::<Vec<_>>())
+        })
+        .collect())
+}
+
+/// The cells of one CSV line (quoted cells may hold commas).
+pub fn csv_record(line: &str) -> Vec<String> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(line.as_bytes())
+        .records()
+        .next()
+        .and_then(Result::ok)
+        .map_or_else(Vec::new, |r| r.iter().map(str::to_string).collect())
 }
 
 /// A reproduce page's data as CSV text.
@@ -418,6 +460,10 @@ fn read_runs(text: &str) -> anyhow::Result<Runs> {
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
         let rec = rec.with_context(|| format!("line {line}"))?;
+        if &rec[1] == netwrap_app::row::ALL {
+            // A combined row: recomputed from the runs wherever it is needed.
+            continue;
+        }
         let whole = |col: usize| -> anyhow::Result<u64> {
             let c = &rec[col];
             c.parse()

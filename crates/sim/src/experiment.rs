@@ -6,7 +6,7 @@ use crate::report::{Context, summarize};
 use crate::resolved::error;
 use crate::result::{NetworkInfo, SimResult};
 use crate::routes::{RouteFacts, facts, offered, saturates};
-use crate::spec::{Avoidance, EngineKind, PatternKind, ReplyNetwork, SelfTraffic, SimSpec};
+use crate::spec::{Avoidance, EngineKind, Mapping, PatternKind, ReplyNetwork, SelfTraffic, SimSpec};
 use crate::{Destinations, Resolved, Router, SimError, Source, Warmup};
 use netwrap_engine::Memories;
 use netwrap_engine::traffic::{self, CubeLocality, GroupShift, Hotspot, LocalitySubcube, Pattern, subcube};
@@ -672,13 +672,14 @@ fn joined_network(net: &Network) -> Result<TableRouted, SimError> {
 /// subcube when there is one; a pattern that does not fit the network is an error naming the
 /// rule.
 ///
-/// Patterns on node numbers (transpose, bit-reversal, shuffle, bit-complement) are, on a
-/// Midimew, taken on the application's numbering of Puente et al. Fig. 9 (row-major on the
-/// layout of its Fig. 1, [`netwrap_topo::Circulant::application_to_network`]) and moved onto
-/// the network's: the application node p runs on network node map(p), and sends to map(f(p)).
-/// A Midimew whose N is a multiple of neither generator has no such layout; its patterns are
-/// taken on the network's own numbers (resolving the spec notes it). Hot spots and the random
-/// permutation are network node numbers on every family.
+/// Patterns on node numbers (transpose, bit-reversal, shuffle, bit-complement) are, with
+/// `workload.mapping = layout` (a Midimew's default where it has a layout), taken on the
+/// application's numbering of Puente et al. Fig. 9 (row-major on the layout of its Fig. 1,
+/// [`netwrap_topo::Circulant::application_to_network`]) and moved onto the network's: the
+/// application node p runs on network node map(p), and sends to map(f(p)). With `network`
+/// (every other family, and a Midimew whose N is a multiple of neither generator) they are
+/// taken on the network's own numbers. Hot spots and the random permutation are network node
+/// numbers on every family.
 pub(crate) fn build_pattern(
     spec: &Resolved,
     topology: &Topology,
@@ -731,7 +732,11 @@ pub(crate) fn build_pattern(
     };
     let on_numbers = |table: Result<Vec<TerminalId>, String>| -> Result<Pattern, SimError> {
         let table = table.map_err(|why| error("workload.pattern", &[], why))?;
-        Ok(Pattern::Fixed(match midimew_map(topology, n) {
+        let map = match spec.workload.mapping {
+            Mapping::Layout => midimew_map(topology, n),
+            Mapping::Network => None,
+        };
+        Ok(Pattern::Fixed(match map {
             Some(map) => traffic::remap(&table, &map),
             None => table,
         }))
@@ -947,31 +952,67 @@ pub fn execute_on<R: Routing>(
 mod tests {
     use super::*;
 
-    /// Verification of Puente et al. Fig. 9's mapping under transpose on the 16-node Midimew
-    /// C_16(2, 3). N = 16 is a multiple of a = 2: the layout has 2 columns and 8 rows, node
-    /// (x, y) = 3x + 2y mod 16, and application node p sits at (p mod 2, p div 2). Application
-    /// node 1 = (1, 0) is network node 3; its transpose partner 4 = (0, 2) is network node 4:
-    /// network 3 sends to 4. Application 6 = (0, 3) is network 6; its partner 9 = (1, 4) is
-    /// network 3 + 8 = 11. On the 64-node Midimew C_64(5, 6), N is a multiple of neither
-    /// generator: the pattern stays on network numbers (transpose of 1 is 8).
-    #[test]
-    fn midimew_patterns_follow_the_application_mapping() {
-        let table = |nodes: u32| -> Vec<TerminalId> {
-            let mut s = SimSpec {
-                topology: netwrap_topo::TopologySpec::Midimew { nodes: Some(nodes) },
-                ..SimSpec::default()
-            };
-            s.workload.pattern = Some(PatternKind::Transpose);
-            let s = s.resolve().unwrap();
-            let topology = s.topology.shape(&s.routing).unwrap().build().unwrap();
-            match build_pattern(&s, &topology).unwrap().0 {
-                Pattern::Fixed(t) => t,
-                other => panic!("{other:?}"),
-            }
+    /// The transpose's table on the Midimew of `nodes` nodes, numbered as `mapping` says
+    /// (`None`: the default).
+    fn transpose_on_midimew(nodes: u32, mapping: Option<Mapping>) -> Result<Vec<TerminalId>, SimError> {
+        let mut s = SimSpec {
+            topology: netwrap_topo::TopologySpec::Midimew { nodes: Some(nodes) },
+            ..SimSpec::default()
         };
-        let t16 = table(16);
-        assert_eq!((t16[3], t16[6]), (4, 11));
-        let t64 = table(64);
-        assert_eq!(t64[1], 8);
+        s.workload.pattern = Some(PatternKind::Transpose);
+        s.workload.mapping = mapping;
+        let s = s.resolve()?;
+        let topology = s.topology.shape(&s.routing).unwrap().build().unwrap();
+        match build_pattern(&s, &topology).unwrap().0 {
+            Pattern::Fixed(t) => Ok(t),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Verification of Puente et al. Fig. 9's mapping under transpose on the 16-node Midimew
+    /// C_16(2, 3), by hand. N = 16 is a multiple of a = 2: the layout has 2 columns and 8
+    /// rows, node (x, y) = 3x + 2y mod 16, and application node p sits at (p mod 2, p div 2),
+    /// so map = 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1. Transpose on 16 = 4²
+    /// nodes sends p = 4y + x to 4x + y. With `layout` (the default): application node 1 is
+    /// network node 3, its partner 4 is network 4: network 3 sends to 4; application 6
+    /// (network 6) sends to application 9, network 11; application 3 (network 5) to 12
+    /// (network 12); application 13 (network 15) to 7 (network 9); application 15 (network 1)
+    /// is a fixed point. With `network` the same nodes send to the transpose of their own
+    /// numbers: 3 to 12, 6 to 9, 5 to 5, 15 to 15, 1 to 4.
+    #[test]
+    fn midimew_patterns_follow_the_mapping() {
+        let nodes = [3, 6, 5, 15, 1];
+        for mapping in [None, Some(Mapping::Layout)] {
+            let t = transpose_on_midimew(16, mapping).unwrap();
+            assert_eq!(nodes.map(|s| t[s]), [4, 11, 12, 9, 1], "{mapping:?}");
+        }
+        let t = transpose_on_midimew(16, Some(Mapping::Network)).unwrap();
+        assert_eq!(nodes.map(|s| t[s]), [12, 9, 5, 15, 4]);
+    }
+
+    /// Verification: on the 64-node Midimew C_64(5, 6), N is a multiple of neither generator,
+    /// so there is no layout. By default the pattern stays on network numbers (the transpose
+    /// of 1 = 8·0 + 1 is 8·1 + 0 = 8); asking for `layout` is an error naming why.
+    #[test]
+    fn a_midimew_without_a_layout_takes_network_numbers_and_refuses_layout() {
+        assert_eq!(transpose_on_midimew(64, None).unwrap()[1], 8);
+        assert_eq!(transpose_on_midimew(64, Some(Mapping::Network)).unwrap()[1], 8);
+        let e = transpose_on_midimew(64, Some(Mapping::Layout)).unwrap_err();
+        let SimError::Spec(e) = e else { panic!("{e:?}") };
+        assert_eq!(e.path, "workload.mapping");
+        assert!(e.message.contains("multiple of neither generator, 5 or 6"), "{}", e.message);
+    }
+
+    /// `layout` on another family is refused; `network`, what every family's patterns use,
+    /// is accepted.
+    #[test]
+    fn layout_is_a_midimews_alone() {
+        let mut s = SimSpec::default();
+        s.workload.pattern = Some(PatternKind::Transpose);
+        s.workload.mapping = Some(Mapping::Network);
+        assert_eq!(s.resolve().unwrap().workload.mapping, Mapping::Network);
+        s.workload.mapping = Some(Mapping::Layout);
+        let Err(SimError::Spec(e)) = s.resolve() else { panic!() };
+        assert!(e.path == "workload.mapping" && e.message.contains("a torus has none"), "{}", e.message);
     }
 }

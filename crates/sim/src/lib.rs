@@ -38,9 +38,9 @@ pub use resolved::{
 };
 pub use result::{NetworkInfo, SimResult};
 pub use spec::{
-    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, PatternKind, Preset,
-    ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Stages,
-    Switching, Threads, VcChoice, VcParams, WorkloadSpec, defaults,
+    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, Mapping, PatternKind,
+    Preset, ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec,
+    Stages, Switching, Threads, VcChoice, VcParams, WorkloadSpec, defaults,
 };
 use thiserror::Error;
 

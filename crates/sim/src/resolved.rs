@@ -7,9 +7,9 @@
 //! ([`crate::Experiment::build`]).
 
 use crate::spec::{
-    Allocator, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, PatternKind, Preset,
-    ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec, Stages,
-    Switching, Threads, VcChoice, VcParams, WorkloadSpec, defaults,
+    Allocator, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, Mapping, PatternKind,
+    Preset, ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec,
+    Stages, Switching, Threads, VcChoice, VcParams, WorkloadSpec, defaults,
 };
 use crate::{SimError, SpecError};
 use netwrap_engine::traffic::MessageSize;
@@ -69,6 +69,9 @@ pub struct Workload {
     pub reply: Option<Reply>,
     /// What becomes of messages addressed to their own source.
     pub self_traffic: SelfTraffic,
+    /// The numbering the node-number patterns are taken on: `layout` only on a Midimew that
+    /// has one.
+    pub mapping: Mapping,
 }
 
 /// How messages are created.
@@ -194,6 +197,8 @@ pub struct BuildKey {
     destinations: Destinations,
     /// What becomes of messages addressed to their own source.
     self_traffic: SelfTraffic,
+    /// The numbering the node-number patterns are taken on.
+    mapping: Mapping,
     /// The seed a random permutation is drawn from.
     permutation_seed: Option<u64>,
     /// Routed up*/down* instead of by `routing`.
@@ -237,7 +242,13 @@ impl SimSpec {
     /// Checks every value that can be checked without the network and fills every default:
     /// see [`Resolved`].
     pub fn resolve(&self) -> Result<Resolved, SimError> {
-        let (topology, mut notes) = self.topology.resolve()?;
+        let (topology, mut notes) = self.topology.resolve().map_err(|e| match e {
+            // A key's value: the error names it in the spec, so a file's error gives its line.
+            netwrap_topo::TopoError::Key { key, message } => {
+                error(&format!("topology.{key}"), &[], format!("topology.{message}"))
+            }
+            other => other.into(),
+        })?;
         let routing = topology.resolve_routing(&self.routing)?;
         let w = &self.workload;
         if let Some(path) = &w.trace {
@@ -287,24 +298,7 @@ impl SimSpec {
             Router::Vc(p) if p.deadlock == Avoidance::Updown => updown_routing(&self.routing)?,
             _ => routing,
         };
-        if let (TopologySpec::Midimew { nodes: Some(n) }, Destinations::Permutation(kind)) =
-            (&topology, &destinations)
-            && matches!(
-                kind,
-                PatternKind::Transpose
-                    | PatternKind::BitReversal
-                    | PatternKind::Shuffle
-                    | PatternKind::BitComplement
-            )
-        {
-            let (a, b) = netwrap_topo::midimew_generators(*n);
-            if b > 0 && n % b != 0 && !(a > 1 && n % a == 0) {
-                notes.push(format!(
-                    "workload.pattern = {}: the Midimew of {n} nodes has no rectangular layout (N is a multiple of neither generator, {a} or {b}), so the pattern is taken on the network's node numbers, not on Puente et al. Fig. 9's application numbering",
-                    kind.name()
-                ));
-            }
-        }
+        let mapping = mapping(w.mapping, &topology, &destinations, &mut notes)?;
         let self_traffic = self_traffic(w, &destinations, &source, reply.is_some())?;
         let class_latency = class_latency(&self.router)?;
         Ok(Resolved {
@@ -312,10 +306,64 @@ impl SimSpec {
             routing,
             router,
             class_latency,
-            workload: Workload { source, size, destinations, reply, self_traffic },
+            workload: Workload { source, size, destinations, reply, self_traffic, mapping },
             run,
             notes,
         })
+    }
+}
+
+/// The numbering the node-number patterns are taken on (`workload.mapping`): by default a
+/// Midimew's layout (Puente et al. Fig. 9's application numbering) where it has one
+/// ([`netwrap_topo::midimew_layout`]: N a multiple of a generator), the network's numbers
+/// elsewhere, with a note when a node-number pattern on a Midimew falls back to them. `layout`
+/// on a Midimew without one, or on another family, is an error.
+fn mapping(
+    asked: Option<Mapping>,
+    topology: &TopologySpec,
+    destinations: &Destinations,
+    notes: &mut Vec<String>,
+) -> Result<Mapping, SimError> {
+    let TopologySpec::Midimew { nodes: Some(n) } = topology else {
+        return match asked {
+            Some(Mapping::Layout) => Err(error(
+                "workload.mapping",
+                &[],
+                format!(
+                    "workload.mapping = layout numbers a Midimew's nodes on its layout (Puente et al. Fig. 9): a {} has none, its patterns take the network's node numbers (workload.mapping = network)",
+                    topology.family()
+                ),
+            )),
+            _ => Ok(Mapping::Network),
+        };
+    };
+    let (a, b) = netwrap_topo::midimew_generators(*n);
+    let has_layout = netwrap_topo::midimew_layout(*n).is_some();
+    let why = || {
+        format!(
+            "the Midimew of {n} nodes has no rectangular layout (Puente et al. Fig. 1): N is a multiple of neither generator, {a} or {b}"
+        )
+    };
+    match asked {
+        Some(Mapping::Layout) if !has_layout => Err(error(
+            "workload.mapping",
+            &[],
+            format!("workload.mapping = layout: {}; use workload.mapping = network", why()),
+        )),
+        Some(m) => Ok(m),
+        None if has_layout => Ok(Mapping::Layout),
+        None => {
+            if let Destinations::Permutation(kind) = destinations
+                && kind.on_node_numbers()
+            {
+                notes.push(format!(
+                    "workload.pattern = {}: {}, so the pattern is taken on the network's node numbers, not on Puente et al. Fig. 9's application numbering",
+                    kind.name(),
+                    why()
+                ));
+            }
+            Ok(Mapping::Network)
+        }
     }
 }
 
@@ -1017,6 +1065,7 @@ fn trace_alone(w: &WorkloadSpec, path: &std::path::Path) -> Result<(), SimError>
         ("hotspots", w.hotspots.is_some()),
         ("hotspot-fraction", w.hotspot_fraction.is_some()),
         ("self-traffic", w.self_traffic.is_some()),
+        ("mapping", w.mapping.is_some()),
         ("processor.threads", w.processor.threads.is_some_and(|t| t != Threads::Unbounded)),
         ("processor.interval", w.processor.interval.is_some_and(|i| i != Interval::Geometric)),
         ("reply", !w.reply.is_empty()),
@@ -1084,6 +1133,7 @@ impl Resolved {
             routing: self.routing.clone(),
             destinations: w.destinations.clone(),
             self_traffic: w.self_traffic,
+            mapping: w.mapping,
             permutation_seed: (w.destinations.kind() == PatternKind::Permutation).then_some(self.run.seed),
             updown: self.updown(),
             replies: w.reply.filter(|r| r.size != 0).map(|r| r.network),
@@ -1176,6 +1226,10 @@ impl Resolved {
                 hotspots,
                 hotspot_fraction,
                 self_traffic: (w.self_traffic != SelfTraffic::Include).then_some(w.self_traffic),
+                // Written where it is not the default: `network` on a Midimew with a layout.
+                mapping: (w.mapping == Mapping::Network
+                    && matches!(self.topology, TopologySpec::Midimew { nodes: Some(n) } if netwrap_topo::midimew_layout(n).is_some()))
+                .then_some(Mapping::Network),
                 processor,
                 reply: w.reply.map_or(ReplySpec::default(), |r| ReplySpec {
                     memory_latency: Some(r.memory_latency),

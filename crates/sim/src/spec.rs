@@ -354,6 +354,18 @@ impl PatternKind {
         self.into()
     }
 
+    /// Whether the pattern is defined on node numbers (transpose, bit-reversal, shuffle,
+    /// bit-complement): those `workload.mapping` applies to.
+    pub fn on_node_numbers(self) -> bool {
+        matches!(
+            self,
+            PatternKind::Transpose
+                | PatternKind::BitReversal
+                | PatternKind::Shuffle
+                | PatternKind::BitComplement
+        )
+    }
+
     /// Whether every source sends to one fixed destination (a table of N entries).
     pub fn is_fixed(self) -> bool {
         matches!(
@@ -436,6 +448,13 @@ pub struct WorkloadSpec {
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<SelfTraffic>(), global = true, help_heading = "Workload"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub self_traffic: Option<SelfTraffic>,
+    /// The node numbering the node-number patterns (transpose, bit-reversal, shuffle,
+    /// bit-complement) are taken on: a Midimew's layout (the application's numbering of
+    /// Puente et al. Fig. 9) or the network's own [spec: workload.mapping] (default: layout
+    /// on a Midimew that has one, network elsewhere).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Mapping>(), global = true, help_heading = "Workload"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<Mapping>,
     /// The processors: open loop (the default) or threads that wait for their accesses.
     #[cfg_attr(feature = "cli", command(flatten))]
     #[serde(skip_serializing_if = "ProcessorSpec::is_empty")]
@@ -449,7 +468,7 @@ pub struct WorkloadSpec {
     /// its records give every message's cycle, source, destination and size [spec:
     /// workload.trace]; the rate, size, pattern, processor and memory options do not apply,
     /// and the warm-up defaults to 0.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "shift", "hotspots", "hotspot_fraction", "threads", "interval", "memory_latency", "reply_size", "reply_network"]))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "shift", "hotspots", "hotspot_fraction", "mapping", "threads", "interval", "memory_latency", "reply_size", "reply_network"]))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<std::path::PathBuf>,
 }
@@ -515,6 +534,31 @@ pub enum SelfTraffic {
     /// Sent elsewhere: no draw falls on the source, and a permutation's fixed points send to
     /// another terminal drawn uniformly.
     Reroute,
+}
+
+/// The node numbering the node-number patterns are taken on.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Mapping {
+    /// The network's own node numbers (every family).
+    Network,
+    /// A Midimew's application numbering (Puente et al. Fig. 9): nodes numbered row-major on
+    /// the layout of its Fig. 1; application node p runs on network node map(p) and sends to
+    /// map(f(p)). Only a Midimew whose N is a multiple of one of its generators has it.
+    Layout,
 }
 
 /// Where replies travel.

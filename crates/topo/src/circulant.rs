@@ -52,6 +52,23 @@ pub fn midimew_generators(nodes: u32) -> (u32, u32) {
     ((b - 1) as u32, b as u32)
 }
 
+/// The 2-D mesh-with-wrap-around layout of Puente et al. Fig. 1 of the Midimew of `nodes` nodes,
+/// when N is a multiple of b or of a: `(columns, rows, x_step, y_step)` such that the node at
+/// column `x`, row `y` is `(x·x_step + y·y_step) mod N`; horizontal links are the `x_step`
+/// generator and vertical links the `y_step` generator. Vertical wrap-around links close each
+/// column (rows·y_step ≡ 0 mod N); horizontal ones wrap with a shift of rows, as in the figure.
+/// `None` for N that is a multiple of neither (the paper refers those to its reference 2).
+pub fn midimew_layout(nodes: u32) -> Option<(u32, u32, u32, u32)> {
+    let (a, b) = midimew_generators(nodes);
+    if b > 0 && nodes.is_multiple_of(b) {
+        Some((b, nodes / b, a, b))
+    } else if a > 1 && nodes.is_multiple_of(a) {
+        Some((a, nodes / a, b, a))
+    } else {
+        None
+    }
+}
+
 impl Circulant {
     /// Builds C_N(a, b). Valid: N ≥ 4 nodes, generators 1 ≤ a, b < N with a ≠ b and
     /// a + b ≠ N (otherwise two generators coincide), and gcd(N, a, b) = 1 so the graph is
@@ -179,24 +196,13 @@ impl Circulant {
         (best.1, best.2)
     }
 
-    /// The 2-D mesh-with-wrap-around layout of Puente et al. Fig. 1, when N is a multiple of b or
-    /// of a: `(columns, rows, x_step, y_step)` such that the node at column `x`, row `y` is
-    /// `(x·x_step + y·y_step) mod N`; horizontal links are the `x_step` generator and vertical
-    /// links the `y_step` generator. Vertical wrap-around links close each column
-    /// (rows·y_step ≡ 0 mod N); horizontal ones wrap with a shift of rows, as in the figure.
-    /// `None` for N that is a multiple of neither (the seed refers those to its reference 2).
+    /// The 2-D mesh-with-wrap-around layout of Puente et al. Fig. 1, when this is a Midimew that
+    /// has one ([`midimew_layout`]).
     pub fn layout(&self) -> Option<(u32, u32, u32, u32)> {
         if !self.midimew {
             return None;
         }
-        let (a, b, n) = (self.a, self.b, self.nodes);
-        if n % b == 0 {
-            Some((b, n / b, a, b))
-        } else if n % a == 0 && a > 1 {
-            Some((a, n / a, b, a))
-        } else {
-            None
-        }
+        midimew_layout(self.nodes)
     }
 
     /// The network node that runs application node `p` when the application numbers nodes

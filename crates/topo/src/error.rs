@@ -6,6 +6,16 @@ pub enum TopoError {
     /// A parameter is outside the range the family supports; the message says which sizes are valid.
     #[error("{0}")]
     Invalid(String),
+    /// A key's value is outside the range the family supports: the key as the topology
+    /// section names it (`k`), so that a spec's error can point at it, and why (the message
+    /// starts with the key and its value: `k = 1 is invalid: …`).
+    #[error("{message}")]
+    Key {
+        /// The key, e.g. `k`.
+        key: &'static str,
+        /// What is wrong, in words.
+        message: String,
+    },
     /// The network (or a table for it) would exceed one of netwrap's size limits
     /// ([`crate::MAX_TERMINALS`], [`crate::MAX_ROUTERS`], [`crate::MAX_CHANNELS`],
     /// [`crate::TABLE_LIMIT`]). Builders check this from their parameters, before allocating

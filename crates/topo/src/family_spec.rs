@@ -443,6 +443,11 @@ fn invalid(msg: impl Into<String>) -> TopoError {
     TopoError::Invalid(msg.into())
 }
 
+/// An invalid value of the topology section's key `name`.
+fn key(name: &'static str, message: String) -> TopoError {
+    TopoError::Key { key: name, message }
+}
+
 /// The smallest n ≥ 1 with k^n ≥ `nodes`, and k^n (saturating).
 pub fn whole_dimensions(nodes: u64, k: u32) -> (u32, u64) {
     let mut n = 1;
@@ -457,7 +462,7 @@ pub fn whole_dimensions(nodes: u64, k: u32) -> (u32, u64) {
 /// n for `nodes` processors at radix `k`, rounded up to a whole dimension; a note when rounded.
 fn dimensions_for(k: u32, nodes: u64, what: &str, notes: &mut Vec<String>) -> Result<u32, TopoError> {
     if nodes == 0 {
-        return Err(invalid(format!("nodes = 0 is invalid: a {what} needs at least one processor")));
+        return Err(key("nodes", format!("nodes = 0 is invalid: a {what} needs at least one processor")));
     }
     let (n, rounded) = whole_dimensions(nodes, k);
     if rounded != nodes {
@@ -468,9 +473,11 @@ fn dimensions_for(k: u32, nodes: u64, what: &str, notes: &mut Vec<String>) -> Re
     Ok(n)
 }
 
-fn check_radix(k: u32, what: &str) -> Result<u32, TopoError> {
+/// `k` (given as the key `name`: `k` or `radices`) when it is a radix, at least 2.
+fn check_radix(k: u32, name: &'static str, what: &str) -> Result<u32, TopoError> {
     if k < 2 {
-        return Err(invalid(format!("k = {k} is invalid: the radix of a {what} must be at least 2")));
+        let given = if name == "k" { format!("k = {k} is invalid") } else { format!("{name} holds {k}") };
+        return Err(key(name, format!("{given}: the radix of a {what} must be at least 2")));
     }
     Ok(k)
 }
@@ -495,18 +502,18 @@ fn resolve_cube(
             return Err(invalid(format!("radices is empty: a {what} needs at least one dimension")));
         }
         for &x in r {
-            check_radix(x, what)?;
+            check_radix(x, "radices", what)?;
         }
         if r.iter().all(|&x| x == r[0]) {
             return Ok((Some(r[0]), Some(r.len() as u32), None));
         }
         return Ok((None, None, Some(r.clone())));
     }
-    let k = check_radix(k.unwrap_or(8), what)?;
+    let k = check_radix(k.unwrap_or(8), "k", what)?;
     let n = match (n, nodes) {
         (Some(_), Some(_)) => return Err(invalid(format!("a {what} takes n or nodes, not both"))),
         (Some(0), _) => {
-            return Err(invalid(format!("n = 0 is invalid: a {what} needs at least one dimension")));
+            return Err(key("n", format!("n = 0 is invalid: a {what} needs at least one dimension")));
         }
         (Some(n), None) => n,
         (None, Some(nodes)) => dimensions_for(k, nodes, what, notes)?,
@@ -521,7 +528,7 @@ fn resolve_stages(
     nodes: Option<u64>,
     notes: &mut Vec<String>,
 ) -> Result<(Option<u32>, Option<u32>), TopoError> {
-    let k = check_radix(k.unwrap_or(2), "multistage network's switches")?;
+    let k = check_radix(k.unwrap_or(2), "k", "multistage network's switches")?;
     let stages = match (stages, nodes) {
         (Some(_), Some(_)) => return Err(invalid("a multistage network takes stages or nodes, not both")),
         (Some(s), None) => s,
@@ -584,7 +591,7 @@ impl TopologySpec {
                 TopologySpec::Mesh { k, n, nodes: None, radices, concentration: *concentration }
             }
             TopologySpec::Ring { k, bidirectional } => TopologySpec::Ring {
-                k: Some(check_radix(k.unwrap_or(8), "ring")?),
+                k: Some(check_radix(k.unwrap_or(8), "k", "ring")?),
                 bidirectional: *bidirectional,
             },
             TopologySpec::Hypercube { n, nodes } => {

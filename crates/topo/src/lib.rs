@@ -68,7 +68,7 @@ mod twolevel;
 mod updown;
 mod xgft;
 
-pub use circulant::{Circulant, CirculantRouting, midimew_generators};
+pub use circulant::{Circulant, CirculantRouting, midimew_generators, midimew_layout};
 pub use cube::{CubeSpec, DimensionOrder, KaryNCube};
 pub use dragonfly::{Dragonfly, GlobalArrangement};
 pub use error::TopoError;

@@ -2,6 +2,7 @@
 //! writes.
 
 use crate::output::{self, write_failed};
+use crate::table;
 use anyhow::{Context, bail};
 use clap::Args;
 use netwrap_app::sweep::Identity;
@@ -67,7 +68,8 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
                 Some(_) => {}
             }
         }
-        for line in lines.filter(|l| !l.is_empty()) {
+        // A replicated sweep's combined rows are computed again from all the runs.
+        for line in lines.filter(|l| !(l.is_empty() || csv && table::is_combined(l))) {
             let point = if csv {
                 line.split(',').next().and_then(|p| p.parse().ok())
             } else {
@@ -116,12 +118,24 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             total.map(|n| format!(", of the experiment's {n} points")).unwrap_or_default()
         );
     }
+    // A replicated sweep (a run of replication 1 or more) ends with its points combined, as
+    // one unsharded run writes it.
+    let replicated = rows.iter().any(|(_, l)| l.split(',').nth(1).is_some_and(|r| r != "0"));
+    let combined = match &header {
+        Some(h) if replicated => {
+            table::combined_lines(h, &rows.iter().map(|r| r.1.as_str()).collect::<Vec<_>>())?
+        }
+        _ => Vec::new(),
+    };
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
         if let Some(h) = &header {
             writeln!(out, "{h}")?;
         }
         for (_, l) in &rows {
             writeln!(out, "{l}")?;
+        }
+        for l in &combined {
+            write!(out, "{l}")?;
         }
         out.flush()
     };

@@ -1473,7 +1473,7 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["merge", "CSV"],
         vec!["plot", "CSV", "--x", "foo", "--y", "foo", "--out", "PLOT"],
         vec!["topo", "torus"],
-        vec!["topo", "midimew", "--mapping", "--json"],
+        vec!["topo", "midimew", "--nodes", "32", "--mapping", "--json"],
         vec!["cost"],
         vec!["cost", "--json"],
         vec!["model", "kary-ncube"],
@@ -1490,7 +1490,7 @@ fn printers(dir: &Path) -> Vec<Vec<String>> {
         vec!["topo", "torus", "--csv", "-"],
         vec!["cost", "--csv", "-"],
         vec!["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256", "--csv", "-"],
-        vec!["topo", "midimew", "--mapping", "--csv", "-"],
+        vec!["topo", "midimew", "--nodes", "32", "--mapping", "--csv", "-"],
         vec!["figure", "all", "--out", "FIGURES"],
         vec!["design", "--nodes", "64", "--rate", "0.01", "--bits", "128", "--pins", "256"],
         vec![

@@ -454,3 +454,88 @@ fn streamed_rows_come_in_point_order_on_any_threads() {
         assert_eq!(std::fs::read(&file).unwrap(), one, "{flag}");
     }
 }
+
+/// A replicated sweep's CSV ends with each point's runs combined: a row whose `replication` is
+/// `all`, its `point` the first run's, `latency` and `latency_ci95` the mean of the ok runs'
+/// latencies and its Student-t half-width, `throughput` the runs' mean. Verification: the test
+/// recomputes them from the per-run rows, with t(0.975, 2) = 4.303 from Student's table (to its
+/// 4 digits). `--csv -` streams the same bytes; a resumed run, the merge of two shards (whose
+/// files hold no combined rows) and the merge of the whole file give the same bytes; `netwrap
+/// plot` draws the file with its combined rows as without them.
+#[test]
+fn replicated_csv_ends_with_the_combined_rows() {
+    let dir = scratch("combined");
+    let spec = dir.join("reps.toml");
+    std::fs::write(
+        &spec,
+        "[topology]\nfamily = \"torus\"\nk = 4\n[run]\nmessages = 600\n[sweep]\nreplications = 3\n\"workload.rate\" = [0.02, 0.05]\n",
+    )
+    .unwrap();
+    let run = |name: &str, extra: &[&str]| -> String {
+        let csv = dir.join(name);
+        netwrap().arg("run").arg(&spec).arg("--csv").arg(&csv).args(extra).assert().success();
+        std::fs::read_to_string(csv).unwrap()
+    };
+    let full = run("full.csv", &[]);
+    let lines: Vec<&str> = full.lines().collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let cells = |l: &str| l.split(',').map(str::to_string).collect::<Vec<_>>();
+    let (runs, combined): (Vec<Vec<String>>, Vec<Vec<String>>) =
+        lines[1..].iter().map(|l| cells(l)).partition(|c| c[1] != "all");
+    assert_eq!(runs.len(), 6);
+    assert_eq!(combined.len(), 2);
+    assert!(lines[7..].iter().all(|l| l.split(',').nth(1) == Some("all")), "combined rows come last");
+    let num = |c: &Vec<String>, name: &str| c[col(name)].parse::<f64>().unwrap();
+    for (i, all) in combined.iter().enumerate() {
+        let mine = &runs[3 * i..3 * i + 3];
+        assert_eq!(all[col("point")], (3 * i).to_string());
+        assert_eq!(all[col("workload.rate")], mine[0][col("workload.rate")]);
+        assert!(mine.iter().all(|r| r[col("verdict")] == "ok"));
+        let lat: Vec<f64> = mine.iter().map(|r| num(r, "latency")).collect();
+        let mean = lat.iter().sum::<f64>() / 3.0;
+        let s = (lat.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 2.0).sqrt();
+        assert!((num(all, "latency") - mean).abs() < 1e-9 * mean);
+        let half = num(all, "latency_ci95");
+        assert!((half - 4.303 * s / 3f64.sqrt()).abs() < 1e-4 * half, "{half}");
+        let thr = mine.iter().map(|r| num(r, "throughput")).sum::<f64>() / 3.0;
+        assert!((num(all, "throughput") - thr).abs() < 1e-9 * thr);
+        assert_eq!(all[col("verdict")], "", "a combined row has no verdict");
+        assert_eq!(all[col("experiment")], mine[0][col("experiment")]);
+    }
+    let out = netwrap().arg("run").arg(&spec).args(["--csv", "-", "--quiet"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), full, "--csv -");
+    // Resumed from its first four lines (three runs and one of the next point's).
+    let partial: String = full.lines().take(4).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("resumed.csv"), partial).unwrap();
+    assert_eq!(run("resumed.csv", &["--resume"]), full, "resumed");
+    // Resumed when complete: the combined rows are read past and written again.
+    assert_eq!(run("resumed.csv", &["--resume"]), full, "resumed complete");
+    let s0 = run("s0.csv", &["--shard", "0/2"]);
+    let s1 = run("s1.csv", &["--shard", "1/2"]);
+    assert!(!s0.contains(",all,") && !s1.contains(",all,"), "a shard has no combined rows");
+    let merged = dir.join("merged.csv");
+    netwrap()
+        .arg("merge")
+        .arg(dir.join("s1.csv"))
+        .arg(dir.join("s0.csv"))
+        .arg("-o")
+        .arg(&merged)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), full, "merged shards");
+    netwrap().arg("merge").arg(dir.join("full.csv")).arg("-o").arg(&merged).assert().success();
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), full, "merged whole file");
+    let runs_only: String = full.lines().take(7).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("runs.csv"), runs_only).unwrap();
+    for name in ["full", "runs"] {
+        netwrap()
+            .args(["plot"])
+            .arg(dir.join(format!("{name}.csv")))
+            .args(["--y", "latency", "--out"])
+            .arg(dir.join(format!("{name}.svg")))
+            .assert()
+            .success();
+    }
+    assert_eq!(std::fs::read(dir.join("full.svg")).unwrap(), std::fs::read(dir.join("runs.svg")).unwrap());
+}

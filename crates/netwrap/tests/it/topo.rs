@@ -1,6 +1,7 @@
 //! `netwrap topo` and `netwrap cost` from the outside.
 
-use crate::{json, netwrap};
+use crate::{json, netwrap, scratch};
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 #[test]
@@ -194,4 +195,81 @@ fn impossible_sizes_are_refused_with_the_limit() {
             .stderr(contains(says))
             .stderr(contains("netwrap allows at most"));
     }
+}
+
+/// `workload.mapping` through the binary: on the 16-node Midimew (which has a layout)
+/// `network` is written into the result's config (it is not the default there) and reads back;
+/// `layout` on the 64-node one (N a multiple of neither generator) is refused with status 2,
+/// from the command line and from an experiment file (its file and line named); `topo
+/// --mapping` there says why there is no map.
+#[test]
+fn midimew_mapping_option() {
+    let v = json(&[
+        "sim",
+        "midimew",
+        "--nodes",
+        "16",
+        "--pattern",
+        "transpose",
+        "--mapping",
+        "network",
+        "--messages",
+        "500",
+        "--json",
+    ]);
+    assert_eq!(v["config"]["workload"]["mapping"], "network");
+    let v =
+        json(&["sim", "midimew", "--nodes", "16", "--pattern", "transpose", "--messages", "500", "--json"]);
+    assert!(v["config"]["workload"].get("mapping").is_none(), "{}", v["config"]["workload"]);
+    netwrap()
+        .args(["sim", "midimew", "--nodes", "64", "--pattern", "transpose", "--mapping", "layout"])
+        .assert()
+        .code(2)
+        .stderr(contains("workload.mapping = layout: the Midimew of 64 nodes has no rectangular layout"))
+        .stderr(contains("multiple of neither generator, 5 or 6"));
+    netwrap()
+        .args(["sim", "torus", "--pattern", "transpose", "--mapping", "layout"])
+        .assert()
+        .code(2)
+        .stderr(contains("a torus has none"));
+    let dir = scratch("mapping");
+    let file = dir.join("layout.toml");
+    std::fs::write(
+        &file,
+        "[topology]\nfamily = \"midimew\"\nnodes = 64\n[workload]\npattern = \"transpose\"\nmapping = \"layout\"\n",
+    )
+    .unwrap();
+    netwrap()
+        .args(["run"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(contains(format!("in {}: workload.mapping = layout", file.display())))
+        .stderr(contains("(line 6)"));
+    netwrap()
+        .args(["topo", "midimew", "--nodes", "64", "--mapping"])
+        .assert()
+        .success()
+        .stdout(contains("application node").not())
+        .stderr(contains("has no application-to-network mapping"))
+        .stderr(contains("multiple of neither generator, 5 or 6"));
+}
+
+/// A value of a key of an experiment file's `[topology]` that the family refuses (a torus of
+/// radix 1) names the file, the key and its line, not the section's header.
+#[test]
+fn a_topology_keys_value_names_its_file_and_line() {
+    let dir = scratch("topology-key");
+    let file = dir.join("k1.toml");
+    std::fs::write(&file, "[topology]\nfamily = \"torus\"\nk = 1\n").unwrap();
+    netwrap()
+        .args(["run"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(contains(format!(
+            "in {}: topology.k = 1 is invalid: the radix of a torus must be at least 2",
+            file.display()
+        )))
+        .stderr(contains("(line 3)"));
 }
