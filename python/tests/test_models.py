@@ -138,3 +138,14 @@ def test_signatures_are_the_requests(function, command):
     signature documents the Rust request, which defines them)."""
     names = [p.name for p in inspect.signature(function).parameters.values() if p.kind == p.KEYWORD_ONLY]
     assert names == model.keywords(command)
+
+
+def test_a_list_of_rates_gives_one_report_per_rate():
+    """Verification: a list of rates is the list of the reports of each rate alone, in order,
+    for every model; a bad rate in the list raises as it does alone."""
+    for f in (model.kary_ncube, model.feedback, model.indirect, model.fat_tree):
+        rates = [0.001, 0.002, 0.004]
+        assert f(rate=rates) == [f(rate=r) for r in rates]
+        assert f(rate=(0.001,)) == [f(rate=0.001)]
+    with pytest.raises(netwrap.SpecError, match="rate = 2 is invalid"):
+        model.kary_ncube(rate=[0.01, 2.0])
