@@ -294,6 +294,40 @@ pub fn value_name(v: &Value) -> String {
     }
 }
 
+/// The inverse of [`value_name`] for a section: `torus k=8 n=2 bidirectional` is the table
+/// `{"family": "torus", "k": 8, "n": 2, "bidirectional": true}` (a first word without `=` is
+/// the family, a bare word a flag that is on, `a,b` a list; numbers and `true`/`false` as
+/// themselves, anything else text).
+pub fn named_value(name: &str) -> Value {
+    fn scalar(text: &str) -> Value {
+        match text {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => serde_json::from_str::<serde_json::Number>(text)
+                .map(Value::Number)
+                .unwrap_or_else(|_| Value::String(text.to_string())),
+        }
+    }
+    let mut fields = Map::new();
+    for (i, word) in name.split_whitespace().enumerate() {
+        match word.split_once('=') {
+            Some((k, v)) if v.contains(',') => {
+                fields.insert(k.to_string(), Value::Array(v.split(',').map(scalar).collect()));
+            }
+            Some((k, v)) => {
+                fields.insert(k.to_string(), scalar(v));
+            }
+            None if i == 0 => {
+                fields.insert("family".to_string(), Value::String(word.to_string()));
+            }
+            None => {
+                fields.insert(word.to_string(), Value::Bool(true));
+            }
+        }
+    }
+    Value::Object(fields)
+}
+
 /// A message with every value it echoes kept short: a quoted run (`"…"` or `` `…` ``) of more
 /// than [`ECHO`] characters, or an unquoted run without spaces of more than `2 × ECHO` (a
 /// TOML error's underline; paths stay whole), cut with "…". A 100,000-character value in a
@@ -1045,6 +1079,14 @@ replications = 2
         assert_eq!(value_name(&v(r#"{"pattern":"transpose","size":4}"#)), "pattern=transpose size=4");
         assert_eq!(value_name(&v(r#"{"family":"mesh","k":4,"wrap":false}"#)), "mesh k=4 wrap=false");
         assert_eq!(value_name(&v("0.25")), "0.25");
+        for t in [
+            r#"{"family":"torus","k":8,"n":2,"bidirectional":true}"#,
+            r#"{"family":"mesh","k":4,"wrap":false}"#,
+            r#"{"family":"hyperx","sizes":[4,4],"p":2}"#,
+            r#"{"family":"circulant","nodes":64,"a":5,"b":6}"#,
+        ] {
+            assert_eq!(named_value(&value_name(&v(t))), v(t), "{t}");
+        }
         assert_eq!(value_name(&v(r#""uniform""#)), "uniform");
     }
 }

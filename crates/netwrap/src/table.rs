@@ -447,6 +447,7 @@ pub fn channels_csv(rows: &[ChannelRow]) -> String {
         .iter()
         .map(|s| s.to_string())
         .chain((0..vcs).map(|k| format!("vc{k}")))
+        .chain(["network".to_string()])
         .collect();
     let mut text = csv_line(&header);
     for r in rows {
@@ -463,6 +464,7 @@ pub fn channels_csv(rows: &[ChannelRow]) -> String {
         ]
         .into_iter()
         .chain((0..vcs).map(|k| occ.get(k).map(|x| x.to_string()).unwrap_or_default()))
+        .chain([r.network.clone()])
         .collect();
         text += &csv_line(&cells);
     }
@@ -479,6 +481,8 @@ fn read_channels(text: &str) -> anyhow::Result<Vec<ChannelRow>> {
         ["point", "channel", "from", "to", "class", "utilization"].map(col);
     let (point, channel, from, to, class, utilization) = (point?, channel?, from?, to?, class?, utilization?);
     let vcs: Vec<usize> = (0..).map_while(|k| header.iter().position(|h| h == format!("vc{k}"))).collect();
+    // Files written before the network was recorded have no such column.
+    let network = header.iter().position(|h| h == "network");
     let mut rows = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
@@ -492,6 +496,7 @@ fn read_channels(text: &str) -> anyhow::Result<Vec<ChannelRow>> {
             .collect::<anyhow::Result<_>>()?;
         rows.push(ChannelRow {
             point: parse(&rec, point, line)?,
+            network: network.map(|c| rec[c].to_string()).unwrap_or_default(),
             stats: netwrap_sim::report::ChannelStats {
                 channel: parse(&rec, channel, line)?,
                 from: parse(&rec, from, line)?,

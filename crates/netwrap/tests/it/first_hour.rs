@@ -90,3 +90,40 @@ fn a_page_links_the_index_only_when_there_is_one() {
     let page = std::fs::read_to_string(dir.join("homework-ex-4.md")).unwrap();
     assert!(page.contains("[All pages](README.md)"), "{page}");
 }
+
+/// Verification: a heat map of a `--channels` CSV drawn on the network the file records is
+/// the one drawn on that network named after the options, byte for byte (a torus and a
+/// Midimew).
+#[test]
+fn a_heat_map_reads_its_network_from_the_channels_file() {
+    let dir = scratch("first-hour-heatmap");
+    for (name, family) in
+        [("t4", &["torus", "--k", "4", "--bidirectional"][..]), ("m16", &["midimew", "--nodes", "16"][..])]
+    {
+        let csv = dir.join(format!("{name}.csv"));
+        netwrap()
+            .arg("sim")
+            .args(family)
+            .args(["--messages", "300", "--rate", "0.05", "--channels"])
+            .arg(&csv)
+            .assert()
+            .success();
+        let [named, recorded] = ["named", "recorded"].map(|w| dir.join(format!("{name}-{w}.svg")));
+        netwrap()
+            .arg("plot")
+            .arg(&csv)
+            .args(["--heatmap", "utilization", "--out"])
+            .arg(&named)
+            .args(family)
+            .assert()
+            .success();
+        netwrap()
+            .arg("plot")
+            .arg(&csv)
+            .args(["--heatmap", "utilization", "--out"])
+            .arg(&recorded)
+            .assert()
+            .success();
+        assert_eq!(std::fs::read(&named).unwrap(), std::fs::read(&recorded).unwrap(), "{name}");
+    }
+}

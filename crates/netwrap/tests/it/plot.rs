@@ -187,7 +187,7 @@ fn committed_heat_maps_are_current() {
 
 /// Verification of refusals (status 2, said in words): a family without a 2-D drawing, a CSV
 /// made on another network (other channel count, or same count and other wiring), an unknown
-/// column, an absent point, no occupancy from the ideal router, no network named.
+/// column, an absent point, no occupancy from the ideal router, no network named or recorded.
 #[test]
 fn heat_maps_refuse_what_they_cannot_draw() {
     let dir = scratch("heatmap-bad");
@@ -198,6 +198,9 @@ fn heat_maps_refuse_what_they_cannot_draw() {
         .arg(&ideal)
         .assert()
         .code(0);
+    // A file written before the network was recorded.
+    let old = dir.join("old.csv");
+    std::fs::write(&old, "point,channel,from,to,class,utilization\n0,0,0,1,dim 0,0.5\n").unwrap();
     let svg = dir.join("x.svg").display().to_string();
     let cases: &[(&std::path::Path, &[&str], &str)] = &[
         (
@@ -242,11 +245,7 @@ fn heat_maps_refuse_what_they_cannot_draw() {
             &["--heatmap", "occupancy", "--out", &svg, "torus", "--k", "4"],
             "no occupancy value (buffer occupancy is measured by `--router vc` only)",
         ),
-        (
-            &csv,
-            &["--heatmap", "utilization", "--out", &svg],
-            "--heatmap needs the network the CSV was made on",
-        ),
+        (&old, &["--heatmap", "utilization", "--out", &svg], "the file records no network"),
         (&csv, &["--out", &svg, "torus", "--k", "4"], "`torus` names the network of a --heatmap"),
     ];
     for (file, args, says) in cases {
