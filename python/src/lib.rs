@@ -12,7 +12,7 @@ mod interrupt;
 
 use convert::{result, to_py, to_value};
 use errors::{Raise, SpecError};
-use interrupt::interruptible;
+use interrupt::{interruptible, interruptible_with};
 use netwrap_app::predict::{self, Request};
 use netwrap_app::sweep::{Identity, suggest};
 use netwrap_app::{Error, Point, Row, Simulation, Sweep};
@@ -380,21 +380,52 @@ fn task<'py>(py: Python<'py>, point: &Bound<'py, PyAny>) -> PyResult<(Bound<'py,
 
 /// Runs every point of `spec` swept over `axes` (each network built once, the points in
 /// parallel on Rust threads) and returns the rows as columns: a dict of column name to cells,
-/// the columns of `netwrap run --csv`.
+/// the columns of `netwrap run --csv`. `progress`, when given, is called with (points done,
+/// points in all) as they finish (at most every 0.1 s, and once at the end).
 #[pyfunction]
-#[pyo3(signature = (spec, axes=None))]
+#[pyo3(signature = (spec, axes=None, progress=None))]
 fn sweep<'py>(
     py: Python<'py>,
     spec: &Bound<'py, PyAny>,
     axes: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    use std::sync::atomic::{AtomicU64, Ordering};
     let sweep = sweep_of(py, spec, axes)?;
     let points = py.detach(|| sweep.points()).raise(py)?;
     warn(py, points.iter().flat_map(|p| &p.job.sim.notes))?;
-    let progress = Progress::new();
-    let record = Record { progress: Some(progress.clone()), ..Record::default() };
-    let results =
-        interruptible(py, &progress, || netwrap_app::run_points(&points, record, |_, _| {}, |_, _| {}))?;
+    let total = points.len() as u64;
+    let finished = AtomicU64::new(0);
+    let mut told = None;
+    let mut tell = |_py: Python<'_>| -> PyResult<()> {
+        let done = finished.load(Ordering::Relaxed);
+        match progress {
+            Some(callback) if told != Some(done) => {
+                told = Some(done);
+                callback.call1((done, total)).map(drop)
+            }
+            _ => Ok(()),
+        }
+    };
+    tell(py)?;
+    let cancel = Progress::new();
+    let record = Record { progress: Some(cancel.clone()), ..Record::default() };
+    let results = interruptible_with(
+        py,
+        &cancel,
+        || {
+            netwrap_app::run_points(
+                &points,
+                record,
+                |_, _| {},
+                |_, _| {
+                    finished.fetch_add(1, Ordering::Relaxed);
+                },
+            )
+        },
+        &mut tell,
+    )?;
+    tell(py)?;
     let columns = Row::columns(&sweep.parameters());
     let cells: Vec<Bound<'py, PyList>> = columns.iter().map(|_| PyList::empty(py)).collect();
     for (p, r) in points.iter().zip(results) {
