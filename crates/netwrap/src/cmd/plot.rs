@@ -53,6 +53,10 @@ pub struct PlotArgs {
     /// Caption (default: the y column against the x column).
     #[arg(long, global = true)]
     pub title: Option<String>,
+    /// A chart's size in pixels, WIDTHxHEIGHT (default 800x560; 1600x1120 prints sharp at
+    /// twice the size); text keeps its size, so a larger chart has room for more.
+    #[arg(long, value_name = "WIDTHxHEIGHT", global = true, value_parser = pixels, conflicts_with = "heatmap")]
+    pub size: Option<(u32, u32)>,
     /// Draw a `--channels` CSV as a heat map on the network's 2-D drawing (tori, meshes and
     /// rings of one or two dimensions, Midimews), coloured by COLUMN: utilization, occupancy,
     /// or one VC's occupancy (vc0, vc1, …).
@@ -120,11 +124,21 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
         title: a.title,
         short_labels: false,
     };
-    chart::write(&table.chart(&axes)?, &out)?;
+    chart::write_sized(&table.chart(&axes)?, &out, a.size.unwrap_or(chart::SIZE))?;
     let mut stdout = output::stdout();
     writeln!(stdout, "{}", out.display())?;
     stdout.finish()?;
     Ok(())
+}
+
+/// A chart's size, `WIDTHxHEIGHT` in pixels, each from 200 to 10000.
+fn pixels(s: &str) -> Result<(u32, u32), String> {
+    let size =
+        s.split_once(['x', 'X']).and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
+    match size {
+        Some((w, h)) if (200..=10_000).contains(&w) && (200..=10_000).contains(&h) => Ok((w, h)),
+        _ => Err(format!("{s:?}: a size is WIDTHxHEIGHT in pixels, each from 200 to 10000, e.g. 1600x1120")),
+    }
 }
 
 /// `results.csv` plotted as latency is `results-latency.svg` beside it.

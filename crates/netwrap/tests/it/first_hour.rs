@@ -127,3 +127,32 @@ fn a_heat_map_reads_its_network_from_the_channels_file() {
         assert_eq!(std::fs::read(&named).unwrap(), std::fs::read(&recorded).unwrap(), "{name}");
     }
 }
+
+/// Characterisation of a chart's colours and saturation marks: no yellow (Plotters' default
+/// palette drew the third curve in (255, 225, 25), unreadable on white), and two curves
+/// saturated at one rate get marks at two heights, not one over the other.
+#[test]
+fn charts_use_colours_readable_on_white_and_keep_saturation_marks_apart() {
+    let dir = scratch("first-hour-chart");
+    let csv = dir.join("three.csv");
+    std::fs::write(
+        &csv,
+        "point,replication,workload.rate,workload.size,verdict,saturated,latency\n\
+         0,0,0.01,2,ok,false,10\n1,0,0.01,4,ok,false,12\n2,0,0.01,6,ok,false,14\n\
+         3,0,0.09,2,saturated,true,\n4,0,0.09,4,saturated,true,\n5,0,0.09,6,saturated,true,\n",
+    )
+    .unwrap();
+    let svg = dir.join("three.svg");
+    netwrap().arg("plot").arg(&csv).arg("--out").arg(&svg).assert().success();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(!text.to_ascii_uppercase().contains("#FFE119"), "yellow in the chart");
+    // Each saturation mark is a cross of two lines; their heights, one per curve.
+    let mut heights: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("<line") && l.contains("stroke-width=\"2\""))
+        .filter_map(|l| l.split("y1=\"").nth(1)?.split('"').next())
+        .collect();
+    heights.sort();
+    heights.dedup();
+    assert!(heights.len() >= 3, "marks at {heights:?}");
+}
