@@ -11,7 +11,6 @@ Needs the netwrap Python package (python/, see docs/python.md) and matplotlib.
 """
 
 import argparse
-import json
 
 import matplotlib
 
@@ -34,18 +33,18 @@ def main() -> None:
     rates = [0.02, 0.08, 0.14] if a.quick else [round(0.01 * i, 2) for i in range(1, 21)]
     spec = {"workload": {"size": SIZE}, "run": {"messages": 300 if a.quick else 4000}}
     # The two networks zipped into one axis, as in the TOML file: one row per (rate, network).
+    # Each network is named as the command line names it: "torus k=8 n=2 bidirectional".
     df = netwrap.sweep(spec, {"workload.rate": rates, "zip": [{"topology": [TORUS, MIDIMEW]}]})
-    df["network"] = [json.loads(t)["family"] for t in df["topology"]]
 
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    for name, rows in df.groupby("network", sort=False):
+    for name, rows in df.groupby("topology", sort=False):
         ok = rows[rows["verdict"] == "ok"]
         ax.errorbar(ok["workload.rate"], ok["latency"], yerr=ok["latency_ci95"], marker="o",
                     capsize=2, label=f"{name}, simulated")
 
     # Agarwal 1991's contention model of the bidirectional 8-ary 2-cube, up to its saturation.
     grid = [i * 0.002 for i in range(1, 1 + int(max(rates) / 0.002))]
-    model = [netwrap.model.kary_ncube(k=8, n=2, bidirectional=True, rate=m, size=SIZE) for m in grid]
+    model = netwrap.model.kary_ncube(k=8, n=2, bidirectional=True, rate=grid, size=SIZE)
     curve = [(m, p["latency"]) for m, p in zip(grid, model) if p["latency"] is not None]
     ax.plot([m for m, _ in curve], [t for _, t in curve], "--", color="C0",
             label="torus, Agarwal 1991 eq. 10")

@@ -27,7 +27,7 @@ What resolving a spec adjusts (N rounded up to a whole dimension) is a ``UserWar
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _native
 from ._native import SpecError
@@ -115,7 +115,21 @@ def run_point(point: Point, *, channels: bool = False) -> Dict[str, Any]:
     return _native.run_point(point, channels)
 
 
-def sweep(spec: Spec, axes: Optional[Axes] = None) -> "pandas.DataFrame":
+#: How a sweep reports its progress: True (a line on standard error), False (nothing), or a
+#: function called with (points done, points in all).
+Progress = Union[bool, Callable[[int, int], Any]]
+
+
+def _progress_line(done: int, total: int) -> None:
+    """Progress as a line on standard error, rewritten in place; ended when all are done."""
+    import sys
+
+    sys.stderr.write(f"\rnetwrap: {done} of {total} points done" + ("\n" if done == total else ""))
+    sys.stderr.flush()
+
+
+def sweep(spec: Spec, axes: Optional[Axes] = None, *,
+          progress: Optional[Progress] = None) -> "pandas.DataFrame":
     """Run ``spec`` at every point of ``axes`` and return one row per point.
 
     ``axes`` joins the spec's own ``[sweep]`` table (an axis of the same path replaces the
@@ -126,10 +140,20 @@ def sweep(spec: Spec, axes: Optional[Axes] = None) -> "pandas.DataFrame":
 
     The DataFrame's columns are those of ``netwrap run SPEC --csv``: ``point``,
     ``replication``, the swept paths, then the metrics (``verdict``, ``utilization``,
-    ``latency``, ..., ``model_latency``, ...), a missing value NaN, a swept list or table as
-    its JSON text. Rows come in point order and do not depend on the number of threads.
+    ``latency``, ..., ``model_latency``, ...), a missing value NaN, a swept list as its JSON
+    text, a swept table (a topology) named as the command line names it (``torus k=8 n=2``).
+    Rows come in point order and do not depend on the number of threads.
+
+    ``progress``: ``True`` shows "netwrap: 3 of 12 points done" on standard error as points
+    finish, ``False`` nothing, a function is called with (points done, points in all); the
+    default shows the line when standard error is a terminal.
     """
-    return _frame(_native.sweep(spec, axes))
+    import sys
+
+    if progress is None:
+        progress = sys.stderr.isatty()
+    report = _progress_line if progress is True else (progress or None)
+    return _frame(_native.sweep(spec, axes, report))
 
 
 def across(rows: "pandas.DataFrame") -> "pandas.DataFrame":

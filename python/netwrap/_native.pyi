@@ -1,6 +1,6 @@
 """The native module: netwrap's facade (the Rust crate netwrap-app) through serde."""
 
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 __version__: str
 
@@ -25,8 +25,10 @@ def run_point(point: Mapping[str, Any], channels: bool = False) -> Dict[str, Any
 def task(point: Mapping[str, Any]) -> Tuple[Dict[str, Any], float]:
     """Run one point alone: its row, and the seconds from the call to its run starting."""
 
-def sweep(spec: Any, axes: Optional[Mapping[str, Any]] = None) -> Dict[str, List[Any]]:
-    """Run every point of a sweep: the columns of ``netwrap run --csv``, each a list of cells."""
+def sweep(spec: Any, axes: Optional[Mapping[str, Any]] = None,
+          progress: Optional[Callable[[int, int], Any]] = None) -> Dict[str, List[Any]]:
+    """Run every point of a sweep: the columns of ``netwrap run --csv``, each a list of cells;
+    ``progress(done, total)`` is called as points finish."""
 
 def across(rows: Mapping[str, List[Any]]) -> Dict[str, List[Any]]:
     """A replicated sweep's rows (columns of cells) combined, one row per point."""

@@ -9,11 +9,14 @@ resolved input) and the prediction (``utilization``, ``latency``, ``max_rate``,
 ``saturated``, ...). A saturated prediction is returned (``saturated`` is true, ``latency``
 None), as the CLI prints it before exiting with status 3. A value that cannot be raises
 :class:`netwrap.SpecError` whose ``path`` is the keyword.
+
+``rate`` may also be a list (any sequence) of rates: the function then returns a list of
+reports, one per rate, in order (``kary_ncube(rate=[0.01, 0.02, 0.03])``), as a curve is drawn.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, Tuple, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 from . import _native
 
@@ -23,11 +26,19 @@ Contention = Literal["auto", "large-kd", "small-kd", "full-variance"]
 WireDelay = Literal["unit", "length"]
 #: A reference torus for a bisection constraint: ``"n0:W0"`` or ``(n0, W0)``.
 Reference = Union[str, Tuple[int, float]]
+#: One request rate, or a sequence of them (one report each).
+Rates = Union[float, Sequence[float]]
+#: A model's report (a dict), or a list of them for a sequence of rates.
+Report = Any
 
 
-def _predict(name: str, options: Dict[str, Any]) -> Dict[str, Any]:
+def _predict(name: str, options: Dict[str, Any]) -> Report:
     from . import _options
 
+    rate: Any = options.get("rate")
+    if hasattr(rate, "__len__") and not isinstance(rate, (str, bytes, dict)):
+        # A curve: one request per rate, each checked as a single one is.
+        return [_native.model(name, _options({**options, "rate": r})) for r in rate]
     return _native.model(name, _options(options))
 
 
@@ -38,14 +49,14 @@ def keywords(command: str) -> List[str]:
 
 
 def kary_ncube(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
-               rate: Optional[float] = None, size: Optional[int] = None,
+               rate: Optional[Rates] = None, size: Optional[int] = None,
                locality: Optional[float] = None, bidirectional: bool = False,
                no_wrap: bool = False, contention: Optional[Contention] = None,
                bits: Optional[float] = None, width: Optional[float] = None,
                pins: Optional[float] = None, bisection: Optional[float] = None,
                bisection_binary_cube: bool = False, bisection_of: Optional[Reference] = None,
                switch_delay: Optional[float] = None, wire_delay: Optional[WireDelay] = None,
-               space_dims: Optional[int] = None, **unknown: Any) -> Dict[str, Any]:
+               space_dims: Optional[int] = None, **unknown: Any) -> Report:
     """Contention model of a buffered k-ary n-cube (Agarwal 1991 eqs. 1-12; the homework's
     App. B), as ``netwrap model kary-ncube --json``.
 
@@ -62,7 +73,7 @@ def kary_ncube(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optio
 
 
 def feedback(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
-             rate: Optional[float] = None, size: Optional[int] = None,
+             rate: Optional[Rates] = None, size: Optional[int] = None,
              locality: Optional[float] = None, bidirectional: bool = False,
              no_wrap: bool = False, contention: Optional[Contention] = None,
              bits: Optional[float] = None, width: Optional[float] = None,
@@ -71,7 +82,7 @@ def feedback(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optiona
              switch_delay: Optional[float] = None, wire_delay: Optional[WireDelay] = None,
              space_dims: Optional[int] = None,
              solution: Optional[Literal["exact", "quadratic", "closed-form"]] = None,
-             threads: Optional[int] = None, **unknown: Any) -> Dict[str, Any]:
+             threads: Optional[int] = None, **unknown: Any) -> Report:
     """Processor utilisation with network feedback (the homework's App. D; ``threads`` T per
     processor after Agarwal 1992), as ``netwrap model feedback --json``.
 
@@ -84,10 +95,10 @@ def feedback(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optiona
 
 
 def indirect(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optional[int] = None,
-             rate: Optional[float] = None, size: Optional[float] = None,
+             rate: Optional[Rates] = None, size: Optional[float] = None,
              bits: Optional[float] = None, width: Optional[float] = None,
              pins: Optional[float] = None, memory_latency: Optional[float] = None,
-             **unknown: Any) -> Dict[str, Any]:
+             **unknown: Any) -> Report:
     """Buffered indirect (Omega) network (Agarwal 1991 eqs. 13-14; the homework's App. C), as
     ``netwrap model indirect --json``.
 
@@ -99,11 +110,11 @@ def indirect(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optiona
     return _predict("indirect", {**options, **unknown})
 
 
-def fat_tree(*, nodes: Optional[int] = None, rate: Optional[float] = None,
+def fat_tree(*, nodes: Optional[int] = None, rate: Optional[Rates] = None,
              size: Optional[float] = None,
              mg2_rate: Optional[Literal["pair", "per-link"]] = None,
              turn: Optional[Literal["printed", "conditional"]] = None,
-             **unknown: Any) -> Dict[str, Any]:
+             **unknown: Any) -> Report:
     """Greenberg & Guan's wormhole model of the butterfly fat-tree (their eqs. 1-26), as
     ``netwrap model fat-tree --json``.
 

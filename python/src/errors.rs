@@ -34,11 +34,34 @@ pub fn keyword(key: &str) -> String {
     key.replace('-', "_")
 }
 
+/// A message's command-line options as keywords: `--switch-delay` is `switch_delay` (a
+/// Python user writes no flags).
+fn flags_as_keywords(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find("--") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+            .unwrap_or(after.len());
+        if len > 0 && after.starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push_str(&keyword(&after[..len]));
+        } else {
+            out.push_str("--");
+            out.push_str(&after[..len]);
+        }
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A request's message as Python says it: the keys it names (a leading `key: ` or `key = `,
-/// and every key in backquotes) as keywords, and an unknown key an unknown keyword. (The
-/// options the command line's own messages name, `--switch-delay`, stay as they are: they
-/// are the same words.)
+/// every key in backquotes, and the command line's options, `--switch-delay`) as keywords,
+/// and an unknown key an unknown keyword.
 fn keywords_in(message: &str) -> String {
+    let message = &flags_as_keywords(message);
     let is_key = |s: &str| {
         s.starts_with(|c: char| c.is_ascii_lowercase())
             && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')

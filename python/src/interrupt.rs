@@ -19,6 +19,21 @@ where
     T: Send,
     F: FnOnce() -> T + Send,
 {
+    interruptible_with(py, progress, work, |_| Ok(()))
+}
+
+/// [`interruptible`], calling `poll` (with the GIL) at every wake-up: a progress report. An
+/// error it raises cancels the work as Ctrl-C does.
+pub fn interruptible_with<T, F>(
+    py: Python<'_>,
+    progress: &Progress,
+    work: F,
+    mut poll: impl FnMut(Python<'_>) -> PyResult<()>,
+) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce() -> T + Send,
+{
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         scope.spawn(move || {
@@ -33,7 +48,7 @@ where
             match received {
                 Ok(result) => return Ok(result),
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if let Err(signal) = py.check_signals() {
+                    if let Err(signal) = py.check_signals().and_then(|()| poll(py)) {
                         progress.cancel();
                         // Wait for the runs to stop (their result is dropped).
                         let _ = py.detach(move || rx.recv());

@@ -12,7 +12,7 @@ mod interrupt;
 
 use convert::{result, to_py, to_value};
 use errors::{Raise, SpecError};
-use interrupt::interruptible;
+use interrupt::{interruptible, interruptible_with};
 use netwrap_app::predict::{self, Request};
 use netwrap_app::sweep::{Identity, suggest};
 use netwrap_app::{Error, Point, Row, Simulation, Sweep};
@@ -36,13 +36,10 @@ enum Written {
     Json(Value),
 }
 
-/// A spec as Python gives it: TOML text, a path (`os.PathLike`), or a mapping.
+/// A spec as Python gives it: TOML text, a path (`os.PathLike`, or a string of one line
+/// ending in `.toml` or `.json`: `simulate("ex2.toml")` reads the file), or a mapping.
 fn written(spec: &Bound<'_, PyAny>) -> PyResult<Written> {
-    if let Ok(text) = spec.cast::<PyString>() {
-        return Ok(Written::Toml(text.to_cow()?.into_owned()));
-    }
-    if spec.hasattr("__fspath__")? {
-        let path: PathBuf = spec.extract()?;
+    let read = |path: PathBuf| -> PyResult<Written> {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| PyValueError::new_err(format!("cannot read {}: {e}", path.display())))?;
         let json = match path.extension().and_then(|e| e.to_str()) {
@@ -50,13 +47,25 @@ fn written(spec: &Bound<'_, PyAny>) -> PyResult<Written> {
             Some("toml") => false,
             _ => text.trim_start().starts_with('{'),
         };
-        return if json {
+        if json {
             serde_json::from_str(&text)
                 .map(Written::Json)
-                .map_err(|e| PyValueError::new_err(format!("not valid JSON: {e}")))
+                .map_err(|e| PyValueError::new_err(format!("in {}: not valid JSON: {e}", path.display())))
         } else {
             Ok(Written::Toml(text))
-        };
+        }
+    };
+    if let Ok(text) = spec.cast::<PyString>() {
+        let text = text.to_cow()?.into_owned();
+        let trimmed = text.trim();
+        // TOML text has an `=` or a `[`; a file's name has neither and ends in its extension.
+        if !trimmed.contains(['\n', '=', '[']) && (trimmed.ends_with(".toml") || trimmed.ends_with(".json")) {
+            return read(PathBuf::from(trimmed));
+        }
+        return Ok(Written::Toml(text));
+    }
+    if spec.hasattr("__fspath__")? {
+        return read(spec.extract()?);
     }
     if spec.cast::<PyDict>().is_ok() || spec.cast::<pyo3::types::PyMapping>().is_ok() {
         return Ok(Written::Json(to_value(spec, "the spec")?));
@@ -321,11 +330,13 @@ fn run_point<'py>(py: Python<'py>, point: &Bound<'py, PyAny>, channels: bool) ->
     result(py, &run_one(py, &point, channels, None)?)
 }
 
-/// A row's cell as the DataFrame holds it: numbers, text and booleans as themselves, none as
-/// None, lists and tables as their JSON text (as the CSV has them).
+/// A row's cell as the DataFrame holds it, as the CSV has it: numbers, text and booleans as
+/// themselves, none as None, lists as their JSON text, and a table (a swept topology) named
+/// as the command line names it (`torus k=8 n=2 bidirectional`).
 fn cell<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
     match v {
-        Value::Array(_) | Value::Object(_) => Ok(PyString::new(py, &v.to_string()).into_any()),
+        Value::Array(_) => Ok(PyString::new(py, &v.to_string()).into_any()),
+        Value::Object(_) => Ok(PyString::new(py, &netwrap_app::sweep::value_name(v)).into_any()),
         scalar => to_py(py, scalar),
     }
 }
@@ -369,21 +380,52 @@ fn task<'py>(py: Python<'py>, point: &Bound<'py, PyAny>) -> PyResult<(Bound<'py,
 
 /// Runs every point of `spec` swept over `axes` (each network built once, the points in
 /// parallel on Rust threads) and returns the rows as columns: a dict of column name to cells,
-/// the columns of `netwrap run --csv`.
+/// the columns of `netwrap run --csv`. `progress`, when given, is called with (points done,
+/// points in all) as they finish (at most every 0.1 s, and once at the end).
 #[pyfunction]
-#[pyo3(signature = (spec, axes=None))]
+#[pyo3(signature = (spec, axes=None, progress=None))]
 fn sweep<'py>(
     py: Python<'py>,
     spec: &Bound<'py, PyAny>,
     axes: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    use std::sync::atomic::{AtomicU64, Ordering};
     let sweep = sweep_of(py, spec, axes)?;
     let points = py.detach(|| sweep.points()).raise(py)?;
     warn(py, points.iter().flat_map(|p| &p.job.sim.notes))?;
-    let progress = Progress::new();
-    let record = Record { progress: Some(progress.clone()), ..Record::default() };
-    let results =
-        interruptible(py, &progress, || netwrap_app::run_points(&points, record, |_, _| {}, |_, _| {}))?;
+    let total = points.len() as u64;
+    let finished = AtomicU64::new(0);
+    let mut told = None;
+    let mut tell = |_py: Python<'_>| -> PyResult<()> {
+        let done = finished.load(Ordering::Relaxed);
+        match progress {
+            Some(callback) if told != Some(done) => {
+                told = Some(done);
+                callback.call1((done, total)).map(drop)
+            }
+            _ => Ok(()),
+        }
+    };
+    tell(py)?;
+    let cancel = Progress::new();
+    let record = Record { progress: Some(cancel.clone()), ..Record::default() };
+    let results = interruptible_with(
+        py,
+        &cancel,
+        || {
+            netwrap_app::run_points(
+                &points,
+                record,
+                |_, _| {},
+                |_, _| {
+                    finished.fetch_add(1, Ordering::Relaxed);
+                },
+            )
+        },
+        &mut tell,
+    )?;
+    tell(py)?;
     let columns = Row::columns(&sweep.parameters());
     let cells: Vec<Bound<'py, PyList>> = columns.iter().map(|_| PyList::empty(py)).collect();
     for (p, r) in points.iter().zip(results) {

@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+import netwrap
+
 # A run of minutes: a 32x32 torus near saturation, millions of messages.
 LONG = ('{"topology": {"family": "torus", "k": 32}, "workload": {"rate": 0.01}, '
         '"run": {"messages": 50000000, "warmup": 0}}')
@@ -48,3 +50,17 @@ def test_ctrl_c_interrupts_a_run(call):
     assert child.returncode != 0
     assert elapsed < 2.0, elapsed
     print(f"{call}: stopped {elapsed * 1000:.0f} ms after SIGINT")
+
+
+def test_a_sweep_reports_its_progress(capfd):
+    """Verification: a progress function hears (done, total) with done never falling, from 0
+    to every point of the sweep (3 here); `progress=True` writes the line to standard error."""
+    heard = []
+    spec = {"topology": {"family": "torus", "k": 4}, "run": {"messages": 200}}
+    netwrap.sweep(spec, {"workload.rate": [0.01, 0.02, 0.03]}, progress=lambda d, t: heard.append((d, t)))
+    assert heard[0] == (0, 3) and heard[-1] == (3, 3), heard
+    assert all(a[0] <= b[0] for a, b in zip(heard, heard[1:])) and {t for _, t in heard} == {3}
+    netwrap.sweep(spec, {"workload.rate": [0.01, 0.02]}, progress=True)
+    assert capfd.readouterr().err.endswith("netwrap: 2 of 2 points done\n")
+    netwrap.sweep(spec, {"workload.rate": [0.01, 0.02]}, progress=False)
+    assert capfd.readouterr().err == ""

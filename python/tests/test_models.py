@@ -89,12 +89,12 @@ def test_results_are_typed_as_the_json():
     (lambda: model.kary_ncube(rate=2.0), "rate", "rate = 2 is invalid: it must be a probability in [0, 1]"),
     (lambda: model.kary_ncube(k=1), "k", "k = 1 is invalid"),
     (lambda: model.kary_ncube(n=2, nodes=64), "nodes", "nodes cannot be given with n"),
-    (lambda: model.kary_ncube(locality=0.01, no_wrap=True, k=2), "locality", "--locality 0.01 with --no-wrap"),
+    (lambda: model.kary_ncube(locality=0.01, no_wrap=True, k=2), "locality", "locality 0.01 with no_wrap"),
     (lambda: model.kary_ncube(switch_delay=-1.0), "switch_delay", "switch_delay = -1 is invalid"),
-    (lambda: model.kary_ncube(bits=128), "bits", "--bits needs a channel width"),
+    (lambda: model.kary_ncube(bits=128), "bits", "bits needs a channel width"),
     (lambda: model.kary_ncube(rate="fast"), "rate", "rate: invalid type: string \"fast\", expected f64"),
     (lambda: model.feedback(threads=0), "threads", "threads = 0 is invalid"),
-    (lambda: model.indirect(bits=64.0), "bits", "--bits needs a channel width"),
+    (lambda: model.indirect(bits=64.0), "bits", "bits needs a channel width"),
     (lambda: model.fat_tree(nodes=100), "nodes", "4^n"),
     (lambda: model.fat_tree(turn="sideways"), "turn", "unknown variant `sideways`"),
     (lambda: netwrap.cost(modules=1), "modules", "modules = 1 is invalid"),
@@ -102,8 +102,7 @@ def test_results_are_typed_as_the_json():
 ])
 def test_bad_arguments_raise_spec_errors_naming_the_keyword(call, path, words):
     """Verification: a bad argument raises netwrap.SpecError (a ValueError) whose `path` is the
-    keyword and whose message says why (the CLI's own words where the CLI checks it after
-    parsing its flags)."""
+    keyword and whose message says why, in keywords (no_wrap, not --no-wrap)."""
     with pytest.raises(netwrap.SpecError) as e:
         call()
     assert isinstance(e.value, ValueError)
@@ -138,3 +137,29 @@ def test_signatures_are_the_requests(function, command):
     signature documents the Rust request, which defines them)."""
     names = [p.name for p in inspect.signature(function).parameters.values() if p.kind == p.KEYWORD_ONLY]
     assert names == model.keywords(command)
+
+
+def test_a_list_of_rates_gives_one_report_per_rate():
+    """Verification: a list of rates is the list of the reports of each rate alone, in order,
+    for every model; a bad rate in the list raises as it does alone."""
+    for f in (model.kary_ncube, model.feedback, model.indirect, model.fat_tree):
+        rates = [0.001, 0.002, 0.004]
+        assert f(rate=rates) == [f(rate=r) for r in rates]
+        assert f(rate=(0.001,)) == [f(rate=0.001)]
+    with pytest.raises(netwrap.SpecError, match="rate = 2 is invalid"):
+        model.kary_ncube(rate=[0.01, 2.0])
+
+
+def test_messages_name_keywords_not_flags():
+    """Verification: a model's message speaks to a Python user in keywords, with no
+    command-line option (`--bits`, `--bisection-binary-cube`) in it."""
+    for call, says in [
+        (lambda: model.kary_ncube(bits=256), "bits needs a channel width: give width, pins or bisection"),
+        (lambda: netwrap.design(nodes=64, rate=0.01, bits=1024), "give a constraint: pins, bisection or width"),
+    ]:
+        with pytest.raises(netwrap.SpecError) as e:
+            call()
+        assert says in str(e.value) and "--" not in str(e.value), str(e.value)
+    with pytest.raises(netwrap.SpecError) as e:
+        model.kary_ncube(locality=0.01, no_wrap=True, k=2)
+    assert "--" not in str(e.value), str(e.value)

@@ -173,6 +173,10 @@ def test_simulate_toml_and_file_equal_run_json(cli, tmp_path):
     expected = cli.json("run", str(path))
     assert netwrap.simulate(text) == expected
     assert netwrap.simulate(path) == expected
+    # A string naming the file is read as the file, as the command line reads it.
+    assert netwrap.simulate(str(path)) == expected
+    with pytest.raises(ValueError, match="cannot read .*absent.toml"):
+        netwrap.simulate(str(tmp_path / "absent.toml"))
 
 
 def test_saturated_run_is_a_result(cli):
@@ -292,13 +296,14 @@ def test_sweep_axes_join_the_spec(cli, tmp_path):
     pandas.testing.assert_frame_equal(got, read_csv(out), check_exact=True)
 
 
-def test_swept_tables_are_json_text_as_in_the_csv(cli, tmp_path):
-    """Verification: a swept table (whole topologies zipped) is its JSON text in the
-    DataFrame, as in the CLI's CSV."""
+def test_swept_tables_are_named_as_in_the_csv(cli, tmp_path):
+    """Verification: a swept table (whole topologies zipped) is named in the DataFrame as the
+    command line names it (`netwrap sim torus --k 4 --bidirectional`), as in the CLI's CSV."""
     spec = {"workload": {"size": 4}, "run": {"messages": 200}}
-    axes = {"zip": [{"topology": [{"family": "torus", "k": 4}, {"family": "midimew", "nodes": 16}]}]}
+    axes = {"zip": [{"topology": [{"family": "torus", "k": 4, "bidirectional": True},
+                                  {"family": "midimew", "nodes": 16}]}]}
     got = netwrap.sweep(spec, axes)
-    assert [json.loads(t)["family"] for t in got["topology"]] == ["torus", "midimew"]
+    assert list(got["topology"]) == ["torus k=4 bidirectional", "midimew nodes=16"]
     path = spec_file(tmp_path, {**spec, "sweep": axes})
     out = tmp_path / "out.csv"
     assert cli.run("run", str(path), "--csv", str(out)).returncode == 0

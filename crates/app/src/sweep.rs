@@ -54,8 +54,8 @@ pub struct Sweep {
     replications: u32,
     /// The file's text, to point errors at lines.
     text: Option<String>,
-    /// The file it was read from, which a point's error names with its line.
-    file: Option<std::path::PathBuf>,
+    /// The file's name as given ([`Sweep::read`]), which a point's error names.
+    file: Option<String>,
     /// Which experiment this is (computed once).
     identity: Identity,
 }
@@ -178,6 +178,31 @@ pub fn line_of(text: &str, path: &str) -> Option<usize> {
     None
 }
 
+/// The 1-based line of the sweep axis `path` in a TOML text (in `[sweep]` or a
+/// `[[sweep.zip]]` group, not the base spec's key of the same name), if found.
+fn axis_line_of(text: &str, path: &str) -> Option<usize> {
+    let mut current = String::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if let Some(h) = t.strip_prefix('[') {
+            current = h.trim_start_matches('[').trim_end_matches(']').trim().to_string();
+            continue;
+        }
+        let Some((lhs, _)) = t.split_once('=') else { continue };
+        let lhs = lhs.trim().trim_matches('"');
+        let within = current.strip_prefix("sweep").map(|r| r.trim_start_matches('.'));
+        let full = match within {
+            Some("" | "zip") => lhs.to_string(),
+            Some(table) => format!("{table}.{lhs}"),
+            None => continue,
+        };
+        if full == path {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
 /// The key an error about a whole section is about: a section read as a tagged enum (the
 /// `[topology]` of a family) is deserialized as one value, so the TOML parser's error points
 /// at the section's header. The key is found by leaving each of the section's keys out in
@@ -239,6 +264,70 @@ pub fn echo(value: &str) -> String {
     }
 }
 
+/// A swept value as the command line names it, never as JSON: a section (a topology) is its
+/// family and options, `torus k=8 n=2 bidirectional` for `netwrap sim torus --k 8 --n 2
+/// --bidirectional` (a flag that is off as `name=false`), a list its items joined by commas
+/// (`4,8`, as `--sizes 4,8`), text bare. Tables, CSV cells, DataFrames and legends show this.
+pub fn value_name(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| match i {
+                Value::Array(_) => format!("[{}]", value_name(i)),
+                _ => value_name(i),
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        Value::Object(fields) => {
+            let family = fields.get("family").and_then(Value::as_str).map(str::to_string);
+            let named = family.is_some();
+            let options = fields.iter().filter(|(k, _)| !named || *k != "family").map(|(k, v)| match v {
+                Value::Bool(true) => k.clone(),
+                Value::Object(_) => format!("{k}=({})", value_name(v)),
+                _ => format!("{k}={}", value_name(v)),
+            });
+            family.into_iter().chain(options).collect::<Vec<_>>().join(" ")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The inverse of [`value_name`] for a section: `torus k=8 n=2 bidirectional` is the table
+/// `{"family": "torus", "k": 8, "n": 2, "bidirectional": true}` (a first word without `=` is
+/// the family, a bare word a flag that is on, `a,b` a list; numbers and `true`/`false` as
+/// themselves, anything else text).
+pub fn named_value(name: &str) -> Value {
+    fn scalar(text: &str) -> Value {
+        match text {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => serde_json::from_str::<serde_json::Number>(text)
+                .map(Value::Number)
+                .unwrap_or_else(|_| Value::String(text.to_string())),
+        }
+    }
+    let mut fields = Map::new();
+    for (i, word) in name.split_whitespace().enumerate() {
+        match word.split_once('=') {
+            Some((k, v)) if v.contains(',') => {
+                fields.insert(k.to_string(), Value::Array(v.split(',').map(scalar).collect()));
+            }
+            Some((k, v)) => {
+                fields.insert(k.to_string(), scalar(v));
+            }
+            None if i == 0 => {
+                fields.insert("family".to_string(), Value::String(word.to_string()));
+            }
+            None => {
+                fields.insert(word.to_string(), Value::Bool(true));
+            }
+        }
+    }
+    Value::Object(fields)
+}
+
 /// A message with every value it echoes kept short: a quoted run (`"…"` or `` `…` ``) of more
 /// than [`ECHO`] characters, or an unquoted run without spaces of more than `2 × ECHO` (a
 /// TOML error's underline; paths stay whole), cut with "…". A 100,000-character value in a
@@ -289,26 +378,38 @@ fn invalid(msg: String) -> Error {
 type Axes = (Vec<Axis>, Vec<Vec<Axis>>, u32);
 
 /// Flattens the `sweep` table into axes (nested tables are dotted paths), zip groups and the
-/// replication count.
-fn read_sweep(table: &Map<String, Value>) -> Result<Axes> {
-    fn axes(prefix: &str, table: &Map<String, Value>, out: &mut Vec<Axis>) -> Result<()> {
-        for (k, v) in table {
-            let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-            match v {
-                Value::Array(values) if values.is_empty() => {
-                    return Err(invalid(format!("sweep axis {path} has no values")));
-                }
-                Value::Array(values) => out.push(Axis { path, values: values.clone() }),
-                Value::Object(inner) => axes(&path, inner, out)?,
-                other => {
-                    return Err(invalid(format!(
-                        "sweep.{path} = {other}: an axis is a list of values, e.g. \"{path}\" = [{other}, …]"
-                    )));
+/// replication count. `text`, the file's, gives the errors about an axis its line.
+fn read_sweep(table: &Map<String, Value>, text: Option<&str>) -> Result<Axes> {
+    let at = |path: &str| {
+        text.and_then(|t| axis_line_of(t, path)).map(|l| format!(" (line {l})")).unwrap_or_default()
+    };
+    let axes = |prefix: &str, table: &Map<String, Value>, out: &mut Vec<Axis>| -> Result<()> {
+        fn walk(
+            prefix: &str,
+            table: &Map<String, Value>,
+            out: &mut Vec<Axis>,
+            at: &dyn Fn(&str) -> String,
+        ) -> Result<()> {
+            for (k, v) in table {
+                let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                match v {
+                    Value::Array(values) if values.is_empty() => {
+                        return Err(invalid(format!("sweep axis {path} has no values{}", at(&path))));
+                    }
+                    Value::Array(values) => out.push(Axis { path, values: values.clone() }),
+                    Value::Object(inner) => walk(&path, inner, out, at)?,
+                    other => {
+                        return Err(invalid(format!(
+                            "sweep.{path} = {other}: an axis is a list of values, e.g. \"{path}\" = [{other}, …]{}",
+                            at(&path)
+                        )));
+                    }
                 }
             }
+            Ok(())
         }
-        Ok(())
-    }
+        walk(prefix, table, out, &at)
+    };
     let mut product = Vec::new();
     let mut zips = Vec::new();
     let mut replications = 1;
@@ -384,9 +485,10 @@ fn read_sweep(table: &Map<String, Value>) -> Result<Axes> {
         if !SECTIONS.contains(&first) {
             let expected: Vec<String> = SECTIONS.iter().map(|s| format!("`{s}`")).collect();
             return Err(invalid(suggest(&format!(
-                "sweep axis {}: unknown field `{first}`, expected one of {}",
+                "sweep axis {}: unknown field `{first}`, expected one of {}{}",
                 a.path,
-                expected.join(", ")
+                expected.join(", "),
+                at(&a.path)
             ))));
         }
     }
@@ -441,7 +543,7 @@ impl Sweep {
     /// A spec plus axes given as (path, values), all combined as a product (and `replications`
     /// and `zip`, as in a file's `[sweep]` table).
     pub fn with_axes(spec: Spec, axes: Map<String, Value>) -> Result<Self> {
-        Ok(Self::new(spec, read_sweep(&axes)?, None))
+        Ok(Self::new(spec, read_sweep(&axes, None)?, None))
     }
 
     /// The sweep, its identity computed.
@@ -480,7 +582,7 @@ impl Sweep {
             }
         }
         let axes = match &sweep {
-            Some(t) => read_sweep(t)?,
+            Some(t) => read_sweep(t, text.as_deref())?,
             None => (Vec::new(), Vec::new(), 1),
         };
         Ok(Self::new(spec, axes, text))
@@ -531,9 +633,8 @@ impl Sweep {
             Some("toml") => false,
             _ => text.trim_start().starts_with('{'),
         };
-        let mut sweep = if json { Self::from_json(&text) } else { Self::from_toml(&text) }?;
-        sweep.file = Some(path.to_path_buf());
-        Ok(sweep)
+        let sweep = if json { Self::from_json(&text) } else { Self::from_toml(&text) };
+        sweep.map(|s| Sweep { file: Some(path.display().to_string()), ..s })
     }
 
     /// Reads an experiment in JSON: a spec (with an optional `sweep`), or a result printed by
@@ -561,6 +662,11 @@ impl Sweep {
     /// The base spec.
     pub fn base(&self) -> &Spec {
         &self.base
+    }
+
+    /// The axes, product axes first, then each zip group's, in the order written.
+    pub fn axes(&self) -> Vec<&Axis> {
+        self.product.iter().chain(self.zips.iter().flatten()).collect()
     }
 
     /// The swept paths, product axes first, then each zip group's, in the order written.
@@ -593,8 +699,34 @@ impl Sweep {
         false
     }
 
-    /// The point at `index`: its swept values and its validated spec.
+    /// The point at `index`: its swept values and its validated spec. An error names the
+    /// point, its swept values, the line of the axis at fault and the file, when it has them.
     pub fn point(&self, index: u64) -> Result<Point> {
+        self.point_in_file(index).map_err(|e| match (&self.file, e) {
+            (None, e) => e,
+            (Some(file), Error::Spec(mut e)) => {
+                e.context = Some(match e.context.take() {
+                    Some(c) => format!("in {file}: {c}"),
+                    None => format!("in {file}"),
+                });
+                Error::Spec(e)
+            }
+            (Some(_), Error::Cancelled) => Error::Cancelled,
+            (Some(file), e) => invalid(format!("in {file}: {e}")),
+        })
+    }
+
+    /// The line of the axis `path` in the file, as " (line N)", if known.
+    fn axis_line(&self, path: &str) -> String {
+        self.text
+            .as_deref()
+            .and_then(|t| axis_line_of(t, path))
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default()
+    }
+
+    /// [`Sweep::point`], without the file's name.
+    fn point_in_file(&self, index: u64) -> Result<Point> {
         let mut rest = index;
         let replication = (rest % self.replications as u64) as u32;
         rest /= self.replications as u64;
@@ -625,8 +757,17 @@ impl Sweep {
         }
         let params: Vec<(String, Value)> = self.parameters().into_iter().zip(params).collect();
         let describe = || params.iter().map(|(p, v)| format!("{p} = {v}")).collect::<Vec<_>>().join(", ");
-        let mut spec: Spec = serde_json::from_value(tree)
-            .map_err(|e| invalid(suggest(&format!("sweep point {index} ({}): {e}", describe()))))?;
+        let mut spec: Spec = serde_json::from_value(tree).map_err(|e| {
+            // The axis at fault: the first whose value alone, on the base spec, is refused.
+            let base = serde_json::to_value(&self.base).expect("a spec serialises");
+            let culprit = params.iter().find(|(path, v)| {
+                let mut alone = base.clone();
+                set_path(&mut alone, path, v.clone());
+                serde_json::from_value::<Spec>(alone).is_err()
+            });
+            let line = culprit.map(|(path, _)| self.axis_line(path)).unwrap_or_default();
+            invalid(suggest(&format!("sweep point {index} ({}): {e}{line}", describe())))
+        })?;
         if replication > 0 {
             let seed = spec.sim.run.seed.unwrap_or(netwrap_sim::defaults::SEED);
             spec.sim.run.seed = Some(mix(mix(seed) ^ replication as u64));
@@ -638,13 +779,17 @@ impl Sweep {
                     e.context = Some(format!("sweep point {index} ({})", describe()));
                 }
                 e.line = self.text.as_deref().and_then(|t| line_of(t, &e.path));
-                if e.line.is_some()
-                    && let Some(file) = &self.file
-                {
-                    let at = format!("in {}", file.display());
-                    e.context = Some(e.context.map_or_else(|| at.clone(), |c| format!("{at}: {c}")));
-                }
+                // (`point` names the file.)
                 Error::Spec(e)
+            }
+            // A swept topology that cannot be (`k = 1`): which point, and the axis's line.
+            Error::Topology(e) if self.len() > 1 => {
+                match params.iter().find(|(p, _)| p == "topology" || p.starts_with("topology.")) {
+                    Some((path, _)) => {
+                        invalid(format!("sweep point {index} ({}): {e}{}", describe(), self.axis_line(path)))
+                    }
+                    None => Error::Topology(e),
+                }
             }
             other => other,
         })?;
@@ -873,5 +1018,76 @@ replications = 2
             }
         }
         assert!(read >= 20, "only {read} files");
+    }
+
+    /// Verification, by hand from the file's text: an error about a sweep axis gives the line
+    /// the axis is written on (line numbers counted in the strings below), whatever kind of
+    /// error it is: a scalar or empty axis, an unknown section, a value of the wrong type or
+    /// an unknown field at one point, a topology that cannot be built.
+    #[test]
+    fn axis_errors_give_the_axis_line() {
+        let head = "[topology]\nfamily = \"torus\"\nk = 8\n\n[sweep]\n";
+        let cases = [
+            ("\"workload.rate\" = 0.01\n", "an axis is a list of values", 6),
+            ("\"workload.size\" = [2]\n\"workload.rate\" = []\n", "has no values", 7),
+            ("\"workloads.rate\" = [0.01]\n", "did you mean `workload`", 6),
+        ];
+        for (sweep, says, line) in cases {
+            let e = Sweep::from_toml(&format!("{head}{sweep}")).unwrap_err().to_string();
+            assert!(e.contains(says) && e.contains(&format!("(line {line})")), "{e}");
+        }
+        let cases = [
+            ("\"workload.size\" = [2, 4]\n\"workload.rate\" = [0.01, \"x\"]\n", "sweep point 1", 7),
+            ("\"workload.rat\" = [0.01, 0.02]\n", "unknown field `rat`", 6),
+            (
+                "\"workload.size\" = [2]\n\"topology.k\" = [4, 1]\n",
+                "sweep point 1 (workload.size = 2, topology.k = 1): k = 1",
+                7,
+            ),
+        ];
+        for (sweep, says, line) in cases {
+            let s = Sweep::from_toml(&format!("{head}{sweep}")).unwrap();
+            let e = s.points().unwrap_err().to_string();
+            assert!(e.contains(says) && e.contains(&format!("(line {line})")), "{e}");
+        }
+    }
+
+    /// Verification: a point's error names the file it was read from, once.
+    #[test]
+    fn point_errors_name_the_file() {
+        let dir = std::env::temp_dir().join(format!("netwrap-sweep-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.toml");
+        std::fs::write(&path, "[workload]\nsize = 2\n\n[sweep]\n\"workload.rate\" = [0.01, 2.0]\n").unwrap();
+        let e = Sweep::read(&path).unwrap().points().unwrap_err().to_string();
+        let file = path.display().to_string();
+        assert!(e.starts_with(&format!("in {file}: sweep point 1 (workload.rate = 2.0): ")), "{e}");
+        assert!(e.ends_with("(line 5)") && e.matches(&file).count() == 1, "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Verification against the command line's spelling (`netwrap sim torus --k 8 --n 2
+    /// --bidirectional`): swept sections are named by family and options, never as JSON.
+    #[test]
+    fn swept_values_are_named_as_the_command_line_names_them() {
+        let v = |t: &str| serde_json::from_str::<Value>(t).unwrap();
+        assert_eq!(
+            value_name(&v(r#"{"family":"torus","k":8,"n":2,"bidirectional":true}"#)),
+            "torus k=8 n=2 bidirectional"
+        );
+        assert_eq!(value_name(&v(r#"{"family":"midimew","nodes":64}"#)), "midimew nodes=64");
+        assert_eq!(value_name(&v(r#"{"family":"hyperx","sizes":[4,4],"p":2}"#)), "hyperx sizes=4,4 p=2");
+        assert_eq!(value_name(&v(r#"{"pattern":"transpose","size":4}"#)), "pattern=transpose size=4");
+        assert_eq!(value_name(&v(r#"{"family":"mesh","k":4,"wrap":false}"#)), "mesh k=4 wrap=false");
+        assert_eq!(value_name(&v("0.25")), "0.25");
+        for t in [
+            r#"{"family":"torus","k":8,"n":2,"bidirectional":true}"#,
+            r#"{"family":"mesh","k":4,"wrap":false}"#,
+            r#"{"family":"hyperx","sizes":[4,4],"p":2}"#,
+            r#"{"family":"circulant","nodes":64,"a":5,"b":6}"#,
+        ] {
+            assert_eq!(named_value(&value_name(&v(t))), v(t), "{t}");
+        }
+        assert_eq!(value_name(&v(r#""uniform""#)), "uniform");
     }
 }

@@ -86,16 +86,42 @@ impl Format {
 }
 
 /// Size in pixels.
-const SIZE: (u32, u32) = (800, 560);
+pub const SIZE: (u32, u32) = (800, 560);
+
+/// The curves' colours, readable on white and told apart by readers with a colour-vision
+/// deficiency: Okabe & Ito's palette without its yellow (too pale on white), then darker
+/// shades.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(0, 114, 178),   // blue
+    RGBColor(213, 94, 0),    // vermillion
+    RGBColor(0, 158, 115),   // bluish green
+    RGBColor(204, 121, 167), // reddish purple
+    RGBColor(86, 180, 233),  // sky blue
+    RGBColor(230, 159, 0),   // orange
+    RGBColor(0, 0, 0),       // black
+    RGBColor(120, 120, 120), // grey
+    RGBColor(0, 60, 110),    // dark blue
+    RGBColor(140, 50, 0),    // dark vermillion
+];
+
+/// The colour of series colour index `i`.
+pub fn colour_of(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
 
 /// Draws `chart` into `path` (its extension chooses the format). A failed write names the
 /// file (status 1); an empty chart or a log axis over values that are not positive is an
 /// error (status 2).
 pub fn write(chart: &Chart, path: &Path) -> anyhow::Result<()> {
+    write_sized(chart, path, SIZE)
+}
+
+/// [`write()`] at `size` pixels (width, height): a chart for print or a slide.
+pub fn write_sized(chart: &Chart, path: &Path, size: (u32, u32)) -> anyhow::Result<()> {
     let format = Format::of(path)?;
     let mut bounds = Bounds::of(chart)?;
     make_room(chart, &mut bounds);
-    render(&Plotted(chart, bounds), format, path)
+    render(&Plotted(chart, bounds, size), format, path)
 }
 
 /// Something drawn on a white canvas of its own size: a chart, or a heat map
@@ -110,11 +136,11 @@ pub trait Picture {
 }
 
 /// A chart with its axes' ranges worked out.
-struct Plotted<'a>(&'a Chart, Bounds);
+struct Plotted<'a>(&'a Chart, Bounds, (u32, u32));
 
 impl Picture for Plotted<'_> {
     fn size(&self) -> (u32, u32) {
-        SIZE
+        self.2
     }
     fn draw_on<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
     where
@@ -385,8 +411,11 @@ where
         .map_err(plot_error)?;
     let y_top = c.y_range().end;
     let shown = |p: &Point| chart.y_cap.is_none_or(|cap| p.1 <= cap * 1.0001);
+    // Each curve's saturation marks a row of their own below the top edge, so that marks at
+    // one x stay apart.
+    let mut mark_row = 0;
     for s in &chart.series {
-        let color = Palette99::pick(s.color).to_rgba();
+        let color = colour_of(s.color).to_rgba();
         let line: Vec<(f64, f64)> = s.points.iter().filter(|p| shown(p)).map(|p| (p.0, p.1)).collect();
         let legend =
             move |(x, y): (i32, i32)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2));
@@ -415,7 +444,12 @@ where
             }
         }
         if !s.saturated.is_empty() {
-            let marks = s.saturated.iter().map(|&x| Cross::new((x, y_top), 6, color.stroke_width(2)));
+            let dy = 8 + 15 * mark_row;
+            mark_row += 1;
+            let marks = s
+                .saturated
+                .iter()
+                .map(|&x| EmptyElement::at((x, y_top)) + Cross::new((0, dy), 6, color.stroke_width(2)));
             c.draw_series(marks).map_err(plot_error)?;
         }
     }

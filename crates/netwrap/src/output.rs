@@ -263,11 +263,13 @@ pub fn is_stdout(p: &Path) -> bool {
 }
 
 /// A CSV cell for a JSON value: numbers as their shortest exact decimal, text as is, nothing
-/// for null, JSON for lists and tables.
+/// for null, JSON for lists, and a table (a swept topology) as the command line names it
+/// (`torus k=8 n=2 bidirectional`, [`netwrap_app::sweep::value_name`]).
 pub fn cell(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
+        Value::Object(_) => netwrap_app::sweep::value_name(v),
         other => other.to_string(),
     }
 }

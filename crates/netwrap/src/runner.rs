@@ -16,7 +16,7 @@ use crate::progress::{Bar, Work};
 use crate::table;
 use anyhow::{Context, bail};
 use netwrap_app::reproduce::{ChannelRow, Runs};
-use netwrap_app::sweep::Identity;
+use netwrap_app::sweep::{Axis, Identity};
 use netwrap_app::{Point, Row, Saturation, Simulation, Spec, Sweep, run_points};
 use netwrap_engine::Record;
 use netwrap_engine::traffic::MessageSize;
@@ -853,15 +853,44 @@ fn routing_text(r: &Simulation) -> String {
 }
 
 /// The header lines every report and table starts with.
-fn header(out: &mut impl Write, r: &Simulation, swept: &[String]) -> std::io::Result<()> {
+fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Result<()> {
     let c = &r.result.point;
     let n = &r.result.network;
-    writeln!(
-        out,
-        "netwrap {VERSION} sim: {}, {} processors, {} routers, {} channels; seed {}",
-        n.name, n.nodes, n.routers, n.channels, c.run.seed
-    )?;
-    let is = |p: &str| swept.iter().any(|s| s == p);
+    let swept: Vec<&str> = axes.iter().map(|a| a.path.as_str()).collect();
+    if swept.iter().any(|p| *p == "topology" || p.starts_with("topology.")) {
+        // The first point's network is not the sweep's: the swept line below names each.
+        writeln!(out, "netwrap {VERSION} sim: networks swept; seed {}", c.run.seed)?;
+    } else {
+        writeln!(
+            out,
+            "netwrap {VERSION} sim: {}, {} processors, {} routers, {} channels; seed {}",
+            n.name, n.nodes, n.routers, n.channels, c.run.seed
+        )?;
+    }
+    if !axes.is_empty() {
+        let each: Vec<String> = axes
+            .iter()
+            .map(|a| {
+                // Each distinct value once, in the order met (a zipped axis repeats them); a
+                // long list as its first three, its last and its count.
+                let mut values: Vec<String> = Vec::new();
+                for v in a.values.iter().map(table_cell) {
+                    if !values.contains(&v) {
+                        values.push(v);
+                    }
+                }
+                let n = values.len();
+                if n > 6 {
+                    values = [&values[..3], &["…".to_string()], &values[n - 1..]].concat();
+                    format!("{} = {} ({n} values)", a.path, values.join(", "))
+                } else {
+                    format!("{} = {}", a.path, values.join(", "))
+                }
+            })
+            .collect();
+        writeln!(out, "swept: {}", each.join("; "))?;
+    }
+    let is = |p: &str| swept.contains(&p);
     let rate =
         if is("workload.rate") { "swept".into() } else { format!("{} messages/node/cycle", brief(c.rate())) };
     let w = &c.workload;
@@ -1330,7 +1359,7 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
 pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(&Point, Simulation)]) -> std::io::Result<()> {
     let params = sweep.parameters();
     let first = &done[0].1;
-    header(out, first, &params)?;
+    header(out, first, &sweep.axes())?;
     varying_model(out, done)?;
     writeln!(out)?;
     let names: Vec<String> = params.iter().map(|p| p.rsplit('.').next().unwrap_or(p).to_string()).collect();

@@ -168,8 +168,13 @@ impl Table {
                 .iter()
                 .map(|&c| {
                     let name = &self.header[c];
-                    let name = if axes.short_labels { short(name) } else { name };
-                    format!("{name} = {}", self.text(row, c))
+                    let value = self.text(row, c);
+                    if name == "topology" {
+                        // A swept network's name says what it is: `torus k=8 n=2`.
+                        return value;
+                    }
+                    let name = if axes.short_labels { short(name).to_string() } else { words(name) };
+                    format!("{name} = {value}")
                 })
                 .collect::<Vec<_>>()
                 .join(", ");
@@ -235,7 +240,10 @@ impl Table {
             }
         }
         Ok(Chart {
-            title: axes.title.clone().unwrap_or_else(|| format!("{} against {x_name}", axes.y)),
+            title: axes
+                .title
+                .clone()
+                .unwrap_or_else(|| format!("{} against {}", words(&axes.y), words(&x_name))),
             x_label: with_unit(&x_name),
             y_label: with_unit(&axes.y),
             log_x: axes.log_x,
@@ -271,9 +279,41 @@ fn short(column: &str) -> &str {
     column.rsplit('.').next().unwrap_or(column)
 }
 
-/// A netwrap column's name with its unit, for an axis label.
+/// A column in words, for captions, axes and legends: netwrap's columns and swept paths by
+/// what they are (`workload.rate` is `request rate`, `mean_hops` `mean hops`), any other
+/// column's last part with its `_` and `-` as spaces.
+pub fn words(column: &str) -> String {
+    let name = column.rsplit('.').next().unwrap_or(column);
+    let known = match column {
+        "workload.rate" | "rate" => "request rate",
+        "workload.load" | "load" => "offered load",
+        "workload.size" => "message size",
+        "workload.locality" => "locality",
+        "workload.pattern" => "traffic pattern",
+        "workload.processor.threads" => "threads per processor",
+        "topology" => "network",
+        "topology.k" => "radix k",
+        "topology.n" => "dimensions n",
+        "topology.nodes" => "nodes",
+        "router.vcs" => "virtual channels",
+        "router.buffer" => "buffer depth",
+        "utilization" => "channel utilization",
+        "throughput" => "accepted throughput",
+        "offered" => "offered rate",
+        "latency_ci95" => "latency's 95% interval",
+        "model_latency" => "model latency",
+        "model_utilization" => "model channel utilization",
+        "processor_utilization" => "processor utilization",
+        "jain" => "Jain's fairness index",
+        _ => "",
+    };
+    if known.is_empty() { name.replace(['_', '-'], " ") } else { known.to_string() }
+}
+
+/// A netwrap column's name in words with its unit, for an axis label.
 fn with_unit(column: &str) -> String {
     let name = column.rsplit('.').next().unwrap_or(column);
+    let column = &words(column);
     let unit = match name {
         "rate" | "throughput" | "offered" | "max_rate" | "model_max_rate" => "messages/node/cycle",
         "load" | "offered_load" | "accepted_load" | "self_load" => "flits/node/cycle",
@@ -493,6 +533,7 @@ pub fn channels_csv(rows: &[ChannelRow]) -> String {
         .iter()
         .map(|s| s.to_string())
         .chain((0..vcs).map(|k| format!("vc{k}")))
+        .chain(["network".to_string()])
         .collect();
     let mut text = csv_line(&header);
     for r in rows {
@@ -509,6 +550,7 @@ pub fn channels_csv(rows: &[ChannelRow]) -> String {
         ]
         .into_iter()
         .chain((0..vcs).map(|k| occ.get(k).map(|x| x.to_string()).unwrap_or_default()))
+        .chain([r.network.clone()])
         .collect();
         text += &csv_line(&cells);
     }
@@ -525,6 +567,8 @@ fn read_channels(text: &str) -> anyhow::Result<Vec<ChannelRow>> {
         ["point", "channel", "from", "to", "class", "utilization"].map(col);
     let (point, channel, from, to, class, utilization) = (point?, channel?, from?, to?, class?, utilization?);
     let vcs: Vec<usize> = (0..).map_while(|k| header.iter().position(|h| h == format!("vc{k}"))).collect();
+    // Files written before the network was recorded have no such column.
+    let network = header.iter().position(|h| h == "network");
     let mut rows = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
@@ -538,6 +582,7 @@ fn read_channels(text: &str) -> anyhow::Result<Vec<ChannelRow>> {
             .collect::<anyhow::Result<_>>()?;
         rows.push(ChannelRow {
             point: parse(&rec, point, line)?,
+            network: network.map(|c| rec[c].to_string()).unwrap_or_default(),
             stats: netwrap_sim::report::ChannelStats {
                 channel: parse(&rec, channel, line)?,
                 from: parse(&rec, from, line)?,
@@ -566,11 +611,10 @@ mod tests {
         let t = Table::parse(SWEEP).unwrap();
         let c = t.chart(&Axes { y: "latency".into(), ..Axes::default() }).unwrap();
         let labels: Vec<&str> = c.series.iter().map(|s| s.label.as_str()).collect();
-        assert_eq!(
-            labels,
-            ["workload.size = 4", "workload.size = 4", "workload.size = 8", "workload.size = 8"]
-        );
-        assert_eq!(c.x_label, "workload.rate (messages/node/cycle)");
+        assert_eq!(labels, ["message size = 4", "message size = 4", "message size = 8", "message size = 8"]);
+        // In words, not paths: the caption, the axis (with its unit), the legend above.
+        assert_eq!(c.title, "latency against request rate");
+        assert_eq!(c.x_label, "request rate (messages/node/cycle)");
         assert_eq!(c.series[0].points, vec![(0.01, 10.5, Some(0.2)), (0.02, 12.5, Some(0.3))]);
         assert_eq!(c.series[0].saturated, vec![0.03]);
         assert_eq!(c.series[1].style, Style::Dashed);

@@ -209,6 +209,10 @@ impl Params for Row {
 pub struct ChannelRow {
     /// The point's index in its sweep.
     pub point: u64,
+    /// The point's network as the command line names it (`torus k=4 n=2 bidirectional=false`,
+    /// [`crate::sweep::value_name`]): a heat map reads it back ([`crate::sweep::named_value`]).
+    /// Empty when read from a file written before it was recorded.
+    pub network: String,
     /// The channel's statistics.
     pub stats: ChannelStats,
 }
@@ -216,8 +220,13 @@ pub struct ChannelRow {
 impl ChannelRow {
     /// The channels of `point`, which ran as `s` recording them.
     pub fn of(point: &Point, s: &Simulation) -> Vec<ChannelRow> {
+        let network = serde_json::to_value(&s.config.sim.topology)
+            .map(|t| crate::sweep::value_name(&t))
+            .unwrap_or_default();
         let channels = s.result.report.channels.iter().flatten();
-        channels.map(|c| ChannelRow { point: point.index, stats: c.clone() }).collect()
+        channels
+            .map(|c| ChannelRow { point: point.index, network: network.clone(), stats: c.clone() })
+            .collect()
     }
 
     /// Virtual channel `k`'s mean occupancy in flits (virtual-channel router only).

@@ -57,7 +57,8 @@ pub fn run(a: FigureArgs) -> anyhow::Result<()> {
     output::out_dir(&a.out, "the CSV, SVG and Markdown files")?;
     // Model figures: nothing is simulated.
     let mut ctx = pages::context(false, true);
-    let o = Options { out: a.out.clone(), replot: false, png: false };
+    let o =
+        Options { out: a.out.clone(), replot: false, png: false, index: a.out.join("README.md").is_file() };
     let mut out = output::stdout();
     let mut failed = Vec::new();
     for n in numbers {

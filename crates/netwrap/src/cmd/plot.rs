@@ -2,10 +2,11 @@
 //! intervals, the model dashed over them when the file has it, saturated points marked — or,
 //! with `--heatmap`, a `--channels` CSV as a heat map on the network's 2-D drawing.
 //!
-//! A heat map takes its network the way `netwrap sim` does, as a family and its options after
-//! the plot's own (`… --heatmap occupancy torus --k 16 --bidirectional`): the CSV stays as
-//! `--channels` writes it, and its rows are checked channel by channel against the network
-//! built, so a file made on another network is refused rather than drawn wrongly.
+//! A heat map reads its network from the CSV (the `network` column `--channels` writes), or
+//! takes it the way `netwrap sim` does, as a family and its options after the plot's own
+//! (`… --heatmap occupancy torus --k 16 --bidirectional`); its rows are checked channel by
+//! channel against the network built, so a file made on another network is refused rather
+//! than drawn wrongly.
 
 use crate::chart;
 use crate::heatmap;
@@ -19,13 +20,12 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Draw a CSV of results (`netwrap run … --csv`, `figure`'s files, any tidy CSV), or with
-/// --heatmap a `--channels` CSV on the network's drawing: name the network after the options,
-/// as for `netwrap sim`, e.g. `netwrap plot ch.csv --heatmap occupancy --out map.svg torus --k
-/// 16 --bidirectional`.
+/// --heatmap a `--channels` CSV on the drawing of the network it records (`netwrap plot ch.csv
+/// --heatmap occupancy`), or of one named after the options as for `netwrap sim`.
 #[derive(Debug, Args)]
 #[command(
     subcommand_value_name = "FAMILY",
-    subcommand_help_heading = "With --heatmap: the network the CSV was made on"
+    subcommand_help_heading = "With --heatmap: the network the CSV was made on (default: the one it records)"
 )]
 pub struct PlotArgs {
     /// The CSV file (`-` for standard input).
@@ -53,6 +53,10 @@ pub struct PlotArgs {
     /// Caption (default: the y column against the x column).
     #[arg(long, global = true)]
     pub title: Option<String>,
+    /// A chart's size in pixels, WIDTHxHEIGHT (default 800x560; 1600x1120 prints sharp at
+    /// twice the size); text keeps its size, so a larger chart has room for more.
+    #[arg(long, value_name = "WIDTHxHEIGHT", global = true, value_parser = pixels, conflicts_with = "heatmap")]
+    pub size: Option<(u32, u32)>,
     /// Draw a `--channels` CSV as a heat map on the network's 2-D drawing (tori, meshes and
     /// rings of one or two dimensions, Midimews), coloured by COLUMN: utilization, occupancy,
     /// or one VC's occupancy (vc0, vc1, …).
@@ -67,7 +71,7 @@ pub struct PlotArgs {
     #[arg(long, global = true, value_parser = positive, allow_negative_numbers = true)]
     pub max: Option<f64>,
     /// With --heatmap: the network the CSV was made on, a family and its options as for
-    /// `netwrap sim`.
+    /// `netwrap sim` (default: the network the CSV records).
     #[command(subcommand)]
     pub family: Option<netwrap_topo::TopologySpec>,
 }
@@ -90,15 +94,9 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
     };
     let table = Table::parse(&text).with_context(|| format!("{}", a.file.display()))?;
     if let Some(column) = &a.heatmap {
-        let Some(family) = &a.family else {
-            bail!(
-                "--heatmap needs the network the CSV was made on, named after the options as for `netwrap sim`, e.g. `netwrap plot {} --heatmap {column} --out map.svg torus --k 16 --bidirectional`",
-                a.file.display()
-            );
-        };
         let out = a.out.clone().unwrap_or_else(|| default_out(&a.file, &format!("{column}-map")));
         let format = chart::Format::of(&out)?;
-        let map = heatmap(&table, family, column, a.point, a.max, a.title.clone())
+        let map = heatmap(&table, a.family.as_ref(), column, a.point, a.max, a.title.clone())
             .with_context(|| format!("{}", a.file.display()))?;
         chart::render(&map, format, &out)?;
         let mut stdout = output::stdout();
@@ -126,11 +124,21 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
         title: a.title,
         short_labels: false,
     };
-    chart::write(&table.chart(&axes)?, &out)?;
+    chart::write_sized(&table.chart(&axes)?, &out, a.size.unwrap_or(chart::SIZE))?;
     let mut stdout = output::stdout();
     writeln!(stdout, "{}", out.display())?;
     stdout.finish()?;
     Ok(())
+}
+
+/// A chart's size, `WIDTHxHEIGHT` in pixels, each from 200 to 10000.
+fn pixels(s: &str) -> Result<(u32, u32), String> {
+    let size =
+        s.split_once(['x', 'X']).and_then(|(w, h)| Some((w.trim().parse().ok()?, h.trim().parse().ok()?)));
+    match size {
+        Some((w, h)) if (200..=10_000).contains(&w) && (200..=10_000).contains(&h) => Ok((w, h)),
+        _ => Err(format!("{s:?}: a size is WIDTHxHEIGHT in pixels, each from 200 to 10000, e.g. 1600x1120")),
+    }
 }
 
 /// `results.csv` plotted as latency is `results-latency.svg` beside it.
@@ -139,18 +147,21 @@ pub fn default_out(csv: &Path, y: &str) -> PathBuf {
     csv.with_file_name(format!("{stem}-{}.svg", y.replace(['/', '.'], "_")))
 }
 
-/// The heat map of `column` at one point of a `--channels` CSV, on `family`'s drawing: the
-/// rows of that point must be the network's channels (checked by [`heatmap::Drawing::map`]).
+/// The heat map of `column` at one point of a `--channels` CSV, on the drawing of `family`, or
+/// else of the network the file records for that point (its `network` column): the rows of
+/// that point must be the network's channels (checked by [`heatmap::Drawing::map`]).
 fn heatmap(
     table: &Table,
-    family: &TopologySpec,
+    family: Option<&TopologySpec>,
     column: &str,
     point: Option<u64>,
     max: Option<f64>,
     title: Option<String>,
 ) -> anyhow::Result<heatmap::Map> {
     // A family without a drawing is the first thing wrong, whatever the file holds.
-    let drawing = heatmap::Drawing::of(family)?;
+    if let Some(family) = family {
+        heatmap::Drawing::of(family)?;
+    }
     let [p_col, ch_col, from_col, to_col] =
         ["point", "channel", "from", "to"].map(|c| table.column(c, "a --channels CSV"));
     let (p_col, ch_col, from_col, to_col) = (p_col?, ch_col?, from_col?, to_col?);
@@ -174,6 +185,25 @@ fn heatmap(
         (None, Some(&p)) if points.len() == 1 => p,
         (None, _) => bail!("the file holds points {}: choose one with --point", list()),
     };
+    let family = match family {
+        Some(f) => f.clone(),
+        None => {
+            let recorded = table.header.iter().position(|h| h == "network").and_then(|c| {
+                (0..table.rows.len())
+                    .find(|&r| whole(r, p_col).ok() == Some(chosen))
+                    .map(|r| table.text(r, c).trim().to_string())
+                    .filter(|n| !n.is_empty())
+            });
+            let Some(name) = recorded else {
+                bail!(
+                    "the file records no network (written by an older netwrap?): name it after the options as for `netwrap sim`, e.g. `netwrap plot FILE --heatmap {column} --out map.svg torus --k 16 --bidirectional`"
+                );
+            };
+            serde_json::from_value(netwrap_app::sweep::named_value(&name))
+                .map_err(|e| anyhow::anyhow!("its network {name:?} is not one netwrap reads back ({e}): name it after the options, as for `netwrap sim`"))?
+        }
+    };
+    let drawing = heatmap::Drawing::of(&family)?;
     let mut readings = Vec::new();
     for row in (0..table.rows.len()).filter(|&r| whole(r, p_col).ok() == Some(chosen)) {
         readings.push(heatmap::Reading {

@@ -62,7 +62,8 @@ pub fn run(a: ReproduceArgs) -> anyhow::Result<()> {
     }
     output::out_dir(&a.out, "the pages")?;
     let mut ctx = pages::context(a.quick, a.quiet);
-    let o = Options { out: a.out.clone(), replot: a.replot, png: a.png };
+    let index = every || a.out.join("README.md").is_file();
+    let o = Options { out: a.out.clone(), replot: a.replot, png: a.png, index };
     let mut done = Vec::new();
     for item in &chosen {
         let w = pages::write(item, &mut ctx, &o)?;

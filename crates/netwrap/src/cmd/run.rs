@@ -12,7 +12,7 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("outputs").args(["csv", "jsonl"]).multiple(true)))]
 #[command(
-    after_help = "Exit status: 0 ok (a sweep marks saturated points and succeeds), 2 invalid input, 1 output not written; a single point exits 3 saturated, 5 limit reached.\nSee docs/run.md for the file format."
+    after_help = "Exit status: 0 ok (a sweep marks saturated points and succeeds), 2 invalid input, 1 output not written; a single point exits 3 saturated, 5 limit reached.\n\nAn experiment file is a spec in TOML, a table per section ([topology] with family = \"torus\", k = 8; [routing], [router], [workload], [run], [model]), its keys spelt as `netwrap sim`'s flags, and a [sweep] table of axes: a field's dotted path and its values (\"workload.rate\" = [0.01, 0.02]), [[sweep.zip]] groups of axes that advance together, replications = R. A result printed by `--json` runs again as it ran."
 )]
 pub struct RunArgs {
     /// The experiment: `*.toml`, or `*.json` (a spec, or a result).

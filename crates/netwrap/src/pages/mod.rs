@@ -31,6 +31,9 @@ pub struct Options {
     pub replot: bool,
     /// Also write every picture as PNG.
     pub png: bool,
+    /// The pages link the index `README.md` in `out`: this run writes it (`all`), or an
+    /// earlier run did. A page never links an index that is not there.
+    pub index: bool,
 }
 
 /// A page written.
@@ -103,7 +106,7 @@ pub fn write(item: &Item, ctx: &mut Ctx, o: &Options) -> anyhow::Result<Written>
         }
     }
     let md = o.out.join(format!("{}.md", item.id));
-    write_file(&md, &markdown(item, &page, &pictures, &data))?;
+    write_file(&md, &markdown(item, &page, &pictures, &data, o.index))?;
     files.push(md);
     Ok(Written {
         item: *item,
@@ -290,12 +293,13 @@ fn notes(notes: &[Note]) -> String {
 }
 
 /// The page: title, what it shows, the pictures, the checks, the notes, and how it was made.
-fn markdown(item: &Item, page: &Page, pictures: &Pictures, data: &Data) -> String {
+fn markdown(item: &Item, page: &Page, pictures: &Pictures, data: &Data, index: bool) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", item.full_title());
     let _ = writeln!(
         md,
-        "[All pages](README.md) · data: [{id}.csv]({id}.csv) · made by `netwrap reproduce {id}` (netwrap {VERSION}) from {}\n",
+        "{}data: [{id}.csv]({id}.csv) · made by `netwrap reproduce {id}` (netwrap {VERSION}) from {}\n",
+        if index { "[All pages](README.md) · " } else { "" },
         item.source,
         id = item.id
     );

@@ -6,6 +6,7 @@ mod check;
 mod cli;
 mod csv_output;
 mod docs;
+mod first_hour;
 mod goldens;
 mod graph;
 #[cfg(target_os = "linux")]

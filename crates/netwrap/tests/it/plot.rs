@@ -36,8 +36,8 @@ fn an_svg_holds_the_axes_the_points_their_bars_the_model_and_the_saturation_mark
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"), "{}", &text[..80.min(text.len())]);
     for label in [
-        "latency against workload.rate",
-        "workload.rate (messages/node/cycle)",
+        "latency against request rate",
+        "request rate (messages/node/cycle)",
         "latency (cycles)",
         "simulation",
         "dashed: the model",
@@ -70,6 +70,19 @@ fn a_png_is_a_png_of_the_stated_size() {
     let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
     assert_eq!((width, height), (800, 560));
     assert!(bytes.len() > 10_000, "a picture with text and curves, not a blank: {} bytes", bytes.len());
+    // For print: --size WIDTHxHEIGHT.
+    netwrap().arg("plot").arg(&csv).args(["--size", "1600x1120", "--out"]).arg(&png).assert().code(0);
+    let bytes = std::fs::read(&png).unwrap();
+    let size = [16..20, 20..24].map(|r| u32::from_be_bytes(bytes[r].try_into().unwrap()));
+    assert_eq!(size, [1600, 1120]);
+    netwrap()
+        .arg("plot")
+        .arg(&csv)
+        .args(["--size", "16x11", "--out"])
+        .arg(&png)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("a size is WIDTHxHEIGHT in pixels"));
 }
 
 #[test]
@@ -83,7 +96,7 @@ fn a_sweep_draws_its_plot_and_a_single_run_refuses_to() {
     .unwrap();
     netwrap().current_dir(&dir).arg("run").arg(&exp).arg("--plot").assert().code(0);
     let text = std::fs::read_to_string(dir.join("grid-latency.svg")).unwrap();
-    assert!(text.contains("workload.size = 2") && text.contains("workload.size = 4"), "one curve per size");
+    assert!(text.contains("message size = 2") && text.contains("message size = 4"), "one curve per size");
     netwrap().args(["sim", "--plot", "x.svg"]).assert().code(2).stderr(predicates::str::contains("--rates"));
 }
 
@@ -187,7 +200,7 @@ fn committed_heat_maps_are_current() {
 
 /// Verification of refusals (status 2, said in words): a family without a 2-D drawing, a CSV
 /// made on another network (other channel count, or same count and other wiring), an unknown
-/// column, an absent point, no occupancy from the ideal router, no network named.
+/// column, an absent point, no occupancy from the ideal router, no network named or recorded.
 #[test]
 fn heat_maps_refuse_what_they_cannot_draw() {
     let dir = scratch("heatmap-bad");
@@ -198,6 +211,9 @@ fn heat_maps_refuse_what_they_cannot_draw() {
         .arg(&ideal)
         .assert()
         .code(0);
+    // A file written before the network was recorded.
+    let old = dir.join("old.csv");
+    std::fs::write(&old, "point,channel,from,to,class,utilization\n0,0,0,1,dim 0,0.5\n").unwrap();
     let svg = dir.join("x.svg").display().to_string();
     let cases: &[(&std::path::Path, &[&str], &str)] = &[
         (
@@ -242,11 +258,7 @@ fn heat_maps_refuse_what_they_cannot_draw() {
             &["--heatmap", "occupancy", "--out", &svg, "torus", "--k", "4"],
             "no occupancy value (buffer occupancy is measured by `--router vc` only)",
         ),
-        (
-            &csv,
-            &["--heatmap", "utilization", "--out", &svg],
-            "--heatmap needs the network the CSV was made on",
-        ),
+        (&old, &["--heatmap", "utilization", "--out", &svg], "the file records no network"),
         (&csv, &["--out", &svg, "torus", "--k", "4"], "`torus` names the network of a --heatmap"),
     ];
     for (file, args, says) in cases {

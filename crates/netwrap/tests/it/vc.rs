@@ -390,7 +390,19 @@ fn channels_csv_matches_the_report() {
     let header: Vec<String> = rows.headers().unwrap().iter().map(String::from).collect();
     assert_eq!(
         header,
-        ["point", "channel", "from", "to", "class", "utilization", "occupancy", "vc0", "vc1", "vc2"]
+        [
+            "point",
+            "channel",
+            "from",
+            "to",
+            "class",
+            "utilization",
+            "occupancy",
+            "vc0",
+            "vc1",
+            "vc2",
+            "network"
+        ]
     );
     let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 64);
@@ -412,8 +424,12 @@ fn channels_csv_matches_the_report() {
     assert!(text.lines().nth(65).unwrap().starts_with("1,0,"));
     let out = netwrap().args(["sim", "torus", "--k", "4", "--channels", "-"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("point,channel,from,to,class,utilization,occupancy\n0,0,0,1,dim 0,"), "{text}");
-    assert!(text.lines().nth(1).unwrap().ends_with(','), "{text}");
+    assert!(
+        text.starts_with("point,channel,from,to,class,utilization,occupancy,network\n0,0,0,1,dim 0,"),
+        "{text}"
+    );
+    // No occupancy from the ideal switch: an empty cell before the network's name.
+    assert!(text.lines().nth(1).unwrap().ends_with(",,torus k=4 n=2 bidirectional=false"), "{text}");
 }
 
 /// Characterisation of up*/down* routing (`--deadlock updown`, Schroeder et al. 1991) from the
