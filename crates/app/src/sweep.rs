@@ -774,11 +774,15 @@ impl Sweep {
         }
         let job = spec.resolve().map_err(|e| match e {
             Error::Spec(mut e) => {
-                let swept = params.iter().any(|(p, _)| e.fields().any(|f| f.starts_with(p.as_str())));
-                if self.len() > 1 && swept {
-                    e.context = Some(format!("sweep point {index} ({})", describe()));
-                }
-                e.line = self.text.as_deref().and_then(|t| line_of(t, &e.path));
+                let swept = params.iter().find(|(p, _)| e.fields().any(|f| f.starts_with(p.as_str())));
+                e.line = match swept {
+                    // A swept value's line is its axis's.
+                    Some((axis, _)) if self.len() > 1 => {
+                        e.context = Some(format!("sweep point {index} ({})", describe()));
+                        self.text.as_deref().and_then(|t| axis_line_of(t, axis))
+                    }
+                    _ => self.text.as_deref().and_then(|t| line_of(t, &e.path)),
+                };
                 // (`point` names the file.)
                 Error::Spec(e)
             }
@@ -1041,7 +1045,7 @@ replications = 2
             ("\"workload.rat\" = [0.01, 0.02]\n", "unknown field `rat`", 6),
             (
                 "\"workload.size\" = [2]\n\"topology.k\" = [4, 1]\n",
-                "sweep point 1 (workload.size = 2, topology.k = 1): k = 1",
+                "sweep point 1 (workload.size = 2, topology.k = 1): topology.k = 1",
                 7,
             ),
         ];

@@ -22,7 +22,7 @@ fn sweep_axis_errors_name_the_file_and_line() {
         ("misspelt.toml", "\"workload.rat\" = [0.01, 0.02]\n", "unknown field `rat`", 6),
         ("scalar.toml", "\"workload.rate\" = 0.01\n", "an axis is a list of values", 6),
         ("range.toml", "\"workload.rate\" = [0.01, 2.0]\n", "workload.rate = 2: the request rate", 6),
-        ("radix.toml", "\"topology.k\" = [4, 1]\n", "sweep point 1 (topology.k = 1): k = 1", 6),
+        ("radix.toml", "\"topology.k\" = [4, 1]\n", "sweep point 1 (topology.k = 1): topology.k = 1", 6),
     ];
     for (name, sweep, says, line) in cases {
         let file = dir.join(name);
