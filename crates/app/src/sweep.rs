@@ -157,50 +157,44 @@ pub fn closest<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -
         .map(|(_, c)| c)
 }
 
-/// The 1-based line of `path` (`section.key`, or a sweep axis) in a TOML text, if found.
-pub fn line_of(text: &str, path: &str) -> Option<usize> {
-    let (section, key) = path.split_once('.').unwrap_or(("", path));
+/// Every `key = value` line of a TOML text: its 1-based line, the table it sits in (`""` before
+/// any header) and its key (quotes taken off).
+fn keys(text: &str) -> impl Iterator<Item = (usize, String, &str)> {
     let mut current = String::new();
-    for (i, line) in text.lines().enumerate() {
+    text.lines().enumerate().filter_map(move |(i, line)| {
         let t = line.trim();
         if let Some(h) = t.strip_prefix('[') {
             current = h.trim_start_matches('[').trim_end_matches(']').trim().to_string();
-            continue;
+            return None;
         }
-        let Some((lhs, _)) = t.split_once('=') else { continue };
-        let lhs = lhs.trim().trim_matches('"');
-        let full = if current.is_empty() { lhs.to_string() } else { format!("{current}.{lhs}") };
-        if full == path || (current == section && lhs == key) || (current.starts_with("sweep") && lhs == path)
-        {
-            return Some(i + 1);
-        }
-    }
-    None
+        let (lhs, _) = t.split_once('=')?;
+        Some((i + 1, current.clone(), lhs.trim().trim_matches('"')))
+    })
+}
+
+/// The 1-based line of `path` (`section.key`, or a sweep axis) in a TOML text, if found.
+pub fn line_of(text: &str, path: &str) -> Option<usize> {
+    let (section, key) = path.split_once('.').unwrap_or(("", path));
+    keys(text)
+        .find(|(_, current, lhs)| {
+            let full = if current.is_empty() { lhs.to_string() } else { format!("{current}.{lhs}") };
+            full == path
+                || (current == section && *lhs == key)
+                || (current.starts_with("sweep") && *lhs == path)
+        })
+        .map(|(line, _, _)| line)
 }
 
 /// The 1-based line of the sweep axis `path` in a TOML text (in `[sweep]` or a
 /// `[[sweep.zip]]` group, not the base spec's key of the same name), if found.
 fn axis_line_of(text: &str, path: &str) -> Option<usize> {
-    let mut current = String::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if let Some(h) = t.strip_prefix('[') {
-            current = h.trim_start_matches('[').trim_end_matches(']').trim().to_string();
-            continue;
-        }
-        let Some((lhs, _)) = t.split_once('=') else { continue };
-        let lhs = lhs.trim().trim_matches('"');
-        let within = current.strip_prefix("sweep").map(|r| r.trim_start_matches('.'));
-        let full = match within {
-            Some("" | "zip") => lhs.to_string(),
-            Some(table) => format!("{table}.{lhs}"),
-            None => continue,
-        };
-        if full == path {
-            return Some(i + 1);
-        }
-    }
-    None
+    keys(text)
+        .find(|(_, current, lhs)| match current.strip_prefix("sweep").map(|r| r.trim_start_matches('.')) {
+            Some("" | "zip") => *lhs == path,
+            Some(table) => format!("{table}.{lhs}") == path,
+            None => false,
+        })
+        .map(|(line, _, _)| line)
 }
 
 /// The key an error about a whole section is about: a section read as a tagged enum (the
