@@ -269,11 +269,17 @@ impl<R: Routing> Vc<'_, R> {
         let route_class = self.route_class_vcs(rt, ivc, pk, base);
         let free_vc = |c: u32| -> u32 {
             let range = route_class.clone().unwrap_or_else(|| self.vcs_of(ivc, base, c, wraps));
-            let start = if self.c.rotate { self.vc_next[c as usize] } else { 0 };
-            rotated(range, start)
-                .map(|k| c * v + k)
-                .find(|&o| !self.buf.ovcs[o as usize].held && self.buf.ovcs[o as usize].credits >= need)
-                .unwrap_or(NONE)
+            let free = |&k: &u32| {
+                let ov = self.buf.ovcs[(c * v + k) as usize];
+                !ov.held && ov.credits >= need
+            };
+            // (Lowest-first is the plain range: the default pays nothing for rotation.)
+            let k = if self.c.rotate {
+                rotated(range, self.vc_next[c as usize]).find(free)
+            } else {
+                range.clone().find(free)
+            };
+            k.map_or(NONE, |k| c * v + k)
         };
         let (minimal, deroutes) = if self.c.dal { split_deroutes(cands) } else { (cands, &[][..]) };
         if !deroutes.is_empty() {

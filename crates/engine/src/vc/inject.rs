@@ -80,20 +80,23 @@ impl<R: Routing> Vc<'_, R> {
         let pk = &self.pkts.list[self.terms.queue[ti][0] as usize];
         let need = if self.c.whole { pk.len } else { 1 };
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
-        let start = if self.c.rotate { self.vc_next[port as usize] } else { 0 };
-        for k in rotated(base..base + self.c.vcs_in, start) {
-            let ivc = port * v + k;
-            if !self.terms.held[(t * v + k) as usize] && f - self.buf.ivcs[ivc as usize].len >= need {
-                self.terms.held[(t * v + k) as usize] = true;
-                if self.c.rotate {
-                    self.vc_next[port as usize] = (k + 1) % v;
-                }
-                self.terms.vc[ti] = ivc;
-                if now >= self.c.warmup {
-                    self.stats.inj_taken_at[ti] = (now, now - pk.created);
-                }
-                break;
-            }
+        let vcs = base..base + self.c.vcs_in;
+        let (held, ivcs) = (&self.terms.held, &self.buf.ivcs);
+        let free = |&k: &u32| !held[(t * v + k) as usize] && f - ivcs[(port * v + k) as usize].len >= need;
+        // (Lowest-first is the plain range: the default pays nothing for rotation.)
+        let found = if self.c.rotate {
+            rotated(vcs, self.vc_next[port as usize]).find(free)
+        } else {
+            vcs.clone().find(free)
+        };
+        let Some(k) = found else { return };
+        self.terms.held[(t * v + k) as usize] = true;
+        if self.c.rotate {
+            self.vc_next[port as usize] = (k + 1) % v;
+        }
+        self.terms.vc[ti] = port * v + k;
+        if now >= self.c.warmup {
+            self.stats.inj_taken_at[ti] = (now, now - pk.created);
         }
     }
 

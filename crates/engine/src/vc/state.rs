@@ -133,6 +133,13 @@ impl Config {
         if self.split && m.is_reply() { self.vcs_in } else { 0 }
     }
 
+    /// The terminal of an ejection output `EJECT | slot` (no division with one slot each).
+    #[inline]
+    pub fn eject_terminal(&self, out: u32) -> u32 {
+        let slot = out & !EJECT;
+        if self.eject_slots == 1 { slot } else { slot / self.eject_slots }
+    }
+
     /// A buffer position `x` < 2F taken modulo F.
     #[inline]
     pub fn wrap(&self, x: u32) -> u32 {

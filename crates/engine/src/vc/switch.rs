@@ -60,7 +60,7 @@ impl<R: Routing> Vc<'_, R> {
                 continue;
             }
             let output = if q.out & EJECT != 0 {
-                self.c.nc + (q.out & !EJECT) / self.c.eject_slots
+                self.c.nc + self.c.eject_terminal(q.out)
             } else if self.buf.ovcs[q.out as usize].credits == 0 {
                 continue;
             } else {
@@ -90,14 +90,16 @@ impl<R: Routing> Vc<'_, R> {
     #[inline]
     fn switch_allocation(&mut self, ivc: u32, now: u64) -> bool {
         let port = (ivc / self.c.v) as usize;
-        let q = self.buf.ivcs[ivc as usize];
-        // (A header granted its VC this cycle waits out its VC allocation stage.)
-        if q.out == NONE || q.ready > now || self.used.input[port] == now {
+        let out = self.buf.ivcs[ivc as usize].out;
+        if out == NONE || self.used.input[port] == now {
             return false;
         }
-        let out = q.out;
+        // (A header granted its VC this cycle waits out its VC allocation stage.)
+        if self.c.vc_gap > 0 && self.buf.ivcs[ivc as usize].ready > now {
+            return false;
+        }
         if out & EJECT != 0 {
-            let t = ((out & !EJECT) / self.c.eject_slots) as usize;
+            let t = self.c.eject_terminal(out) as usize;
             if self.used.eject[t] == now {
                 return false;
             }
