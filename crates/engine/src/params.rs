@@ -262,17 +262,6 @@ impl VcParams {
     pub fn header_extra(&self) -> u32 {
         self.stages.map_or(0, |s| s.routing + s.vc_gap())
     }
-
-    /// The unloaded latency of a message of `size` flits whose packets cross `hops` channels
-    /// of latency l (module `vc`'s "Unloaded latency", wormhole and vct):
-    /// (h + 1)(r + t_rc + t_va) + h·l + B + injection + ejection latencies.
-    pub fn unloaded_latency(&self, hops: u64, size: u64) -> u64 {
-        let per_router = (self.router_delay + self.header_extra()) as u64;
-        (hops + 1) * per_router
-            + hops * self.link_latency as u64
-            + size
-            + (self.injection_latency + self.ejection_latency) as u64
-    }
 }
 
 /// Threads per processor: a number, or `unbounded` (open loop: messages are created whatever

@@ -120,8 +120,11 @@ impl<R: Routing> Vc<'_, R> {
         }
         // The dateline's `by-route` class, for a header entering a ring: whether its route
         // takes the ring's wrap-around channel (dimension order offers one candidate).
+        let port = ivc / self.c.v;
+        let entering = |d: &[(u32, bool)]| port >= self.c.nc || d[port as usize].0 != d[cands[0] as usize].0;
         let wraps = self.c.by_route
             && !self.layout.dateline.is_empty()
+            && entering(&self.layout.dateline)
             && super::route_wraps(
                 self.net,
                 self.routing,

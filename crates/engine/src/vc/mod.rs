@@ -129,8 +129,8 @@
 //!   ejected B − 1 cycles later and
 //!   **T = (h + 1)·r + h·l + B**, whatever P (the ideal switch's h + B at r = 0, l = 1);
 //!   with stages and terminals' channels, each router adds t_rc + t_va (speculative:
-//!   t_rc + max(0, t_va − t_sa)) and the message the injection and ejection latencies
-//!   ([`crate::params::VcParams::unloaded_latency`]).
+//!   t_rc + max(0, t_va − t_sa), [`crate::params::VcParams::header_extra`]) and the message
+//!   the injection and ejection latencies.
 //! - `saf`, with B = n·P: a packet leaves a router only once its tail is there and ready, which
 //!   costs P − 1 + r at each of the h + 1 routers and l on each channel; the packets follow
 //!   P cycles apart (the injection channel's pace), so the last one starts (n − 1)P late:
