@@ -261,7 +261,7 @@ pub enum TopologySpec {
         p: Option<u32>,
     },
     /// Raghunath & Ranade's two-level networks by name: Butterfly.I.E, Butterfly.I-Ddil.E,
-    /// Xbar.I.E, {n}hop.I.E1-…-En or Xbar.I.E1-…-En, widths in bits (their §5).
+    /// Xbar.I.E, nhop.I.E1-…-En (2hop, 3hop, …) or Xbar.I.E1-…-En, widths in bits (their §5).
     TwoLevel {
         /// The network's name, e.g. `Butterfly.16.8`.
         name: String,
