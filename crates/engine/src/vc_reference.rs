@@ -130,6 +130,9 @@ struct Sim<'a, R: Routing> {
     rings: Vec<(u32, bool)>,
     /// Per channel: its latency (flits and credits alike).
     latency: Vec<u32>,
+    /// Per input port: flits per cycle (its channel's width; the terminals' links' for an
+    /// injection channel). Port c's width is also output channel c's.
+    width: Vec<u32>,
     /// VCs per class (all, or half of them when replies take the upper half).
     vcs_in: u32,
     ivcs: Vec<InputVc>,
@@ -246,6 +249,12 @@ impl<'a, R: Routing> Sim<'a, R> {
             port_router,
             rings: if p.deadlock == Avoidance::Dateline { crate::vc::rings(net) } else { Vec::new() },
             latency: crate::channel_latencies(net, &p, spec),
+            width: net
+                .channels()
+                .iter()
+                .map(|c| c.width as u32)
+                .chain((0..terminals).map(|_| net.terminal_width()))
+                .collect(),
             vcs_in: if split { v / 2 } else { v },
             ivcs: (0..nvc).map(|_| InputVc::default()).collect(),
             ovcs: (0..nc * v).map(|_| OutputVc { credits: p.buffer, holder: None, taken: None }).collect(),
@@ -420,21 +429,25 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
         let Some(k) = self.sources[t as usize].vc else { return };
         let ivc = port * v + k;
-        if self.ivcs[ivc as usize].flits.len() as u32 == f {
-            return;
-        }
-        self.push_flit(ivc, packet, now, self.p.injection_latency as u64);
-        self.last_move = now;
-        let len = self.packets[packet].len;
-        let src = &mut self.sources[t as usize];
-        src.written += 1;
-        if src.written == len {
-            src.written = 0;
-            src.queue.pop_front();
-            src.held[k as usize] = false;
-            src.vc = None;
-            let taken = src.taken.take();
-            serve(&mut self.service[self.net.classes().len()], taken, now);
+        // Up to the link's width in flits of the packet, while the VC has room.
+        for _ in 0..self.net.terminal_width() {
+            if self.ivcs[ivc as usize].flits.len() as u32 == f {
+                return;
+            }
+            self.push_flit(ivc, packet, now, self.p.injection_latency as u64);
+            self.last_move = now;
+            let len = self.packets[packet].len;
+            let src = &mut self.sources[t as usize];
+            src.written += 1;
+            if src.written == len {
+                src.written = 0;
+                src.queue.pop_front();
+                src.held[k as usize] = false;
+                src.vc = None;
+                let taken = src.taken.take();
+                serve(&mut self.service[self.net.classes().len()], taken, now);
+                return;
+            }
         }
     }
 
@@ -482,7 +495,11 @@ impl<'a, R: Routing> Sim<'a, R> {
                 None => continue,
                 Some(_) if q.switch_from > now => continue,
                 Some(Output::Eject(slot)) => self.nc + slot / self.eject_slots(),
-                Some(Output::Vc(o)) if self.ovcs[o as usize].credits == 0 => continue,
+                Some(Output::Vc(o))
+                    if self.ovcs[o as usize].credits == 0 || self.waits_for_tail(ivc, now) =>
+                {
+                    continue;
+                }
                 Some(Output::Vc(o)) => o / v,
             };
             let pk = &self.packets[q.flits[0].packet];
@@ -722,13 +739,54 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
             Output::Vc(o) => {
                 let c = (o / v) as usize;
-                if self.channel_used[c] || self.ovcs[o as usize].credits == 0 {
+                if self.channel_used[c] || self.ovcs[o as usize].credits == 0 || self.waits_for_tail(ivc, now)
+                {
                     return;
                 }
                 self.channel_used[c] = true;
             }
         }
         self.port_used[port as usize] = true;
+        // The grant moves up to the output's width in flits of the front packet: each one
+        // ready and, on a channel, credited.
+        let width = match output {
+            Output::Eject(_) => self.net.terminal_width(),
+            Output::Vc(o) => self.width[(o / v) as usize],
+        };
+        for i in 0..width {
+            let q = &self.ivcs[ivc as usize];
+            let Some(front) = q.flits.front() else { return };
+            if i > 0 {
+                let credited = match output {
+                    Output::Eject(_) => true,
+                    Output::Vc(o) => self.ovcs[o as usize].credits > 0,
+                };
+                if q.output != Some(output) || front.ready > now || !credited {
+                    return;
+                }
+            }
+            self.move_flit(ivc, output, i == 0, now);
+        }
+    }
+
+    /// Whether the header at the front of input VC `ivc`, holding a channel wider than its
+    /// input port, must still wait for its packet's tail to be in the buffer and ready.
+    fn waits_for_tail(&self, ivc: u32, now: u64) -> bool {
+        let v = self.p.vcs;
+        let q = &self.ivcs[ivc as usize];
+        let Some(Output::Vc(o)) = q.output else { return false };
+        if q.sent > 0 || self.width[(o / v) as usize] <= self.width[(ivc / v) as usize] {
+            return false;
+        }
+        let len = self.packets[q.flits[0].packet].len as usize;
+        q.flits.len() < len || q.flits[len - 1].ready > now
+    }
+
+    /// One flit of input VC `ivc` crosses the switch to `output` at `now` (`first`: the first
+    /// of its grant, which counts the channel's cycle).
+    fn move_flit(&mut self, ivc: u32, output: Output, first: bool, now: u64) {
+        let v = self.p.vcs;
+        let port = ivc / v;
         self.last_move = now;
         let q = &mut self.ivcs[ivc as usize];
         let flit = q.flits.pop_front().expect("a requesting VC holds a flit");
@@ -772,10 +830,12 @@ impl<'a, R: Routing> Sim<'a, R> {
                     let taken = ov.taken.take();
                     serve(&mut self.service[class], taken, now);
                 }
-                if now >= self.warmup {
-                    self.busy[c as usize] += 1;
+                if first {
+                    if now >= self.warmup {
+                        self.busy[c as usize] += 1;
+                    }
+                    self.flit_hops += 1;
                 }
-                self.flit_hops += 1;
                 self.wires.push_back((now + self.latency[c as usize] as u64, o, flit.packet));
             }
         }

@@ -12,7 +12,9 @@
 //! flow control and escape routing need `vct`, and buffer ≥ 2 × packet where routes go round
 //! rings; a dateline and escape routing need two VCs or more; replies on the request network
 //! need two VCs (four with a dateline or escape routing); replies on a separate network only
-//! without deadlock avoidance; unit-width channels only.
+//! without deadlock avoidance; buffer ≥ packet where a packet may leave a router on a channel
+//! wider than the one it came in on (Raghunath & Ranade's two-level networks, drawn with
+//! channels and terminals' links of 1 to 4 flits).
 
 use netwrap_engine::traffic::{MessageSize, Pattern};
 use netwrap_engine::{
@@ -123,6 +125,46 @@ fn others() -> impl Strategy<Value = Shape> {
     ]
 }
 
+/// Raghunath & Ranade's two-level networks, whose channels and terminals' links may be wider
+/// than a flit and differ from hop to hop: butterflies split into 2 or 4 modules (intra-module
+/// channels 1, 2 or 4 flits wide, dilated 1 or 2 ways; inter-module ones 1 or 2 flits per row)
+/// and crossbar modules.
+fn wide() -> impl Strategy<Value = Shape> {
+    use netwrap_topo::ModuleSplit;
+    prop_oneof![
+        (
+            prop_oneof![Just(2u32), Just(4)],
+            1..=2u32,
+            prop_oneof![Just(8u32), Just(16), Just(32)],
+            1..=2u32,
+            1..=2u32
+        )
+            .prop_map(|(modules, per_row, intra_bits, inter, dilation)| Shape::ModularButterfly {
+                nodes: modules * modules * per_row,
+                modules,
+                // A K_m edge is shared by the module's m rows: 8 bits a row per flit.
+                split: ModuleSplit {
+                    factors: vec![modules],
+                    intra_bits,
+                    inter_bits: vec![8 * modules * inter],
+                    dilation
+                },
+            }),
+        (
+            1..=3u32,
+            prop_oneof![Just(vec![2u32]), Just(vec![3]), Just(vec![2, 2])],
+            prop_oneof![Just(8u32), Just(16), Just(32)],
+            1..=2u32
+        )
+            .prop_map(|(per_module, factors, intra_bits, inter)| Shape::XbarModules {
+                per_module,
+                inter_bits: vec![8 * inter; factors.len()],
+                factors,
+                intra_bits,
+            }),
+    ]
+}
+
 /// Every family under its own routing.
 fn any_family() -> impl Strategy<Value = Shape> {
     prop_oneof![
@@ -134,7 +176,8 @@ fn any_family() -> impl Strategy<Value = Shape> {
         midimew(true),
         circulant(),
         multistage(),
-        others()
+        others(),
+        wide()
     ]
 }
 
@@ -362,7 +405,7 @@ fn case() -> impl Strategy<Value = Case> {
         let min_buffer = match deadlock {
             Avoidance::Bubble => 2 * packet,
             Avoidance::Escape if has_rings(&shape) => 2 * packet,
-            _ if switching != Switching::Wormhole => packet,
+            _ if switching != Switching::Wormhole || vc::widening(built.network()).is_some() => packet,
             _ => 1,
         };
         let p = VcParams {

@@ -250,15 +250,17 @@ impl Experiment {
             let halves = if point.replies() && self.joined.is_none() { 2 } else { 1 };
             phase_vcs(net, self.topology.groups(), &self.spec.routing, p.vcs, halves)?;
         }
-        let widest = net.channels().iter().map(|c| c.width as u32).max().unwrap_or(1);
-        if widest > 1 || net.terminal_width() > 1 {
+        if p.buffer < p.packet
+            && let Some((rt, narrow, wide)) = engine::vc::widening(net)
+        {
             return Err(error(
-                "router.kind",
-                &[],
+                "router.buffer",
+                &["router.packet"],
                 format!(
-                    "router.kind = vc: the {} has channels {} flits wide, and the virtual-channel router models unit-width channels (one flit per cycle per port); use router.kind = ideal, which models wider channels",
-                    net.name(),
-                    widest.max(net.terminal_width())
+                    "router.buffer = {} is less than router.packet = {}: on the {} a packet leaves router {rt} on a channel {wide} flits wide after coming in on one {narrow} wide, and a router sends a packet onto a wider channel only once it holds all of it (Raghunath & Ranade 1995, §5.3): give buffers of a packet or more",
+                    p.buffer,
+                    p.packet,
+                    net.name()
                 ),
             ));
         }
@@ -932,8 +934,8 @@ pub fn execute(topology: &Topology, pattern: &Pattern, spec: &RunSpec, router: R
 }
 
 /// Runs one engine on any network and routing (exact tests use hand-made networks). The
-/// virtual-channel router needs unit-width channels and buffers that fit
-/// [`engine::vc::too_large`] ([`Experiment::admit`] checks both).
+/// virtual-channel router needs buffers that fit [`engine::vc::too_large`] and hold a packet
+/// where the network has a [`engine::vc::widening`] ([`Experiment::admit`] checks both).
 pub fn execute_on<R: Routing>(
     net: &Network,
     routing: &R,

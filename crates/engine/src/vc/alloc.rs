@@ -158,7 +158,7 @@ impl<R: Routing> Vc<'_, R> {
     /// Store-and-forward: whether the `len` flits of the front packet of `ivc` are all in the
     /// buffer and ready.
     #[inline]
-    fn stored(&self, ivc: u32, len: u32, now: u64) -> bool {
+    pub(super) fn stored(&self, ivc: u32, len: u32, now: u64) -> bool {
         let q = &self.buf.ivcs[ivc as usize];
         let tail = ivc as usize * self.c.f as usize + self.c.wrap(q.head + len - 1) as usize;
         q.len >= len && self.buf.flits[tail].ready <= now

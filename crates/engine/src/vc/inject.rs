@@ -1,5 +1,6 @@
 //! Source queuing and injection: new messages join their terminals' source queues as packets,
-//! and each source writes one flit a cycle into its injection channel's buffer.
+//! and each source writes one flit a cycle (its link's width in flits) into its injection
+//! channel's buffer.
 
 use super::state::{NONE, Packet, Vc, serve};
 use crate::Msg;
@@ -64,7 +65,10 @@ impl<R: Routing> Vc<'_, R> {
         }
         let ivc = self.terms.vc[ti];
         if ivc != NONE && self.buf.ivcs[ivc as usize].len < self.c.f {
-            self.write_flit(t, ivc, now);
+            let last = self.write_flit(t, ivc, now);
+            if self.c.terminal_width > 1 && !last {
+                self.write_more(t, ivc, now);
+            }
         }
         let keep = !self.terms.queue[ti].is_empty();
         self.terms.is_active[ti] = keep;
@@ -100,9 +104,21 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
+    /// A link wider than a flit writes, after its first flit, up to its width of the packet
+    /// while the VC has room.
+    #[inline(never)]
+    fn write_more(&mut self, t: TerminalId, ivc: u32, now: u64) {
+        for _ in 1..self.c.terminal_width {
+            if self.buf.ivcs[ivc as usize].len == self.c.f || self.write_flit(t, ivc, now) {
+                return;
+            }
+        }
+    }
+
     /// Terminal `t` writes its front packet's next flit into injection VC `ivc`; after the
-    /// last one it lets go of the VC.
-    fn write_flit(&mut self, t: TerminalId, ivc: u32, now: u64) {
+    /// last one it lets go of the VC, and says so.
+    #[inline(always)]
+    fn write_flit(&mut self, t: TerminalId, ivc: u32, now: u64) -> bool {
         let ti = t as usize;
         let pkt = self.terms.queue[ti][0];
         let rt = self.layout.port_router[(self.c.nc + t) as usize];
@@ -118,6 +134,8 @@ impl<R: Routing> Vc<'_, R> {
             self.terms.queue[ti].pop_front();
             self.terms.held[(ivc - self.c.nc * self.c.v) as usize] = false;
             self.terms.vc[ti] = NONE;
+            return true;
         }
+        false
     }
 }

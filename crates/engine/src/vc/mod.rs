@@ -20,7 +20,7 @@
 //!      header asks only once every flit of its packet is in the buffer and ready. A header at
 //!      its destination takes the terminal's ejection port instead, one packet at a time.
 //!   2. Switch allocation: each input port sends at most one flit and each output port takes at
-//!      most one flit per cycle (unit-width channels), from VCs holding an output VC, whose
+//!      most one flit per cycle (wider channels: below), from VCs holding an output VC, whose
 //!      front flit is ready and whose output shows a credit.
 //!   3. Traversal: a flit sent at cycle s is in the next router's buffer at s + l (the link
 //!      latency); the slot it frees is credited back to the sender at s + l (the credit
@@ -46,7 +46,17 @@
 //!   ([`crate::switch_alloc`]: input-first, output-first, iSLIP) instead takes the requests that
 //!   could move (an output held, ready, a credit), grants by its arbiters, and the grants move in
 //!   the requests' order.
-//! - Channels wider than one flit are refused when the experiment is built.
+//! - Wide channels (Raghunath & Ranade 1995's two-level networks; HyperX's K links): a channel
+//!   of width w, or terminals' links of width w ([`Network::terminal_width`]), moves up to w
+//!   flits a cycle. Switch allocation is unchanged — each input port and each output one grant
+//!   a cycle — and a grant moves the VC's front flit and, behind it, up to the output's width
+//!   in flits of the same packet that are ready and (on a channel) credited; a source writes up
+//!   to its link's width of its packet a cycle. A header leaves onto a channel wider than its
+//!   input port (a channel, or its terminal's link) only once its packet's tail is in the
+//!   buffer and ready (their §5.3 and note d: such a router cannot pipeline, and buffers the
+//!   whole message), so buffers must hold a packet there ([`widening`]). A channel's busy
+//!   cycles and channel-cycles count the cycles it carries flits, as on the ideal switch.
+//!   Parallel channels (dilation) are channels of their own, offered together by the routing.
 //! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
 //!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
 //!   from there until it leaves the ring (Dally & Seitz 1987's two classes per ring); with
@@ -131,6 +141,11 @@
 //!   with stages and terminals' channels, each router adds t_rc + t_va (speculative:
 //!   t_rc + max(0, t_va − t_sa), [`crate::params::VcParams::header_extra`]) and the message
 //!   the injection and ejection latencies.
+//! - Wide channels, one packet (B = P) and buffers deep enough that credits never stall a
+//!   burst (F ≥ w(2l + r + 1)): as on the ideal switch, a hop of width w takes ⌈B/w⌉ cycles of
+//!   the channel, and a router whose output is wider than the packet's input port holds the
+//!   header until the tail is ready there; with r = 0 and l = 1, the ideal switch's latency
+//!   whenever the terminals' links are as wide as the first channel.
 //! - `saf`, with B = n·P: a packet leaves a router only once its tail is there and ready, which
 //!   costs P − 1 + r at each of the h + 1 routers and l on each channel; the packets follow
 //!   P cycles apart (the injection channel's pace), so the last one starts (n − 1)P late:
@@ -191,6 +206,25 @@ pub fn too_large(net: &Network, p: &VcParams) -> Option<String> {
     })
 }
 
+/// Where a packet may leave a router on a channel wider than its input port (a channel, or a
+/// terminal's link), so that it waits there for its tail: the first such router, with the
+/// narrowest input's and the widest output's widths in flits.
+pub fn widening(net: &Network) -> Option<(u32, u32, u32)> {
+    let routers = net.routers() as usize;
+    let (mut widest_out, mut narrowest_in) = (vec![0u32; routers], vec![u32::MAX; routers]);
+    for (src, c) in net.edges() {
+        widest_out[src as usize] = widest_out[src as usize].max(c.width as u32);
+        narrowest_in[c.dst as usize] = narrowest_in[c.dst as usize].min(c.width as u32);
+    }
+    for t in 0..net.terminals() {
+        let rt = net.inject_router(t) as usize;
+        narrowest_in[rt] = narrowest_in[rt].min(net.terminal_width());
+    }
+    (0..routers)
+        .find(|&rt| widest_out[rt] > narrowest_in[rt])
+        .map(|rt| (rt as u32, narrowest_in[rt], widest_out[rt]))
+}
+
 /// Each channel's ring, as the dateline and Bubble flow control see it: its dimension and
 /// whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or `dim i +`
 /// and `dim i -` when bidirectional; moving + raises the router id by the dimension's stride
@@ -243,8 +277,8 @@ pub fn route_wraps<R: Routing>(
     false
 }
 
-/// Runs the virtual-channel router network (see the module docs). `net` must have unit-width
-/// channels and fit [`too_large`].
+/// Runs the virtual-channel router network (see the module docs). `net` must fit
+/// [`too_large`], and buffers must hold a packet where it has a [`widening`].
 pub fn run<R: Routing>(
     net: &Network,
     routing: &R,

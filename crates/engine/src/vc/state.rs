@@ -37,6 +37,14 @@ pub(super) struct Config {
     pub eject_slots: u32,
     /// Most flits per packet.
     pub packet: u32,
+    /// Some channel or the terminals' links carry more than one flit a cycle
+    /// ([`Layout::width`]); `terminal_width`: the terminals' links' flits per cycle.
+    pub wide: bool,
+    pub terminal_width: u32,
+    /// A request holding an output may still be held back from the switch: by its VC
+    /// allocation stage (`vc_gap` > 0) or, `wide`, by the wait for its tail (one test of the
+    /// hot path for both).
+    pub gated: bool,
     /// A VC is taken only with room for the whole packet (`vct`, `saf`).
     pub whole: bool,
     pub saf: bool,
@@ -106,6 +114,11 @@ impl Config {
             eject_latency: p.ejection_latency as u64,
             eject_slots: if p.ejection == crate::params::Ejection::EveryVc { p.vcs } else { 1 },
             packet: p.packet,
+            wide: net.terminal_width() > 1 || net.channels().iter().any(|c| c.width > 1),
+            terminal_width: net.terminal_width(),
+            gated: p.stages.is_some_and(|s| s.vc_gap() > 0)
+                || net.terminal_width() > 1
+                || net.channels().iter().any(|c| c.width > 1),
             whole: p.switching != Switching::Wormhole,
             saf: p.switching == Switching::Saf,
             oldest_first: p.arbitration == Arbitration::OldestFirst,
@@ -166,6 +179,10 @@ pub(super) struct Layout {
     pub dateline: Vec<(u32, bool)>,
     /// Each channel's latency in cycles (its flits' and its credits').
     pub latency: Vec<u32>,
+    /// With wide channels ([`Config::wide`]; empty otherwise), each input port's flits per
+    /// cycle: its channel's width, then the terminals' links' width for injection channels.
+    /// Port c's width is also output channel c's.
+    pub width: Vec<u32>,
 }
 
 impl Layout {
@@ -210,7 +227,17 @@ impl Layout {
         let class = channels.iter().map(|c| c.class as u32).chain((0..terminals).map(|_| NONE)).collect();
         let dateline = if p.deadlock == Avoidance::Dateline { super::rings(net) } else { Vec::new() };
         let latency = crate::channel_latencies(net, p, spec);
-        Layout { port_router, starts, router_ivcs, words_at, vc_bit, class, dateline, latency }
+        let wide = net.terminal_width() > 1 || channels.iter().any(|c| c.width > 1);
+        let width = if wide {
+            channels
+                .iter()
+                .map(|c| c.width as u32)
+                .chain((0..terminals).map(|_| net.terminal_width()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Layout { port_router, starts, router_ivcs, words_at, vc_bit, class, dateline, latency, width }
     }
 }
 

@@ -61,7 +61,7 @@ impl<R: Routing> Vc<'_, R> {
             }
             let output = if q.out & EJECT != 0 {
                 self.c.nc + self.c.eject_terminal(q.out)
-            } else if self.buf.ovcs[q.out as usize].credits == 0 {
+            } else if self.buf.ovcs[q.out as usize].credits == 0 || self.waits_for_tail(ivc, now) {
                 continue;
             } else {
                 q.out / self.c.v
@@ -94,8 +94,9 @@ impl<R: Routing> Vc<'_, R> {
         if out == NONE || self.used.input[port] == now {
             return false;
         }
-        // (A header granted its VC this cycle waits out its VC allocation stage.)
-        if self.c.vc_gap > 0 && self.buf.ivcs[ivc as usize].ready > now {
+        // (A header granted its VC this cycle waits out its VC allocation stage; onto a wider
+        // channel, for its tail.)
+        if self.c.gated && (self.buf.ivcs[ivc as usize].ready > now || self.waits_for_tail(ivc, now)) {
             return false;
         }
         if out & EJECT != 0 {
@@ -115,9 +116,65 @@ impl<R: Routing> Vc<'_, R> {
         true
     }
 
-    /// Switch traversal: the front flit of input VC `ivc` of router `rt` leaves its buffer
-    /// (crediting the sender, for a channel's VC) for its output.
+    /// Whether the header at the front of input VC `ivc`, holding a channel's output VC wider
+    /// than its input port, must wait at `now` for its packet's tail: a packet leaves onto a
+    /// wider channel only once it is all in the buffer and ready (Raghunath & Ranade 1995,
+    /// §5.3 and note d).
+    #[inline]
+    fn waits_for_tail(&self, ivc: u32, now: u64) -> bool {
+        let q = &self.buf.ivcs[ivc as usize];
+        if !self.c.wide || q.sent != 0 || q.out & EJECT != 0 {
+            return false;
+        }
+        let width = &self.layout.width;
+        if width[(q.out / self.c.v) as usize] <= width[(ivc / self.c.v) as usize] {
+            return false;
+        }
+        let len = self.pkts.list[self.buf.front_packet(&self.c, ivc) as usize].len;
+        !self.stored(ivc, len, now)
+    }
+
+    /// Switch traversal of a grant: the front flit of input VC `ivc` of router `rt`, and on a
+    /// wide output (a channel or the terminals' links) the flits after it up to the output's
+    /// width, as long as they are of the same packet, ready and (for a channel) credited.
+    #[inline(always)]
     fn switch_traversal(&mut self, rt: u32, ivc: u32, now: u64) {
+        self.move_flit(rt, ivc, now, true);
+        if self.c.wide {
+            self.burst(rt, ivc, now);
+        }
+    }
+
+    /// The rest of a grant's burst on a wide output (see `switch_traversal`).
+    #[inline(never)]
+    fn burst(&mut self, rt: u32, ivc: u32, now: u64) {
+        let out = self.buf.ivcs[ivc as usize].out;
+        if out == NONE {
+            return;
+        }
+        let burst = if out & EJECT != 0 {
+            self.c.terminal_width
+        } else {
+            self.layout.width[(out / self.c.v) as usize]
+        };
+        for _ in 1..burst {
+            let q = self.buf.ivcs[ivc as usize];
+            // (The tail has left when the VC lets go of its output.)
+            if q.out == NONE || q.len == 0 || q.ready > now {
+                return;
+            }
+            if out & EJECT == 0 && self.buf.ovcs[out as usize].credits == 0 {
+                return;
+            }
+            self.move_flit(rt, ivc, now, false);
+        }
+    }
+
+    /// The front flit of input VC `ivc` of router `rt` leaves its buffer (crediting the
+    /// sender, for a channel's VC) for its output; `first`: the first flit of its grant, which
+    /// counts the channel's busy cycle.
+    #[inline(always)]
+    fn move_flit(&mut self, rt: u32, ivc: u32, now: u64, first: bool) {
         let port = ivc / self.c.v;
         let q = self.buf.ivcs[ivc as usize];
         let pkt = self.buf.front_packet(&self.c, ivc);
@@ -137,7 +194,7 @@ impl<R: Routing> Vc<'_, R> {
         if q.out & EJECT != 0 {
             self.eject(q.out & !EJECT, pkt, tail, now);
         } else {
-            self.link_traversal(q.out, pkt, header, tail, now);
+            self.link_traversal(q.out, pkt, header, tail, first, now);
         }
     }
 
@@ -155,8 +212,10 @@ impl<R: Routing> Vc<'_, R> {
     }
 
     /// Link traversal: a flit of packet `pkt` takes output VC `o`'s channel, to land its
-    /// latency later; the tail releases the VC.
-    fn link_traversal(&mut self, o: u32, pkt: u32, header: bool, tail: bool, now: u64) {
+    /// latency later; the tail releases the VC. The first flit of a grant counts the channel's
+    /// cycle (busy, and a channel-cycle of transmission).
+    #[inline(always)]
+    fn link_traversal(&mut self, o: u32, pkt: u32, header: bool, tail: bool, first: bool, now: u64) {
         let c = (o / self.c.v) as usize;
         let ov = &mut self.buf.ovcs[o as usize];
         ov.credits -= 1;
@@ -165,10 +224,12 @@ impl<R: Routing> Vc<'_, R> {
             let class = self.net.channels()[c].class as usize;
             serve(&mut self.stats.service[class], &mut self.stats.taken_at[o as usize], now);
         }
-        if now >= self.c.warmup {
-            self.stats.busy[c] += 1;
+        if first {
+            if now >= self.c.warmup {
+                self.stats.busy[c] += 1;
+            }
+            self.stats.flit_hops += 1;
         }
-        self.stats.flit_hops += 1;
         if header {
             self.pkts.list[pkt as usize].hops += 1;
         }

@@ -5,7 +5,7 @@ use netwrap_engine::traffic::Pattern;
 use netwrap_engine::{Arrivals, Outcome, Record, RunSpec, StopRule};
 use netwrap_sim::report::Verdict;
 use netwrap_sim::{
-    Arbitration, Avoidance, Router, RouterKind, SimSpec, Switching, VcParams, execute, simulate,
+    Arbitration, Avoidance, EngineKind, Router, RouterKind, SimSpec, Switching, VcParams, execute, simulate,
 };
 use netwrap_topo::{Network, Topology};
 use std::collections::VecDeque;
@@ -43,7 +43,7 @@ fn distances(net: &Network) -> Vec<Vec<u64>> {
 }
 
 /// One message per ordered pair (self included), each alone in the network.
-fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Vec<(u32, u32)>) {
+fn every_pair(topo: &Topology, size: u32, router: Router, gap: u64) -> (Outcome, Vec<(u32, u32)>) {
     let n = topo.network().terminals();
     let pairs: Vec<(u32, u32)> = (0..n).flat_map(|s| (0..n).map(move |d| (s, d))).collect();
     let msgs: Vec<(u64, u32, u32)> =
@@ -62,7 +62,7 @@ fn every_pair(topo: &Topology, size: u32, p: VcParams, gap: u64) -> (Outcome, Ve
         groups: None,
         channel_latency: Vec::new(),
     };
-    (execute(topo, &Pattern::Uniform(n), &spec, Router::Vc(p)), pairs)
+    (execute(topo, &Pattern::Uniform(n), &spec, router), pairs)
 }
 
 /// The module docs' unloaded latency.
@@ -145,7 +145,7 @@ fn unloaded_latency_is_the_formula_for_every_pair() {
                         deadlock,
                         ..VcParams::DEFAULT
                     };
-                    let (o, pairs) = every_pair(&topo, size, p, 500);
+                    let (o, pairs) = every_pair(&topo, size, Router::Vc(p), 500);
                     let recs = o.messages.as_ref().unwrap();
                     for (i, &(s, d)) in pairs.iter().enumerate() {
                         let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
@@ -194,7 +194,7 @@ fn presets_unloaded_latency_is_their_simulators_formula() {
         for l in [1u32, 4, 8] {
             let mut p = resolved_router(torus, router);
             p.packet = l;
-            let (o, pairs) = every_pair(&topo, l, p, 500);
+            let (o, pairs) = every_pair(&topo, l, Router::Vc(p), 500);
             let recs = o.messages.as_ref().unwrap();
             for (i, &(s, d)) in pairs.iter().enumerate() {
                 let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
@@ -208,7 +208,7 @@ fn presets_unloaded_latency_is_their_simulators_formula() {
         r#"{"kind": "vc", "preset": "caminos", "deadlock": "bubble"}"#,
     ] {
         let p = resolved_router(torus, router);
-        let (o, pairs) = every_pair(&topo, p.packet, p, 500);
+        let (o, pairs) = every_pair(&topo, p.packet, Router::Vc(p), 500);
         let recs = o.messages.as_ref().unwrap();
         for (i, &(s, d)) in pairs.iter().enumerate() {
             let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
@@ -242,7 +242,7 @@ fn stages_add_their_delays_per_router() {
         );
         let p = resolved_router(mesh, &router);
         for size in [1u32, 6] {
-            let (o, pairs) = every_pair(&topo, size, p, 500);
+            let (o, pairs) = every_pair(&topo, size, Router::Vc(p), 500);
             let recs = o.messages.as_ref().unwrap();
             for (i, &(s, d)) in pairs.iter().enumerate() {
                 let h = dist[net.inject_router(s) as usize][net.eject_router(d) as usize];
@@ -250,6 +250,71 @@ fn stages_add_their_delays_per_router() {
                 assert_eq!(recs[i].latency, expected, "{router} B={size}: {s} -> {d}, {h} hops");
             }
         }
+    }
+}
+
+/// Verification: a message alone in one of Raghunath & Ranade's two-level networks, whose
+/// channels are wide (a channel of width w moves w flits a cycle) or dilated (d parallel
+/// channels), takes exactly as long on the virtual-channel router (r = 0, l = 1, one packet a
+/// message, buffers deep enough that credits never stall a burst) as on the ideal switch, for
+/// every ordered pair: each hop holds its channel ⌈B/w⌉ cycles on both, and where a channel is
+/// wider than the one before it both wait for the tail (their §5.3, note d). Small instances of
+/// Butterfly.32.8 (intra-module channels and processor links 4 flits, inter-module 1),
+/// Butterfly.16-2dil.8, Butterfly.8-2dil.8, 2hop.64.64-32 (2, 2 and 1 flits of 32 bits) and
+/// Xbar.32.8 (processor links 4 flits, inter-module 1); B = 1, 5 and 16 flits.
+#[test]
+fn alone_on_wide_and_dilated_channels_a_message_takes_the_ideal_switchs_time() {
+    for (name, nodes, modules) in [
+        ("Butterfly.32.8", 32, 4),
+        ("Butterfly.16-2dil.8", 32, 4),
+        ("Butterfly.8-2dil.8", 32, 4),
+        ("2hop.64.64-32", 64, 16),
+        ("Xbar.32.8", 32, 4),
+    ] {
+        let json =
+            format!(r#"{{"family": "two-level", "name": "{name}", "nodes": {nodes}, "modules": {modules}}}"#);
+        let topo = build(&json);
+        for size in [1u32, 5, 16] {
+            let p = resolved_router(&json, &format!(r#"{{"kind": "vc", "packet": {size}, "buffer": 64}}"#));
+            let (vc, pairs) = every_pair(&topo, size, Router::Vc(p), 500);
+            let (ideal, _) = every_pair(&topo, size, Router::Ideal(EngineKind::Fast), 500);
+            let (vc, ideal) = (vc.messages.unwrap(), ideal.messages.unwrap());
+            for (i, &(s, d)) in pairs.iter().enumerate() {
+                assert_eq!(vc[i].latency, ideal[i].latency, "{name} B={size}: {s} -> {d}");
+            }
+        }
+    }
+}
+
+/// Characterisation: at light load (m = 0.0002, B = 16: under 1% of the busiest channel's
+/// capacity) on the full 1024-processor networks the issue names, the virtual-channel router's
+/// mean latency equals the ideal switch's within the sum of the two runs' 95% half-widths:
+/// Butterfly.32.8 under uniform traffic, and Butterfly.8-2dil.8 under a permutation
+/// (bit-reversal) with one VC. What remains apart under uniform traffic on Butterfly.8-2dil.8
+/// is contention the ideal switch does not have — its processors take any number of messages
+/// at once, the router's ejection port one packet at a time, and two VCs interleave flits on a
+/// channel — and the docs show it (docs/sim.md, wide channels).
+#[test]
+fn at_light_load_wide_and_dilated_networks_match_the_ideal_switch() {
+    for (name, pattern, vcs) in [("Butterfly.32.8", "uniform", 2), ("Butterfly.8-2dil.8", "bit-reversal", 1)]
+    {
+        let mut s = SimSpec {
+            topology: serde_json::from_str(&format!(r#"{{"family": "two-level", "name": "{name}"}}"#))
+                .unwrap(),
+            ..SimSpec::default()
+        };
+        s.workload.pattern = Some(serde_json::from_str(&format!(r#""{pattern}""#)).unwrap());
+        s.workload.rate = Some(0.0002);
+        s.workload.size = Some(16);
+        s.run.messages = Some(40_000);
+        let ideal = simulate(&s).unwrap().report;
+        s.router.kind = Some(RouterKind::Vc);
+        s.router.vcs = Some(vcs);
+        let vc = simulate(&s).unwrap().report;
+        assert_eq!(vc.verdict, Verdict::Ok, "{name}");
+        let (a, b) = (ideal.latency.unwrap(), vc.latency.unwrap());
+        let tol = ideal.latency_ci95.unwrap() + vc.latency_ci95.unwrap();
+        assert!((a - b).abs() <= tol, "{name}: ideal {a} vc {b} (tolerance {tol})");
     }
 }
 
@@ -407,7 +472,7 @@ fn unloaded_packet_latencies_are_the_formula() {
         deadlock: Avoidance::None,
         ..VcParams::DEFAULT
     };
-    let (o, pairs) = every_pair(&topo, pk * n as u32, p, 500);
+    let (o, pairs) = every_pair(&topo, pk * n as u32, Router::Vc(p), 500);
     let stats = o.packets.unwrap();
     assert_eq!(stats.delivered, n * pairs.len() as u64);
     let (mut lat, mut netw) = (0, 0);
@@ -572,7 +637,7 @@ fn unloaded_buffer_occupancy_is_the_router_delay() {
         deadlock: Avoidance::None,
         ..VcParams::DEFAULT
     };
-    let (o, pairs) = every_pair(&topo, size, p, 500);
+    let (o, pairs) = every_pair(&topo, size, Router::Vc(p), 500);
     let want: u64 = pairs
         .iter()
         .map(|&(s, d)| dist[net.inject_router(s) as usize][net.eject_router(d) as usize] * (size * r) as u64)
