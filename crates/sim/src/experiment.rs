@@ -71,7 +71,8 @@ struct Choice {
     minimal: bool,
 }
 
-/// Default warm-up: ten unloaded worst-case latencies (longest route + B), stretched by
+/// Default warm-up: ten unloaded worst-case latencies (`longest`, the longest route's
+/// unloaded latency less B, + B), stretched by
 /// 1/(1 − ρ) below saturation so queues have time to fill, at least 1,000 and at most 100,000
 /// cycles. A saturated network's queues never settle: its warm-up is forty such latencies (at
 /// least 100 cycles), long enough for the bottlenecks to fill, short enough that the backlog
@@ -421,14 +422,22 @@ impl Experiment {
         let per_cycle = creations * (self.facts.mean_hops + 1.0);
         let budget = (limit as f64 / creations).min(SATURATED_WORK / per_cycle).min(1e15) as u64;
         let r = point.run;
-        // Channels slower than the link latency (per-class latencies) stretch the longest
-        // route by what they add per hop.
+        // The longest route's unloaded latency less B: h cycles on the ideal switch; on the VC
+        // router h channels of the slowest latency (per-class latencies included) and h + 1
+        // routers' pipelines and headers' stages, plus the terminals' channels.
         let slowest = self.channel_latency(&point).iter().copied().max();
-        let extra = match (point.router.vc(), slowest) {
-            (Some(p), Some(l)) => self.facts.longest * l.saturating_sub(p.link_latency) as u64,
-            _ => 0,
+        let h = self.facts.longest;
+        let longest = match point.router.vc() {
+            Some(p) => {
+                let link = slowest.unwrap_or(p.link_latency) as u64;
+                let router = (p.router_delay + p.header_extra()) as u64;
+                let terminals = (p.injection_latency + p.ejection_latency) as u64;
+                h.saturating_mul(link)
+                    .saturating_add((h + 1).saturating_mul(router))
+                    .saturating_add(terminals)
+            }
+            None => h,
         };
-        let longest = self.facts.longest + extra;
         let warmup = match r.warmup {
             Warmup::Cycles(w) => w,
             Warmup::Default => {

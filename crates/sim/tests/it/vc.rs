@@ -761,3 +761,28 @@ fn a_10_cube_with_escape_routing_runs() {
         assert_eq!(r.report.verdict, Verdict::Ok, "rate {rate}: {:?}", r.report.verdict_reason);
     }
 }
+
+/// Verification: a VC-router run's measurement window is twenty unloaded worst-case latencies
+/// counted by hand — the 16x16 bidirectional torus's longest route crosses h = 16 channels of
+/// l = 100 cycles and h + 1 = 17 routers of r = 2, plus injection and ejection channels of 1
+/// and 2 cycles and B = 4 flits: 1600 + 34 + 3 + 4 = 1641 cycles — and its default warm-up is
+/// at least ten of them. (Regression: both counted h + B = 20 cycles, as on the ideal switch,
+/// so the warm-up was 1,000 cycles for a latency of 1,641.)
+#[test]
+fn a_long_latency_runs_windows_count_its_links_and_routers() {
+    let mut s = SimSpec {
+        topology: serde_json::from_str(r#"{"family": "torus", "k": 16, "bidirectional": true}"#).unwrap(),
+        ..SimSpec::default()
+    };
+    s.workload.rate = Some(0.001);
+    s.workload.size = Some(4);
+    s.router = serde_json::from_str(
+        r#"{"kind": "vc", "link-latency": 100, "router-delay": 2, "injection-latency": 1, "ejection-latency": 2, "buffer": 256}"#,
+    )
+    .unwrap();
+    let point = s.resolve().unwrap();
+    let plan = netwrap_sim::Experiment::build(&point).unwrap().plan(&point).unwrap();
+    assert_eq!(plan.stop.window, 20 * 1641);
+    let netwrap_sim::Warmup::Cycles(w) = plan.point.run.warmup else { panic!("a plan fills the warm-up in") };
+    assert!(w >= 10 * 1641, "warm-up {w}");
+}
