@@ -146,8 +146,9 @@ struct Sim<'a, R: Routing> {
     /// Flits on the wires, (arrival, input VC, packet), and credits, (arrival, output VC).
     wires: VecDeque<(u64, u32, usize)>,
     credits: VecDeque<(u64, u32)>,
-    /// Which input ports, output channels and ejection ports moved a flit this cycle.
-    port_used: Vec<bool>,
+    /// The flits each input port may still move this cycle (its width at the start of a
+    /// cycle), and which output channels and ejection ports moved a flit this cycle.
+    port_left: Vec<u32>,
     channel_used: Vec<bool>,
     sink_used: Vec<bool>,
     /// The separable allocators' round-robin pointers.
@@ -199,7 +200,7 @@ pub fn run<R: Routing>(
         for t in 0..net.terminals() {
             s.inject(t, now);
         }
-        s.port_used.fill(false);
+        s.port_left.clone_from(&s.width);
         s.channel_used.fill(false);
         s.sink_used.fill(false);
         for rt in 0..net.routers() {
@@ -269,7 +270,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             messages: Vec::new(),
             wires: VecDeque::new(),
             credits: VecDeque::new(),
-            port_used: vec![false; (nc + terminals) as usize],
+            port_left: vec![0; (nc + terminals) as usize],
             channel_used: vec![false; nc as usize],
             sink_used: vec![false; terminals as usize],
             vc_next: vec![0; net.channels().len() + terminals as usize],
@@ -726,7 +727,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         let v = self.p.vcs;
         let port = ivc / v;
         let Some(output) = self.ivcs[ivc as usize].output else { return };
-        if self.port_used[port as usize] || self.ivcs[ivc as usize].switch_from > now {
+        if self.port_left[port as usize] == 0 || self.ivcs[ivc as usize].switch_from > now {
             return;
         }
         match output {
@@ -746,9 +747,9 @@ impl<'a, R: Routing> Sim<'a, R> {
                 self.channel_used[c] = true;
             }
         }
-        self.port_used[port as usize] = true;
-        // The grant moves up to the output's width in flits of the front packet: each one
-        // ready and, on a channel, credited.
+        // The grant moves up to the output's width in flits of the front packet, each one ready
+        // and, on a channel, credited; the input port grants again this cycle only while it
+        // has moved less than its own width.
         let width = match output {
             Output::Eject(_) => self.net.terminal_width(),
             Output::Vc(o) => self.width[(o / v) as usize],
@@ -766,6 +767,8 @@ impl<'a, R: Routing> Sim<'a, R> {
                 }
             }
             self.move_flit(ivc, output, i == 0, now);
+            let left = &mut self.port_left[port as usize];
+            *left = left.saturating_sub(1);
         }
     }
 

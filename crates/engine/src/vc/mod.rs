@@ -48,10 +48,11 @@
 //!   the requests' order.
 //! - Wide channels (Raghunath & Ranade 1995's two-level networks; HyperX's K links): a channel
 //!   of width w, or terminals' links of width w ([`Network::terminal_width`]), moves up to w
-//!   flits a cycle. Switch allocation is unchanged — each input port and each output one grant
-//!   a cycle — and a grant moves the VC's front flit and, behind it, up to the output's width
-//!   in flits of the same packet that are ready and (on a channel) credited; a source writes up
-//!   to its link's width of its packet a cycle. A header leaves onto a channel wider than its
+//!   flits a cycle. Switch allocation grants each output one VC a cycle, and a grant moves the
+//!   VC's front flit and, behind it, up to the output's width in flits of the same packet that
+//!   are ready and (on a channel) credited; an input port grants again in the same cycle while
+//!   it has moved fewer flits than its width (greedy allocation; the separable allocators grant
+//!   it once); a source writes up to its link's width of its packet a cycle. A header leaves onto a channel wider than its
 //!   input port (a channel, or its terminal's link) only once its packet's tail is in the
 //!   buffer and ready (their §5.3 and note d: such a router cannot pipeline, and buffers the
 //!   whole message), so buffers must hold a packet there ([`widening`]). A channel's busy

@@ -480,6 +480,9 @@ impl Routers {
 /// allocation grants each one flit a cycle).
 pub(super) struct SwitchUse {
     pub input: Vec<u64>,
+    /// With wide channels, each input port's flits left to move in a cycle (the cycle, and
+    /// how many): a port moves up to its width a cycle, over one grant or several.
+    pub input_room: Vec<(u64, u32)>,
     pub output: Vec<u64>,
     pub eject: Vec<u64>,
 }
@@ -671,6 +674,7 @@ impl<'a, R: Routing> Vc<'a, R> {
             },
             used: SwitchUse {
                 input: vec![NEVER; ports as usize],
+                input_room: if c.wide { vec![(NEVER, 0); ports as usize] } else { Vec::new() },
                 output: vec![NEVER; c.nc as usize],
                 eject: vec![NEVER; terminals],
             },

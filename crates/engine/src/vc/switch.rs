@@ -91,7 +91,11 @@ impl<R: Routing> Vc<'_, R> {
     fn switch_allocation(&mut self, ivc: u32, now: u64) -> bool {
         let port = (ivc / self.c.v) as usize;
         let out = self.buf.ivcs[ivc as usize].out;
-        if out == NONE || self.used.input[port] == now {
+        if out == NONE {
+            return false;
+        }
+        // (A port wider than a flit may grant again while it has room this cycle.)
+        if self.used.input[port] == now && !(self.c.wide && *self.input_room(port, now) > 0) {
             return false;
         }
         // (A header granted its VC this cycle waits out its VC allocation stage; onto a wider
@@ -145,9 +149,15 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
-    /// The rest of a grant's burst on a wide output (see `switch_traversal`).
+    /// The rest of a grant's burst on a wide output (see `switch_traversal`), and what it
+    /// leaves of its input port's room this cycle: a grant moves up to its output's width
+    /// (out of a port narrower than that, a packet that waited for its tail leaves at the
+    /// output's width), and a port grants again only while it has moved less than its own.
     #[inline(never)]
     fn burst(&mut self, rt: u32, ivc: u32, now: u64) {
+        let port = (ivc / self.c.v) as usize;
+        let room = self.input_room(port, now);
+        *room = room.saturating_sub(1);
         let out = self.buf.ivcs[ivc as usize].out;
         if out == NONE {
             return;
@@ -167,7 +177,19 @@ impl<R: Routing> Vc<'_, R> {
                 return;
             }
             self.move_flit(rt, ivc, now, false);
+            let room = self.input_room(port, now);
+            *room = room.saturating_sub(1);
         }
+    }
+
+    /// Input port `port`'s flits left to move in cycle `now` (its width, less what it moved).
+    #[inline]
+    fn input_room(&mut self, port: usize, now: u64) -> &mut u32 {
+        let room = &mut self.used.input_room[port];
+        if room.0 != now {
+            *room = (now, self.layout.width[port]);
+        }
+        &mut room.1
     }
 
     /// The front flit of input VC `ivc` of router `rt` leaves its buffer (crediting the
