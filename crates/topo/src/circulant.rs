@@ -41,8 +41,9 @@ pub struct Circulant {
 
 /// The Midimew's generators for N nodes: b = ⌈√(N/2)⌉, a = b − 1 (Puente et al. §2).
 pub fn midimew_generators(nodes: u32) -> (u32, u32) {
-    // Integer ceil(sqrt(N/2)) = smallest b with 2b² ≥ N, exact for every u32.
-    let mut b = ((nodes as f64 / 2.0).sqrt()).ceil() as u64;
+    // Integer ceil(sqrt(N/2)) = smallest b with 2b² ≥ N, exact for every u32; at least 1, so
+    // that N = 0 (refused where the network is built) has generators to name.
+    let mut b = ((nodes as f64 / 2.0).sqrt()).ceil().max(1.0) as u64;
     while b > 1 && 2 * (b - 1) * (b - 1) >= nodes as u64 {
         b -= 1;
     }
@@ -366,6 +367,9 @@ mod tests {
         assert_eq!(midimew_generators(256), (11, 12));
         assert_eq!(midimew_generators(32), (3, 4));
         assert_eq!(midimew_generators(4), (1, 2));
+        // Regression (found by the spec fuzzer): N = 0 overflowed b − 1 while a spec was
+        // resolved, before the network's own check could refuse it.
+        assert_eq!(midimew_generators(0), (0, 1));
     }
 
     #[test]
