@@ -794,50 +794,66 @@ impl Sweep {
         Ok(Point { index, replication, params, job, identity: self.identity.clone() })
     }
 
-    /// The points of shard `index` of `count` (those whose index is `index` modulo `count`),
-    /// each resolved; the others are neither built nor checked, so a shard's cost does not
-    /// grow with the sweep's size (a job array's or a distributed sweep's task: the shard
-    /// that owns an invalid point reports it).
-    pub fn shard(&self, index: u64, count: u64) -> Result<Vec<Point>> {
+    /// The indices of shard `index` of `count` (those that are `index` modulo `count`; every
+    /// point: shard 0 of 1), once the sweep's size is checked. A run takes its points by index
+    /// ([`Sweep::point`]), so a shard's cost does not grow with the sweep's size (a job array's
+    /// or a distributed sweep's task: the shard that owns an invalid point reports it), and no
+    /// run holds more points than it runs at once.
+    pub fn shard_indices(&self, index: u64, count: u64) -> Result<std::iter::StepBy<std::ops::Range<u64>>> {
         if count == 0 || index >= count {
             return Err(invalid(format!("shard {index}/{count}: takes i/N with 0 <= i < N")));
         }
         self.check_size()?;
-        (index..self.len())
-            .step_by(usize::try_from(count).unwrap_or(usize::MAX))
-            .map(|i| self.point(i))
-            .collect()
+        Ok((index..self.len()).step_by(usize::try_from(count).unwrap_or(usize::MAX)))
     }
 
     /// The most points a sweep may have.
+    pub const MAX_POINTS: u64 = 10_000_000;
+
+    /// Refuses a sweep of more than [`Sweep::MAX_POINTS`] points.
     fn check_size(&self) -> Result<()> {
-        const MAX_POINTS: u64 = 10_000_000;
-        if self.len() > MAX_POINTS {
+        if self.len() > Self::MAX_POINTS {
             return Err(invalid(format!(
-                "the sweep has {} points, more than the {MAX_POINTS} netwrap runs",
-                self.len()
+                "the sweep has {} points, more than the {} netwrap runs",
+                self.len(),
+                Self::MAX_POINTS
             )));
         }
         Ok(())
     }
 
-    /// Every point, validated up front (so a bad value fails before anything runs).
+    /// Resolves the points of `indices` one at a time, in order, showing each to `visit`
+    /// before dropping it: a sweep's points validated up front (a bad value fails before
+    /// anything runs) in the memory of one point, however many there are (a point costs
+    /// about 500 bytes: the 10^7 points of the largest sweep would hold 5 GB). The first
+    /// point refused is the error.
+    pub fn check_points(
+        &self,
+        indices: impl IntoIterator<Item = u64>,
+        mut visit: impl FnMut(&Point),
+    ) -> Result<()> {
+        self.check_size()?;
+        for i in indices {
+            visit(&self.point(i)?);
+        }
+        Ok(())
+    }
+
+    /// Every point, validated up front, held: for sweeps small by construction (a benchmark's
+    /// axis, Python's list of points); a run of any size takes its points by index.
     pub fn points(&self) -> Result<Vec<Point>> {
         self.points_where(|_| true)
     }
 
-    /// Every point validated up front, but only those whose index `keep` accepts kept (a
-    /// thinned run's): a point costs about 500 bytes, so the 10^7 points of the largest sweep
-    /// would hold 5 GB.
+    /// Every point validated up front ([`Sweep::check_points`]), but only those whose index
+    /// `keep` accepts kept (a thinned run's).
     pub fn points_where(&self, keep: impl Fn(u64) -> bool) -> Result<Vec<Point>> {
-        self.check_size()?;
         let mut kept = Vec::new();
-        for i in 0..self.len() {
-            let p = self.point(i)?;
-            if keep(i) {
-                kept.push(p);
+        self.check_points(0..self.len(), |p| {
+            if keep(p.index) {
+                kept.push(p.clone());
             }
-        }
+        })?;
         Ok(kept)
     }
 }
@@ -898,13 +914,47 @@ replications = 2
         let s = Sweep::from_toml(FILE).unwrap();
         let odd: Vec<u64> = s.points_where(|i| i % 2 == 1).unwrap().iter().map(|p| p.index).collect();
         assert_eq!(odd, [1, 3, 5, 7, 9, 11]);
-        let shard: Vec<u64> = s.shard(1, 2).unwrap().iter().map(|p| p.index).collect();
+        let shard: Vec<u64> = s.shard_indices(1, 2).unwrap().collect();
         assert_eq!(shard, odd);
         let bad = Sweep::from_toml("[sweep]\n\"workload.rate\" = [0.1, 2.0]\n").unwrap();
         assert!(bad.points_where(|i| i == 0).unwrap_err().to_string().contains("sweep point 1"));
-        assert_eq!(bad.shard(0, 2).unwrap().len(), 1);
-        assert!(bad.shard(1, 2).unwrap_err().to_string().contains("sweep point 1"));
-        assert!(bad.shard(2, 2).is_err());
+        let mut seen = 0;
+        bad.check_points(bad.shard_indices(0, 2).unwrap(), |_| seen += 1).unwrap();
+        assert_eq!(seen, 1);
+        let e = bad.check_points(bad.shard_indices(1, 2).unwrap(), |_| {}).unwrap_err();
+        assert!(e.to_string().contains("sweep point 1"));
+        assert!(bad.shard_indices(2, 2).is_err());
+    }
+
+    /// Characterisation of the largest sweeps' first step: 10^6 points (1000 rates × 1000
+    /// seeds on a 4-node ring) are each resolved and counted, every index once and in order,
+    /// while each is only lent to the visitor (`&Point`), so no more than one is held at a
+    /// time; an out-of-range value among them is still the error, with its point.
+    #[test]
+    fn a_million_points_are_checked_one_at_a_time() {
+        let rates: Vec<String> = (1..=1000).map(|i| format!("{}", f64::from(i) * 1e-5)).collect();
+        let seeds: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
+        let text = |last: &str| {
+            format!(
+                "[topology]\nfamily = \"ring\"\nk = 4\n[sweep]\n\"workload.rate\" = [{}, {last}]\n\"run.seed\" = [{}]\n",
+                rates[..999].join(", "),
+                seeds.join(", ")
+            )
+        };
+        let s = Sweep::from_toml(&text("0.01")).unwrap();
+        assert_eq!(s.len(), 1_000_000);
+        let (mut next, mut seen) = (0u64, 0u64);
+        s.check_points(s.shard_indices(0, 1).unwrap(), |p| {
+            assert_eq!(p.index, next);
+            next += 1;
+            seen += 1;
+        })
+        .unwrap();
+        assert_eq!(seen, s.len());
+        // The last rate out of range: the first of its 1000 points is the error.
+        let bad = Sweep::from_toml(&text("2")).unwrap();
+        let e = bad.check_points(bad.shard_indices(1, 1000).unwrap(), |_| {}).unwrap_err().to_string();
+        assert!(e.contains("sweep point 999001 (workload.rate = 2, run.seed = 1)"), "{e}");
     }
 
     #[test]

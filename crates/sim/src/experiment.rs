@@ -39,9 +39,70 @@ pub struct Plan {
     pub short_window: Option<u64>,
     /// Cycles the run is expected to simulate (an estimate).
     pub cycles: f64,
-    /// Hop events it is expected to simulate: what its time is proportional to (an estimate).
+    /// Hop events it is expected to simulate (an estimate; see [`hop_events`]).
     pub hop_events: f64,
+    /// Seconds it is expected to take on one core: `hop_events` at the measured cost of one
+    /// on a network of its size, family and router ([`seconds_per_hop_event`], [`CCC_FACTOR`],
+    /// [`VC_FACTOR`], [`REFERENCE_FACTOR`]), within a factor of about two.
+    pub seconds: f64,
 }
+
+/// Hop events (a message crossing a channel, or leaving the network: `per_message` =
+/// mean hops + 1 each) of a run of `cycles` cycles creating `creations` messages a cycle. A
+/// message makes at most one a cycle, so one created c cycles before the end has made at most
+/// c: a run shorter than a route (a saturated run stopped after its first cycles, as on a
+/// 2^24-node ring) makes about `creations × cycles² / 2`, not `creations × cycles ×
+/// per_message`.
+pub fn hop_events(cycles: f64, creations: f64, per_message: f64) -> f64 {
+    creations
+        * if cycles >= per_message {
+            per_message * (cycles - per_message / 2.0)
+        } else {
+            cycles * cycles / 2.0
+        }
+}
+
+/// Seconds the fast engine takes per hop event on a network of `channels` channels, measured
+/// with `netwrap sim … --messages 200000` (release build, one core of a shared 2-core x86-64
+/// machine; user time less that of the same run with `--max-cycles 1`, over the hop events the
+/// plan counts). The cost is set by memory more than by the family: a hop touches its message,
+/// its channel and the event calendar at random, so it costs a few cache misses once the
+/// channels outgrow the caches. Measured: 54 ns on a bidirectional 16×16 torus at load 0.1
+/// (1024 channels), 148 ns on CCC(9) at 0.1 (1.4·10^4: its routing costs more), 78 ns on a
+/// 12-cube at rate 0.04 (4.9·10^4), 120 ns on a 65536-node Midimew at 0.1 (2.6·10^5), 220 ns on
+/// a 16-cube at 0.04 (10^6), 300 ns on CCC(17) at 0.04 (6.7·10^6: 48 s for its 94 saturated
+/// cycles, which the old announcement at "20–100 million hop events a second" put at 2–9 s;
+/// as saturated, fewer hop events than the plan counts).
+/// The curve below, linear in log(channels) between its points, is within a factor of two of
+/// each.
+pub fn seconds_per_hop_event(channels: usize) -> f64 {
+    // (log10 channels, nanoseconds per hop event)
+    const CURVE: [(f64, f64); 4] = [(3.0, 50.0), (4.7, 100.0), (6.0, 220.0), (6.8, 300.0)];
+    let x = (channels.max(1) as f64).log10();
+    let ns = match CURVE.iter().position(|&(at, _)| x < at) {
+        Some(0) => CURVE[0].1,
+        Some(i) => {
+            let ((x0, y0), (x1, y1)) = (CURVE[i - 1], CURVE[i]);
+            y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        }
+        None => CURVE[CURVE.len() - 1].1,
+    };
+    ns * 1e-9
+}
+
+/// How many times the curve's cost per hop event the cube-connected cycles take: their
+/// routing works out each hop from the cycle position and the dimensions left (148 ns at load
+/// 0.1 on CCC(9), 404 ns on CCC(13), 1.8 and 2.7 times the curve).
+pub const CCC_FACTOR: f64 = 2.0;
+
+/// How many times the fast engine's cost per hop event the virtual-channel router takes (it
+/// moves every flit through its routers' stages each cycle): 1.39 s against 0.15 s for 300 000
+/// messages on a bidirectional 16×16 torus at load 0.1.
+pub const VC_FACTOR: f64 = 9.0;
+
+/// How many times the fast engine's cost per hop event the flit-by-flit reference takes: 0.76
+/// s against 0.15 s on the same run.
+pub const REFERENCE_FACTOR: f64 = 5.0;
 
 /// A built spec: everything a run needs that does not depend on the rate, size or run control.
 pub struct Experiment {
@@ -468,6 +529,13 @@ impl Experiment {
             warmup as f64 + r.messages as f64 / creations + 4.0 * unloaded_worst as f64
         }
         .min(r.max_cycles as f64);
+        let events = hop_events(cycles, creations, self.facts.mean_hops + 1.0);
+        let engine_factor = match point.router {
+            Router::Vc(_) => VC_FACTOR,
+            Router::Ideal(EngineKind::Reference) => REFERENCE_FACTOR,
+            Router::Ideal(EngineKind::Fast) => 1.0,
+        };
+        let family_factor = if matches!(self.topology, Topology::Ccc(_)) { CCC_FACTOR } else { 1.0 };
         Ok(Plan {
             point,
             stop,
@@ -478,7 +546,8 @@ impl Experiment {
             unloaded_worst,
             short_window: (saturated && window < full_window).then_some(window),
             cycles,
-            hop_events: cycles * per_cycle,
+            hop_events: events,
+            seconds: events * seconds_per_hop_event(net.channels().len()) * engine_factor * family_factor,
         })
     }
 
@@ -962,6 +1031,36 @@ pub fn execute_on<R: Routing>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Verification of the hop events a plan counts, by hand: a run of one cycle makes half
+    /// a hop event per message created (those created in its cycle, half of it on average);
+    /// 1000 cycles of 10 messages of 5 events each make all but the last 5 cycles' missing
+    /// ones, 10 × 5 × (1000 − 2.5).
+    #[test]
+    fn hop_events_count_what_the_cycles_allow() {
+        assert_eq!(hop_events(1.0, 671_088.0, 8_388_608.5), 335_544.0);
+        assert_eq!(hop_events(1000.0, 10.0, 5.0), 49_875.0);
+        assert_eq!(hop_events(4.0, 10.0, 5.0), 80.0);
+    }
+
+    /// Characterisation of the cost estimate with the runs it was measured on: CCC(17)'s
+    /// default run (94 cycles of 0.04 × 2228224 messages of 20.57 hops, 6684672 channels: 48
+    /// s measured) and the 21-cube's (1000 warm-up cycles and 100 more of 0.04 × 2097152
+    /// messages of 10.5 hops, 44040192 channels: over 4 minutes measured) come to half a
+    /// minute or more (announced); a 16×16 torus's does not.
+    #[test]
+    fn big_networks_cost_more_per_hop_event() {
+        let seconds = |cycles: f64, nodes: f64, hops: f64, channels: usize| {
+            hop_events(cycles, 0.04 * nodes, hops + 1.0) * seconds_per_hop_event(channels)
+        };
+        let ccc = seconds(94.0, 2_228_224.0, 20.57, 6_684_672) * CCC_FACTOR;
+        assert!((30.0..200.0).contains(&ccc), "{ccc}");
+        let cube = seconds(1100.0, 2_097_152.0, 10.5, 44_040_192);
+        assert!((120.0..600.0).contains(&cube), "{cube}");
+        assert!(seconds(3000.0, 256.0, 8.0, 1024) < 1.0);
+        assert!(seconds_per_hop_event(1) <= seconds_per_hop_event(1 << 20));
+        assert!(seconds_per_hop_event(1 << 20) <= seconds_per_hop_event(usize::MAX));
+    }
 
     /// The transpose's table on the Midimew of `nodes` nodes, numbered as `mapping` says
     /// (`None`: the default).

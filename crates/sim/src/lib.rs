@@ -30,7 +30,8 @@ pub mod spec;
 pub mod trace;
 
 pub use experiment::{
-    Experiment, Plan, SATURATED_WORK, default_warmup, execute, execute_on, in_flight_limit, simulate,
+    CCC_FACTOR, Experiment, Plan, REFERENCE_FACTOR, SATURATED_WORK, VC_FACTOR, default_warmup, execute,
+    execute_on, hop_events, in_flight_limit, seconds_per_hop_event, simulate,
 };
 pub use resolved::{
     BuildKey, Destinations, MAX_MESSAGES, MAX_THREADS, Reply, Resolved, Router, Run, Source, Warmup,

@@ -405,7 +405,9 @@ impl Visitor for Walk {
         } else {
             total as f64 / (sources as f64 * n as f64)
         };
-        let (loads, load_method) = match bounded_channel_loads(net, f, self.class_symmetric)? {
+        // Terminal 0's mean distance: its routes' length in all, known before they are walked.
+        let from_zero = self.vertex_transitive.then(|| total as f64 / n.max(1) as f64);
+        let (loads, load_method) = match bounded_channel_loads(net, f, self.class_symmetric, from_zero)? {
             Ok((distinct, how)) => (Some(per_channel(net, &distinct, &self_use, self.others)), how),
             Err(why) => (None, why),
         };

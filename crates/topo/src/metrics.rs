@@ -459,7 +459,7 @@ pub fn channel_loads<R: Routing>(
     routing: &R,
     class_symmetric: bool,
 ) -> Result<Option<(Vec<f64>, String)>, TopoError> {
-    Ok(bounded_channel_loads(net, routing, class_symmetric)?.ok())
+    Ok(bounded_channel_loads(net, routing, class_symmetric, None)?.ok())
 }
 
 /// Whether `route` offers a message from terminal s to terminal t more than one next hop
@@ -502,12 +502,24 @@ pub fn offers_choice(
 /// each class and commute with its routing: tori, circulants, n-hop networks), only terminal
 /// 0's messages are routed and every channel of a class gets the class mean; otherwise every
 /// pair is routed, up to [`LOAD_PAIRS_LIMIT`] terminals. Either way the computation stops
-/// after [`LOAD_WORK_LIMIT`] routing decisions.
+/// after [`LOAD_WORK_LIMIT`] routing decisions; the one-source walk is not even begun when
+/// `mean_distance` (terminal 0's mean distance to the others, when known) says its routes
+/// are longer in all than [`LOAD_WALK_LIMIT`] (a 2^24-node Midimew's walk spent 15 s of a
+/// 28 s setup reaching the limit before this, to give up).
 pub fn bounded_channel_loads<R: Routing>(
     net: &Network,
     routing: &R,
     class_symmetric: bool,
+    mean_distance: Option<f64>,
 ) -> Result<Result<(Vec<f64>, String), String>, TopoError> {
+    let walks = net.terminals() as f64 * mean_distance.unwrap_or(0.0);
+    if class_symmetric && walks > LOAD_WALK_LIMIT {
+        return Ok(Err(format!(
+            "not computed: {} terminals x {:.1} hops exceeds {LOAD_WALK_LIMIT:e} route steps",
+            net.terminals(),
+            mean_distance.unwrap_or(0.0)
+        )));
+    }
     loads_within(net, routing, class_symmetric, LOAD_WORK_LIMIT)
 }
 
@@ -622,16 +634,7 @@ pub fn measure<R: Routing>(
     bisection: Bisection,
 ) -> Result<Metrics, TopoError> {
     let distances = bounded_distances(net, vertex_transitive, class_symmetric)?;
-    let walks = net.terminals() as f64 * distances.average;
-    let loads = if class_symmetric && walks > LOAD_WALK_LIMIT {
-        Err(format!(
-            "not computed: {} terminals x {:.1} hops exceeds {LOAD_WALK_LIMIT:e} route steps",
-            net.terminals(),
-            distances.average
-        ))
-    } else {
-        bounded_channel_loads(net, routing, class_symmetric)?
-    };
+    let loads = bounded_channel_loads(net, routing, class_symmetric, Some(distances.average))?;
     Ok(assemble_with(net, distances, loads, bisection))
 }
 

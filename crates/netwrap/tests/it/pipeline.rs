@@ -205,6 +205,83 @@ fn shards_resume_and_threads_give_the_same_bytes() {
     netwrap().args(["merge", s0.to_str().unwrap()]).assert().code(2).stderr(contains("missing"));
 }
 
+/// Verification of a sweep run in chunks: 12000 tiny points (60 rates × 100 seeds × 2
+/// replications on a 4-node ring, 20 messages each) are three chunks of the runner's 4096, and
+/// more than the 10000 whose results a run keeps. Its CSV and JSON lines are byte for byte what
+/// the same points write as four shards of 3000 (each run in one chunk) merged; a run resumed
+/// from a file a killed run left (its first 5000 rows in reverse order, then a row cut short)
+/// writes them again; `--csv -` streams the same bytes; the run prints no table but says where
+/// its rows are, and `--json`, which would hold every result, is refused before any file is
+/// written.
+#[test]
+fn a_sweep_larger_than_a_chunk_runs_in_chunks_and_resumes() {
+    let dir = scratch("chunks");
+    let rates: Vec<String> = (1..=60).map(|i| format!("{}", f64::from(i) / 1000.0)).collect();
+    let seeds: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+    let file = dir.join("chunks.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[topology]\nfamily = \"ring\"\nk = 4\n[run]\nmessages = 20\n[sweep]\nreplications = 2\n\"workload.rate\" = [{}]\n\"run.seed\" = [{}]\n",
+            rates.join(", "),
+            seeds.join(", ")
+        ),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = |name: &str, extra: &[&str]| {
+        let (csv, jsonl) = (path(&format!("{name}.csv")), path(&format!("{name}.jsonl")));
+        let mut args = vec!["run", file, "--quiet", "--csv", &csv, "--jsonl", &jsonl];
+        args.extend(extra);
+        let out = netwrap().args(&args).assert().success().get_output().clone();
+        (std::fs::read(&csv).unwrap(), std::fs::read(&jsonl).unwrap(), out)
+    };
+    let (csv, jsonl, out) = run("full", &[]);
+    assert!(out.stdout.is_empty());
+    let says = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        says.contains("12000 points run, their rows in") && says.contains("at most 10000 points"),
+        "{says}"
+    );
+    let text = String::from_utf8(csv.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1 + 12000 + 6000, "header, rows, combined rows");
+    for i in 0..4 {
+        run(&format!("s{i}"), &["--shard", &format!("{i}/4")]);
+    }
+    for (ext, full) in [("csv", &csv), ("jsonl", &jsonl)] {
+        let out = path(&format!("merged.{ext}"));
+        let mut args = vec!["merge".to_string()];
+        args.extend((0..4).map(|i| path(&format!("s{i}.{ext}"))));
+        args.extend(["--out".to_string(), out.clone()]);
+        netwrap().args(&args).assert().success();
+        assert!(std::fs::read(&out).unwrap() == *full, "merged shards' {ext} differs from the chunked run's");
+    }
+    let rows: Vec<&str> = text.lines().skip(1).take(5000).collect();
+    let mut partial = format!("{}\n", text.lines().next().unwrap());
+    for row in rows.iter().rev() {
+        partial += &format!("{row}\n");
+    }
+    partial += &text.lines().nth(5001).unwrap()[..30];
+    std::fs::write(path("resumed.csv"), partial).unwrap();
+    std::fs::write(path("resumed.jsonl"), "").unwrap();
+    let (resumed_csv, resumed_jsonl, _) = run("resumed", &["--resume"]);
+    assert!(resumed_csv == csv && resumed_jsonl == jsonl, "the resumed run's files differ");
+    let streamed = netwrap().args(["run", file, "--quiet", "--csv", "-"]).assert().success();
+    assert!(streamed.get_output().stdout == csv, "--csv - differs from the file");
+    let json = path("refused.csv");
+    std::fs::write(&json, "kept\n").unwrap();
+    netwrap()
+        .args(["run", file, "--json", "--csv", &json])
+        .assert()
+        .code(2)
+        .stderr(contains("--json prints every point's result at the end, and this run has 12000 points"));
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), "kept\n");
+    netwrap().args(["run", file]).assert().code(2).stderr(contains(
+        "12000 points, more than the 10000 whose table netwrap prints: write them as they finish",
+    ));
+}
+
 /// Verification that a sweep's files say which experiment they hold: `--resume` refuses
 /// another experiment's file (other rates, another run length, another topology) with status
 /// 2, naming the first difference it can (a value of the recorded config in JSON lines, a
