@@ -37,7 +37,7 @@ pub use cost::{CostReport, cost};
 pub use design::{DesignReport, Simulated, design};
 pub use error::{Error, Result};
 pub use row::Row;
-pub use simulation::{Simulation, run_on, run_point, run_points, simulate};
+pub use simulation::{Builds, Simulation, run_on, run_point, run_points, simulate};
 pub use spec::{Job, ModelSpec, Spec};
 pub use studies::{Saturation, check, saturation};
 pub use sweep::{Point, Sweep};

@@ -76,25 +76,105 @@ pub fn run_points(
     started: impl Fn(&Point, &Plan) + Sync,
     done: impl Fn(&Point, &Result<Simulation>) + Sync,
 ) -> Vec<Result<Simulation>> {
-    type Built = Arc<std::result::Result<Experiment, Error>>;
-    let cache: Mutex<HashMap<BuildKey, Arc<OnceLock<Built>>>> = Mutex::new(HashMap::new());
-    let experiment = |job: &Job| -> Built {
-        let cell = cache.lock().expect("cache lock").entry(job.sim.build_key()).or_default().clone();
-        cell.get_or_init(|| Arc::new(Experiment::build_shared(&job.sim).map_err(Error::from))).clone()
-    };
-    points
-        .par_iter()
-        .map(|p| {
-            let built = experiment(&p.job);
-            let result = match built.as_ref() {
-                Ok(e) => e.plan(&p.job.sim).map_err(Error::from).and_then(|plan| {
-                    started(p, &plan);
-                    run_on(e, &p.job, record.clone())
-                }),
-                Err(e) => Err(e.clone()),
+    Builds::default().run(points, record, started, done)
+}
+
+type Built = Arc<std::result::Result<Experiment, Error>>;
+
+/// A network built (or being built, once) and whether the current call used it.
+type Kept = (Arc<OnceLock<Built>>, bool);
+
+/// The networks built for a sweep's points, kept from one call of [`Builds::run`] to the next
+/// (a sweep run a chunk at a time builds a network once, not once a chunk), and after each call
+/// only those its points used: memory stays that of one chunk's networks.
+#[derive(Default)]
+pub struct Builds {
+    cache: Mutex<HashMap<BuildKey, Kept>>,
+}
+
+impl Builds {
+    /// [`run_points`] with the networks kept here.
+    pub fn run(
+        &self,
+        points: &[Point],
+        record: Record,
+        started: impl Fn(&Point, &Plan) + Sync,
+        done: impl Fn(&Point, &Result<Simulation>) + Sync,
+    ) -> Vec<Result<Simulation>> {
+        let experiment = |job: &Job| -> Built {
+            let cell = {
+                let mut cache = self.cache.lock().expect("cache lock");
+                let entry = cache.entry(job.sim.build_key()).or_default();
+                entry.1 = true;
+                entry.0.clone()
             };
-            done(p, &result);
-            result
-        })
-        .collect()
+            cell.get_or_init(|| Arc::new(Experiment::build_shared(&job.sim).map_err(Error::from))).clone()
+        };
+        let results = points
+            .par_iter()
+            .map(|p| {
+                let built = experiment(&p.job);
+                let result = match built.as_ref() {
+                    Ok(e) => e.plan(&p.job.sim).map_err(Error::from).and_then(|plan| {
+                        started(p, &plan);
+                        run_on(e, &p.job, record.clone())
+                    }),
+                    Err(e) => Err(e.clone()),
+                };
+                done(p, &result);
+                result
+            })
+            .collect();
+        let mut cache = self.cache.lock().expect("cache lock");
+        cache.retain(|_, (_, used)| std::mem::replace(used, false));
+        results
+    }
+
+    /// Networks kept.
+    pub fn len(&self) -> usize {
+        self.cache.lock().expect("cache lock").len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::Sweep;
+
+    /// Verification: networks outlive a call of [`Builds::run`] while the next call's points
+    /// use them, and only then — the kept networks are the last call's (two chunks of a sweep
+    /// over rates keep one ring; a chunk on another ring leaves that one alone). The results
+    /// equal those of [`run_points`], which builds afresh.
+    #[test]
+    fn builds_are_kept_across_chunks_and_only_while_used() {
+        let sweep = |k: u32| {
+            let file = format!(
+                "[topology]\nfamily = \"ring\"\nk = {k}\n[run]\nmessages = 20\n[sweep]\n\"workload.rate\" = [0.01, 0.02]\n"
+            );
+            Sweep::from_toml(&file).unwrap()
+        };
+        let (a, b) = (sweep(4), sweep(5));
+        let chunk = |s: &Sweep, i: u64| vec![s.point(i).unwrap()];
+        let builds = Builds::default();
+        let latency = |r: &[Result<Simulation>]| r[0].as_ref().unwrap().result.report.latency;
+        let first = builds.run(&chunk(&a, 0), Record::default(), |_, _| {}, |_, _| {});
+        assert_eq!(builds.len(), 1);
+        let second = builds.run(&chunk(&a, 1), Record::default(), |_, _| {}, |_, _| {});
+        assert_eq!(builds.len(), 1);
+        assert_eq!(
+            latency(&second),
+            latency(&run_points(&chunk(&a, 1), Record::default(), |_, _| {}, |_, _| {}))
+        );
+        assert_ne!(latency(&first), latency(&second));
+        builds.run(&chunk(&b, 0), Record::default(), |_, _| {}, |_, _| {});
+        assert_eq!(builds.len(), 1);
+        let both = [chunk(&a, 0), chunk(&b, 1)].concat();
+        builds.run(&both, Record::default(), |_, _| {}, |_, _| {});
+        assert_eq!(builds.len(), 2);
+    }
 }

@@ -17,7 +17,7 @@ use crate::table;
 use anyhow::{Context, bail};
 use netwrap_app::reproduce::{ChannelRow, Runs};
 use netwrap_app::sweep::{Axis, Identity};
-use netwrap_app::{Point, Row, Saturation, Simulation, Spec, Sweep, run_points};
+use netwrap_app::{Builds, Point, Row, Saturation, Simulation, Spec, Sweep};
 use netwrap_engine::Record;
 use netwrap_engine::traffic::MessageSize;
 use netwrap_sim::report::Verdict;
@@ -770,10 +770,12 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     let mut held: Vec<(Point, Simulation)> = Vec::new();
     let mut failed: Option<(u64, netwrap_app::Error)> = None;
     let mut more = 0u64;
+    // A network is built once for the whole run, not once a chunk.
+    let builds = Builds::default();
     while !chunk.is_empty() {
         stream.lock().expect("stream lock").0 = 0;
         let order: Vec<u64> = chunk.iter().map(|p| p.index).collect();
-        let results = run_points(
+        let results = builds.run(
             &chunk,
             record.clone(),
             |p, plan| {
