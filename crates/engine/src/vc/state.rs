@@ -114,11 +114,9 @@ impl Config {
             eject_latency: p.ejection_latency as u64,
             eject_slots: if p.ejection == crate::params::Ejection::EveryVc { p.vcs } else { 1 },
             packet: p.packet,
-            wide: net.terminal_width() > 1 || net.channels().iter().any(|c| c.width > 1),
+            wide: wide(net),
             terminal_width: net.terminal_width(),
-            gated: p.stages.is_some_and(|s| s.vc_gap() > 0)
-                || net.terminal_width() > 1
-                || net.channels().iter().any(|c| c.width > 1),
+            gated: p.stages.is_some_and(|s| s.vc_gap() > 0) || wide(net),
             whole: p.switching != Switching::Wormhole,
             saf: p.switching == Switching::Saf,
             oldest_first: p.arbitration == Arbitration::OldestFirst,
@@ -158,6 +156,11 @@ impl Config {
     pub fn wrap(&self, x: u32) -> u32 {
         if x >= self.f { x - self.f } else { x }
     }
+}
+
+/// Whether some channel or the terminals' links carry more than one flit a cycle.
+fn wide(net: &Network) -> bool {
+    net.terminal_width() > 1 || net.channels().iter().any(|c| c.width > 1)
 }
 
 /// The network's ports and VCs as the router sees them.
@@ -227,8 +230,7 @@ impl Layout {
         let class = channels.iter().map(|c| c.class as u32).chain((0..terminals).map(|_| NONE)).collect();
         let dateline = if p.deadlock == Avoidance::Dateline { super::rings(net) } else { Vec::new() };
         let latency = crate::channel_latencies(net, p, spec);
-        let wide = net.terminal_width() > 1 || channels.iter().any(|c| c.width > 1);
-        let width = if wide {
+        let width = if wide(net) {
             channels
                 .iter()
                 .map(|c| c.width as u32)
