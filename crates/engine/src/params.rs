@@ -200,6 +200,16 @@ pub struct VcParams {
     pub vcs: u32,
     /// Flits per virtual-channel buffer.
     pub buffer: u32,
+    /// Flits per output VC's buffer in the sending router (0: none, the input-buffered
+    /// router): CAMINOS's `output_buffer_size`. A packet crosses the switch into it and the
+    /// link takes flits from it.
+    pub output_buffer: u32,
+    /// Grants an input port may take per cycle (BookSim2's `input_speedup`), each of up to its
+    /// width in flits.
+    pub input_speedup: u32,
+    /// Grants an output channel's buffers may take per cycle, from different VCs (BookSim2's
+    /// `output_speedup`); more than one needs output buffers.
+    pub output_speedup: u32,
     /// Router delay r in cycles: the pipeline every flit crosses (with `stages`, their switch
     /// allocation plus traversal).
     pub router_delay: u32,
@@ -236,6 +246,9 @@ impl VcParams {
     pub const DEFAULT: VcParams = VcParams {
         vcs: 2,
         buffer: 16,
+        output_buffer: 0,
+        input_speedup: 1,
+        output_speedup: 1,
         router_delay: 0,
         stages: None,
         injection_latency: 0,

@@ -87,7 +87,13 @@ struct InputVc {
 }
 
 struct OutputVc {
+    /// Credits for the downstream buffer; with output buffers, the output buffer's free
+    /// slots (the switch's view), the downstream credits being `link`'s.
     credits: u32,
+    link: u32,
+    /// With output buffers, its flits: (packet, credits a header needs on the link (0 for
+    /// other flits), tail).
+    queue: VecDeque<(usize, u32, bool)>,
     /// The input VC whose packet holds it.
     holder: Option<u32>,
     /// When it was taken and its header's wait, if in the measurement window.
@@ -146,13 +152,19 @@ struct Sim<'a, R: Routing> {
     /// Flits on the wires, (arrival, input VC, packet), and credits, (arrival, output VC).
     wires: VecDeque<(u64, u32, usize)>,
     credits: VecDeque<(u64, u32)>,
-    /// The flits each input port may still move this cycle (its width at the start of a
-    /// cycle), and which output channels and ejection ports moved a flit this cycle.
+    /// The flits each input port may still move this cycle (its width times the input
+    /// speedup at the start of a cycle), the grants each output channel took this cycle, and
+    /// which ejection ports moved a flit this cycle.
     port_left: Vec<u32>,
-    channel_used: Vec<bool>,
+    port_room: Vec<u32>,
+    channel_grants: Vec<u32>,
     sink_used: Vec<bool>,
     /// The separable allocators' round-robin pointers.
     pointers: switch_alloc::Pointers,
+    /// With output buffers: each router's outgoing channels, and each channel's link
+    /// arbiter's pointer.
+    outgoing: Vec<Vec<u32>>,
+    link_next: Vec<u32>,
     /// Each port's rotating VC pointer (channels, then injection channels).
     vc_next: Vec<u32>,
     last_move: u64,
@@ -200,8 +212,8 @@ pub fn run<R: Routing>(
         for t in 0..net.terminals() {
             s.inject(t, now);
         }
-        s.port_left.clone_from(&s.width);
-        s.channel_used.fill(false);
+        s.port_left.clone_from(&s.port_room);
+        s.channel_grants.fill(0);
         s.sink_used.fill(false);
         for rt in 0..net.routers() {
             s.route(rt, now);
@@ -258,7 +270,15 @@ impl<'a, R: Routing> Sim<'a, R> {
                 .collect(),
             vcs_in: if split { v / 2 } else { v },
             ivcs: (0..nvc).map(|_| InputVc::default()).collect(),
-            ovcs: (0..nc * v).map(|_| OutputVc { credits: p.buffer, holder: None, taken: None }).collect(),
+            ovcs: (0..nc * v)
+                .map(|_| OutputVc {
+                    credits: if p.output_buffer > 0 { p.output_buffer } else { p.buffer },
+                    link: if p.output_buffer > 0 { p.buffer } else { 0 },
+                    queue: VecDeque::new(),
+                    holder: None,
+                    taken: None,
+                })
+                .collect(),
             sources: (0..terminals)
                 .map(|_| Source { held: vec![false; v as usize], ..Source::default() })
                 .collect(),
@@ -271,7 +291,21 @@ impl<'a, R: Routing> Sim<'a, R> {
             wires: VecDeque::new(),
             credits: VecDeque::new(),
             port_left: vec![0; (nc + terminals) as usize],
-            channel_used: vec![false; nc as usize],
+            port_room: net
+                .channels()
+                .iter()
+                .map(|c| c.width as u32 * p.input_speedup)
+                .chain((0..terminals).map(|_| net.terminal_width() * p.input_speedup))
+                .collect(),
+            channel_grants: vec![0; nc as usize],
+            outgoing: {
+                let mut out = vec![Vec::new(); net.routers() as usize];
+                for (c, (src, _)) in net.edges().enumerate() {
+                    out[src as usize].push(c as u32);
+                }
+                out
+            },
+            link_next: vec![0; nc as usize],
             sink_used: vec![false; terminals as usize],
             vc_next: vec![0; net.channels().len() + terminals as usize],
             pointers: switch_alloc::Pointers::new(
@@ -308,7 +342,12 @@ impl<'a, R: Routing> Sim<'a, R> {
         let (landing, flying): (VecDeque<_>, VecDeque<_>) = self.credits.drain(..).partition(|c| c.0 == now);
         self.credits = flying;
         for (_, o) in landing {
-            self.ovcs[o as usize].credits += 1;
+            let ov = &mut self.ovcs[o as usize];
+            if self.p.output_buffer > 0 {
+                ov.link += 1;
+            } else {
+                ov.credits += 1;
+            }
         }
     }
 
@@ -457,7 +496,12 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// and traversal.
     fn route(&mut self, rt: u32, now: u64) {
         let vcs = &self.router_vcs[rt as usize];
-        if vcs.iter().all(|&ivc| self.ivcs[ivc as usize].flits.is_empty()) {
+        let queued = |s: &Self| {
+            s.outgoing[rt as usize]
+                .iter()
+                .any(|&c| (c * s.p.vcs..(c + 1) * s.p.vcs).any(|o| !s.ovcs[o as usize].queue.is_empty()))
+        };
+        if vcs.iter().all(|&ivc| self.ivcs[ivc as usize].flits.is_empty()) && !queued(self) {
             return;
         }
         // The rotating priority advances in every cycle in which the router holds a flit.
@@ -478,11 +522,73 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
         }
         if self.p.allocator != Allocator::Greedy {
-            return self.separable(&requests, now);
+            self.separable(&requests, now);
+        } else {
+            for &ivc in &requests {
+                self.traverse(ivc, now);
+            }
         }
-        for &ivc in &requests {
-            self.traverse(ivc, now);
+        if self.p.output_buffer > 0 {
+            for i in 0..self.outgoing[rt as usize].len() {
+                self.link(self.outgoing[rt as usize][i], now);
+            }
         }
+    }
+
+    /// The link stage of channel `c` (with output buffers): of its output buffers whose
+    /// front flit has the credits it needs (a header the room its VC allocation asked for,
+    /// any other flit one), one whose front flit continues a packet if any does, the first
+    /// from the channel's pointer; it sends up to the channel's width in flits of that packet,
+    /// each credited. The pointer stays on the VC chosen, or moves past it after a tail.
+    fn link(&mut self, c: u32, now: u64) {
+        let v = self.p.vcs;
+        let start = self.link_next[c as usize];
+        let can_go = |o: u32| {
+            let ov = &self.ovcs[o as usize];
+            ov.queue.front().filter(|f| ov.link > 0 && ov.link >= f.1).map(|f| f.1 == 0)
+        };
+        let order: Vec<u32> = (start..v).chain(0..start).collect();
+        let pick = order
+            .iter()
+            .copied()
+            .find(|&k| can_go(c * v + k) == Some(true))
+            .or_else(|| order.iter().copied().find(|&k| can_go(c * v + k).is_some()));
+        let Some(k) = pick else { return };
+        let o = c * v + k;
+        let mut tail = false;
+        for i in 0..self.width[c as usize] {
+            let ov = &mut self.ovcs[o as usize];
+            let Some(&(packet, need, is_tail)) = ov.queue.front() else { break };
+            if i > 0 && (need > 0 || ov.link == 0) {
+                break;
+            }
+            ov.queue.pop_front();
+            ov.credits += 1;
+            ov.link -= 1;
+            self.last_move = now;
+            self.send(o, packet, need > 0, i == 0, now);
+            tail = is_tail;
+            if tail {
+                break;
+            }
+        }
+        self.link_next[c as usize] = if tail { (k + 1) % v } else { k };
+    }
+
+    /// A flit of `packet` leaves on output VC `o`'s channel at `now` (`header`: its packet's
+    /// first; `first`: the first of its grant, which counts the channel's cycle).
+    fn send(&mut self, o: u32, packet: usize, header: bool, first: bool, now: u64) {
+        let c = o / self.p.vcs;
+        if header {
+            self.packets[packet].hops += 1;
+        }
+        if first {
+            if now >= self.warmup {
+                self.busy[c as usize] += 1;
+            }
+            self.flit_hops += 1;
+        }
+        self.wires.push_back((now + self.latency[c as usize] as u64, o, packet));
     }
 
     /// A separable allocator's round: of `requests`, those holding an output, past their VC
@@ -539,8 +645,13 @@ impl<'a, R: Routing> Sim<'a, R> {
         // Non-minimal paths: decided at the source by the channels' credits (PAR again at the
         // first hop); the packet heads for its intermediate until it gets there.
         let mut leg = pk.leg;
-        let (ovcs, f) = (&self.ovcs, self.p.buffer);
-        let queue = |c: u32| (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>();
+        // (A channel's queue: its VCs' flits downstream and owed, and in its output buffers.)
+        let (ovcs, depth) = (&self.ovcs, self.p.buffer + self.p.output_buffer);
+        let queue = |c: u32| {
+            (c * v..(c + 1) * v)
+                .map(|o| (depth - ovcs[o as usize].credits - ovcs[o as usize].link) as u64)
+                .sum::<u64>()
+        };
         let dal = self.legs.paths().choice == PathChoice::Dal;
         if dal {
             // DAL: every minimal hop, then the deroutes the packet may still take.
@@ -740,11 +851,13 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
             Output::Vc(o) => {
                 let c = (o / v) as usize;
-                if self.channel_used[c] || self.ovcs[o as usize].credits == 0 || self.waits_for_tail(ivc, now)
+                if self.channel_grants[c] == self.p.output_speedup
+                    || self.ovcs[o as usize].credits == 0
+                    || self.waits_for_tail(ivc, now)
                 {
                     return;
                 }
-                self.channel_used[c] = true;
+                self.channel_grants[c] += 1;
             }
         }
         // The grant moves up to the output's width in flits of the front packet, each one ready
@@ -821,11 +934,8 @@ impl<'a, R: Routing> Sim<'a, R> {
                 }
             }
             Output::Vc(o) => {
-                let c = o / v;
-                if is_header {
-                    pk.hops += 1;
-                }
-                let class = self.class(c) as usize;
+                let class = self.class(o / v) as usize;
+                let need = if is_header { self.link_need(ivc, o, flit.packet) } else { 0 };
                 let ov = &mut self.ovcs[o as usize];
                 ov.credits -= 1;
                 if is_tail {
@@ -833,15 +943,29 @@ impl<'a, R: Routing> Sim<'a, R> {
                     let taken = ov.taken.take();
                     serve(&mut self.service[class], taken, now);
                 }
-                if first {
-                    if now >= self.warmup {
-                        self.busy[c as usize] += 1;
-                    }
-                    self.flit_hops += 1;
+                if self.p.output_buffer > 0 {
+                    ov.queue.push_back((flit.packet, need, is_tail));
+                } else {
+                    self.send(o, flit.packet, is_header, first, now);
                 }
-                self.wires.push_back((now + self.latency[c as usize] as u64, o, flit.packet));
             }
         }
+    }
+
+    /// With output buffers, the credits a header crossing from input VC `ivc` to output VC `o`
+    /// needs on the link: the room its VC allocation asked for there (a packet, or a flit with
+    /// wormhole; two where Bubble flow control or an escape ring is entered).
+    fn link_need(&self, ivc: u32, o: u32, packet: usize) -> u32 {
+        let v = self.p.vcs;
+        let pk = &self.packets[packet];
+        let whole = if self.p.switching == Switching::Wormhole { 1 } else { pk.len };
+        let entering = self.class_of_port(ivc / v) != Some(self.class(o / v));
+        let base = self.messages[pk.message].base;
+        let escape_entry = self.p.deadlock == Avoidance::Escape
+            && self.routing.rings()
+            && o % v == base
+            && (ivc % v != base || entering);
+        if (self.p.deadlock == Avoidance::Bubble && entering) || escape_entry { 2 * whole } else { whole }
     }
 
     /// A packet's tail is ejected at `now`: it is delivered at `now + 1` plus the ejection
@@ -870,14 +994,18 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
     }
 
-    /// Flits buffered or on a wire.
+    /// Flits buffered (input and output buffers) or on a wire.
     fn flits_in_network(&self) -> u64 {
-        self.ivcs.iter().map(|q| q.flits.len() as u64).sum::<u64>() + self.wires.len() as u64
+        self.ivcs.iter().map(|q| q.flits.len() as u64).sum::<u64>()
+            + self.ovcs.iter().map(|o| o.queue.len() as u64).sum::<u64>()
+            + self.wires.len() as u64
     }
 
     /// Whether a router holds a flit or a source a packet at the end of the cycle.
     fn holds_anything(&self) -> bool {
-        self.ivcs.iter().any(|q| !q.flits.is_empty()) || self.sources.iter().any(|s| !s.queue.is_empty())
+        self.ivcs.iter().any(|q| !q.flits.is_empty())
+            || self.ovcs.iter().any(|o| !o.queue.is_empty())
+            || self.sources.iter().any(|s| !s.queue.is_empty())
     }
 
     /// The next cycle at which a flit or a credit arrives, or the workload or the collector has

@@ -282,6 +282,10 @@ struct Knobs {
     dateline_class: DatelineClass,
     allocator: Allocator,
     vc_choice: VcChoice,
+    /// Output buffers (flits beyond the least the case admits) and the input and output
+    /// speedups (taken where the allocator and output buffers admit them).
+    output_buffer: Option<u32>,
+    speedups: (u32, u32),
     link_latency: u32,
     size: MessageSize,
     /// Offered flits per node per cycle.
@@ -343,13 +347,25 @@ fn knobs() -> impl Strategy<Value = Knobs> {
             Just(Allocator::Islip)
         ],
         prop_oneof![Just(VcChoice::Lowest), Just(VcChoice::Rotating)],
+        (
+            prop::option::weighted(0.3, 0..=6u32),
+            prop_oneof![3 => Just((1u32, 1u32)), 1 => (1..=3u32, 1..=3u32)],
+        ),
     );
     (router, workload, run, stages).prop_map(
         |(
             (switching, arbitration, vcs, extra_buffer, packet, router_delay, link_latency),
             (size, load, arrivals, threads, replies),
             (warmup, messages, max_cycles, seed, stop, uniform_others),
-            (stages, terminal_latencies, ejection, dateline_class, allocator, vc_choice),
+            (
+                stages,
+                terminal_latencies,
+                ejection,
+                dateline_class,
+                allocator,
+                vc_choice,
+                (output_buffer, speedups),
+            ),
         )| Knobs {
             switching,
             arbitration,
@@ -364,6 +380,8 @@ fn knobs() -> impl Strategy<Value = Knobs> {
             dateline_class,
             allocator,
             vc_choice,
+            output_buffer,
+            speedups,
             link_latency,
             size,
             load,
@@ -408,9 +426,19 @@ fn case() -> impl Strategy<Value = Case> {
             _ if switching != Switching::Wormhole || vc::widening(built.network()).is_some() => packet,
             _ => 1,
         };
+        // Output buffers need the input buffers' least room (a flit, a packet, or two for a
+        // ring's entry); speedups greater than one need the greedy allocator, and an output
+        // speedup output buffers.
+        let output_buffer = k.output_buffer.map_or(0, |extra| min_buffer + extra);
+        let greedy = k.allocator == Allocator::Greedy;
+        let input_speedup = if greedy { k.speedups.0 } else { 1 };
+        let output_speedup = if greedy && output_buffer > 0 { k.speedups.1 } else { 1 };
         let p = VcParams {
             vcs: k.vcs.max(min_vcs),
             buffer: min_buffer + k.extra_buffer,
+            output_buffer,
+            input_speedup,
+            output_speedup,
             router_delay: k.router_delay,
             stages: k.stages,
             injection_latency: k.terminal_latencies.0,

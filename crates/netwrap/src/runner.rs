@@ -1259,9 +1259,10 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
     if let Some(p) = c.router.vc() {
         writeln!(
             out,
-            "router: virtual-channel, {} VCs x {} flits per input port, router delay {}, link latency {} (credits alike){}, packets of at most {} flits, {}, {}{}",
+            "router: virtual-channel, {} VCs x {} flits per input port{}, router delay {}, link latency {} (credits alike){}, packets of at most {} flits, {}, {}{}",
             p.vcs,
             p.buffer,
+            buffers_text(p),
             pipeline_text(p),
             p.link_latency,
             terminal_channels_text(p),
@@ -1311,6 +1312,20 @@ fn arbitration_text(p: &netwrap_sim::VcParams) -> String {
         netwrap_sim::Allocator::Islip => "iSLIP",
     };
     format!("{allocator} switch allocation with {arbitration} arbiters")
+}
+
+/// The router's output buffers and speedups, when it has them (", …" or nothing).
+fn buffers_text(p: &netwrap_sim::VcParams) -> String {
+    let mut text = String::new();
+    if p.output_buffer > 0 {
+        text += &format!(" and {} flits per output VC", p.output_buffer);
+    }
+    for (name, speedup) in [("input", p.input_speedup), ("output", p.output_speedup)] {
+        if speedup > 1 {
+            text += &format!(", {name} speedup {speedup}");
+        }
+    }
+    text
 }
 
 /// The router delay, and its stages when given as stages.

@@ -691,6 +691,9 @@ fn router(
         ("preset", spec.preset.is_some()),
         ("vcs", spec.vcs.is_some()),
         ("buffer", spec.buffer.is_some()),
+        ("output-buffer", spec.output_buffer.is_some()),
+        ("input-speedup", spec.input_speedup.is_some()),
+        ("output-speedup", spec.output_speedup.is_some()),
         ("router-delay", spec.router_delay.is_some()),
         ("routing-delay", spec.routing_delay.is_some()),
         ("vc-alloc-delay", spec.vc_alloc_delay.is_some()),
@@ -753,6 +756,9 @@ fn router(
     let mut p = VcParams {
         vcs: spec.vcs.unwrap_or(d.vcs),
         buffer: spec.buffer.unwrap_or(d.buffer),
+        output_buffer: spec.output_buffer.unwrap_or(d.output_buffer),
+        input_speedup: spec.input_speedup.unwrap_or(d.input_speedup),
+        output_speedup: spec.output_speedup.unwrap_or(d.output_speedup),
         router_delay: match stages {
             Some(s) => s.switch_alloc.saturating_add(s.traversal),
             None => spec.router_delay.unwrap_or(d.router_delay),
@@ -780,6 +786,9 @@ fn router(
     for (key, value, min) in [
         ("vcs", p.vcs, 1),
         ("buffer", p.buffer, 1),
+        ("output-buffer", p.output_buffer, 0),
+        ("input-speedup", p.input_speedup, 1),
+        ("output-speedup", p.output_speedup, 1),
         ("router-delay", p.router_delay, 0),
         ("routing-delay", p.stages.map_or(0, |s| s.routing), 0),
         ("vc-alloc-delay", p.stages.map_or(0, |s| s.vc_alloc), 0),
@@ -812,6 +821,41 @@ fn router(
                 p.buffer,
                 p.packet,
                 if p.switching == Switching::Vct { "vct" } else { "saf" }
+            ),
+        ));
+    }
+    if p.output_buffer > 0 && p.switching != Switching::Wormhole && p.output_buffer < p.packet {
+        return Err(error(
+            "router.output-buffer",
+            &["router.packet", "router.switching"],
+            format!(
+                "router.output-buffer = {} is below router.packet = {}: {} switching takes an output buffer only with room for a whole packet, so no packet could ever cross the switch",
+                p.output_buffer,
+                p.packet,
+                if p.switching == Switching::Vct { "vct" } else { "saf" }
+            ),
+        ));
+    }
+    if p.output_speedup > 1 && p.output_buffer == 0 {
+        return Err(error(
+            "router.output-speedup",
+            &["router.output-buffer"],
+            format!(
+                "router.output-speedup = {} needs router.output-buffer: without output buffers a channel's link carries what the switch gives it, one grant a cycle",
+                p.output_speedup
+            ),
+        ));
+    }
+    if let Some((key, speedup)) = [("input-speedup", p.input_speedup), ("output-speedup", p.output_speedup)]
+        .into_iter()
+        .find(|s| s.1 > 1)
+        && p.allocator != Allocator::Greedy
+    {
+        return Err(error(
+            &format!("router.{key}"),
+            &["router.allocator"],
+            format!(
+                "router.{key} = {speedup} needs router.allocator = greedy: the separable allocators grant each input and output port once a cycle"
             ),
         ));
     }
@@ -983,6 +1027,17 @@ fn avoidance(p: &VcParams, topology: &TopologySpec, routing_spec: &RoutingSpec) 
                     "router.deadlock = {name} needs router.buffer >= 2 x router.packet = {}, not {}: a packet enters a ring only with room for two",
                     2 * p.packet,
                     p.buffer
+                ),
+            ));
+        }
+        if rings && p.output_buffer > 0 && p.output_buffer < 2 * p.packet {
+            return Err(error(
+                "router.deadlock",
+                &["router.output-buffer", "router.packet"],
+                format!(
+                    "router.deadlock = {name} needs router.output-buffer >= 2 x router.packet = {}, not {}: a packet enters a ring only with room for two, in the output buffer as downstream",
+                    2 * p.packet,
+                    p.output_buffer
                 ),
             ));
         }
@@ -1178,6 +1233,9 @@ impl Resolved {
                 kind: Some(RouterKind::Vc),
                 vcs: Some(p.vcs),
                 buffer: Some(p.buffer),
+                output_buffer: (p.output_buffer != 0).then_some(p.output_buffer),
+                input_speedup: (p.input_speedup != 1).then_some(p.input_speedup),
+                output_speedup: (p.output_speedup != 1).then_some(p.output_speedup),
                 // The pipeline as it was given: r alone, or every stage (r follows from them).
                 router_delay: p.stages.is_none().then_some(p.router_delay),
                 routing_delay: p.stages.map(|s| s.routing),

@@ -61,6 +61,23 @@ pub struct RouterSpec {
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub buffer: Option<u32>,
+    /// With --router vc: flits per output VC's buffer in the sending router, between the
+    /// switch and the link (CAMINOS's output buffers) [spec: router.output-buffer] (default 0:
+    /// none, the input-buffered router).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_buffer: Option<u32>,
+    /// With --router vc: switch grants an input port may take per cycle, to different
+    /// outputs (BookSim2's input_speedup) [spec: router.input-speedup] (default 1).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_speedup: Option<u32>,
+    /// With --router vc: switch grants an output channel's buffers may take per cycle, from
+    /// different VCs (BookSim2's output_speedup; needs --output-buffer) [spec:
+    /// router.output-speedup] (default 1).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_speedup: Option<u32>,
     /// With --router vc: router delay r in cycles, the pipeline each flit crosses in a router
     /// [spec: router.router-delay] (default 0: r + l = 1, the ideal switch's hop).
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Router"))]
@@ -215,9 +232,10 @@ pub enum Preset {
     /// channels of 1 cycle, ejection with every VC, the dateline class by route; unloaded 3 + (H + 1)·t_r + H·t_c + (L − 1) cycles with
     /// t_r = 4, t_c = 1 (links of 1 cycle: BookSim's `use_noc_latency = 0`).
     Booksim,
-    /// CAMINOS's Basic router as its bubble example sets it: no router delay, links of 1
-    /// cycle, a server-to-router link of 1 cycle, virtual cut-through; unloaded
-    /// (H + 2) + (P − 1) cycles (H counting the channels between routers).
+    /// CAMINOS's Basic router as its bubble example sets it: one VC of 16 flits, an output
+    /// buffer of 16 flits per VC, 4-flit packets, no router delay, links of 1 cycle, a
+    /// server-to-router link of 1 cycle, virtual cut-through; unloaded (H + 2) + (P − 1)
+    /// cycles (H counting the channels between routers).
     Caminos,
 }
 
@@ -254,6 +272,7 @@ impl Preset {
             Preset::Caminos => VcParams {
                 vcs: 1,
                 buffer: 16,
+                output_buffer: 16,
                 packet: 4,
                 switching: Switching::Vct,
                 injection_latency: 1,

@@ -179,9 +179,9 @@ impl<R: Routing> Vc<'_, R> {
         }
         let Buffers { ovcs, scratch: cands, .. } = &mut self.buf;
         if self.legs.active() {
-            let (v, f) = (self.c.v, self.c.f);
+            let (v, depth) = (self.c.v, self.c.depth);
             let ovcs = &*ovcs;
-            let queue = |c: u32| queue(ovcs, v, f, c);
+            let queue = |c: u32| queue(ovcs, v, depth, c);
             let (to, switched) = self.legs.next_target(
                 self.net,
                 self.routing,
@@ -288,7 +288,7 @@ impl<R: Routing> Vc<'_, R> {
         if !deroutes.is_empty() {
             // DAL: the least-queued deroute with a free VC if the test prefers it to the
             // least-queued minimal hop.
-            let (ovcs, v, f) = (&self.buf.ovcs, self.c.v, self.c.f);
+            let (ovcs, v, f) = (&self.buf.ovcs, self.c.v, self.c.depth);
             let q_min = minimal.iter().map(|&c| queue(ovcs, v, f, c)).min().unwrap_or(0);
             let d = choose(deroutes, pk.salt, pk.hops, 0, |c| {
                 if free_vc(c) != NONE { queue(ovcs, v, f, c) } else { u64::MAX }
@@ -348,8 +348,11 @@ impl<R: Routing> Vc<'_, R> {
 }
 
 /// A channel's queue as UGAL and DAL read it: the flits its VCs' buffers downstream hold or
-/// are owed, by the credits (BookSim's used credits).
+/// are owed, by the credits (BookSim's used credits), and those in its output buffers
+/// (`depth`: a VC's input and output buffer flits together).
 #[inline]
-pub(crate) fn queue(ovcs: &[OutVc], v: u32, f: u32, c: u32) -> u64 {
-    (c * v..(c + 1) * v).map(|o| (f - ovcs[o as usize].credits) as u64).sum::<u64>()
+pub(crate) fn queue(ovcs: &[OutVc], v: u32, depth: u32, c: u32) -> u64 {
+    (c * v..(c + 1) * v)
+        .map(|o| (depth - ovcs[o as usize].credits - ovcs[o as usize].link) as u64)
+        .sum::<u64>()
 }

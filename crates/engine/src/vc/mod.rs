@@ -58,6 +58,24 @@
 //!   whole message), so buffers must hold a packet there ([`widening`]). A channel's busy
 //!   cycles and channel-cycles count the cycles it carries flits, as on the ideal switch.
 //!   Parallel channels (dilation) are channels of their own, offered together by the routing.
+//! - Output buffers (`--output-buffer F_o`, CAMINOS's `output_buffer_size`; 0: none): each
+//!   channel output VC has a FIFO of F_o flits in the sending router, between the switch and
+//!   the link. VC allocation then takes an output VC whose output buffer shows the room the
+//!   header needs (a flit, a packet, two on entering a ring), not the downstream credits, and
+//!   the tail's crossing into the output buffer releases the VC: packets of one output VC
+//!   queue there in order. Switch allocation grants by the output buffer's free slots; a flit
+//!   that crosses the switch may leave on the link in the same cycle (no added delay). Each
+//!   cycle, after the router's switch traversal, each of its channels carries flits from one of
+//!   its output buffers: among those whose front flit has the downstream credits it needs (a
+//!   header: the room its VC allocation asked for, now downstream; another flit: one), one
+//!   continuing a packet first (CAMINOS's in-transit priority), then the first from a rotating
+//!   pointer per channel that stays on the VC chosen and moves past it after a tail; up to the
+//!   channel's width in flits of that packet. Ejection ports have no output buffers. UGAL and
+//!   DAL read a channel's queue as its output buffers' flits plus the downstream ones.
+//! - Speedup (greedy allocation only): an input port may take up to `input_speedup` grants a
+//!   cycle (each of up to its width in flits, to different outputs), and with output buffers
+//!   an output channel up to `output_speedup` grants a cycle, from different VCs (BookSim2's
+//!   `input_speedup` and `output_speedup`).
 //! - With a dateline (`--deadlock dateline`, tori only) a packet may take only the lower half
 //!   of a channel's VCs until it takes its ring's wrap-around channel, and only the upper half
 //!   from there until it leaves the ring (Dally & Seitz 1987's two classes per ring); with
@@ -122,8 +140,13 @@
 //!   workload has something due. The others change nothing and are skipped, so a condition
 //!   that first holds in one of them (a saturated run's window or deadline passing during an
 //!   idle stretch) is found at the next simulated cycle.
+//! - *Output buffers.* A router's link stage runs after its switch traversal, its channels in
+//!   number order. A packet holds an output VC from its VC grant to its tail's crossing into
+//!   the output buffer (the class service counts that span); a channel's busy cycles count the
+//!   cycles its link carries flits. Buffer occupancy counts the input buffers only.
 //! - *Deadlock report.* An input VC holding flits waits for the output VC its front packet
-//!   holds (that is, the downstream input VC) unless it is ejecting; a header without an output
+//!   holds (that is, the downstream input VC; an output buffer between them is passed over)
+//!   unless it is ejecting; a header without an output
 //!   waits for VC 0 of its deterministic channel (escape routing: its escape channel; otherwise
 //!   the routing's first candidate), or for the input VC whose packet holds that VC. Following
 //!   the waits from each input VC holding flits, in number order, the first walk that comes
@@ -138,7 +161,8 @@
 //!   at each next router r + l later, so it is ejected at t + (h + 1)r + hl; the flits follow
 //!   one per cycle without a gap, the packets of a message back to back, so the last flit is
 //!   ejected B − 1 cycles later and
-//!   **T = (h + 1)·r + h·l + B**, whatever P (the ideal switch's h + B at r = 0, l = 1);
+//!   **T = (h + 1)·r + h·l + B**, whatever P (the ideal switch's h + B at r = 0, l = 1),
+//!   with or without output buffers and speedup;
 //!   with stages and terminals' channels, each router adds t_rc + t_va (speculative:
 //!   t_rc + max(0, t_va − t_sa), [`crate::params::VcParams::header_extra`]) and the message
 //!   the injection and ejection latencies.
@@ -164,7 +188,8 @@
 //! 3. each router holding flits (`step_routers`): `requests` (its input VCs with a ready front
 //!    flit, in arbitration order), `vc_allocation` (routing, with the per-VC route cache, and
 //!    VC allocation, `alloc`), `switch_allocation_and_traversal` (switch allocation, switch
-//!    traversal with the credit sent back, then link traversal or ejection, `switch`);
+//!    traversal with the credit sent back, then link traversal or ejection, `switch`), and
+//!    with output buffers `link_stage` (`switch`);
 //! 4. the collector's tick and the stop rule, and the deadlock watch (`deadlock`: `deadlocked`;
 //!    the report, `deadlock_report`, when the run ends on one).
 //!
@@ -198,11 +223,14 @@ pub const MAX_FLIT_SLOTS: u64 = 1 << 27;
 /// Why the flits of one run would not fit in memory, if they would not.
 pub fn too_large(net: &Network, p: &VcParams) -> Option<String> {
     let ports = net.channels().len() as u64 + net.terminals() as u64;
-    let slots = ports * p.vcs as u64 * p.buffer as u64;
+    let outputs = net.channels().len() as u64 * p.vcs as u64 * p.output_buffer as u64;
+    let slots = ports * p.vcs as u64 * p.buffer as u64 + outputs;
     (slots > MAX_FLIT_SLOTS).then(|| {
         format!(
-            "the virtual-channel router's buffers would hold {slots} flits ({ports} input ports × router.vcs = {} × router.buffer = {}), more than {MAX_FLIT_SLOTS} (2 GiB): lower --vcs or --buffer",
-            p.vcs, p.buffer
+            "the virtual-channel router's buffers would hold {slots} flits ({ports} input ports × router.vcs = {} × router.buffer = {}{}), more than {MAX_FLIT_SLOTS} (2 GiB): lower --vcs or --buffer",
+            p.vcs,
+            p.buffer,
+            if outputs > 0 { format!(", and {outputs} in output buffers") } else { String::new() }
         )
     })
 }
@@ -319,9 +347,7 @@ impl<R: Routing> Vc<'_, R> {
             let mut active = std::mem::take(&mut self.routers.active);
             active.sort_unstable();
             for &rt in &active {
-                self.requests(rt as usize, now);
-                self.vc_allocation(rt, now);
-                self.switch_allocation_and_traversal(rt, now);
+                self.step_router(rt, now);
             }
             active.retain(|&rt| {
                 let keep = self.routers.flits[rt as usize] != 0;
@@ -336,15 +362,25 @@ impl<R: Routing> Vc<'_, R> {
         let mut i = 0;
         while i < self.routers.active.len() {
             let rt = self.routers.active[i];
-            self.requests(rt as usize, now);
-            self.vc_allocation(rt, now);
-            self.switch_allocation_and_traversal(rt, now);
+            self.step_router(rt, now);
             if self.routers.flits[rt as usize] == 0 {
                 self.routers.is_active[rt as usize] = false;
                 self.routers.active.swap_remove(i);
             } else {
                 i += 1;
             }
+        }
+    }
+
+    /// Router `rt`'s cycle: requests, VC allocation, switch allocation and traversal, and with
+    /// output buffers the link stage.
+    #[inline(always)]
+    fn step_router(&mut self, rt: u32, now: u64) {
+        self.requests(rt as usize, now);
+        self.vc_allocation(rt, now);
+        self.switch_allocation_and_traversal(rt, now);
+        if self.c.ob > 0 {
+            self.link_stage(rt, now);
         }
     }
 

@@ -23,6 +23,15 @@ pub(super) struct Config {
     pub v: u32,
     pub f: u32,
     pub nc: u32,
+    /// Flits per output VC's buffer (0: none; see the parent's "Output buffers"), and the
+    /// flits a channel's VCs can hold in all, output and input buffer (UGAL's queue).
+    pub ob: u32,
+    pub depth: u32,
+    /// Grants an output channel takes per cycle (output speedup).
+    pub out_speedup: u32,
+    /// An input port may be granted again in a cycle: wide channels or input speedup
+    /// ([`Layout::room`]).
+    pub regrant: bool,
     /// Router delay (every flit's pipeline) and link latency.
     pub r: u64,
     pub l: u64,
@@ -106,6 +115,10 @@ impl Config {
             v: p.vcs,
             f: p.buffer,
             nc: net.channels().len() as u32,
+            ob: p.output_buffer,
+            depth: p.buffer + p.output_buffer,
+            out_speedup: p.output_speedup,
+            regrant: wide(net) || p.input_speedup > 1,
             r,
             l,
             routing: p.stages.map_or(0, |s| s.routing as u64),
@@ -182,10 +195,17 @@ pub(super) struct Layout {
     pub dateline: Vec<(u32, bool)>,
     /// Each channel's latency in cycles (its flits' and its credits').
     pub latency: Vec<u32>,
-    /// With wide channels ([`Config::wide`]; empty otherwise), each input port's flits per
-    /// cycle: its channel's width, then the terminals' links' width for injection channels.
-    /// Port c's width is also output channel c's.
+    /// With wide channels or input speedup ([`Config::regrant`]; empty otherwise), each
+    /// input port's flits per cycle: its channel's width, then the terminals' links' width for
+    /// injection channels. Port c's width is also output channel c's.
     pub width: Vec<u32>,
+    /// With [`Config::regrant`], the flits each input port may move in a cycle: its width
+    /// times the input speedup.
+    pub room: Vec<u32>,
+    /// With output buffers, each router's outgoing channels:
+    /// `out_channels[out_starts[rt]..out_starts[rt + 1]]`.
+    pub out_starts: Vec<u32>,
+    pub out_channels: Vec<u32>,
 }
 
 impl Layout {
@@ -230,7 +250,7 @@ impl Layout {
         let class = channels.iter().map(|c| c.class as u32).chain((0..terminals).map(|_| NONE)).collect();
         let dateline = if p.deadlock == Avoidance::Dateline { super::rings(net) } else { Vec::new() };
         let latency = crate::channel_latencies(net, p, spec);
-        let width = if wide(net) {
+        let width: Vec<u32> = if wide(net) || p.input_speedup > 1 {
             channels
                 .iter()
                 .map(|c| c.width as u32)
@@ -239,7 +259,37 @@ impl Layout {
         } else {
             Vec::new()
         };
-        Layout { port_router, starts, router_ivcs, words_at, vc_bit, class, dateline, latency, width }
+        let room = width.iter().map(|w| w * p.input_speedup).collect();
+        let (mut out_starts, mut out_channels) = (Vec::new(), Vec::new());
+        if p.output_buffer > 0 {
+            out_starts = vec![0u32; routers + 1];
+            for (src, _) in net.edges() {
+                out_starts[src as usize + 1] += 1;
+            }
+            for i in 0..routers {
+                out_starts[i + 1] += out_starts[i];
+            }
+            out_channels = vec![0u32; channels.len()];
+            let mut fill = out_starts.clone();
+            for (c, (src, _)) in net.edges().enumerate() {
+                out_channels[fill[src as usize] as usize] = c as u32;
+                fill[src as usize] += 1;
+            }
+        }
+        Layout {
+            port_router,
+            starts,
+            router_ivcs,
+            words_at,
+            vc_bit,
+            class,
+            dateline,
+            latency,
+            width,
+            room,
+            out_starts,
+            out_channels,
+        }
     }
 }
 
@@ -286,8 +336,33 @@ pub(super) struct InVc {
 /// An output VC as its sender sees it (indexed like the input VC it feeds).
 #[derive(Clone, Copy)]
 pub(super) struct OutVc {
+    /// The room the switch sees: credits for the downstream buffer, or with output buffers
+    /// the output buffer's free slots.
     pub credits: u32,
     pub held: bool,
+    /// With output buffers, the credits for the downstream buffer (the link stage's); 0
+    /// without.
+    pub link: u32,
+}
+
+/// A flit in an output buffer: its packet, whether it is the tail, and for a header the
+/// credits it needs to leave on the link (the room its VC allocation asked for; 0 for the
+/// other flits).
+#[derive(Clone, Copy)]
+pub(super) struct Queued {
+    pub pkt: u32,
+    pub need: u32,
+    pub tail: bool,
+}
+
+/// The output buffers: a FIFO of [`Queued`] flits per channel output VC (in the arena at
+/// `o · ob`), the flits each channel's VCs hold, and each channel's link arbiter's pointer.
+pub(super) struct OutBuffers {
+    pub flits: Vec<Queued>,
+    pub head: Vec<u32>,
+    pub len: Vec<u32>,
+    pub per_channel: Vec<u32>,
+    pub next: Vec<u32>,
 }
 
 /// The buffers and the VC state.
@@ -296,6 +371,8 @@ pub(super) struct Buffers {
     pub flits: Vec<Flit>,
     pub ivcs: Vec<InVc>,
     pub ovcs: Vec<OutVc>,
+    /// Output buffers (all empty without them).
+    pub out: OutBuffers,
     /// The input VC whose packet holds each output VC (read only to explain a deadlock).
     pub holder: Vec<u32>,
     /// Per router, a bit per input VC set while it holds flits (see [`Layout::words_at`]).
@@ -381,7 +458,24 @@ impl Buffers {
         Buffers {
             flits: vec![Flit { ready: 0, pkt: NONE }; nvc * c.f as usize],
             ivcs: vec![InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE }; nvc],
-            ovcs: vec![OutVc { credits: c.f, held: false }; (c.nc * c.v) as usize],
+            ovcs: vec![
+                OutVc {
+                    credits: if c.ob > 0 { c.ob } else { c.f },
+                    held: false,
+                    link: if c.ob > 0 { c.f } else { 0 }
+                };
+                (c.nc * c.v) as usize
+            ],
+            out: {
+                let (ovcs, n) = (if c.ob > 0 { (c.nc * c.v) as usize } else { 0 }, c.nc as usize);
+                OutBuffers {
+                    flits: vec![Queued { pkt: NONE, need: 0, tail: false }; ovcs * c.ob as usize],
+                    head: vec![0; ovcs],
+                    len: vec![0; ovcs],
+                    per_channel: vec![0; if c.ob > 0 { n } else { 0 }],
+                    next: vec![0; if c.ob > 0 { n } else { 0 }],
+                }
+            },
             holder: vec![NONE; (c.nc * c.v) as usize],
             occupied: vec![0u64; *layout.words_at.last().unwrap_or(&0) as usize],
             front_since: vec![0; nvc],
@@ -456,7 +550,7 @@ impl Buffers {
 
 /// The routers' activity: which hold flits, and their rotating priorities.
 pub(super) struct Routers {
-    /// Flits in each router's input buffers.
+    /// Flits in each router's input and output buffers.
     pub flits: Vec<u32>,
     /// The routers holding flits (`is_active`: whether each is listed).
     pub active: Vec<u32>,
@@ -486,6 +580,8 @@ pub(super) struct SwitchUse {
     /// how many): a port moves up to its width a cycle, over one grant or several.
     pub input_room: Vec<(u64, u32)>,
     pub output: Vec<u64>,
+    /// With output speedup, each output channel's grants in a cycle (the cycle, how many).
+    pub output_grants: Vec<(u64, u32)>,
     pub eject: Vec<u64>,
 }
 
@@ -676,8 +772,9 @@ impl<'a, R: Routing> Vc<'a, R> {
             },
             used: SwitchUse {
                 input: vec![NEVER; ports as usize],
-                input_room: if c.wide { vec![(NEVER, 0); ports as usize] } else { Vec::new() },
+                input_room: if c.regrant { vec![(NEVER, 0); ports as usize] } else { Vec::new() },
                 output: vec![NEVER; c.nc as usize],
+                output_grants: if c.out_speedup > 1 { vec![(NEVER, 0); c.nc as usize] } else { Vec::new() },
                 eject: vec![NEVER; terminals],
             },
             wires: Wires::new(c.l),

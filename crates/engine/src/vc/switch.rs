@@ -1,7 +1,7 @@
 //! Switch allocation, switch traversal, link traversal and ejection, and the far ends of the
 //! wires: flits landing in the next router's buffers, credits reaching their senders.
 
-use super::state::{EJECT, NONE, Vc, serve};
+use super::state::{EJECT, NONE, Queued, Vc, serve};
 use crate::params::Allocator;
 use crate::switch_alloc::{self, Request};
 use netwrap_topo::Routing;
@@ -22,12 +22,18 @@ impl<R: Routing> Vc<'_, R> {
         self.scratch.landing = landing;
     }
 
-    /// Credits: those sent back l cycles ago reach their output VCs.
+    /// Credits: those sent back l cycles ago reach their output VCs (with output buffers,
+    /// their link stage).
     pub fn receive_credits(&mut self, now: u64) {
         let mut returning = std::mem::take(&mut self.scratch.returning);
         self.credits.arrive(now, &mut returning);
         for &o in &returning {
-            self.buf.ovcs[o as usize].credits += 1;
+            let ov = &mut self.buf.ovcs[o as usize];
+            if self.c.ob > 0 {
+                ov.link += 1;
+            } else {
+                ov.credits += 1;
+            }
         }
         returning.clear();
         self.scratch.returning = returning;
@@ -85,8 +91,9 @@ impl<R: Routing> Vc<'_, R> {
     }
 
     /// Whether input VC `ivc` may send its front flit at `now`: it holds an output; its input
-    /// port and that output (a channel, or an ejection port) have moved no flit this cycle; a
-    /// channel's output VC shows a credit. A grant marks the port and the output used.
+    /// port and that output (a channel, or an ejection port) have moved no flit this cycle
+    /// (with speedup: fewer than their grants); a channel's output VC shows a credit (with
+    /// output buffers, a free slot). A grant marks the port and the output used.
     #[inline]
     fn switch_allocation(&mut self, ivc: u32, now: u64) -> bool {
         let port = (ivc / self.c.v) as usize;
@@ -95,7 +102,7 @@ impl<R: Routing> Vc<'_, R> {
             return false;
         }
         // (A port wider than a flit may grant again while it has room this cycle.)
-        if self.used.input[port] == now && !(self.c.wide && *self.input_room(port, now) > 0) {
+        if self.used.input[port] == now && !(self.c.regrant && *self.input_room(port, now) > 0) {
             return false;
         }
         // (A header granted its VC this cycle waits out its VC allocation stage; onto a wider
@@ -111,10 +118,24 @@ impl<R: Routing> Vc<'_, R> {
             self.used.eject[t] = now;
         } else {
             let c = (out / self.c.v) as usize;
-            if self.used.output[c] == now || self.buf.ovcs[out as usize].credits == 0 {
+            if self.buf.ovcs[out as usize].credits == 0 {
                 return false;
             }
-            self.used.output[c] = now;
+            if self.c.out_speedup > 1 {
+                let grants = &mut self.used.output_grants[c];
+                if grants.0 != now {
+                    *grants = (now, 0);
+                }
+                if grants.1 == self.c.out_speedup {
+                    return false;
+                }
+                grants.1 += 1;
+            } else {
+                if self.used.output[c] == now {
+                    return false;
+                }
+                self.used.output[c] = now;
+            }
         }
         self.used.input[port] = now;
         true
@@ -144,7 +165,7 @@ impl<R: Routing> Vc<'_, R> {
     #[inline(always)]
     fn switch_traversal(&mut self, rt: u32, ivc: u32, now: u64) {
         self.move_flit(rt, ivc, now, true);
-        if self.c.wide {
+        if self.c.regrant {
             self.burst(rt, ivc, now);
         }
     }
@@ -182,12 +203,13 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
-    /// Input port `port`'s flits left to move in cycle `now` (its width, less what it moved).
+    /// Input port `port`'s flits left to move in cycle `now` (its width times the input
+    /// speedup, less what it moved).
     #[inline]
     fn input_room(&mut self, port: usize, now: u64) -> &mut u32 {
         let room = &mut self.used.input_room[port];
         if room.0 != now {
-            *room = (now, self.layout.width[port]);
+            *room = (now, self.layout.room[port]);
         }
         &mut room.1
     }
@@ -205,7 +227,6 @@ impl<R: Routing> Vc<'_, R> {
         }
         let len = self.pkts.list[pkt as usize].len;
         let tail = self.buf.pop(&self.c, &self.layout, rt, ivc, len, now);
-        self.routers.flits[rt as usize] -= 1;
         self.stats.last_move = now;
         let header = q.sent == 0;
         if port < self.c.nc {
@@ -214,10 +235,123 @@ impl<R: Routing> Vc<'_, R> {
             self.leave_source(pkt, now);
         }
         if q.out & EJECT != 0 {
+            self.routers.flits[rt as usize] -= 1;
             self.eject(q.out & !EJECT, pkt, tail, now);
+        } else if self.c.ob > 0 {
+            // (The flit stays in the router, in its output buffer.)
+            self.take_output(q.out, tail, now);
+            let need = if header { self.link_need(ivc, q.out, pkt) } else { 0 };
+            self.enqueue(q.out, Queued { pkt, need, tail });
         } else {
-            self.link_traversal(q.out, pkt, header, tail, first, now);
+            self.routers.flits[rt as usize] -= 1;
+            self.take_output(q.out, tail, now);
+            self.send(q.out, pkt, header, first, now);
         }
+    }
+
+    /// A flit enters output VC `o`'s output buffer.
+    #[inline]
+    fn enqueue(&mut self, o: u32, flit: Queued) {
+        let out = &mut self.buf.out;
+        let (head, len) = (out.head[o as usize], &mut out.len[o as usize]);
+        let slot = (head + *len) % self.c.ob;
+        out.flits[(o * self.c.ob + slot) as usize] = flit;
+        *len += 1;
+        out.per_channel[(o / self.c.v) as usize] += 1;
+    }
+
+    /// The credits the header of packet `pkt`, crossing from input VC `ivc` to output VC `o`,
+    /// needs on the link: the room its VC allocation asked for (see `alloc`'s `output_vc` and
+    /// `escape_vc`), now of the downstream buffer.
+    fn link_need(&self, ivc: u32, o: u32, pkt: u32) -> u32 {
+        let (v, class) = (self.c.v, &self.layout.class);
+        let pk = &self.pkts.list[pkt as usize];
+        let whole = if self.c.whole { pk.len } else { 1 };
+        let entering = class[(ivc / v) as usize] != class[(o / v) as usize];
+        if self.c.bubble && entering {
+            return 2 * whole;
+        }
+        let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
+        if self.c.escape_bubble && o % v == base && (ivc % v != base || entering) { 2 * whole } else { whole }
+    }
+
+    /// The link stage of router `rt` (with output buffers): each of its channels whose output
+    /// buffers hold flits carries some.
+    pub fn link_stage(&mut self, rt: u32, now: u64) {
+        let (a, b) = (self.layout.out_starts[rt as usize], self.layout.out_starts[rt as usize + 1]);
+        for i in a..b {
+            let c = self.layout.out_channels[i as usize];
+            if self.buf.out.per_channel[c as usize] > 0 {
+                self.link_arbitration(rt, c, now);
+            }
+        }
+    }
+
+    /// Channel `c` of router `rt` takes flits from one of its output buffers: of those whose
+    /// front flit has the credits it needs (a header: the room its VC allocation asked for;
+    /// any other flit: one), one continuing a packet if any does (CAMINOS's in-transit
+    /// priority), the first from the channel's rotating pointer; up to the channel's width in
+    /// flits of that packet, each credited. The pointer stays on the VC chosen, and moves past
+    /// it after a tail.
+    fn link_arbitration(&mut self, rt: u32, c: u32, now: u64) {
+        let (v, ob) = (self.c.v, self.c.ob);
+        let start = self.buf.out.next[c as usize];
+        let mut pick = NONE;
+        for j in 0..v {
+            let k = if start + j >= v { start + j - v } else { start + j };
+            let o = c * v + k;
+            let out = &self.buf.out;
+            if out.len[o as usize] == 0 {
+                continue;
+            }
+            let front = out.flits[(o * ob + out.head[o as usize]) as usize];
+            let link = self.buf.ovcs[o as usize].link;
+            if link == 0 || link < front.need {
+                continue;
+            }
+            if front.need == 0 {
+                pick = k;
+                break;
+            }
+            if pick == NONE {
+                pick = k;
+            }
+        }
+        if pick == NONE {
+            return;
+        }
+        let o = c * v + pick;
+        let width = if self.c.wide { self.layout.width[c as usize] } else { 1 };
+        let mut tail = false;
+        for i in 0..width {
+            let out = &mut self.buf.out;
+            let front = out.flits[(o * ob + out.head[o as usize]) as usize];
+            if i > 0 && (out.len[o as usize] == 0 || front.need > 0 || self.buf.ovcs[o as usize].link == 0) {
+                break;
+            }
+            let out = &mut self.buf.out;
+            let head = &mut out.head[o as usize];
+            *head = if *head + 1 == ob { 0 } else { *head + 1 };
+            out.len[o as usize] -= 1;
+            out.per_channel[c as usize] -= 1;
+            let ov = &mut self.buf.ovcs[o as usize];
+            ov.credits += 1;
+            ov.link -= 1;
+            self.routers.flits[rt as usize] -= 1;
+            self.stats.last_move = now;
+            self.send(o, front.pkt, front.need > 0, i == 0, now);
+            tail = front.tail;
+            if tail {
+                break;
+            }
+        }
+        self.buf.out.next[c as usize] = if tail && pick + 1 < v {
+            pick + 1
+        } else if tail {
+            0
+        } else {
+            pick
+        };
     }
 
     /// A header leaves its source router: the message's first one ends its source queueing, as
@@ -233,19 +367,25 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
-    /// Link traversal: a flit of packet `pkt` takes output VC `o`'s channel, to land its
-    /// latency later; the tail releases the VC. The first flit of a grant counts the channel's
-    /// cycle (busy, and a channel-cycle of transmission).
+    /// A flit takes output VC `o` (a credit, or with output buffers a slot); the tail releases
+    /// the VC.
     #[inline(always)]
-    fn link_traversal(&mut self, o: u32, pkt: u32, header: bool, tail: bool, first: bool, now: u64) {
-        let c = (o / self.c.v) as usize;
+    fn take_output(&mut self, o: u32, tail: bool, now: u64) {
         let ov = &mut self.buf.ovcs[o as usize];
         ov.credits -= 1;
         if tail {
             ov.held = false;
-            let class = self.net.channels()[c].class as usize;
+            let class = self.net.channels()[(o / self.c.v) as usize].class as usize;
             serve(&mut self.stats.service[class], &mut self.stats.taken_at[o as usize], now);
         }
+    }
+
+    /// Link traversal: a flit of packet `pkt` takes output VC `o`'s channel, to land its
+    /// latency later. The first flit of a grant counts the channel's cycle (busy, and a
+    /// channel-cycle of transmission).
+    #[inline(always)]
+    fn send(&mut self, o: u32, pkt: u32, header: bool, first: bool, now: u64) {
+        let c = (o / self.c.v) as usize;
         if first {
             if now >= self.c.warmup {
                 self.stats.busy[c] += 1;
