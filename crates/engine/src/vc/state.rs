@@ -80,8 +80,6 @@ pub(super) struct Config {
     pub dest_group: bool,
     pub classes: u32,
     pub per_class: u32,
-    /// UGAL-global: decisions read other routers' credits, so routers step in number order.
-    pub global_view: bool,
     /// DAL: candidate lists hold deroutes after the minimal hops, taken when no minimal hop
     /// has a free VC ([`netwrap_topo::Legs::dal_candidates`]).
     pub dal: bool,
@@ -110,7 +108,6 @@ impl Config {
             dest_group: p.deadlock == Avoidance::DestGroup,
             classes,
             per_class: (vcs_in / classes).max(1),
-            global_view: spec.paths.choice == netwrap_topo::PathChoice::UgalGlobal,
             dal: spec.paths.choice == netwrap_topo::PathChoice::Dal,
             v: p.vcs,
             f: p.buffer,
@@ -552,9 +549,10 @@ impl Buffers {
 pub(super) struct Routers {
     /// Flits in each router's input and output buffers.
     pub flits: Vec<u32>,
-    /// The routers holding flits (`is_active`: whether each is listed).
-    pub active: Vec<u32>,
-    pub is_active: Vec<bool>,
+    /// The routers holding flits, a bit each (visited in number order, so that a large
+    /// network's state is walked in memory order), and how many.
+    pub active: Vec<u64>,
+    pub active_count: u32,
     /// Each router's round-robin counter: the cycles in which it held a flit.
     pub rr: Vec<u32>,
 }
@@ -565,9 +563,10 @@ impl Routers {
     pub fn add_flit(&mut self, rt: u32) {
         let i = rt as usize;
         self.flits[i] += 1;
-        if !self.is_active[i] {
-            self.is_active[i] = true;
-            self.active.push(rt);
+        let (word, bit) = (&mut self.active[i / 64], 1u64 << (i % 64));
+        if *word & bit == 0 {
+            *word |= bit;
+            self.active_count += 1;
         }
     }
 }
@@ -766,8 +765,8 @@ impl<'a, R: Routing> Vc<'a, R> {
             buf,
             routers: Routers {
                 flits: vec![0; routers],
-                active: Vec::new(),
-                is_active: vec![false; routers],
+                active: vec![0; routers.div_ceil(64)],
+                active_count: 0,
                 rr: vec![0; routers],
             },
             used: SwitchUse {
