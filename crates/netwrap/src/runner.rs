@@ -855,7 +855,8 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     let mut failed: Option<(u64, netwrap_app::Error)> = None;
     let mut more = 0u64;
     // A network is built once for the whole run, not once a chunk.
-    let builds = Builds::default();
+    let builds =
+        Builds::announcing(move |p, seconds| warn_if_slow_setup(several.then_some(p.index), seconds));
     while !chunk.is_empty() {
         stream.lock().expect("stream lock").0 = 0;
         let order: Vec<u64> = chunk.iter().map(|p| p.index).collect();
@@ -1098,6 +1099,31 @@ pub fn warn_if_long(point: Option<u64>, plan: &netwrap_sim::Plan) {
     if let Some(note) = long_run(plan) {
         output::note(format!("{}{note}", point.map(|i| format!("point {i}: ")).unwrap_or_default()));
     }
+}
+
+/// Seconds of setup (a network's distances and exact channel loads) from which it is announced
+/// before it starts: a network of 2^24 routers, or CCC(17), keeps a run silent for 10–20 s
+/// before its first cycle.
+const SLOW_SETUP: f64 = 10.0;
+
+/// Says on standard error, once its topology is built, that a network's setup may take
+/// ten seconds or more ([`netwrap_sim::setup_seconds`], good to a factor of two);
+/// `point` names the point of a sweep.
+pub fn warn_if_slow_setup(point: Option<u64>, seconds: f64) {
+    if let Some(note) = slow_setup(seconds) {
+        output::note(format!("{}{note}", point.map(|i| format!("point {i}: ")).unwrap_or_default()));
+    }
+}
+
+/// The announcement of a slow setup (see [`warn_if_slow_setup`]), none for a quicker one.
+pub fn slow_setup(seconds: f64) -> Option<String> {
+    (seconds >= SLOW_SETUP).then(|| {
+        format!(
+            "a slow setup: the network's routes and exact channel loads take about {}–{} s to work out before its first cycle",
+            num((seconds / 2.0).round()),
+            num((seconds * 2.0).round())
+        )
+    })
 }
 
 /// The announcement of a long run (see [`warn_if_long`]), none for a shorter one.
@@ -1935,5 +1961,9 @@ mod tests {
         let note = long_run(&plan(&format!("{cube}max-cycles = 1000000000\n"))).expect("announced");
         assert!(note.contains("its warm-up and --messages 4000000000 set its length"), "{note}");
         assert_eq!(long_run(&plan("[topology]\nfamily = \"torus\"\nk = 4\n")), None);
+        // A setup estimated at 10 s or more is announced, with the factor of two either way.
+        assert_eq!(slow_setup(9.9), None);
+        let note = slow_setup(20.0).expect("announced");
+        assert!(note.starts_with("a slow setup: ") && note.contains("about 10–40 s"), "{note}");
     }
 }
