@@ -90,9 +90,20 @@ type Kept = (Arc<OnceLock<Built>>, bool);
 #[derive(Default)]
 pub struct Builds {
     cache: Mutex<HashMap<BuildKey, Kept>>,
+    /// Told, as each network is built, the point it is built for and the seconds the rest of
+    /// its setup is estimated to take ([`netwrap_sim::setup_seconds`]).
+    setting_up: Option<SettingUp>,
 }
 
+type SettingUp = Box<dyn Fn(&Point, f64) + Send + Sync>;
+
 impl Builds {
+    /// Builds that tell `setting_up` the point and the estimated seconds of each network's
+    /// setup once its topology is built: a slow setup can be announced before it happens.
+    pub fn announcing(setting_up: impl Fn(&Point, f64) + Send + Sync + 'static) -> Builds {
+        Builds { setting_up: Some(Box::new(setting_up)), ..Builds::default() }
+    }
+
     /// [`run_points`] with the networks kept here.
     pub fn run(
         &self,
@@ -101,19 +112,27 @@ impl Builds {
         started: impl Fn(&Point, &Plan) + Sync,
         done: impl Fn(&Point, &Result<Simulation>) + Sync,
     ) -> Vec<Result<Simulation>> {
-        let experiment = |job: &Job| -> Built {
+        let experiment = |p: &Point| -> Built {
             let cell = {
                 let mut cache = self.cache.lock().expect("cache lock");
-                let entry = cache.entry(job.sim.build_key()).or_default();
+                let entry = cache.entry(p.job.sim.build_key()).or_default();
                 entry.1 = true;
                 entry.0.clone()
             };
-            cell.get_or_init(|| Arc::new(Experiment::build_shared(&job.sim).map_err(Error::from))).clone()
+            let setting_up = |seconds: f64| {
+                if let Some(f) = &self.setting_up {
+                    f(p, seconds);
+                }
+            };
+            cell.get_or_init(|| {
+                Arc::new(Experiment::build_shared(&p.job.sim, &setting_up).map_err(Error::from))
+            })
+            .clone()
         };
         let results = points
             .par_iter()
             .map(|p| {
-                let built = experiment(&p.job);
+                let built = experiment(p);
                 let result = match built.as_ref() {
                     Ok(e) => e.plan(&p.job.sim).map_err(Error::from).and_then(|plan| {
                         started(p, &plan);

@@ -191,20 +191,18 @@ struct Sink {
     /// Whether each point's row is in the file (a byte per point of the sweep: 10 MB for the
     /// largest).
     done: Vec<bool>,
-    /// The sweep's replications when the file ends with the points' combined rows (a
-    /// replicated sweep's CSV, not a shard's): written again, from every run's row, when it is
-    /// sorted.
-    combine: Option<u32>,
+    /// Whether the file ends with the points' combined rows (a replicated sweep's CSV, not a
+    /// shard's): written again, from every run's row, when it is sorted.
+    combine: bool,
 }
 
 /// A replicated sweep's combined CSV rows ([`table::combined_lines`]), computed as its rows come
 /// in point order, one point's runs at a time (a point's runs are consecutive indices), and kept
 /// in an unnamed temporary file until they follow the rows: a sweep of 10^7 points has 10^7
 /// rows to combine, and holds one point's.
-struct Combiner {
+pub(crate) struct Combiner {
     header: String,
-    replications: u64,
-    /// The point (index divided by `replications`) whose runs `lines` holds.
+    /// The point (the index of its first run) whose runs `lines` holds.
     point: Option<u64>,
     lines: Vec<String>,
     spill: std::io::BufWriter<File>,
@@ -213,23 +211,21 @@ struct Combiner {
 impl Combiner {
     /// Combines rows under `header`, keeping its lines in a temporary file in `dir` (the
     /// system's temporary directory: none).
-    fn new(header: &str, replications: u32, dir: Option<&Path>) -> std::io::Result<Combiner> {
-        let spill = match dir {
-            Some(dir) => tempfile::tempfile_in(dir)?,
-            None => tempfile::tempfile()?,
-        };
+    pub(crate) fn new(header: &str, dir: Option<&Path>) -> std::io::Result<Combiner> {
         Ok(Combiner {
             header: header.to_string(),
-            replications: u64::from(replications.max(1)),
             point: None,
             lines: Vec::new(),
-            spill: std::io::BufWriter::new(spill),
+            spill: std::io::BufWriter::new(scratch(dir)?),
         })
     }
 
-    /// The next row, `line`, of point `index` (rows come in point order).
-    fn push(&mut self, index: u64, line: &str) -> anyhow::Result<()> {
-        let point = index / self.replications;
+    /// The next row, `line`, of index `index` (rows come in point order). Its point is its
+    /// index less its replication, as [`netwrap_app::row::across`] groups runs: the rows need
+    /// not say how many replications the sweep has (`merge` reads only rows).
+    pub(crate) fn push(&mut self, index: u64, line: &str) -> anyhow::Result<()> {
+        let replication = line.split(',').nth(1).and_then(|r| r.parse::<u64>().ok()).unwrap_or(0);
+        let point = index - replication.min(index);
         if self.point != Some(point) {
             self.flush()?;
             self.point = Some(point);
@@ -250,7 +246,7 @@ impl Combiner {
     }
 
     /// The combined rows: the temporary file, read from its start.
-    fn finish(mut self) -> anyhow::Result<File> {
+    pub(crate) fn finish(mut self) -> anyhow::Result<File> {
         self.flush()?;
         let mut file = self.spill.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         file.seek(SeekFrom::Start(0))?;
@@ -258,13 +254,144 @@ impl Combiner {
     }
 }
 
+/// An unnamed temporary file in `dir` (the system's temporary directory: none), gone when
+/// closed.
+pub(crate) fn scratch(dir: Option<&Path>) -> std::io::Result<File> {
+    match dir {
+        Some(dir) => tempfile::tempfile_in(dir),
+        None => tempfile::tempfile(),
+    }
+}
+
 /// The bytes of rows a file's sort holds at once: a longer file is sorted in runs of this
 /// size, each kept in an unnamed temporary file beside it, and the runs merged (10^7 rows of
 /// about 200 bytes are 2 GB).
-const SORT_BATCH: usize = 64 << 20;
+pub(crate) const SORT_BATCH: usize = 64 << 20;
+
+/// Rows in point order, each with its point.
+pub(crate) type Rows = Box<dyn Iterator<Item = anyhow::Result<(u64, String)>>>;
+
+/// An external sort of rows by point, holding a bounded number of bytes of them: rows come in
+/// any order and are sorted in batches, each batch but the last kept in an unnamed temporary
+/// file, while rows already in point order (a shard's finished file) are merged as they are
+/// read and never held. Output files of 10^7 rows are sorted this way (`Sink::sort`), and
+/// `merge` joins shards this way.
+pub(crate) struct Sorter {
+    dir: Option<PathBuf>,
+    limit: usize,
+    batch: Vec<(u64, String)>,
+    bytes: usize,
+    runs: Vec<Rows>,
+}
+
+impl Sorter {
+    /// Sorts holding at most about `limit` bytes of rows ([`SORT_BATCH`]), keeping the rest in
+    /// temporary files in `dir` (the system's temporary directory: none).
+    pub(crate) fn new(dir: Option<&Path>, limit: usize) -> Sorter {
+        Sorter { dir: dir.map(Path::to_path_buf), limit, batch: Vec::new(), bytes: 0, runs: Vec::new() }
+    }
+
+    /// Adds a row of point `point`, in any order.
+    pub(crate) fn push(&mut self, point: u64, line: String) -> std::io::Result<()> {
+        // A row's String and place in the batch.
+        self.bytes += line.len() + 32;
+        self.batch.push((point, line));
+        if self.bytes >= self.limit {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    /// Adds rows already in point order: read only as the sorted rows are.
+    pub(crate) fn push_sorted(&mut self, rows: Rows) {
+        self.runs.push(rows);
+    }
+
+    /// Writes the batch, sorted, to a temporary file (each line its point, a tab and the row).
+    fn spill(&mut self) -> std::io::Result<()> {
+        self.batch.sort_by_key(|r| r.0);
+        let mut run = std::io::BufWriter::new(scratch(self.dir.as_deref())?);
+        for (point, line) in self.batch.drain(..) {
+            writeln!(run, "{point}\t{line}")?;
+        }
+        self.bytes = 0;
+        let mut run = run.into_inner().map_err(std::io::IntoInnerError::into_error)?;
+        run.seek(SeekFrom::Start(0))?;
+        let mut reader = std::io::BufReader::new(run);
+        self.runs.push(Box::new(std::iter::from_fn(move || {
+            let mut line = String::new();
+            match reader.read_line(&mut line) {
+                Ok(0) => None,
+                Ok(_) => {
+                    let line = line.strip_suffix('\n').unwrap_or(&line);
+                    let (point, row) = line.split_once('\t').unwrap_or_default();
+                    Some(Ok((point.parse().unwrap_or(u64::MAX), row.to_string())))
+                }
+                Err(e) => Some(Err(e.into())),
+            }
+        })));
+        Ok(())
+    }
+
+    /// Every row, in point order: the rows of one point added by [`Sorter::push`] keep their
+    /// order. An error ends the rows.
+    pub(crate) fn finish(mut self) -> Sorted {
+        // (Stable.)
+        self.batch.sort_by_key(|r| r.0);
+        let last = std::mem::take(&mut self.batch);
+        if !last.is_empty() {
+            self.runs.push(Box::new(last.into_iter().map(Ok)));
+        }
+        Sorted { runs: self.runs, heads: std::collections::BinaryHeap::new(), started: false, failed: false }
+    }
+}
+
+/// A [`Sorter`]'s rows in point order: its runs merged.
+pub(crate) struct Sorted {
+    runs: Vec<Rows>,
+    /// Each run's next row, smallest point first (ties: the earlier run's).
+    heads: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize, String)>>,
+    started: bool,
+    failed: bool,
+}
+
+impl Sorted {
+    /// Reads run `i`'s next row into the heads.
+    fn advance(&mut self, i: usize) -> anyhow::Result<()> {
+        if let Some((point, line)) = self.runs[i].next().transpose()? {
+            self.heads.push(std::cmp::Reverse((point, i, line)));
+        }
+        Ok(())
+    }
+
+    fn step(&mut self) -> anyhow::Result<Option<(u64, String)>> {
+        if !self.started {
+            self.started = true;
+            for i in 0..self.runs.len() {
+                self.advance(i)?;
+            }
+        }
+        let Some(std::cmp::Reverse((point, i, line))) = self.heads.pop() else { return Ok(None) };
+        self.advance(i)?;
+        Ok(Some((point, line)))
+    }
+}
+
+impl Iterator for Sorted {
+    type Item = anyhow::Result<(u64, String)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let row = self.step().transpose();
+        self.failed = matches!(row, Some(Err(_)));
+        row
+    }
+}
 
 /// The point index of a line of one of our files.
-fn point_of(line: &str, csv: bool) -> Option<u64> {
+pub(crate) fn point_of(line: &str, csv: bool) -> Option<u64> {
     if csv {
         line.split(',').next()?.parse().ok()
     } else {
@@ -371,7 +498,6 @@ impl Sink {
         // Locked before it is read or emptied: another run may be writing it.
         let mut file = output::lock_output(path, &what(), !resume)?;
         let mut done = vec![false; usize::try_from(points).unwrap_or(usize::MAX)];
-        let combine = combine.then_some(sweep.replications());
         // Read a line at a time: a resumed file of 10^7 rows is not held.
         let (mut read, mut complete, mut cut, mut headed) = (0u64, 0u64, false, false);
         if resume {
@@ -488,8 +614,8 @@ impl Sink {
     }
 
     /// Rewrites the file with its lines in point order (via a temporary file and a rename),
-    /// holding at most [`SORT_BATCH`] bytes of rows: a longer file is sorted in runs, each in
-    /// an unnamed temporary file beside it, then merged.
+    /// sorted by a [`Sorter`] holding at most [`SORT_BATCH`] bytes of rows, its runs in
+    /// unnamed temporary files beside it.
     fn sort(self) -> anyhow::Result<()> {
         // The lock (on `self.file`) is held until the sorted file has replaced it.
         let what = || format!("{}", self.path.display());
@@ -500,31 +626,15 @@ impl Sink {
         };
         let mut lines = std::io::BufReader::new(File::open(&self.path).with_context(cannot)?).lines();
         let header = if self.csv { lines.next().transpose().with_context(cannot)? } else { None };
-        // Each row with its point (a line that names none last) and its place in its run.
-        let mut batch: Vec<(u64, String)> = Vec::new();
-        let mut bytes = 0;
-        let mut runs: Vec<std::io::Lines<std::io::BufReader<File>>> = Vec::new();
-        let spill = |batch: &mut Vec<(u64, String)>| -> std::io::Result<_> {
-            batch.sort_by_key(|r| r.0);
-            let mut run = std::io::BufWriter::new(tempfile::tempfile_in(dir)?);
-            for (_, l) in batch.drain(..) {
-                writeln!(run, "{l}")?;
-            }
-            let mut run = run.into_inner().map_err(std::io::IntoInnerError::into_error)?;
-            run.seek(SeekFrom::Start(0))?;
-            Ok(std::io::BufReader::new(run).lines())
-        };
+        let mut sorter = Sorter::new(Some(dir), SORT_BATCH);
         for line in lines {
             let line = line.with_context(cannot)?;
             if line.is_empty() || self.csv && table::is_combined(&line) {
                 continue;
             }
-            bytes += line.len() + 32;
-            batch.push((point_of(&line, self.csv).unwrap_or(u64::MAX), line));
-            if bytes >= SORT_BATCH {
-                runs.push(spill(&mut batch).map_err(|e| write_failed(what(), e))?);
-                bytes = 0;
-            }
+            // A line that names no point goes last.
+            let point = point_of(&line, self.csv).unwrap_or(u64::MAX);
+            sorter.push(point, line).map_err(|e| write_failed(what(), e))?;
         }
         let mut tmp = self.path.clone().into_os_string();
         tmp.push(".netwrap-tmp");
@@ -533,43 +643,17 @@ impl Sink {
         if let Some(h) = &header {
             writeln!(out, "{h}").map_err(|e| write_failed(what(), e))?;
         }
-        let mut combiner = match (&header, self.combine) {
-            (Some(h), Some(r)) => Some(Combiner::new(h, r, Some(dir)).map_err(|e| write_failed(what(), e))?),
+        let mut combiner = match &header {
+            Some(h) if self.combine => {
+                Some(Combiner::new(h, Some(dir)).map_err(|e| write_failed(what(), e))?)
+            }
             _ => None,
         };
-        let mut write = |point: u64, line: &str| -> anyhow::Result<()> {
+        for row in sorter.finish() {
+            let (point, line) = row.with_context(cannot)?;
             writeln!(out, "{line}").map_err(|e| write_failed(what(), e))?;
             if let Some(c) = &mut combiner {
-                c.push(point, line).with_context(cannot)?;
-            }
-            Ok(())
-        };
-        if runs.is_empty() {
-            // (Stable: rows of one point keep their order.)
-            batch.sort_by_key(|r| r.0);
-            for (point, line) in &batch {
-                write(*point, line)?;
-            }
-        } else {
-            if !batch.is_empty() {
-                runs.push(spill(&mut batch).map_err(|e| write_failed(what(), e))?);
-            }
-            // Each run's next row, smallest point first (ties: the earlier run's).
-            let mut heads = std::collections::BinaryHeap::new();
-            let next = |runs: &mut Vec<std::io::Lines<_>>, i: usize| -> anyhow::Result<_> {
-                Ok(match runs[i].next().transpose().with_context(cannot)? {
-                    Some(line) => {
-                        Some(std::cmp::Reverse((point_of(&line, self.csv).unwrap_or(u64::MAX), i, line)))
-                    }
-                    None => None,
-                })
-            };
-            for i in 0..runs.len() {
-                heads.extend(next(&mut runs, i)?);
-            }
-            while let Some(std::cmp::Reverse((point, i, line))) = heads.pop() {
-                write(point, &line)?;
-                heads.extend(next(&mut runs, i)?);
+                c.push(point, &line).with_context(cannot)?;
             }
         }
         if let Some(c) = combiner {
@@ -732,7 +816,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         None
     };
     let combiner = match streamed {
-        Some(true) if combine => Some(Combiner::new(&header, sweep.replications(), None)?),
+        Some(true) if combine => Some(Combiner::new(&header, None)?),
         _ => None,
     };
     // The chunk's next row to write, the rows waiting for the points before them (none: the
@@ -771,7 +855,8 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     let mut failed: Option<(u64, netwrap_app::Error)> = None;
     let mut more = 0u64;
     // A network is built once for the whole run, not once a chunk.
-    let builds = Builds::default();
+    let builds =
+        Builds::announcing(move |p, seconds| warn_if_slow_setup(several.then_some(p.index), seconds));
     while !chunk.is_empty() {
         stream.lock().expect("stream lock").0 = 0;
         let order: Vec<u64> = chunk.iter().map(|p| p.index).collect();
@@ -1014,6 +1099,31 @@ pub fn warn_if_long(point: Option<u64>, plan: &netwrap_sim::Plan) {
     if let Some(note) = long_run(plan) {
         output::note(format!("{}{note}", point.map(|i| format!("point {i}: ")).unwrap_or_default()));
     }
+}
+
+/// Seconds of setup (a network's distances and exact channel loads) from which it is announced
+/// before it starts: a network of 2^24 routers, or CCC(17), keeps a run silent for 10–20 s
+/// before its first cycle.
+const SLOW_SETUP: f64 = 10.0;
+
+/// Says on standard error, once its topology is built, that a network's setup may take
+/// ten seconds or more ([`netwrap_sim::setup_seconds`], good to a factor of two);
+/// `point` names the point of a sweep.
+pub fn warn_if_slow_setup(point: Option<u64>, seconds: f64) {
+    if let Some(note) = slow_setup(seconds) {
+        output::note(format!("{}{note}", point.map(|i| format!("point {i}: ")).unwrap_or_default()));
+    }
+}
+
+/// The announcement of a slow setup (see [`warn_if_slow_setup`]), none for a quicker one.
+pub fn slow_setup(seconds: f64) -> Option<String> {
+    (seconds >= SLOW_SETUP).then(|| {
+        format!(
+            "a slow setup: the network's routes and exact channel loads take about {}–{} s to work out before its first cycle",
+            num((seconds / 2.0).round()),
+            num((seconds * 2.0).round())
+        )
+    })
 }
 
 /// The announcement of a long run (see [`warn_if_long`]), none for a shorter one.
@@ -1780,6 +1890,66 @@ fn across_table(
 mod tests {
     use super::*;
 
+    /// Verification of the external sort against a stable in-memory sort: 2000 rows of 400
+    /// points in a shuffled order (each point five times, numbered in the order added) pushed
+    /// through a 1 KB batch, so in about 100 runs in temporary files, plus two runs already in
+    /// point order, come out in point order; the rows of one point that were pushed keep their
+    /// order, and every row comes out once.
+    #[test]
+    fn the_external_sort_orders_rows_in_bounded_batches() {
+        let mut sorter = Sorter::new(None, 1 << 10);
+        let mut pushed = Vec::new();
+        for i in 0..2000u64 {
+            let point = (i * 7919) % 400;
+            let line = format!("{point},row {i}");
+            pushed.push((point, line.clone()));
+            sorter.push(point, line).unwrap();
+        }
+        assert!(sorter.runs.len() > 50, "{} runs", sorter.runs.len());
+        let sorted_run = |tag: &'static str| -> Rows {
+            Box::new((0..400u64).step_by(3).map(move |p| Ok((p, format!("{p},{tag}")))))
+        };
+        sorter.push_sorted(sorted_run("first sorted"));
+        sorter.push_sorted(sorted_run("second sorted"));
+        let rows: Vec<(u64, String)> = sorter.finish().collect::<anyhow::Result<_>>().unwrap();
+        assert!(rows.windows(2).all(|w| w[0].0 <= w[1].0), "not in point order");
+        assert_eq!(rows.len(), 2000 + 2 * 134);
+        let ours: Vec<&(u64, String)> = rows.iter().filter(|r| !r.1.contains("sorted")).collect();
+        pushed.sort_by_key(|r| r.0);
+        assert!(ours.iter().copied().eq(pushed.iter()), "the pushed rows differ from a stable sort's");
+    }
+
+    /// The combined rows of a replicated sweep's CSV are those of all its rows at once
+    /// ([`table::combined_lines`]) when computed a point at a time: each run's point is its
+    /// index less its replication.
+    #[test]
+    fn combined_rows_are_computed_a_point_at_a_time() {
+        let header = csv_line(&Row::columns(&[]));
+        let lines: Vec<String> = (0..12u64)
+            .map(|i| {
+                let metrics = netwrap_app::row::Metrics {
+                    verdict: Some(if i == 4 { Verdict::Saturated } else { Verdict::Ok }),
+                    latency: Some((10 + i * i % 7) as f64),
+                    throughput: 0.1 * (i % 4) as f64,
+                    ..Default::default()
+                };
+                let identity = Identity { experiment: "00000000000000aa".into(), points: 12 };
+                let row = Row { point: i, replication: (i % 3) as u32, metrics, identity, ..Row::default() };
+                csv_line(&table::row_cells(&row)).trim_end().to_string()
+            })
+            .collect();
+        let mut c = Combiner::new(&header, None).unwrap();
+        for (i, l) in lines.iter().enumerate() {
+            c.push(i as u64, l).unwrap();
+        }
+        let mut combined = String::new();
+        std::io::Read::read_to_string(&mut c.finish().unwrap(), &mut combined).unwrap();
+        let whole =
+            table::combined_lines(&header, &lines.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
+        assert_eq!(combined.lines().count(), 4);
+        assert_eq!(combined, whole.concat());
+    }
+
     /// The plan of `spec` (TOML) on its network.
     fn plan(spec: &str) -> netwrap_sim::Plan {
         let job = Sweep::from_toml(spec).unwrap().base().resolve().unwrap();
@@ -1806,5 +1976,9 @@ mod tests {
         let note = long_run(&plan(&format!("{cube}max-cycles = 1000000000\n"))).expect("announced");
         assert!(note.contains("its warm-up and --messages 4000000000 set its length"), "{note}");
         assert_eq!(long_run(&plan("[topology]\nfamily = \"torus\"\nk = 4\n")), None);
+        // A setup estimated at 10 s or more is announced, with the factor of two either way.
+        assert_eq!(slow_setup(9.9), None);
+        let note = slow_setup(20.0).expect("announced");
+        assert!(note.starts_with("a slow setup: ") && note.contains("about 10–40 s"), "{note}");
     }
 }

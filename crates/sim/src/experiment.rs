@@ -90,6 +90,26 @@ pub fn seconds_per_hop_event(channels: usize) -> f64 {
     ns * 1e-9
 }
 
+/// Seconds a network of this size takes to set up before its first cycle: its routes'
+/// distances and exact channel loads, worked out for every router (a breadth-first search of a
+/// Midimew's distances, a CCC's routes pair by pair), and the memory they fill. Measured with
+/// `netwrap sim … --max-cycles 1` (wall time, optimised build, a shared and loaded 2-core
+/// x86-64 machine; page faults are a good part of it): 14.7 s for a Midimew of 2^24 nodes, 11.8
+/// s for the 4096×4096 torus, 4.6 s for a ring of 2^24, 2.4 s for a 21-cube (2^21 routers),
+/// 1.4 s for a Midimew of 2^22 and 0.3 s of 2^20: about a quarter of a microsecond per channel
+/// a router has, counting at most four (the 21-cube's loads cost no more than a Midimew's). CCC(n)
+/// costs about 9 µs a router at n = 16 and 17 (9.1 s and 21 s), 5 at n = 15 (2.6 s): its loads
+/// follow every route. Within a factor of two of each.
+pub fn setup_seconds(topology: &Topology) -> f64 {
+    let net = topology.network();
+    let routers = f64::from(net.routers().max(1));
+    let per_router = match topology {
+        Topology::Ccc(_) => 9e-6,
+        _ => 0.25e-6 * (net.channels().len() as f64 / routers).min(4.0),
+    };
+    routers * per_router
+}
+
 /// How many times the curve's cost per hop event the cube-connected cycles take: their
 /// routing works out each hop from the cycle position and the dimensions left (148 ns at load
 /// 0.1 on CCC(9), 404 ns on CCC(13), 1.8 and 2.7 times the curve).
@@ -196,15 +216,16 @@ impl Experiment {
     /// them ([`Experiment::admit`]): every check that needs the network happens here, before
     /// anything runs.
     pub fn build(point: &Resolved) -> Result<Self, SimError> {
-        let experiment = Self::build_shared(point)?;
+        let experiment = Self::build_shared(point, &|_| {})?;
         experiment.admit(point)?;
         Ok(experiment)
     }
 
     /// Builds what `point`'s [`crate::BuildKey`] decides, checking only that: an experiment
     /// for every point that shares the key, each checked by [`Experiment::admit`] when it is
-    /// planned.
-    pub fn build_shared(point: &Resolved) -> Result<Self, SimError> {
+    /// planned. Once the topology is built, `setting_up` is told the seconds the rest of the
+    /// setup is estimated to take ([`setup_seconds`]), so a slow one can be announced.
+    pub fn build_shared(point: &Resolved, setting_up: &dyn Fn(f64)) -> Result<Self, SimError> {
         let mut spec = point.clone();
         let shape = spec.shape()?;
         // A graph file's latencies, checked against each point's router.
@@ -217,6 +238,7 @@ impl Experiment {
             _ => None,
         };
         let topology = shape.build()?;
+        setting_up(setup_seconds(&topology));
         let (pattern, subcube) = build_pattern(&spec, &topology)?;
         let facts = facts(&topology, &pattern, subcube.as_ref(), spec.routing.paths())?;
         let joined = match &mut spec.workload.reply {

@@ -31,7 +31,7 @@ pub mod trace;
 
 pub use experiment::{
     CCC_FACTOR, Experiment, Plan, REFERENCE_FACTOR, SATURATED_WORK, VC_FACTOR, default_warmup, execute,
-    execute_on, hop_events, in_flight_limit, seconds_per_hop_event, simulate,
+    execute_on, hop_events, in_flight_limit, seconds_per_hop_event, setup_seconds, simulate,
 };
 pub use resolved::{
     BuildKey, Destinations, MAX_MESSAGES, MAX_THREADS, Reply, Resolved, Router, Run, Source, Warmup,

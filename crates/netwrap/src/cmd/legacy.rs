@@ -16,7 +16,7 @@ use crate::output::{self, VERSION, num};
 use crate::progress::{Bar, Work};
 use crate::{details, runner};
 use anyhow::{Context, bail};
-use netwrap_app::{Point, Spec, run_points};
+use netwrap_app::{Builds, Point, Spec};
 use netwrap_engine::Record;
 use netwrap_sim::report::Verdict;
 use netwrap_topo::TopologySpec;
@@ -103,7 +103,8 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
     }
     let bar = Bar::start(Work::Run, quiet);
     let record = Record { progress: bar.counter(), ..Record::default() };
-    let mut results = run_points(
+    let builds = Builds::announcing(|_, seconds| runner::warn_if_slow_setup(None, seconds));
+    let mut results = builds.run(
         std::slice::from_ref(&point),
         record,
         |_, plan| {
