@@ -261,14 +261,10 @@ impl<R: Routing> Vc<'_, R> {
     /// The output VC the header of `pk` at input VC `ivc` takes among `cands` (see the parent's
     /// Rules), or [`NONE`].
     fn output_vc(&self, rt: u32, ivc: u32, pk: &Packet, cands: &[ChannelId], now: u64, wraps: bool) -> u32 {
-        let (v, class) = (self.c.v, &self.layout.class);
-        let port = ivc / v;
-        let need = if self.c.whole { pk.len } else { 1 };
-        // Bubble: entering a ring (from injection or another class: dimension and direction)
-        // needs room for two packets. Dimension-order routing offers one channel.
-        let entering = self.c.bubble && class[port as usize] != class[cands[0] as usize];
-        let need = if entering { 2 * need } else { need };
+        let v = self.c.v;
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
+        // (Bubble's dimension-order routing offers one channel.)
+        let need = self.room_needed(ivc, cands[0], false, pk, base);
         let route_class = self.route_class_vcs(rt, ivc, pk, base);
         let free_vc = |c: u32| -> u32 {
             let range = route_class.clone().unwrap_or_else(|| self.vcs_of(ivc, base, c, wraps));
@@ -333,14 +329,33 @@ impl<R: Routing> Vc<'_, R> {
         if upper { base + half..top } else { base..base + half }
     }
 
+    /// The room (flits) the header of `pk` at input VC `ivc` needs to take a VC of channel `c`
+    /// (`escape_vc`: its escape VC; `base`: its class's first VC): a packet (`vct`, `saf`) or a
+    /// flit (`wormhole`); two packets where it enters a ring — Bubble flow control's entry from
+    /// injection or another class (dimension and direction), or escape routing's entry into
+    /// the escape ring (it is not already in the escape VC of a channel of that class) on
+    /// networks whose routes go round rings. VC allocation asks it of the credits (with output
+    /// buffers, of the output buffer), and the link stage of the downstream credits.
+    #[inline]
+    pub(super) fn room_needed(&self, ivc: u32, c: u32, escape_vc: bool, pk: &Packet, base: u32) -> u32 {
+        let (v, class) = (self.c.v, &self.layout.class);
+        let whole = if self.c.whole { pk.len } else { 1 };
+        let crosses = class[(ivc / v) as usize] != class[c as usize];
+        let entering = if escape_vc {
+            self.c.escape_bubble && (ivc % v != base || crosses)
+        } else {
+            self.c.bubble && crosses
+        };
+        if entering { 2 * whole } else { whole }
+    }
+
     /// No adaptive VC: the escape channel, VC `base` of the dimension-order hop, if free with
     /// room for the packet — for two where it enters the escape ring (it is not already in the
     /// escape VC of a channel of that class) on networks whose routes go round rings.
     fn escape_vc(&self, rt: u32, ivc: u32, pk: &Packet, base: u32) -> u32 {
-        let (v, class) = (self.c.v, &self.layout.class);
+        let v = self.c.v;
         let e = self.routing.escape(rt, pk.dst, pk.salt).expect("not at the destination");
-        let entering = ivc % v != base || class[(ivc / v) as usize] != class[e as usize];
-        let need = if self.c.escape_bubble && entering { 2 * pk.len } else { pk.len };
+        let need = self.room_needed(ivc, e, true, pk, base);
         let o = e * v + base;
         let ov = self.buf.ovcs[o as usize];
         if !ov.held && ov.credits >= need { o } else { NONE }

@@ -261,18 +261,13 @@ impl<R: Routing> Vc<'_, R> {
     }
 
     /// The credits the header of packet `pkt`, crossing from input VC `ivc` to output VC `o`,
-    /// needs on the link: the room its VC allocation asked for (see `alloc`'s `output_vc` and
-    /// `escape_vc`), now of the downstream buffer.
+    /// needs on the link: the room its VC allocation asked for (`room_needed`), now of the
+    /// downstream buffer.
     fn link_need(&self, ivc: u32, o: u32, pkt: u32) -> u32 {
-        let (v, class) = (self.c.v, &self.layout.class);
+        let v = self.c.v;
         let pk = &self.pkts.list[pkt as usize];
-        let whole = if self.c.whole { pk.len } else { 1 };
-        let entering = class[(ivc / v) as usize] != class[(o / v) as usize];
-        if self.c.bubble && entering {
-            return 2 * whole;
-        }
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
-        if self.c.escape_bubble && o % v == base && (ivc % v != base || entering) { 2 * whole } else { whole }
+        self.room_needed(ivc, o / v, self.c.escape && o % v == base, pk, base)
     }
 
     /// The link stage of router `rt` (with output buffers): each of its channels whose output
