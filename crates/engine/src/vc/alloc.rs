@@ -49,7 +49,7 @@ impl<R: Routing> Vc<'_, R> {
     /// front flit is ready, in port order from the rotating priority on (the round-robin
     /// order), or by (creation, salt, input VC) with oldest-first. The priority advances.
     pub fn requests(&mut self, rt: usize, now: u64) {
-        let (v, f) = (self.c.v, self.c.f as usize);
+        let v = self.c.v;
         let (p0, p1) = (self.layout.starts[rt] as usize, self.layout.starts[rt + 1] as usize);
         let n = (p1 - p0) as u32 * v;
         let rot = (self.routers.rr[rt] as u64 % (n as u64).max(1)) as u32;
@@ -57,7 +57,7 @@ impl<R: Routing> Vc<'_, R> {
         let words =
             &self.buf.occupied[self.layout.words_at[rt] as usize..self.layout.words_at[rt + 1] as usize];
         let ivcs_here = &self.layout.router_ivcs[p0 * v as usize..p1 * v as usize];
-        let (ivcs, flits, packets) = (&self.buf.ivcs, &self.buf.flits, &self.pkts.list);
+        let (ivcs, packets) = (&self.buf.ivcs, &self.pkts.list);
         let oldest_first = self.c.oldest_first;
         let reqs = &mut self.scratch.reqs;
         reqs.clear();
@@ -68,7 +68,7 @@ impl<R: Routing> Vc<'_, R> {
                 return;
             }
             if oldest_first {
-                let pk = &packets[flits[ivc as usize * f + q.head as usize].pkt as usize];
+                let pk = &packets[q.pkt as usize];
                 reqs.push((pk.created, ((pk.salt as u64) << 32) | ivc as u64, ivc));
             } else {
                 reqs.push((0, 0, ivc));
@@ -93,7 +93,7 @@ impl<R: Routing> Vc<'_, R> {
     /// The header at the front of input VC `ivc` asks for an output.
     fn allocate(&mut self, rt: u32, ivc: u32, now: u64) {
         let q = self.buf.ivcs[ivc as usize];
-        let pkt = self.buf.front_packet(&self.c, ivc);
+        let pkt = self.buf.front_packet(ivc);
         let pk = self.pkts.list[pkt as usize];
         if self.c.saf && !self.stored(ivc, pk.len, now) {
             return;

@@ -22,7 +22,7 @@ impl<R: Routing> Vc<'_, R> {
         if q.out != NONE {
             return if q.out & EJECT == 0 { q.out } else { NONE };
         }
-        let pk = self.pkts.list[self.buf.front_packet(&self.c, ivc) as usize];
+        let pk = self.pkts.list[self.buf.front_packet(ivc) as usize];
         let at = self.layout.port_router[(ivc / self.c.v) as usize];
         // It waits for its deterministic channel (with escape routing, the escape VC), the
         // first VC of its route class where VCs are split by route phase or group.
@@ -78,7 +78,7 @@ impl<R: Routing> Vc<'_, R> {
     fn wait(&self, ivc: u32) -> DeadlockWait {
         let (v, nc) = (self.c.v, self.c.nc);
         let port = ivc / v;
-        let pk = self.pkts.list[self.buf.front_packet(&self.c, ivc) as usize];
+        let pk = self.pkts.list[self.buf.front_packet(ivc) as usize];
         let channel = (port < nc).then_some(port);
         DeadlockWait {
             router: self.layout.port_router[port as usize],

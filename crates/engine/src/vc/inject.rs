@@ -122,12 +122,13 @@ impl<R: Routing> Vc<'_, R> {
         let ti = t as usize;
         let pkt = self.terms.queue[ti][0];
         let rt = self.layout.port_router[(self.c.nc + t) as usize];
-        self.buf.push(&self.c, &self.layout, rt, ivc, pkt, now + self.c.inject_latency);
+        self.terms.written[ti] += 1;
+        let tail = self.terms.written[ti] == self.pkts.list[pkt as usize].len;
+        self.buf.push(&self.c, &self.layout, rt, ivc, pkt, tail, now + self.c.inject_latency);
         self.stats.buffered += 1;
         self.stats.last_move = now;
         self.routers.add_flit(rt);
-        self.terms.written[ti] += 1;
-        if self.terms.written[ti] == self.pkts.list[pkt as usize].len {
+        if tail {
             let class = self.stats.injection_class();
             serve(&mut self.stats.service[class], &mut self.stats.inj_taken_at[ti], now);
             self.terms.written[ti] = 0;

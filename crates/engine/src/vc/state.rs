@@ -290,12 +290,17 @@ impl Layout {
     }
 }
 
-/// A flit in a buffer.
+/// A flit in a buffer: when it is ready, its packet, and whether it is the packet's tail.
 #[derive(Clone, Copy)]
 pub(super) struct Flit {
     pub ready: u64,
     pub pkt: u32,
+    pub tail: bool,
 }
+
+/// Marks a flit on a wire as its packet's tail (in the input VC number it is bound for, which
+/// is below 2^27: [`super::MAX_FLIT_SLOTS`]).
+pub(super) const TAIL: u32 = 1 << 31;
 
 /// A packet in flight.
 #[derive(Clone, Copy)]
@@ -328,6 +333,10 @@ pub(super) struct InVc {
     /// Output VC (or `EJECT | ejection slot`, terminal × `Config::eject_slots` + slot) held by
     /// the front packet; [`NONE`] before allocation.
     pub out: u32,
+    /// The front flit's packet, and whether it is the tail (valid while `len > 0`; kept here,
+    /// as `ready` is, so that the router's stages do not read the flit arena).
+    pub pkt: u32,
+    pub tail: bool,
 }
 
 /// An output VC as its sender sees it (indexed like the input VC it feeds).
@@ -453,8 +462,8 @@ impl Buffers {
     fn new(c: &Config, layout: &Layout, ports: u32, net: &Network) -> Self {
         let nvc = (ports * c.v) as usize;
         Buffers {
-            flits: vec![Flit { ready: 0, pkt: NONE }; nvc * c.f as usize],
-            ivcs: vec![InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE }; nvc],
+            flits: vec![Flit { ready: 0, pkt: NONE, tail: false }; nvc * c.f as usize],
+            ivcs: vec![InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE, pkt: NONE, tail: false }; nvc],
             ovcs: vec![
                 OutVc {
                     credits: if c.ob > 0 { c.ob } else { c.f },
@@ -493,39 +502,42 @@ impl Buffers {
         }
     }
 
-    /// A flit of packet `pkt` enters input VC `ivc` of router `rt`, its pipeline starting at
-    /// `from` (now, or after an injection channel's latency): ready at from + r; a header at
-    /// the front routes for `Config::routing` cycles more.
+    /// A flit of packet `pkt` (its tail or not) enters input VC `ivc` of router `rt`, its
+    /// pipeline starting at `from` (now, or after an injection channel's latency): ready at
+    /// from + r; a header at the front routes for `Config::routing` cycles more.
     #[inline(always)]
-    pub fn push(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, pkt: u32, from: u64) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, pkt: u32, tail: bool, from: u64) {
         let q = &mut self.ivcs[ivc as usize];
         let slot = ivc as usize * c.f as usize + c.wrap(q.head + q.len) as usize;
         let ready = from + c.r;
         if q.len == 0 {
             q.ready = if q.sent == 0 { ready + c.routing } else { ready };
+            (q.pkt, q.tail) = (pkt, tail);
         }
         q.len += 1;
-        self.flits[slot] = Flit { ready, pkt };
+        self.flits[slot] = Flit { ready, pkt, tail };
         self.mark(layout, rt, ivc, true);
     }
 
     /// The front flit of input VC `ivc` of router `rt` leaves; returns whether it was its
-    /// packet's tail (`len`: the packet's flits). The tail releases the output VC and makes
-    /// the next packet the front one from `now + 1`.
+    /// packet's tail. The tail releases the output VC and makes the next packet the front one
+    /// from `now + 1`.
     #[inline(always)]
-    pub fn pop(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, len: u32, now: u64) -> bool {
+    pub fn pop(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, now: u64) -> bool {
         let i = ivc as usize;
         let q = &mut self.ivcs[i];
         q.head = c.wrap(q.head + 1);
         q.len -= 1;
         q.sent += 1;
-        let tail = q.sent == len;
+        let tail = q.tail;
         if q.len == 0 {
             self.mark(layout, rt, ivc, false);
         } else {
-            let next = self.flits[i * c.f as usize + q.head as usize].ready;
+            let next = self.flits[i * c.f as usize + q.head as usize];
             // The next packet's header routes once it is at the front (from now + 1).
-            q.ready = if tail { next.max(now + 1) + c.routing } else { next };
+            q.ready = if tail { next.ready.max(now + 1) + c.routing } else { next.ready };
+            (q.pkt, q.tail) = (next.pkt, next.tail);
         }
         if tail {
             let q = &mut self.ivcs[i];
@@ -538,10 +550,10 @@ impl Buffers {
         tail
     }
 
-    /// The packet at the front of input VC `ivc`.
+    /// The packet at the front of input VC `ivc` (which holds flits).
     #[inline]
-    pub fn front_packet(&self, c: &Config, ivc: u32) -> u32 {
-        self.flits[ivc as usize * c.f as usize + self.ivcs[ivc as usize].head as usize].pkt
+    pub fn front_packet(&self, ivc: u32) -> u32 {
+        self.ivcs[ivc as usize].pkt
     }
 }
 

@@ -1,7 +1,7 @@
 //! Switch allocation, switch traversal, link traversal and ejection, and the far ends of the
 //! wires: flits landing in the next router's buffers, credits reaching their senders.
 
-use super::state::{EJECT, NONE, Queued, Vc, serve};
+use super::state::{EJECT, NONE, Queued, TAIL, Vc, serve};
 use crate::params::Allocator;
 use crate::switch_alloc::{self, Request};
 use netwrap_topo::Routing;
@@ -11,11 +11,12 @@ impl<R: Routing> Vc<'_, R> {
     pub fn receive_flits(&mut self, now: u64) {
         let mut landing = std::mem::take(&mut self.scratch.landing);
         self.wires.arrive(now, &mut landing);
-        for &(ivc, pkt) in &landing {
+        for &(bound, pkt) in &landing {
+            let (ivc, tail) = (bound & !TAIL, bound & TAIL != 0);
             let len = self.buf.ivcs[ivc as usize].len;
             self.stats.occupancy_change(ivc as usize, len, now, self.c.warmup);
             let rt = self.layout.port_router[(ivc / self.c.v) as usize];
-            self.buf.push(&self.c, &self.layout, rt, ivc, pkt, now);
+            self.buf.push(&self.c, &self.layout, rt, ivc, pkt, tail, now);
             self.routers.add_flit(rt);
         }
         landing.clear();
@@ -155,7 +156,7 @@ impl<R: Routing> Vc<'_, R> {
         if width[(q.out / self.c.v) as usize] <= width[(ivc / self.c.v) as usize] {
             return false;
         }
-        let len = self.pkts.list[self.buf.front_packet(&self.c, ivc) as usize].len;
+        let len = self.pkts.list[self.buf.front_packet(ivc) as usize].len;
         !self.stored(ivc, len, now)
     }
 
@@ -221,12 +222,11 @@ impl<R: Routing> Vc<'_, R> {
     fn move_flit(&mut self, rt: u32, ivc: u32, now: u64, first: bool) {
         let port = ivc / self.c.v;
         let q = self.buf.ivcs[ivc as usize];
-        let pkt = self.buf.front_packet(&self.c, ivc);
+        let pkt = self.buf.front_packet(ivc);
         if port < self.c.nc {
             self.stats.occupancy_change(ivc as usize, q.len, now, self.c.warmup);
         }
-        let len = self.pkts.list[pkt as usize].len;
-        let tail = self.buf.pop(&self.c, &self.layout, rt, ivc, len, now);
+        let tail = self.buf.pop(&self.c, &self.layout, rt, ivc, now);
         self.stats.last_move = now;
         let header = q.sent == 0;
         if port < self.c.nc {
@@ -245,7 +245,7 @@ impl<R: Routing> Vc<'_, R> {
         } else {
             self.routers.flits[rt as usize] -= 1;
             self.take_output(q.out, tail, now);
-            self.send(q.out, pkt, header, first, now);
+            self.send(q.out, pkt, header, tail, first, now);
         }
     }
 
@@ -334,7 +334,7 @@ impl<R: Routing> Vc<'_, R> {
             ov.link -= 1;
             self.routers.flits[rt as usize] -= 1;
             self.stats.last_move = now;
-            self.send(o, front.pkt, front.need > 0, i == 0, now);
+            self.send(o, front.pkt, front.need > 0, front.tail, i == 0, now);
             tail = front.tail;
             if tail {
                 break;
@@ -375,11 +375,11 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
-    /// Link traversal: a flit of packet `pkt` takes output VC `o`'s channel, to land its
-    /// latency later. The first flit of a grant counts the channel's cycle (busy, and a
-    /// channel-cycle of transmission).
+    /// Link traversal: a flit of packet `pkt` (its header, its tail) takes output VC `o`'s
+    /// channel, to land its latency later. The first flit of a grant counts the channel's cycle
+    /// (busy, and a channel-cycle of transmission).
     #[inline(always)]
-    fn send(&mut self, o: u32, pkt: u32, header: bool, first: bool, now: u64) {
+    fn send(&mut self, o: u32, pkt: u32, header: bool, tail: bool, first: bool, now: u64) {
         let c = (o / self.c.v) as usize;
         if first {
             if now >= self.c.warmup {
@@ -390,7 +390,7 @@ impl<R: Routing> Vc<'_, R> {
         if header {
             self.pkts.list[pkt as usize].hops += 1;
         }
-        self.wires.send((o, pkt), self.layout.latency[c]);
+        self.wires.send((if tail { o | TAIL } else { o }, pkt), self.layout.latency[c]);
     }
 
     /// Ejection: a flit of packet `pkt` leaves the network through ejection slot `slot` of its
