@@ -56,13 +56,13 @@ impl<R: Routing> Vc<'_, R> {
         self.routers.rr[rt] = self.routers.rr[rt].wrapping_add(1);
         let words =
             &self.buf.occupied[self.layout.words_at[rt] as usize..self.layout.words_at[rt + 1] as usize];
-        let ivcs_here = &self.layout.router_ivcs[p0 * v as usize..p1 * v as usize];
+        let first = p0 as u32 * v;
         let (ivcs, packets) = (&self.buf.ivcs, &self.pkts.list);
         let oldest_first = self.c.oldest_first;
         let reqs = &mut self.scratch.reqs;
         reqs.clear();
         for_each_from(words, rot, n, |b| {
-            let ivc = ivcs_here[b as usize];
+            let ivc = first + b;
             let q = &ivcs[ivc as usize];
             if q.ready > now {
                 return;
@@ -120,7 +120,7 @@ impl<R: Routing> Vc<'_, R> {
         }
         // The dateline's `by-route` class, for a header entering a ring: whether its route
         // takes the ring's wrap-around channel (dimension order offers one candidate).
-        let port = ivc / self.c.v;
+        let port = self.layout.network_port(ivc, self.c.vd);
         let entering = |d: &[(u32, bool)]| port >= self.c.nc || d[port as usize].0 != d[cands[0] as usize].0;
         let wraps = self.c.by_route
             && !self.layout.dateline.is_empty()
@@ -135,8 +135,8 @@ impl<R: Routing> Vc<'_, R> {
                 &mut self.scratch.ahead,
             );
         let o = self.output_vc(rt, ivc, &pk, cands, now, wraps);
-        if o != NONE && self.c.dal && split_deroutes(cands).1.contains(&(o / self.c.v)) {
-            self.pkts.list[pkt as usize].leg = Legs::dal_derouted(self.net, pk.leg, o / self.c.v);
+        if o != NONE && self.c.dal && split_deroutes(cands).1.contains(&(o / self.c.vd)) {
+            self.pkts.list[pkt as usize].leg = Legs::dal_derouted(self.net, pk.leg, o / self.c.vd);
         }
         if o == NONE && fresh {
             let Buffers { routed, scratch, .. } = &mut self.buf;
@@ -144,7 +144,7 @@ impl<R: Routing> Vc<'_, R> {
         }
         if o != NONE {
             if self.c.rotate {
-                self.vc_next[(o / self.c.v) as usize] = (o % self.c.v + 1) % self.c.v;
+                self.vc_next[(o / self.c.vd) as usize] = (o % self.c.vd + 1) % self.c.vd;
             }
             self.buf.ovcs[o as usize].held = true;
             self.buf.holder[o as usize] = ivc;
@@ -215,7 +215,7 @@ impl<R: Routing> Vc<'_, R> {
         let k = if self.c.dest_group {
             self.legs.dest_group_class(rt, pk.dst)
         } else if self.c.phase_classes {
-            let port = ivc / v;
+            let port = self.layout.network_port(ivc, self.c.vd);
             let arrived = (port < self.c.nc).then(|| (port, (ivc % v).saturating_sub(base) / per));
             self.legs.phase_class(self.net, arrived, pk.switch_hop == pk.hops)
         } else {
@@ -312,8 +312,8 @@ impl<R: Routing> Vc<'_, R> {
         if self.layout.dateline.is_empty() {
             return base..top;
         }
-        let (port, half) = (ivc / self.c.v, self.c.half);
-        let prev = (port < self.c.nc).then_some((port, ivc % self.c.v >= base + half));
+        let (port, half) = (self.layout.network_port(ivc, self.c.vd), self.c.half);
+        let prev = (port < self.c.nc).then_some((port, ivc % self.c.vd >= base + half));
         let upper = if self.c.by_route {
             match prev {
                 Some((p, upper))
@@ -340,7 +340,7 @@ impl<R: Routing> Vc<'_, R> {
     pub(super) fn room_needed(&self, ivc: u32, c: u32, escape_vc: bool, pk: &Packet, base: u32) -> u32 {
         let (v, class) = (self.c.v, &self.layout.class);
         let whole = if self.c.whole { pk.len } else { 1 };
-        let crosses = class[(ivc / v) as usize] != class[c as usize];
+        let crosses = class[self.layout.network_port(ivc, self.c.vd) as usize] != class[c as usize];
         let entering = if escape_vc {
             self.c.escape_bubble && (ivc % v != base || crosses)
         } else {

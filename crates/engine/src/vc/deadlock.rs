@@ -20,10 +20,10 @@ impl<R: Routing> Vc<'_, R> {
             return NONE;
         }
         if q.out != NONE {
-            return if q.out & EJECT == 0 { q.out } else { NONE };
+            return if q.out & EJECT == 0 { self.layout.down(q.out, self.c.vd) } else { NONE };
         }
         let pk = self.pkts.list[self.buf.front_packet(ivc) as usize];
-        let at = self.layout.port_router[(ivc / self.c.v) as usize];
+        let at = self.layout.port_router[(ivc / self.c.vd) as usize];
         // It waits for its deterministic channel (with escape routing, the escape VC), the
         // first VC of its route class where VCs are split by route phase or group.
         let c = if self.c.escape {
@@ -36,7 +36,11 @@ impl<R: Routing> Vc<'_, R> {
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
         let first = self.route_class_vcs(at, ivc, &pk, base).map_or(0, |r| r.start);
         let o = c * self.c.v + first;
-        if self.buf.ovcs[o as usize].held { self.buf.holder[o as usize] } else { o }
+        if self.buf.ovcs[o as usize].held {
+            self.buf.holder[o as usize]
+        } else {
+            self.layout.down(o, self.c.vd)
+        }
     }
 
     /// The cycle of waits of a deadlock declared at `now`. In a deadlock every buffered packet
@@ -48,7 +52,8 @@ impl<R: Routing> Vc<'_, R> {
         let mut cands = Candidates::default();
         let mut seen = vec![NONE; nvc];
         let mut cycle = Vec::new();
-        for start in 0..nvc as u32 {
+        // (In the Rules' numbering: input VC k of network port q is q·V + k.)
+        for start in (0..nvc as u32).map(|i| self.layout.input_vc(i / self.c.vd, i % self.c.vd, self.c.v)) {
             if self.buf.ivcs[start as usize].len == 0 || seen[start as usize] != NONE {
                 continue;
             }
@@ -77,11 +82,11 @@ impl<R: Routing> Vc<'_, R> {
     /// Input VC `ivc` of a deadlock cycle, as the report names it.
     fn wait(&self, ivc: u32) -> DeadlockWait {
         let (v, nc) = (self.c.v, self.c.nc);
-        let port = ivc / v;
+        let port = self.layout.network_port(ivc, self.c.vd);
         let pk = self.pkts.list[self.buf.front_packet(ivc) as usize];
         let channel = (port < nc).then_some(port);
         DeadlockWait {
-            router: self.layout.port_router[port as usize],
+            router: self.layout.port_router[(ivc / v) as usize],
             channel,
             class: channel
                 .map(|c| self.net.classes()[self.net.channels()[c as usize].class as usize].clone()),

@@ -80,7 +80,9 @@ impl<R: Routing> Vc<'_, R> {
     fn take_injection_vc(&mut self, t: TerminalId, now: u64) {
         let ti = t as usize;
         let (v, f) = (self.c.v, self.c.f);
-        let port = self.c.nc + t;
+        // (The injection channel's network port number, and its input port.)
+        let network_port = self.c.nc + t;
+        let port = self.layout.new_port[network_port as usize];
         let pk = &self.pkts.list[self.terms.queue[ti][0] as usize];
         let need = if self.c.whole { pk.len } else { 1 };
         let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
@@ -89,14 +91,14 @@ impl<R: Routing> Vc<'_, R> {
         let free = |&k: &u32| !held[(t * v + k) as usize] && f - ivcs[(port * v + k) as usize].len >= need;
         // (Lowest-first is the plain range: the default pays nothing for rotation.)
         let found = if self.c.rotate {
-            rotated(vcs, self.vc_next[port as usize]).find(free)
+            rotated(vcs, self.vc_next[network_port as usize]).find(free)
         } else {
             vcs.clone().find(free)
         };
         let Some(k) = found else { return };
         self.terms.held[(t * v + k) as usize] = true;
         if self.c.rotate {
-            self.vc_next[port as usize] = (k + 1) % v;
+            self.vc_next[network_port as usize] = (k + 1) % v;
         }
         self.terms.vc[ti] = port * v + k;
         if now >= self.c.warmup {
@@ -121,7 +123,7 @@ impl<R: Routing> Vc<'_, R> {
     fn write_flit(&mut self, t: TerminalId, ivc: u32, now: u64) -> bool {
         let ti = t as usize;
         let pkt = self.terms.queue[ti][0];
-        let rt = self.layout.port_router[(self.c.nc + t) as usize];
+        let rt = self.net.inject_router(t);
         self.terms.written[ti] += 1;
         let tail = self.terms.written[ti] == self.pkts.list[pkt as usize].len;
         self.buf.push(&self.c, &self.layout, rt, ivc, pkt, tail, now + self.c.inject_latency);
@@ -133,7 +135,7 @@ impl<R: Routing> Vc<'_, R> {
             serve(&mut self.stats.service[class], &mut self.stats.inj_taken_at[ti], now);
             self.terms.written[ti] = 0;
             self.terms.queue[ti].pop_front();
-            self.terms.held[(ivc - self.c.nc * self.c.v) as usize] = false;
+            self.terms.held[(t * self.c.v + ivc % self.c.vd) as usize] = false;
             self.terms.vc[ti] = NONE;
             return true;
         }

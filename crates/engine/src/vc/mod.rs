@@ -182,7 +182,8 @@
 //! parameters, the network's layout of ports and VCs, the buffers and VC state, the routers'
 //! activity, the terminals, packets and messages, the statistics, and the wires):
 //! 1. link traversal's far end and credits (`switch`): `receive_flits` (flits sent l cycles ago
-//!    enter their buffers), `receive_credits`;
+//!    enter their buffers; on a large network, each block of 64 routers' just before the block
+//!    steps, which changes nothing but the order memory is touched in), `receive_credits`;
 //! 2. source queuing and injection (`inject`): `create_packets` (new messages join their
 //!    source queues as packets), `inject` (each source writes a flit into its injection VC);
 //! 3. each router holding flits (`step_routers`): `requests` (its input VCs with a ready front
@@ -194,6 +195,13 @@
 //!    the report, `deadlock_report`, when the run ends on one).
 //!
 //! # Cost
+//! Input ports are numbered router by router inside the engine (`state::Layout`; the Rules'
+//! numbers are translated where they show: the reports, the deadlock walk), so a router's VC
+//! state, flits and statistics are one block, walked in memory order as the routers step. An
+//! input VC keeps its front flit's packet and tail flag, and a flit carries its tail flag, so
+//! a flit's move reads neither the flit arena nor its packet for them. On a network whose state
+//! outgrows the caches the landing flits' VCs and the next router's state are prefetched. VC
+//! numbers are divided by V by multiplication (`strength_reduce`).
 //! Flits live in one arena of (ports × V × F) slots, packets and messages in slot vectors with
 //! free lists; flits on the wires and credits on their way back sit in rings of l + 1 buckets
 //! by arrival cycle (every flit and credit takes exactly l cycles). Only routers holding flits
@@ -316,7 +324,25 @@ pub fn run<R: Routing>(
     spec: &RunSpec,
     p: &VcParams,
 ) -> Outcome {
+    run_as(net, routing, pattern, spec, p, None)
+}
+
+/// [`run`], with the paths taken for a network whose state outgrows the caches (prefetches,
+/// flits landing by block of 64 routers) forced on or off (`None`: by the network's size),
+/// so that tests hold both to the reference on small networks.
+#[doc(hidden)]
+pub fn run_as<R: Routing>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    p: &VcParams,
+    large: Option<bool>,
+) -> Outcome {
     let mut vc = Vc::new(net, routing, spec, p);
+    if let Some(large) = large {
+        vc.c.prefetch = large;
+    }
     let mut now = 0u64;
     let mut reason = None;
     while now < spec.max_cycles {
@@ -342,15 +368,22 @@ impl<R: Routing> Vc<'_, R> {
     /// Every router holding flits runs its cycle, in number order (UGAL-global reads other
     /// routers' credits, so the reference's order matters there; elsewhere routers meet only
     /// through wires, and the order walks memory in order); a router left without flits leaves
-    /// the active set. (No router gains a flit while they step: flits land at the cycle's
-    /// start.)
+    /// the active set. (No router gains a flit after its step: flits land at the cycle's
+    /// start, or on a large network just before their block of 64 routers steps.)
     fn step_routers(&mut self, now: u64) {
         for w in 0..self.routers.active.len() {
+            if self.c.prefetch {
+                self.land_block(w, now);
+            }
             let mut bits = self.routers.active[w];
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
                 let rt = w as u32 * 64 + b;
+                // (The next router of this word is brought into the cache meanwhile.)
+                if self.c.prefetch && bits != 0 {
+                    self.prefetch_router(w as u32 * 64 + bits.trailing_zeros());
+                }
                 self.step_router(rt, now);
                 if self.routers.flits[rt as usize] == 0 {
                     self.routers.active[w] &= !(1u64 << b);
@@ -358,6 +391,14 @@ impl<R: Routing> Vc<'_, R> {
                 }
             }
         }
+    }
+
+    /// Brings router `rt`'s input VCs' state into the cache ahead of its step.
+    #[inline(always)]
+    fn prefetch_router(&self, rt: u32) {
+        let first = (self.layout.starts[rt as usize] * self.c.v) as usize;
+        crate::prefetch(&self.buf.ivcs[first]);
+        crate::prefetch(&self.buf.occupied[self.layout.words_at[rt as usize] as usize]);
     }
 
     /// Router `rt`'s cycle: requests, VC allocation, switch allocation and traversal, and with
@@ -390,11 +431,16 @@ impl<R: Routing> Vc<'_, R> {
         let deadlock = (reason == Some(StopReason::Deadlock)).then(|| self.deadlock_report(now));
         let stats = self.stats;
         let mut outcome = self.collector.finish(self.net, now, reason, stats.busy.into_iter());
-        let mut occupancy = stats.occupancy;
         let end = outcome.end.max(self.c.warmup);
-        for (i, occ) in occupancy.iter_mut().enumerate() {
-            *occ += self.buf.ivcs[i].len as u64 * end.saturating_sub(stats.occ_since[i].max(self.c.warmup));
-        }
+        // (Reported per channel VC, c·V + k.)
+        let occupancy = (0..self.c.nc * self.c.v)
+            .map(|o| {
+                let i = self.layout.down(o, self.c.vd) as usize;
+                let open =
+                    self.buf.ivcs[i].len as u64 * end.saturating_sub(stats.occ_since[i].max(self.c.warmup));
+                stats.occupancy[i] + open
+            })
+            .collect();
         outcome.deadlock = deadlock;
         outcome.packets = Some(stats.pstats);
         outcome.vc_occupancy = Some(occupancy);

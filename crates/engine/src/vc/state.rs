@@ -10,6 +10,7 @@ use crate::params::{Arbitration, Avoidance, Switching, VcParams};
 use crate::{Births, ClassService, Collector, Msg, NEVER, PacketStats, RunSpec};
 use netwrap_topo::{Candidates, ChannelId, Legs, Network, Routing, TerminalId};
 use std::collections::VecDeque;
+use strength_reduce::StrengthReducedU32;
 
 /// No port, VC, packet or owner.
 pub(super) const NONE: u32 = u32::MAX;
@@ -22,6 +23,8 @@ pub(super) struct Config {
     /// VCs per port, flits per VC buffer, channels.
     pub v: u32,
     pub f: u32,
+    /// V as a divisor by multiplication (VC numbers are divided by V on every flit's path).
+    pub vd: StrengthReducedU32,
     pub nc: u32,
     /// Flits per output VC's buffer (0: none; see the parent's "Output buffers"), and the
     /// flits a channel's VCs can hold in all, output and input buffer (UGAL's queue).
@@ -84,6 +87,9 @@ pub(super) struct Config {
     /// has a free VC ([`netwrap_topo::Legs::dal_candidates`]).
     pub dal: bool,
     pub warmup: u64,
+    /// The routers' state is too large for the caches, so the stages prefetch it
+    /// ([`prefetch`]; on a small network the hints would only cost instructions).
+    pub prefetch: bool,
     /// Cycles without a move, with flits in the network, that make a deadlock.
     pub quiet: u64,
 }
@@ -111,6 +117,7 @@ impl Config {
             dal: spec.paths.choice == netwrap_topo::PathChoice::Dal,
             v: p.vcs,
             f: p.buffer,
+            vd: StrengthReducedU32::new(p.vcs.max(1)),
             nc: net.channels().len() as u32,
             ob: p.output_buffer,
             depth: p.buffer + p.output_buffer,
@@ -140,6 +147,8 @@ impl Config {
             vcs_in,
             half: vcs_in / 2,
             warmup: spec.warmup,
+            // (About 100 bytes of state per input VC, against a few MiB of cache.)
+            prefetch: (net.channels().len() as u64 + net.terminals() as u64) * p.vcs as u64 > 1 << 15,
             // After r + 2l + 1 cycles without a move every flit on a wire has landed, every
             // credit has returned and every buffered flit is ready: nothing can change any more
             // but new packets entering free injection buffers, which would be moves. Wait well
@@ -174,29 +183,38 @@ fn wide(net: &Network) -> bool {
 }
 
 /// The network's ports and VCs as the router sees them.
+///
+/// Input ports are numbered router by router (router 0's, then router 1's, …), each router's
+/// in its own order (incoming channels by number, then its terminals' injection channels), so
+/// that everything kept per input port or input VC — VC state, flits, statistics — lies in
+/// one block per router, walked in memory order as the routers step. The Rules' numbers
+/// (port c for channel c, C + t for terminal t's injection channel) are the *network's port
+/// numbers*: `old_port` and `new_port` translate, and input VC k of port p is p·V + k.
 pub(super) struct Layout {
     /// The router each input port belongs to.
     pub port_router: Vec<u32>,
-    /// Each router's input ports are `starts[rt]..starts[rt + 1]` of its own order, its input
-    /// VCs `router_ivcs[starts[rt]·V..starts[rt + 1]·V]`.
+    /// Each router's input ports are `starts[rt]..starts[rt + 1]`, its input VCs
+    /// `starts[rt]·V..starts[rt + 1]·V`.
     pub starts: Vec<u32>,
-    pub router_ivcs: Vec<u32>,
+    /// Each input port's network port number (channel c, or C + t for terminal t), and each
+    /// network port number's input port.
+    pub old_port: Vec<u32>,
+    pub new_port: Vec<u32>,
     /// Each router's input VCs as bits of a bitset of ⌈ports·V / 64⌉ words from
-    /// `words_at[router]`; `vc_bit`: each input VC's router-local bit.
+    /// `words_at[router]`, input VC `starts[rt]·V + b` at bit b.
     pub words_at: Vec<u32>,
-    pub vc_bit: Vec<u32>,
-    /// The class of each input port's channel ([`NONE`] for an injection channel); indexed by
-    /// channel number, each channel's class.
+    /// Indexed by network port number: the class of each port's channel ([`NONE`] for an
+    /// injection channel), so indexed by channel number each channel's class.
     pub class: Vec<u32>,
     /// With a dateline (tori only, checked when the spec is resolved): each channel's ring.
     pub dateline: Vec<(u32, bool)>,
     /// Each channel's latency in cycles (its flits' and its credits').
     pub latency: Vec<u32>,
-    /// With wide channels or input speedup ([`Config::regrant`]; empty otherwise), each
-    /// input port's flits per cycle: its channel's width, then the terminals' links' width for
-    /// injection channels. Port c's width is also output channel c's.
+    /// With wide channels or input speedup ([`Config::regrant`]; empty otherwise), by network
+    /// port number, each port's flits per cycle: its channel's width, then the terminals'
+    /// links' width for injection channels. Port c's width is also output channel c's.
     pub width: Vec<u32>,
-    /// With [`Config::regrant`], the flits each input port may move in a cycle: its width
+    /// With [`Config::regrant`], by input port, the flits each may move in a cycle: its width
     /// times the input speedup.
     pub room: Vec<u32>,
     /// With output buffers, each router's outgoing channels:
@@ -210,39 +228,30 @@ impl Layout {
         let (v, terminals, channels) = (p.vcs, net.terminals(), net.channels());
         let ports = channels.len() as u32 + terminals;
         let routers = net.routers() as usize;
-        // Input ports of each router (CSR): its incoming channels, then its terminals'
+        // Network ports of each router (CSR): its incoming channels, then its terminals'
         // injection channels.
-        let port_router: Vec<u32> =
+        let router_of: Vec<u32> =
             channels.iter().map(|c| c.dst).chain((0..terminals).map(|t| net.inject_router(t))).collect();
         let mut starts = vec![0u32; routers + 1];
-        for &rt in &port_router {
+        for &rt in &router_of {
             starts[rt as usize + 1] += 1;
         }
         for i in 0..routers {
             starts[i + 1] += starts[i];
         }
-        let mut router_ports = vec![0u32; ports as usize];
+        let mut old_port = vec![0u32; ports as usize];
+        let mut new_port = vec![0u32; ports as usize];
+        let mut port_router = vec![0u32; ports as usize];
         let mut fill = starts.clone();
-        for (port, &rt) in port_router.iter().enumerate() {
-            router_ports[fill[rt as usize] as usize] = port as u32;
+        for (old, &rt) in router_of.iter().enumerate() {
+            let new = fill[rt as usize];
+            (old_port[new as usize], new_port[old], port_router[new as usize]) = (old as u32, new, rt);
             fill[rt as usize] += 1;
         }
         let mut words_at = vec![0u32; routers + 1];
         for rt in 0..routers {
             let n = (starts[rt + 1] - starts[rt]) * v;
             words_at[rt + 1] = words_at[rt] + n.div_ceil(64);
-        }
-        let mut vc_bit = vec![0u32; (ports * v) as usize];
-        let mut router_ivcs = vec![0u32; (ports * v) as usize];
-        for rt in 0..routers {
-            let p0 = starts[rt] as usize;
-            for (pi, &port) in router_ports[p0..starts[rt + 1] as usize].iter().enumerate() {
-                for k in 0..v {
-                    let b = pi as u32 * v + k;
-                    vc_bit[(port * v + k) as usize] = b;
-                    router_ivcs[p0 * v as usize + b as usize] = port * v + k;
-                }
-            }
         }
         let class = channels.iter().map(|c| c.class as u32).chain((0..terminals).map(|_| NONE)).collect();
         let dateline = if p.deadlock == Avoidance::Dateline { super::rings(net) } else { Vec::new() };
@@ -256,7 +265,11 @@ impl Layout {
         } else {
             Vec::new()
         };
-        let room = width.iter().map(|w| w * p.input_speedup).collect();
+        let room = if width.is_empty() {
+            Vec::new()
+        } else {
+            old_port.iter().map(|&old| width[old as usize] * p.input_speedup).collect()
+        };
         let (mut out_starts, mut out_channels) = (Vec::new(), Vec::new());
         if p.output_buffer > 0 {
             out_starts = vec![0u32; routers + 1];
@@ -276,9 +289,9 @@ impl Layout {
         Layout {
             port_router,
             starts,
-            router_ivcs,
+            old_port,
+            new_port,
             words_at,
-            vc_bit,
             class,
             dateline,
             latency,
@@ -287,6 +300,27 @@ impl Layout {
             out_starts,
             out_channels,
         }
+    }
+}
+
+impl Layout {
+    /// The network port number of input VC `ivc`'s port: its channel c, or C + t for terminal
+    /// t's injection channel.
+    #[inline(always)]
+    pub fn network_port(&self, ivc: u32, v: StrengthReducedU32) -> u32 {
+        self.old_port[(ivc / v) as usize]
+    }
+
+    /// The input VC that output VC `o` (VC o mod V of channel o / V) feeds.
+    #[inline(always)]
+    pub fn down(&self, o: u32, v: StrengthReducedU32) -> u32 {
+        self.new_port[(o / v) as usize] * v.get() + o % v
+    }
+
+    /// Input VC k of the network's port `port` (channel c, or C + t).
+    #[inline]
+    pub fn input_vc(&self, port: u32, k: u32, v: u32) -> u32 {
+        self.new_port[port as usize] * v + k
     }
 }
 
@@ -349,6 +383,8 @@ pub(super) struct OutVc {
     /// With output buffers, the credits for the downstream buffer (the link stage's); 0
     /// without.
     pub link: u32,
+    /// The input VC it feeds ([`Layout::down`], kept here to spare the send a division).
+    pub down: u32,
 }
 
 /// A flit in an output buffer: its packet, whether it is the tail, and for a header the
@@ -464,14 +500,14 @@ impl Buffers {
         Buffers {
             flits: vec![Flit { ready: 0, pkt: NONE, tail: false }; nvc * c.f as usize],
             ivcs: vec![InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE, pkt: NONE, tail: false }; nvc],
-            ovcs: vec![
-                OutVc {
+            ovcs: (0..c.nc * c.v)
+                .map(|o| OutVc {
                     credits: if c.ob > 0 { c.ob } else { c.f },
                     held: false,
-                    link: if c.ob > 0 { c.f } else { 0 }
-                };
-                (c.nc * c.v) as usize
-            ],
+                    link: if c.ob > 0 { c.f } else { 0 },
+                    down: layout.down(o, c.vd),
+                })
+                .collect(),
             out: {
                 let (ovcs, n) = (if c.ob > 0 { (c.nc * c.v) as usize } else { 0 }, c.nc as usize);
                 OutBuffers {
@@ -492,8 +528,8 @@ impl Buffers {
 
     /// Marks input VC `ivc` of router `rt` as holding flits, or not.
     #[inline(always)]
-    fn mark(&mut self, layout: &Layout, rt: u32, ivc: u32, on: bool) {
-        let b = layout.vc_bit[ivc as usize];
+    fn mark(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, on: bool) {
+        let b = ivc - layout.starts[rt as usize] * c.v;
         let w = (layout.words_at[rt as usize] + b / 64) as usize;
         if on {
             self.occupied[w] |= 1u64 << (b % 64);
@@ -517,7 +553,7 @@ impl Buffers {
         }
         q.len += 1;
         self.flits[slot] = Flit { ready, pkt, tail };
-        self.mark(layout, rt, ivc, true);
+        self.mark(c, layout, rt, ivc, true);
     }
 
     /// The front flit of input VC `ivc` of router `rt` leaves; returns whether it was its
@@ -532,7 +568,7 @@ impl Buffers {
         q.sent += 1;
         let tail = q.tail;
         if q.len == 0 {
-            self.mark(layout, rt, ivc, false);
+            self.mark(c, layout, rt, ivc, false);
         } else {
             let next = self.flits[i * c.f as usize + q.head as usize];
             // The next packet's header routes once it is at the front (from now + 1).
@@ -666,8 +702,9 @@ impl Packets {
 pub(super) struct Stats {
     /// Busy cycles per channel in the window.
     pub busy: Vec<u64>,
-    /// Buffer occupancy of the channels' input VCs: flit-cycles in the window, accumulated
-    /// each time a VC's length changes (`occ_since`: the cycle of its last change).
+    /// Buffer occupancy of the channels' input VCs (by input VC; the injection channels' stay
+    /// 0): flit-cycles in the window, accumulated each time a VC's length changes
+    /// (`occ_since`: the cycle of its last change).
     pub occupancy: Vec<u64>,
     pub occ_since: Vec<u64>,
     /// Service per channel class: the network's, then injection, then ejection.
@@ -721,7 +758,13 @@ pub(super) fn serve(class: &mut ClassService, taken: &mut (u64, u64), now: u64) 
 pub(super) struct Scratch {
     /// A router's requests: (arbitration key, input VC).
     pub reqs: Vec<(u64, u64, u32)>,
+    /// The flits landing this cycle (bound for input VC, packet), and on a large network the
+    /// same sorted by block of 64 routers (`block_start`: each block's first; `fill`: the
+    /// sort's cursors).
     pub landing: Vec<(u32, u32)>,
+    pub by_block: Vec<(u32, u32)>,
+    pub block_start: Vec<u32>,
+    pub fill: Vec<u32>,
     pub returning: Vec<u32>,
     pub born: Vec<(TerminalId, Msg)>,
     /// Candidates along a route followed ahead (the dateline's `by-route` class).
@@ -808,8 +851,8 @@ impl<'a, R: Routing> Vc<'a, R> {
             },
             stats: Stats {
                 busy: vec![0; c.nc as usize],
-                occupancy: vec![0; channel_vcs],
-                occ_since: vec![0; channel_vcs],
+                occupancy: vec![0; (ports * c.v) as usize],
+                occ_since: vec![0; (ports * c.v) as usize],
                 service,
                 taken_at: vec![(NEVER, 0); channel_vcs],
                 inj_taken_at: vec![(NEVER, 0); terminals],

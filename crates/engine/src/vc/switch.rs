@@ -1,26 +1,87 @@
 //! Switch allocation, switch traversal, link traversal and ejection, and the far ends of the
 //! wires: flits landing in the next router's buffers, credits reaching their senders.
 
-use super::state::{EJECT, NONE, Queued, TAIL, Vc, serve};
+use super::state::{EJECT, NONE, Queued, Scratch, TAIL, Vc, serve};
 use crate::params::Allocator;
+use crate::prefetch;
 use crate::switch_alloc::{self, Request};
 use netwrap_topo::Routing;
 
 impl<R: Routing> Vc<'_, R> {
-    /// Link traversal's far end: the flits sent l cycles ago enter their input VCs.
+    /// Link traversal's far end: the flits sent l cycles ago enter their input VCs. On a
+    /// network whose state outgrows the caches they are only sorted here, stably, by block of
+    /// 64 routers (a word of the active set), and each block's land just before its routers
+    /// step (`land_block`), while their state is in the cache; elsewhere they land now. (A
+    /// flit landing changes only its router's input VC, which no other router reads, so the
+    /// two orders give the same run.)
     pub fn receive_flits(&mut self, now: u64) {
         let mut landing = std::mem::take(&mut self.scratch.landing);
+        landing.clear();
         self.wires.arrive(now, &mut landing);
-        for &(bound, pkt) in &landing {
+        if self.c.prefetch {
+            self.sort_by_block(&landing);
+        } else {
+            self.land(&landing, now);
+        }
+        self.scratch.landing = landing;
+    }
+
+    /// Sorts `landing` into `scratch.by_block`, stably, by its routers' block of 64, the
+    /// blocks' starts in `scratch.block_start`.
+    fn sort_by_block(&mut self, landing: &[(u32, u32)]) {
+        let Scratch { by_block, block_start, fill, .. } = &mut self.scratch;
+        let (port_router, vd) = (&self.layout.port_router, self.c.vd);
+        let block = |bound: u32| (port_router[((bound & !TAIL) / vd) as usize] / 64) as usize;
+        block_start.clear();
+        block_start.resize(self.routers.active.len() + 1, 0);
+        for &(bound, _) in landing {
+            block_start[block(bound) + 1] += 1;
+        }
+        for w in 0..block_start.len() - 1 {
+            block_start[w + 1] += block_start[w];
+        }
+        fill.clear();
+        fill.extend_from_slice(block_start);
+        by_block.clear();
+        by_block.resize(landing.len(), (0, 0));
+        for &entry in landing {
+            let b = block(entry.0);
+            by_block[fill[b] as usize] = entry;
+            fill[b] += 1;
+        }
+    }
+
+    /// The flits landing at `now` in the routers of block `w` (64 routers, a word of the
+    /// active set) enter their input VCs (after `sort_by_block`).
+    #[inline]
+    pub fn land_block(&mut self, w: usize, now: u64) {
+        let (a, b) = (self.scratch.block_start[w] as usize, self.scratch.block_start[w + 1] as usize);
+        if a < b {
+            let flits = std::mem::take(&mut self.scratch.by_block);
+            self.land(&flits[a..b], now);
+            self.scratch.by_block = flits;
+        }
+    }
+
+    /// Flits enter their input VCs, in order (with prefetches ahead on a large network).
+    fn land(&mut self, landing: &[(u32, u32)], now: u64) {
+        const AHEAD: usize = 8;
+        for (i, &(bound, pkt)) in landing.iter().enumerate() {
+            if self.c.prefetch
+                && let Some(&(ahead, _)) = landing.get(i + AHEAD)
+            {
+                let ahead = (ahead & !TAIL) as usize;
+                prefetch(&self.buf.ivcs[ahead]);
+                prefetch(&self.stats.occupancy[ahead]);
+                prefetch(&self.stats.occ_since[ahead]);
+            }
             let (ivc, tail) = (bound & !TAIL, bound & TAIL != 0);
             let len = self.buf.ivcs[ivc as usize].len;
             self.stats.occupancy_change(ivc as usize, len, now, self.c.warmup);
-            let rt = self.layout.port_router[(ivc / self.c.v) as usize];
+            let rt = self.layout.port_router[(ivc / self.c.vd) as usize];
             self.buf.push(&self.c, &self.layout, rt, ivc, pkt, tail, now);
             self.routers.add_flit(rt);
         }
-        landing.clear();
-        self.scratch.landing = landing;
     }
 
     /// Credits: those sent back l cycles ago reach their output VCs (with output buffers,
@@ -71,10 +132,10 @@ impl<R: Routing> Vc<'_, R> {
             } else if self.buf.ovcs[q.out as usize].credits == 0 || self.waits_for_tail(ivc, now) {
                 continue;
             } else {
-                q.out / self.c.v
+                q.out / self.c.vd
             };
             let age = if self.c.oldest_first { (created, salt_ivc) } else { (0, 0) };
-            asks.push(Request { vc: ivc % self.c.v, input: ivc / self.c.v, output, age });
+            asks.push(Request { vc: ivc % self.c.vd, input: ivc / self.c.vd, output, age });
         }
         let mut granted = std::mem::take(&mut self.scratch.granted);
         switch_alloc::allocate(
@@ -97,7 +158,7 @@ impl<R: Routing> Vc<'_, R> {
     /// output buffers, a free slot). A grant marks the port and the output used.
     #[inline]
     fn switch_allocation(&mut self, ivc: u32, now: u64) -> bool {
-        let port = (ivc / self.c.v) as usize;
+        let port = (ivc / self.c.vd) as usize;
         let out = self.buf.ivcs[ivc as usize].out;
         if out == NONE {
             return false;
@@ -118,7 +179,7 @@ impl<R: Routing> Vc<'_, R> {
             }
             self.used.eject[t] = now;
         } else {
-            let c = (out / self.c.v) as usize;
+            let c = (out / self.c.vd) as usize;
             if self.buf.ovcs[out as usize].credits == 0 {
                 return false;
             }
@@ -153,7 +214,7 @@ impl<R: Routing> Vc<'_, R> {
             return false;
         }
         let width = &self.layout.width;
-        if width[(q.out / self.c.v) as usize] <= width[(ivc / self.c.v) as usize] {
+        if width[(q.out / self.c.vd) as usize] <= width[self.layout.network_port(ivc, self.c.vd) as usize] {
             return false;
         }
         let len = self.pkts.list[self.buf.front_packet(ivc) as usize].len;
@@ -177,7 +238,7 @@ impl<R: Routing> Vc<'_, R> {
     /// output's width), and a port grants again only while it has moved less than its own.
     #[inline(never)]
     fn burst(&mut self, rt: u32, ivc: u32, now: u64) {
-        let port = (ivc / self.c.v) as usize;
+        let port = (ivc / self.c.vd) as usize;
         let room = self.input_room(port, now);
         *room = room.saturating_sub(1);
         let out = self.buf.ivcs[ivc as usize].out;
@@ -187,7 +248,7 @@ impl<R: Routing> Vc<'_, R> {
         let burst = if out & EJECT != 0 {
             self.c.terminal_width
         } else {
-            self.layout.width[(out / self.c.v) as usize]
+            self.layout.width[(out / self.c.vd) as usize]
         };
         for _ in 1..burst {
             let q = self.buf.ivcs[ivc as usize];
@@ -220,7 +281,7 @@ impl<R: Routing> Vc<'_, R> {
     /// counts the channel's busy cycle.
     #[inline(always)]
     fn move_flit(&mut self, rt: u32, ivc: u32, now: u64, first: bool) {
-        let port = ivc / self.c.v;
+        let port = self.layout.network_port(ivc, self.c.vd);
         let q = self.buf.ivcs[ivc as usize];
         let pkt = self.buf.front_packet(ivc);
         if port < self.c.nc {
@@ -230,7 +291,8 @@ impl<R: Routing> Vc<'_, R> {
         self.stats.last_move = now;
         let header = q.sent == 0;
         if port < self.c.nc {
-            self.credits.send(ivc, self.layout.latency[port as usize]);
+            // (The output VC feeding it: VC ivc mod V of channel `port`.)
+            self.credits.send(port * self.c.v + ivc % self.c.vd, self.layout.latency[port as usize]);
         } else if header {
             self.leave_source(pkt, now);
         }
@@ -257,7 +319,7 @@ impl<R: Routing> Vc<'_, R> {
         let slot = (head + *len) % self.c.ob;
         out.flits[(o * self.c.ob + slot) as usize] = flit;
         *len += 1;
-        out.per_channel[(o / self.c.v) as usize] += 1;
+        out.per_channel[(o / self.c.vd) as usize] += 1;
     }
 
     /// The credits the header of packet `pkt`, crossing from input VC `ivc` to output VC `o`,
@@ -370,7 +432,7 @@ impl<R: Routing> Vc<'_, R> {
         ov.credits -= 1;
         if tail {
             ov.held = false;
-            let class = self.net.channels()[(o / self.c.v) as usize].class as usize;
+            let class = self.net.channels()[(o / self.c.vd) as usize].class as usize;
             serve(&mut self.stats.service[class], &mut self.stats.taken_at[o as usize], now);
         }
     }
@@ -380,7 +442,7 @@ impl<R: Routing> Vc<'_, R> {
     /// (busy, and a channel-cycle of transmission).
     #[inline(always)]
     fn send(&mut self, o: u32, pkt: u32, header: bool, tail: bool, first: bool, now: u64) {
-        let c = (o / self.c.v) as usize;
+        let c = (o / self.c.vd) as usize;
         if first {
             if now >= self.c.warmup {
                 self.stats.busy[c] += 1;
@@ -390,7 +452,8 @@ impl<R: Routing> Vc<'_, R> {
         if header {
             self.pkts.list[pkt as usize].hops += 1;
         }
-        self.wires.send((if tail { o | TAIL } else { o }, pkt), self.layout.latency[c]);
+        let down = self.buf.ovcs[o as usize].down;
+        self.wires.send((if tail { down | TAIL } else { down }, pkt), self.layout.latency[c]);
     }
 
     /// Ejection: a flit of packet `pkt` leaves the network through ejection slot `slot` of its
