@@ -102,7 +102,7 @@ impl<R: Routing> Vc<'_, R> {
         // packet (the routing depends on router, destination and salt only), and its candidates
         // are kept while it waits.
         let i = ivc as usize;
-        let fresh = self.buf.routed.get(i, pkt).is_none();
+        let fresh = !q.routed;
         if fresh {
             self.route(rt, pkt);
         }
@@ -115,6 +115,7 @@ impl<R: Routing> Vc<'_, R> {
         if cands.is_empty() {
             if !self.request_ejection(ivc, pkt, pk.dst, taken, now) && fresh {
                 self.buf.routed.keep(i, pkt, &[]);
+                self.buf.ivcs[i].routed = true;
             }
             return;
         }
@@ -141,6 +142,7 @@ impl<R: Routing> Vc<'_, R> {
         if o == NONE && fresh {
             let Buffers { routed, scratch, .. } = &mut self.buf;
             routed.keep(i, pkt, scratch.as_slice());
+            self.buf.ivcs[i].routed = true;
         }
         if o != NONE {
             if self.c.rotate {

@@ -371,9 +371,12 @@ pub(super) struct InVc {
     /// as `ready` is, so that the router's stages do not read the flit arena).
     pub pkt: u32,
     pub tail: bool,
+    /// The route cache ([`RouteCache`]) holds the front packet's candidates (it waited for a
+    /// VC), so that a header that takes one at once never reads the cache.
+    pub routed: bool,
 }
 
-/// An output VC as its sender sees it (indexed like the input VC it feeds).
+/// An output VC as its sender sees it (VC k of channel c at c·V + k).
 #[derive(Clone, Copy)]
 pub(super) struct OutVc {
     /// The room the switch sees: credits for the downstream buffer, or with output buffers
@@ -462,7 +465,8 @@ impl RouteCache {
         }
     }
 
-    /// The candidates kept at input VC `i`, if they are packet `pkt`'s.
+    /// The candidates kept at input VC `i`, if they are packet `pkt`'s (read only where the
+    /// input VC's [`InVc::routed`] says they are kept).
     #[inline]
     pub fn get(&self, i: usize, pkt: u32) -> Option<&[ChannelId]> {
         let r = &self.slots[i];
@@ -486,12 +490,6 @@ impl RouteCache {
             self.overflow[i].extend_from_slice(cands);
         }
     }
-
-    /// Forgets input VC `i`'s candidates (its packet has left; the id may come back).
-    #[inline]
-    pub fn forget(&mut self, i: usize) {
-        self.slots[i].pkt = NONE;
-    }
 }
 
 impl Buffers {
@@ -499,7 +497,19 @@ impl Buffers {
         let nvc = (ports * c.v) as usize;
         Buffers {
             flits: vec![Flit { ready: 0, pkt: NONE, tail: false }; nvc * c.f as usize],
-            ivcs: vec![InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE, pkt: NONE, tail: false }; nvc],
+            ivcs: vec![
+                InVc {
+                    ready: 0,
+                    head: 0,
+                    len: 0,
+                    sent: 0,
+                    out: NONE,
+                    pkt: NONE,
+                    tail: false,
+                    routed: false
+                };
+                nvc
+            ],
             ovcs: (0..c.nc * c.v)
                 .map(|o| OutVc {
                     credits: if c.ob > 0 { c.ob } else { c.f },
@@ -518,9 +528,9 @@ impl Buffers {
                     next: vec![0; if c.ob > 0 { n } else { 0 }],
                 }
             },
-            holder: vec![NONE; (c.nc * c.v) as usize],
             occupied: vec![0u64; *layout.words_at.last().unwrap_or(&0) as usize],
             front_since: vec![0; nvc],
+            holder: vec![NONE; (c.nc * c.v) as usize],
             routed: RouteCache::new(nvc),
             scratch: Candidates::for_network(net),
         }
@@ -580,8 +590,7 @@ impl Buffers {
             q.sent = 0;
             q.out = NONE;
             self.front_since[i] = now + 1;
-            // Its id may be reused by a packet that reaches this VC later.
-            self.routed.forget(i);
+            q.routed = false;
         }
         tail
     }
@@ -810,7 +819,6 @@ impl<'a, R: Routing> Vc<'a, R> {
         let terminals = net.terminals() as usize;
         let routers = net.routers() as usize;
         let ports = c.nc + net.terminals();
-        let channel_vcs = (c.nc * c.v) as usize;
         let buf = Buffers::new(&c, &layout, ports, net);
         let service = ClassService::per_class(net);
         Vc {
@@ -854,7 +862,7 @@ impl<'a, R: Routing> Vc<'a, R> {
                 occupancy: vec![0; (ports * c.v) as usize],
                 occ_since: vec![0; (ports * c.v) as usize],
                 service,
-                taken_at: vec![(NEVER, 0); channel_vcs],
+                taken_at: vec![(NEVER, 0); (c.nc * c.v) as usize],
                 inj_taken_at: vec![(NEVER, 0); terminals],
                 eject_taken_at: vec![(NEVER, 0); terminals * c.eject_slots as usize],
                 pstats: PacketStats::default(),
