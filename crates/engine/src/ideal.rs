@@ -72,7 +72,13 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             due.push(((msg.salt as u64) << 32) | slot as u64);
         }
         due.sort_unstable();
-        for &ev in &due {
+        // (Events come in salt order, their messages' slots at random: on a large network
+        // the next ones are prefetched.)
+        const AHEAD: usize = 8;
+        for (i, &ev) in due.iter().enumerate() {
+            if let Some(&ahead) = due.get(i + AHEAD) {
+                crate::prefetch(&msgs[ahead as u32 as usize]);
+            }
             let slot = ev as u32;
             let m = &mut msgs[slot as usize];
             // UGAL's queue: the cycles a channel is already granted ahead of the clock.
