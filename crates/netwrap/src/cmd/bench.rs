@@ -54,6 +54,14 @@ fn vc_bubble(k: u32, load: f64) -> String {
     )
 }
 
+/// The 256x256 bidirectional torus of the scaling rows, with `router` (JSON keys, each after a
+/// comma) added.
+fn torus256(router: &str) -> String {
+    format!(
+        r#"{{"topology": {{"family": "torus", "k": 256, "n": 2, "bidirectional": true}}{router}, "workload": {{"load": 0.01, "size": 4}}, "run": {{"warmup": 300}}}}"#
+    )
+}
+
 fn configs(scale: f64) -> Vec<Config> {
     let msgs = |m: f64| ((m * scale) as u64).max(100);
     let butterfly =
@@ -102,6 +110,23 @@ fn configs(scale: f64) -> Vec<Config> {
             sweep: None,
         },
         Config {
+            name: "torus256x256-bi",
+            what: "a 256x256 bidirectional torus (65,536 nodes) at a third of its saturation, 0.01 flits/node/cycle, B = 4, warm-up 300: per flit-hop as fast as 8x8?",
+            spec: spec(&torus256(""), msgs(60_000.0)),
+            sweep: None,
+        },
+        Config {
+            name: "vc-torus256x256-bi",
+            what: "the same on --router vc: 2 VCs x 8 flits, dateline, wormhole, P = 4",
+            spec: spec(
+                &torus256(
+                    r#", "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4, "deadlock": "dateline"}"#,
+                ),
+                msgs(60_000.0),
+            ),
+            sweep: None,
+        },
+        Config {
             name: "torus32x32",
             what: "32x32 unidirectional torus, B = 4, rho = 0.5 (m = 0.5/(4*15.5))",
             spec: spec(
@@ -134,6 +159,15 @@ fn configs(scale: f64) -> Vec<Config> {
                     0.5 / 62.0
                 ),
                 msgs(200_000.0),
+            ),
+            sweep: None,
+        },
+        Config {
+            name: "vc-cube32^4",
+            what: "--router vc on the 32-ary 4-cube (1,048,576 nodes), 2 VCs x 8 flits, dateline, wormhole, P = B = 4, 0.01 flits/node/cycle: memory per node",
+            spec: spec(
+                r#"{"topology": {"family": "torus", "k": 32, "n": 4}, "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4, "deadlock": "dateline"}, "workload": {"load": 0.01, "size": 4}, "run": {"warmup": 50}}"#,
+                msgs(20_000.0),
             ),
             sweep: None,
         },
