@@ -116,8 +116,9 @@ pub fn setup_seconds(topology: &Topology) -> f64 {
 pub const CCC_FACTOR: f64 = 2.0;
 
 /// How many times the fast engine's cost per hop event the virtual-channel router takes (it
-/// moves every flit through its routers' stages each cycle): 1.39 s against 0.15 s for 300 000
-/// messages on a bidirectional 16×16 torus at load 0.1.
+/// moves every flit through its routers' stages each cycle): 0.60 s against 0.08 s for 300 000
+/// messages on a bidirectional 16×16 torus at load 0.1 (7.5 times), 13.2 s against 0.72 s on
+/// `netwrap bench`'s 256×256 rows (18 times: the VC router's state outgrows the caches).
 pub const VC_FACTOR: f64 = 9.0;
 
 /// How many times the fast engine's cost per hop event the flit-by-flit reference takes: 0.76
