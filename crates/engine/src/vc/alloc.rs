@@ -110,11 +110,10 @@ impl<R: Routing> Vc<'_, R> {
         // The header's wait: since it was ready at the front of its buffer.
         let header = q.ready.max(self.buf.front_since[i]);
         let taken = (now >= self.c.warmup).then(|| (now, now - header));
-        let cands =
-            if fresh { self.buf.scratch.as_slice() } else { self.buf.routed.get(i, pkt).unwrap_or(&[]) };
+        let cands = if fresh { self.buf.scratch.as_slice() } else { self.buf.routed.get(i) };
         if cands.is_empty() {
             if !self.request_ejection(ivc, pkt, pk.dst, taken, now) && fresh {
-                self.buf.routed.keep(i, pkt, &[]);
+                self.buf.routed.keep(i, &[]);
                 self.buf.ivcs[i].routed = true;
             }
             return;
@@ -141,7 +140,7 @@ impl<R: Routing> Vc<'_, R> {
         }
         if o == NONE && fresh {
             let Buffers { routed, scratch, .. } = &mut self.buf;
-            routed.keep(i, pkt, scratch.as_slice());
+            routed.keep(i, scratch.as_slice());
             self.buf.ivcs[i].routed = true;
         }
         if o != NONE {

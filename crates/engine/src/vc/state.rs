@@ -431,60 +431,56 @@ pub(super) struct Buffers {
     pub scratch: Candidates,
 }
 
-/// Candidates a [`Routed`] slot holds: every one a routing offers on networks of out-degree up
-/// to 8 (a routing offers distinct channels leaving the router).
+/// Most candidates a [`RouteCache`] slot holds: every one a routing offers on networks of
+/// out-degree up to 8 (a routing offers distinct channels leaving the router).
 const CACHED: usize = 8;
 
-/// The routing's candidates for an input VC's front packet.
-#[derive(Clone, Copy)]
-struct Routed {
-    /// The packet routed (`NONE`: none, or it has left).
-    pkt: u32,
-    /// Its candidates: the first `len` of `first`, or all of the input VC's overflow list when
-    /// more.
-    len: u32,
-    first: [ChannelId; CACHED],
-}
-
 /// The candidates of the headers waiting for a VC, per input VC: a header asks again every
-/// cycle, and its routing depends only on router, destination and salt, so it is routed once.
-/// A [`Routed`] slot per input VC, and for more than [`CACHED`] candidates a list of the input
-/// VC's own (the lists made at the first overflow, each empty until needed, then reused): a
-/// slot sized for the network's out-degree would grow with the square of the degree on
+/// cycle, and its routing depends only on router, destination and salt, so it is routed once
+/// (whose candidates a slot holds is the input VC's [`InVc::routed`]). A slot per input VC of
+/// the network's out-degree in channels, at most [`CACHED`], and for more candidates a list of
+/// the input VC's own (the lists made at the first overflow, each empty until needed, then
+/// reused): a slot sized for any out-degree would grow with the square of the degree on
 /// complete graphs, and a fixed slot alone would drop candidates.
 pub(super) struct RouteCache {
-    slots: Vec<Routed>,
+    /// Each slot's candidates: `len[i]` of them, from `first[i · stride]`, or the overflow
+    /// list when more than `stride`.
+    len: Vec<u32>,
+    first: Vec<ChannelId>,
+    stride: usize,
     overflow: Vec<Vec<ChannelId>>,
 }
 
 impl RouteCache {
-    fn new(input_vcs: usize) -> Self {
+    fn new(input_vcs: usize, net: &Network) -> Self {
+        let stride = (net.degree_range().1 as usize).clamp(1, CACHED);
         RouteCache {
-            slots: vec![Routed { pkt: NONE, len: 0, first: [0; CACHED] }; input_vcs],
+            len: vec![0; input_vcs],
+            first: vec![0; input_vcs * stride],
+            stride,
             overflow: Vec::new(),
         }
     }
 
-    /// The candidates kept at input VC `i`, if they are packet `pkt`'s (read only where the
-    /// input VC's [`InVc::routed`] says they are kept).
+    /// The candidates kept at input VC `i` (where its [`InVc::routed`] says some are).
     #[inline]
-    pub fn get(&self, i: usize, pkt: u32) -> Option<&[ChannelId]> {
-        let r = &self.slots[i];
-        (r.pkt == pkt).then(|| {
-            let len = r.len as usize;
-            if len <= CACHED { &r.first[..len] } else { &self.overflow[i][..] }
-        })
+    pub fn get(&self, i: usize) -> &[ChannelId] {
+        let len = self.len[i] as usize;
+        if len <= self.stride {
+            &self.first[i * self.stride..i * self.stride + len]
+        } else {
+            &self.overflow[i][..]
+        }
     }
 
-    /// Keeps `cands` as packet `pkt`'s candidates at input VC `i`.
-    pub fn keep(&mut self, i: usize, pkt: u32, cands: &[ChannelId]) {
-        let r = &mut self.slots[i];
-        (r.pkt, r.len) = (pkt, cands.len() as u32);
-        if cands.len() <= CACHED {
-            r.first[..cands.len()].copy_from_slice(cands);
+    /// Keeps `cands` as input VC `i`'s front packet's candidates.
+    pub fn keep(&mut self, i: usize, cands: &[ChannelId]) {
+        self.len[i] = cands.len() as u32;
+        if cands.len() <= self.stride {
+            self.first[i * self.stride..i * self.stride + cands.len()].copy_from_slice(cands);
         } else {
             if self.overflow.is_empty() {
-                self.overflow = vec![Vec::new(); self.slots.len()];
+                self.overflow = vec![Vec::new(); self.len.len()];
             }
             self.overflow[i].clear();
             self.overflow[i].extend_from_slice(cands);
@@ -531,7 +527,7 @@ impl Buffers {
             occupied: vec![0u64; *layout.words_at.last().unwrap_or(&0) as usize],
             front_since: vec![0; nvc],
             holder: vec![NONE; (c.nc * c.v) as usize],
-            routed: RouteCache::new(nvc),
+            routed: RouteCache::new(nvc, net),
             scratch: Candidates::for_network(net),
         }
     }
