@@ -52,8 +52,10 @@ impl<R: Routing> Vc<'_, R> {
         let v = self.c.v;
         let (p0, p1) = (self.layout.starts[rt] as usize, self.layout.starts[rt + 1] as usize);
         let n = (p1 - p0) as u32 * v;
-        let rot = (self.routers.rr[rt] as u64 % (n as u64).max(1)) as u32;
-        self.routers.rr[rt] = self.routers.rr[rt].wrapping_add(1);
+        // (The count's remainder mod n kept beside it, not divided for.)
+        let (count, rot) = self.routers.rr[rt];
+        let count = count.wrapping_add(1);
+        self.routers.rr[rt] = (count, if count == 0 || rot + 1 >= n { 0 } else { rot + 1 });
         let words =
             &self.buf.occupied[self.layout.words_at[rt] as usize..self.layout.words_at[rt + 1] as usize];
         let first = p0 as u32 * v;

@@ -606,8 +606,9 @@ pub(super) struct Routers {
     /// network's state is walked in memory order), and how many.
     pub active: Vec<u64>,
     pub active_count: u32,
-    /// Each router's round-robin counter: the cycles in which it held a flit.
-    pub rr: Vec<u32>,
+    /// Each router's round-robin counter: the cycles in which it held a flit (mod 2^32), and the
+    /// same mod its input VCs (its priority).
+    pub rr: Vec<(u32, u32)>,
 }
 
 impl Routers {
@@ -826,7 +827,7 @@ impl<'a, R: Routing> Vc<'a, R> {
                 flits: vec![0; routers],
                 active: vec![0; routers.div_ceil(64)],
                 active_count: 0,
-                rr: vec![0; routers],
+                rr: vec![(0, 0); routers],
             },
             used: SwitchUse {
                 input: vec![NEVER; ports as usize],
