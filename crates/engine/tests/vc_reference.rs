@@ -601,38 +601,15 @@ fn deadlocks_are_reported_alike() {
     .into_iter()
     .enumerate()
     {
-        let c = Case {
-            shape: Shape::Cube {
-                radices,
-                wrap: true,
-                bidirectional,
-                order: DimensionOrder::HighestFirst,
-                concentration: 1,
-            },
-            p: VcParams {
-                vcs: 1,
-                buffer: 4,
-                packet: 4,
-                switching,
-                deadlock: Avoidance::None,
-                ..VcParams::DEFAULT
-            },
-            spec: RunSpec {
-                arrivals: Arrivals::bernoulli(0.25),
-                size: MessageSize::Fixed(8),
-                memories: None,
-                warmup: 100,
-                messages: 1000,
-                max_cycles: 20_000,
-                seed: 11 + i as u64,
-                stop: StopRule::drain(),
-                record: Record { messages: true, channels: true, ..Record::default() },
-                paths: Default::default(),
-                groups: None,
-                channel_latency: Vec::new(),
-            },
-            uniform_others: false,
+        let p = VcParams {
+            vcs: 1,
+            buffer: 4,
+            packet: 4,
+            switching,
+            deadlock: Avoidance::None,
+            ..VcParams::DEFAULT
         };
+        let c = cube_case(radices, true, bidirectional, p, (0.25, 8), (1000, 20_000), 11 + i as u64);
         let (fast, reference) = run(&c);
         assert_same(&fast, &reference);
         deadlocks += (fast.stop == StopReason::Deadlock) as u32;
@@ -693,41 +670,51 @@ fn large_network_paths_match_the_reference() {
     .into_iter()
     .enumerate()
     {
-        let c = Case {
-            shape: Shape::Cube {
-                radices,
-                wrap,
-                bidirectional: true,
-                order: DimensionOrder::HighestFirst,
-                concentration: 1,
-            },
-            p: VcParams {
-                vcs: if deadlock == Avoidance::Dateline { 2 } else { 1 },
-                buffer: 8,
-                packet: 4,
-                switching,
-                deadlock,
-                ..VcParams::DEFAULT
-            },
-            spec: RunSpec {
-                arrivals: Arrivals::bernoulli(0.05),
-                size: MessageSize::Fixed(4),
-                memories: None,
-                warmup: 100,
-                messages: 1500,
-                max_cycles: 50_000,
-                // (Odd: the large-network paths; see `both`.)
-                seed: 2 * i as u64 + 1,
-                stop: StopRule::drain(),
-                record: Record { messages: true, channels: true, ..Record::default() },
-                paths: Default::default(),
-                groups: None,
-                channel_latency: Vec::new(),
-            },
-            uniform_others: false,
-        };
+        let vcs = if deadlock == Avoidance::Dateline { 2 } else { 1 };
+        let p = VcParams { vcs, buffer: 8, packet: 4, switching, deadlock, ..VcParams::DEFAULT };
+        // (Odd seeds: the large-network paths; see `both`.)
+        let c = cube_case(radices, wrap, true, p, (0.05, 4), (1500, 50_000), 2 * i as u64 + 1);
         let (fast, reference) = run(&c);
         assert_same(&fast, &reference);
         assert_eq!(fast.deadlock, None);
+    }
+}
+
+/// A drained run on a torus (`wrap`) or mesh of `radices` with router `p`: Bernoulli arrivals
+/// of `load.0` messages of `load.1` flits per node per cycle, `run.0` messages measured after
+/// 100 cycles of warm-up, at most `run.1` cycles.
+fn cube_case(
+    radices: Vec<u32>,
+    wrap: bool,
+    bidirectional: bool,
+    p: VcParams,
+    load: (f64, u32),
+    run: (u64, u64),
+    seed: u64,
+) -> Case {
+    Case {
+        shape: Shape::Cube {
+            radices,
+            wrap,
+            bidirectional,
+            order: DimensionOrder::HighestFirst,
+            concentration: 1,
+        },
+        p,
+        spec: RunSpec {
+            arrivals: Arrivals::bernoulli(load.0),
+            size: MessageSize::Fixed(load.1),
+            memories: None,
+            warmup: 100,
+            messages: run.0,
+            max_cycles: run.1,
+            seed,
+            stop: StopRule::drain(),
+            record: Record { messages: true, channels: true, ..Record::default() },
+            paths: Default::default(),
+            groups: None,
+            channel_latency: Vec::new(),
+        },
+        uniform_others: false,
     }
 }
