@@ -72,11 +72,12 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
             due.push(((msg.salt as u64) << 32) | slot as u64);
         }
         due.sort_unstable();
-        // (Events come in salt order, their messages' slots at random: on a large network
-        // the next ones are prefetched.)
+        // (Events come in salt order, their messages' slots at random: where the messages
+        // outgrow the caches, the next ones are prefetched.)
         const AHEAD: usize = 8;
+        let prefetch = msgs.len() > 1 << 14;
         for (i, &ev) in due.iter().enumerate() {
-            if let Some(&ahead) = due.get(i + AHEAD) {
+            if prefetch && let Some(&ahead) = due.get(i + AHEAD) {
                 crate::prefetch(&msgs[ahead as u32 as usize]);
             }
             let slot = ev as u32;
