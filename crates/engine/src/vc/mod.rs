@@ -436,9 +436,8 @@ impl<R: Routing> Vc<'_, R> {
         let occupancy = (0..self.c.nc * self.c.v)
             .map(|o| {
                 let i = self.layout.down(o, self.c.vd) as usize;
-                let open =
-                    self.buf.ivcs[i].len as u64 * end.saturating_sub(stats.occ_since[i].max(self.c.warmup));
-                stats.occupancy[i] + open
+                // (The flits still there stay to the end.)
+                stats.occupancy[i].wrapping_add(self.buf.ivcs[i].len as u64 * end)
             })
             .collect();
         outcome.deadlock = deadlock;

@@ -709,10 +709,11 @@ pub(super) struct Stats {
     /// Busy cycles per channel in the window.
     pub busy: Vec<u64>,
     /// Buffer occupancy of the channels' input VCs (by input VC; the injection channels' stay
-    /// 0): flit-cycles in the window, accumulated each time a VC's length changes
-    /// (`occ_since`: the cycle of its last change).
+    /// 0): flit-cycles in the window, each flit's stay clamped to the window, as its departure
+    /// cycle less its arrival cycle (both raised to the warm-up's end; `arrive` and `depart`,
+    /// in wrapping arithmetic: a VC's sum is short by the arrivals of the flits it still holds
+    /// until the run's end is added for them).
     pub occupancy: Vec<u64>,
-    pub occ_since: Vec<u64>,
     /// Service per channel class: the network's, then injection, then ejection.
     pub service: Vec<ClassService>,
     /// (cycle taken, header's wait) per output VC, injection channel and ejection port
@@ -728,11 +729,16 @@ pub(super) struct Stats {
 }
 
 impl Stats {
-    /// Channel input VC `i`, holding `len` flits, changes at `now`: count its flit-cycles.
+    /// A flit enters channel input VC `i` at `now`: its stay starts (see `occupancy`).
     #[inline]
-    pub fn occupancy_change(&mut self, i: usize, len: u32, now: u64, warmup: u64) {
-        self.occupancy[i] += len as u64 * now.max(warmup).saturating_sub(self.occ_since[i].max(warmup));
-        self.occ_since[i] = now;
+    pub fn arrive(&mut self, i: usize, now: u64, warmup: u64) {
+        self.occupancy[i] = self.occupancy[i].wrapping_sub(now.max(warmup));
+    }
+
+    /// A flit leaves channel input VC `i` at `now`: its stay ends.
+    #[inline]
+    pub fn depart(&mut self, i: usize, now: u64, warmup: u64) {
+        self.occupancy[i] = self.occupancy[i].wrapping_add(now.max(warmup));
     }
 
     /// The injection class's index in `service`, then the ejection class's.
@@ -857,7 +863,6 @@ impl<'a, R: Routing> Vc<'a, R> {
             stats: Stats {
                 busy: vec![0; c.nc as usize],
                 occupancy: vec![0; (ports * c.v) as usize],
-                occ_since: vec![0; (ports * c.v) as usize],
                 service,
                 taken_at: vec![(NEVER, 0); (c.nc * c.v) as usize],
                 inj_taken_at: vec![(NEVER, 0); terminals],

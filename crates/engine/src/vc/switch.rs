@@ -73,11 +73,9 @@ impl<R: Routing> Vc<'_, R> {
                 let ahead = (ahead & !TAIL) as usize;
                 prefetch(&self.buf.ivcs[ahead]);
                 prefetch(&self.stats.occupancy[ahead]);
-                prefetch(&self.stats.occ_since[ahead]);
             }
             let (ivc, tail) = (bound & !TAIL, bound & TAIL != 0);
-            let len = self.buf.ivcs[ivc as usize].len;
-            self.stats.occupancy_change(ivc as usize, len, now, self.c.warmup);
+            self.stats.arrive(ivc as usize, now, self.c.warmup);
             let rt = self.layout.port_router[(ivc / self.c.vd) as usize];
             self.buf.push(&self.c, &self.layout, rt, ivc, pkt, tail, now);
             self.routers.add_flit(rt);
@@ -285,7 +283,7 @@ impl<R: Routing> Vc<'_, R> {
         let q = self.buf.ivcs[ivc as usize];
         let pkt = self.buf.front_packet(ivc);
         if port < self.c.nc {
-            self.stats.occupancy_change(ivc as usize, q.len, now, self.c.warmup);
+            self.stats.depart(ivc as usize, now, self.c.warmup);
         }
         let tail = self.buf.pop(&self.c, &self.layout, rt, ivc, now);
         self.stats.last_move = now;
