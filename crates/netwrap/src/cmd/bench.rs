@@ -111,13 +111,13 @@ fn configs(scale: f64) -> Vec<Config> {
         },
         Config {
             name: "torus256x256-bi",
-            what: "a 256x256 bidirectional torus (65,536 nodes) at a third of its saturation, 0.01 flits/node/cycle, B = 4, warm-up 300: per flit-hop as fast as 8x8?",
+            what: "a 256x256 bidirectional torus (65,536 nodes) at a third of its saturation, 0.01 flits/node/cycle, B = 4, warm-up 300: the cost of a flit-hop at scale, against torus8x8-bi",
             spec: spec(&torus256(""), msgs(60_000.0)),
             sweep: None,
         },
         Config {
             name: "vc-torus256x256-bi",
-            what: "the same on --router vc: 2 VCs x 8 flits, dateline, wormhole, P = 4",
+            what: "the same on --router vc (2 VCs x 8 flits, dateline, wormhole, P = 4), against vc-caminos8x8",
             spec: spec(
                 &torus256(
                     r#", "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4, "deadlock": "dateline"}"#,
