@@ -200,7 +200,8 @@
 //! state, flits and statistics are one block, walked in memory order as the routers step. An
 //! input VC keeps its front flit's packet and tail flag, and a flit carries its tail flag, so
 //! a flit's move reads neither the flit arena nor its packet for them. On a network whose state
-//! outgrows the caches the landing flits' VCs and the next router's state are prefetched. VC
+//! outgrows the caches the landing flits' VCs and the next router's state are prefetched, and
+//! a cycle's flits land block by block of 64 routers, each just before the block steps. VC
 //! numbers are divided by V by multiplication (`strength_reduce`).
 //! Flits live in one arena of (ports × V × F) slots, packets and messages in slot vectors with
 //! free lists; flits on the wires and credits on their way back sit in rings of l + 1 buckets
@@ -341,7 +342,7 @@ pub fn run_as<R: Routing>(
 ) -> Outcome {
     let mut vc = Vc::new(net, routing, spec, p);
     if let Some(large) = large {
-        vc.c.prefetch = large;
+        vc.c.large = large;
     }
     let mut now = 0u64;
     let mut reason = None;
@@ -372,7 +373,7 @@ impl<R: Routing> Vc<'_, R> {
     /// start, or on a large network just before their block of 64 routers steps.)
     fn step_routers(&mut self, now: u64) {
         for w in 0..self.routers.active.len() {
-            if self.c.prefetch {
+            if self.c.large {
                 self.land_block(w, now);
             }
             let mut bits = self.routers.active[w];
@@ -381,7 +382,7 @@ impl<R: Routing> Vc<'_, R> {
                 bits &= bits - 1;
                 let rt = w as u32 * 64 + b;
                 // (The next router of this word is brought into the cache meanwhile.)
-                if self.c.prefetch && bits != 0 {
+                if self.c.large && bits != 0 {
                     self.prefetch_router(w as u32 * 64 + bits.trailing_zeros());
                 }
                 self.step_router(rt, now);

@@ -87,9 +87,10 @@ pub(super) struct Config {
     /// has a free VC ([`netwrap_topo::Legs::dal_candidates`]).
     pub dal: bool,
     pub warmup: u64,
-    /// The routers' state is too large for the caches, so the stages prefetch it
-    /// ([`prefetch`]; on a small network the hints would only cost instructions).
-    pub prefetch: bool,
+    /// The routers' state is too large for the caches: the stages prefetch it
+    /// ([`crate::prefetch`]) and land each block of 64 routers' flits just before the block
+    /// steps (on a small network both would only cost instructions).
+    pub large: bool,
     /// Cycles without a move, with flits in the network, that make a deadlock.
     pub quiet: u64,
 }
@@ -148,7 +149,7 @@ impl Config {
             half: vcs_in / 2,
             warmup: spec.warmup,
             // (About 100 bytes of state per input VC, against a few MiB of cache.)
-            prefetch: (net.channels().len() as u64 + net.terminals() as u64) * p.vcs as u64 > 1 << 15,
+            large: (net.channels().len() as u64 + net.terminals() as u64) * p.vcs as u64 > 1 << 15,
             // After r + 2l + 1 cycles without a move every flit on a wire has landed, every
             // credit has returned and every buffered flit is ready: nothing can change any more
             // but new packets entering free injection buffers, which would be moves. Wait well

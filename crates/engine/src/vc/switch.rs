@@ -18,7 +18,7 @@ impl<R: Routing> Vc<'_, R> {
         let mut landing = std::mem::take(&mut self.scratch.landing);
         landing.clear();
         self.wires.arrive(now, &mut landing);
-        if self.c.prefetch {
+        if self.c.large {
             self.sort_by_block(&landing);
         } else {
             self.land(&landing, now);
@@ -67,7 +67,7 @@ impl<R: Routing> Vc<'_, R> {
     fn land(&mut self, landing: &[(u32, u32)], now: u64) {
         const AHEAD: usize = 8;
         for (i, &(bound, pkt)) in landing.iter().enumerate() {
-            if self.c.prefetch
+            if self.c.large
                 && let Some(&(ahead, _)) = landing.get(i + AHEAD)
             {
                 let ahead = (ahead & !TAIL) as usize;
