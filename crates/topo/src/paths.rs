@@ -376,7 +376,13 @@ impl Legs {
         let global = self.paths.choice == PathChoice::UgalGlobal;
         let (h_min, q_min, _) = self.walk(net, routing, at, dst, salt, None, global, queue, cands);
         let (h1, q1, mid) = self.walk(net, routing, at, via, salt, Some(via), global, queue, cands);
-        let (h2, q2, _) = self.walk(net, routing, mid, dst, salt, None, global, queue, cands);
+        // (UGAL-local weighs only the first hop's queue: the second leg's walk reads none, so
+        // that the deciding router reads only its own channels.)
+        let (h2, q2, _) = if global {
+            self.walk(net, routing, mid, dst, salt, None, true, queue, cands)
+        } else {
+            self.walk(net, routing, mid, dst, salt, None, false, &|_| 0, cands)
+        };
         let (h_non, q_non) = (h1 + h2, if global { q1.saturating_add(q2) } else { q1 });
         q_min.saturating_mul(h_min) <= q_non.saturating_mul(h_non).saturating_add(self.paths.threshold as u64)
     }
