@@ -7,11 +7,25 @@
 //! header ready at the next router at s + 1. Events at one cycle are processed in salt order,
 //! which realises the FCFS-with-seeded-tie-break rule. `reference.rs` simulates the same
 //! network flit by flit; tests check that the two agree exactly.
+//!
+//! # Threads
+//! A run may use several threads ([`crate::Jobs`]). The routers are cut into contiguous
+//! shards of router numbers (by coordinates on the families that have them, so that most
+//! channels stay inside a shard), each holding its routers' outgoing channels and the events
+//! of the messages at its routers. Every cycle each shard processes its events in salt order,
+//! on its own thread: an event at a router touches only that router's outgoing channels and
+//! its own message, so the shards' orders together are the global one. A message granted a
+//! channel into another shard's router is filed there after the cycle (it is due at s + 1, a
+//! later cycle), and the cycle's deliveries reach the collector in event order, merged across
+//! the shards: a run is the same for any number of threads, bit for bit. UGAL-global reads the
+//! queues along whole paths, so it runs as one shard.
 
 use crate::calendar::Calendar;
+use crate::crew::with_crew;
 use crate::traffic::Pattern;
 use crate::{Births, Collector, Msg, NEVER, Outcome, RunSpec, choose};
-use netwrap_topo::{Candidates, Legs, Network, Routing, TerminalId};
+use netwrap_topo::{Candidates, Legs, Network, PathChoice, Routing, TerminalId};
+use std::ops::Range;
 
 /// A channel's state: everything the hot loop touches per channel, 24 bytes.
 struct Lane {
@@ -25,126 +39,220 @@ struct Lane {
     width: u32,
 }
 
+/// What every shard reads and none writes.
+struct Ctx<'a, R> {
+    net: &'a Network,
+    routing: &'a R,
+    legs: Legs,
+    /// Each channel's width, where widths differ (a message waits for its tail before a wider
+    /// channel); networks of one width skip the lookup.
+    widths: Option<Vec<u32>>,
+    /// A message that uses no channel passes to its processor over the terminal's link.
+    terminal_width: u64,
+    warmup: u64,
+}
+
+/// A contiguous range of routers, their outgoing channels and the events of the messages at
+/// them (see the module's "Threads").
+struct Shard<'a> {
+    routers: Range<u32>,
+    /// `lanes[i]` is channel `first + i`.
+    first: u32,
+    lanes: &'a mut [Lane],
+    events: Calendar<u64>,
+    /// This cycle's events: salt << 32 | message slot.
+    due: Vec<u64>,
+    cands: Candidates,
+    flit_hops: u64,
+    /// Idle stretches a grant leaves ahead of the clock on a channel (a message waiting for
+    /// its tail before a wider channel): (channel, from, to). Needed to count exactly the busy
+    /// cycles granted past the end of the run; dropped once the clock passes them.
+    gaps: Vec<(u32, u64, u64)>,
+    prune_at: usize,
+    /// Events for another shard's router: (cycle, event, router).
+    away: Vec<(u64, u64, u32)>,
+    /// This cycle's deliveries, in event order: (event, cycle of delivery).
+    delivered: Vec<(u64, u64)>,
+}
+
+/// The messages in flight, by slot, as the shards share them while they step.
+///
+/// A message in flight has exactly one event, filed with the shard of the router it is at,
+/// and only the shard processing that event reads or writes the message in a cycle: no two
+/// shards ever touch one message at once.
+#[derive(Clone, Copy)]
+struct Messages {
+    ptr: *mut Msg,
+    len: usize,
+}
+
+// SAFETY: the shards reach disjoint messages (see `Messages`), and the table outlives every
+// step that uses it (`run` makes it anew each cycle from the live vector).
+unsafe impl Send for Messages {}
+unsafe impl Sync for Messages {}
+
+impl Messages {
+    fn of(msgs: &mut [Msg]) -> Self {
+        Messages { ptr: msgs.as_mut_ptr(), len: msgs.len() }
+    }
+
+    /// The message in `slot`.
+    ///
+    /// # Safety
+    /// The caller processes the message's one event this cycle, so no other shard holds it.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get(&self, slot: u32) -> &mut Msg {
+        assert!((slot as usize) < self.len, "message slot out of range");
+        // SAFETY: in range, and exclusive by the caller's contract.
+        unsafe { &mut *self.ptr.add(slot as usize) }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, slot: u32) {
+        if (slot as usize) < self.len {
+            // SAFETY: in range; the address is only read by the prefetch hint.
+            crate::prefetch(unsafe { &*self.ptr.add(slot as usize) });
+        }
+    }
+}
+
+/// The shards a run uses: [`crate::Jobs`], at most one per router; one for UGAL-global.
+pub(crate) fn shards(net: &Network, spec: &RunSpec) -> usize {
+    if spec.paths.choice == PathChoice::UgalGlobal {
+        return 1;
+    }
+    spec.record.jobs.threads(net).min(net.routers().max(1) as usize)
+}
+
 /// Runs the ideal-switch network (see the module docs).
-pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
+pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
     let channels = net.channels();
     let mut lanes: Vec<Lane> =
         channels.iter().map(|c| Lane { free_at: 0, busy: 0, dst: c.dst, width: c.width as u32 }).collect();
-    // Widths matter only where they differ (a message waits for its tail before a wider
-    // channel); networks of one width skip the lookup.
     let width0 = channels.first().map_or(1, |c| c.width);
-    let widths: Option<Vec<u32>> =
-        channels.iter().any(|c| c.width != width0).then(|| channels.iter().map(|c| c.width as u32).collect());
-    // A message that uses no channel passes to its processor over the terminal's link.
-    let terminal_width = net.terminal_width() as u64;
+    let ctx = Ctx {
+        net,
+        routing,
+        legs: Legs::new(spec.paths, net, spec.groups),
+        widths: channels
+            .iter()
+            .any(|c| c.width != width0)
+            .then(|| channels.iter().map(|c| c.width as u32).collect()),
+        terminal_width: net.terminal_width() as u64,
+        warmup: spec.warmup,
+    };
+    // Shard i holds routers bounds[i]..bounds[i + 1], as equal as can be.
+    let n = shards(net, spec);
+    let routers = net.routers();
+    let bounds: Vec<u32> = (0..=n).map(|i| (i as u64 * routers as u64 / n as u64) as u32).collect();
+    let channel_at = |r: u32| if r < routers { net.out_channels(r).start } else { channels.len() as u32 };
+    let mut shards = Vec::with_capacity(n);
+    let mut rest = &mut lanes[..];
+    for w in bounds.windows(2) {
+        let (first, end) = (channel_at(w[0]), channel_at(w[1]));
+        let (mine, tail) = std::mem::take(&mut rest).split_at_mut((end - first) as usize);
+        rest = tail;
+        shards.push(Shard {
+            routers: w[0]..w[1],
+            first,
+            lanes: mine,
+            events: Calendar::new(),
+            due: Vec::new(),
+            cands: Candidates::for_network(net),
+            flit_hops: 0,
+            gaps: Vec::new(),
+            prune_at: 1024,
+            away: Vec::new(),
+            delivered: Vec::new(),
+        });
+    }
+    let shard_of = |r: u32| bounds.partition_point(|&b| b <= r) - 1;
     let mut collector = Collector::new(spec, net);
     let mut births = Births::new(spec, net);
-    let mut events: Calendar<u64> = Calendar::new();
     let mut msgs: Vec<Msg> = Vec::new();
     let mut free: Vec<u32> = Vec::new();
     let mut born: Vec<(TerminalId, Msg)> = Vec::new();
-    let mut due = Vec::new();
-    let mut cands = Candidates::for_network(net);
-    let legs = Legs::new(spec.paths, net, spec.groups);
-    let mut flit_hops = 0u64;
-    // Idle stretches a grant leaves ahead of the clock on a channel (a message waiting for its
-    // tail before a wider channel): (channel, from, to). Needed to count exactly the busy
-    // cycles granted past the end of the run; dropped once the clock passes them.
-    let mut gaps: Vec<(u32, u64, u64)> = Vec::new();
-    let mut prune_at = 1024;
-    let mut now = 0u64;
-    let mut reason = None;
-    while now < spec.max_cycles {
-        events.take(now, &mut due);
-        births.create(now, pattern, net, &mut collector, &mut born);
-        let idle = due.is_empty() && born.is_empty();
-        for &(_, msg) in &born {
-            let slot = match free.pop() {
-                Some(slot) => {
-                    msgs[slot as usize] = msg;
-                    slot
+    let mut delivered: Vec<(u64, u64)> = Vec::new();
+    let step =
+        |s: &mut Shard, (now, table, prefetch): (u64, Messages, bool)| s.step(now, table, prefetch, &ctx);
+    // (Threads beyond the cores would only wait on each other: they meet by spinning.)
+    let threads = n.min(std::thread::available_parallelism().map_or(1, |c| c.get()));
+    let ((now, reason), shards) = with_crew(shards, threads, step, |crew| {
+        let mut now = 0u64;
+        let mut reason = None;
+        // (Between cycles this thread holds every shard.)
+        let lock_all = || (0..crew.len()).map(|i| crew.shard(i)).collect::<Vec<_>>();
+        while now < spec.max_cycles {
+            let mut shards = lock_all();
+            for s in shards.iter_mut() {
+                let s = &mut **s;
+                s.events.take(now, &mut s.due);
+            }
+            births.create(now, pattern, net, &mut collector, &mut born);
+            let idle = born.is_empty() && shards.iter().all(|s| s.due.is_empty());
+            for &(_, msg) in &born {
+                let slot = match free.pop() {
+                    Some(slot) => {
+                        msgs[slot as usize] = msg;
+                        slot
+                    }
+                    None => {
+                        msgs.push(msg);
+                        (msgs.len() - 1) as u32
+                    }
+                };
+                shards[shard_of(msg.at)].due.push(((msg.salt as u64) << 32) | slot as u64);
+            }
+            if !idle {
+                drop(shards);
+                // (Events come in salt order, their messages' slots at random: where the
+                // messages outgrow the caches, the next ones are prefetched.)
+                crew.step_all((now, Messages::of(&mut msgs), msgs.len() > 1 << 14));
+                shards = lock_all();
+                // Messages crossing into another shard are filed there; the deliveries reach
+                // the collector in event order (one shard's are in order already).
+                for i in 0..shards.len() {
+                    let mut away = std::mem::take(&mut shards[i].away);
+                    for &(at, ev, rt) in &away {
+                        shards[shard_of(rt)].events.push(at, ev);
+                    }
+                    away.clear();
+                    shards[i].away = away;
                 }
-                None => {
-                    msgs.push(msg);
-                    (msgs.len() - 1) as u32
+                let cycle: &[(u64, u64)] = if let [one] = &shards[..] {
+                    &one.delivered
+                } else {
+                    delivered.clear();
+                    shards.iter().for_each(|s| delivered.extend_from_slice(&s.delivered));
+                    delivered.sort_unstable();
+                    &delivered
+                };
+                for &(ev, at) in cycle {
+                    let slot = ev as u32;
+                    births.deliver(&msgs[slot as usize], at, &mut collector);
+                    free.push(slot);
                 }
-            };
-            due.push(((msg.salt as u64) << 32) | slot as u64);
-        }
-        due.sort_unstable();
-        // (Events come in salt order, their messages' slots at random: where the messages
-        // outgrow the caches, the next ones are prefetched.)
-        const AHEAD: usize = 8;
-        let prefetch = msgs.len() > 1 << 14;
-        for (i, &ev) in due.iter().enumerate() {
-            if prefetch && let Some(&ahead) = due.get(i + AHEAD) {
-                crate::prefetch(&msgs[ahead as u32 as usize]);
+                shards.iter_mut().for_each(|s| s.delivered.clear());
             }
-            let slot = ev as u32;
-            let m = &mut msgs[slot as usize];
-            // UGAL's queue: the cycles a channel is already granted ahead of the clock.
-            let queue = |c: u32| lanes[c as usize].free_at.saturating_sub(now);
-            let (target, _) =
-                legs.next_target(net, routing, m.at, m.dst, m.salt, m.hops, &mut m.leg, queue, &mut cands);
-            routing.route(m.at, target, m.salt, &mut cands);
-            if cands.is_empty() {
-                let m = *m;
-                births.deliver(
-                    &m,
-                    if m.hops == 0 { now + (m.size as u64).div_ceil(terminal_width) } else { m.tail_at + 1 },
-                    &mut collector,
-                );
-                free.push(slot);
-                continue;
+            collector.tick(now);
+            reason = collector.stop(now);
+            if reason.is_some() {
+                break;
             }
-            let c = choose(cands.as_slice(), m.salt, m.hops, now, |c| lanes[c as usize].free_at);
-            let lane = &mut lanes[c as usize];
-            let mut start = now.max(lane.free_at);
-            let mut width = 0;
-            if let Some(w) = &widths {
-                width = w[c as usize];
-                if m.in_width != 0 && width > m.in_width {
-                    start = start.max(m.tail_at);
-                }
-            }
-            let idle_from = now.max(lane.free_at);
-            if start > idle_from {
-                if gaps.len() >= prune_at {
-                    gaps.retain(|g| g.2 > now);
-                    prune_at = (2 * gaps.len()).max(1024);
-                }
-                gaps.push((c, idle_from, start));
-            }
-            let h = if lane.width == 1 { m.size as u64 } else { (m.size as u64).div_ceil(lane.width as u64) };
-            let release = start.saturating_add(h);
-            m.tail_at = release;
-            m.in_width = width;
-            lane.free_at = release;
-            lane.busy += release.saturating_sub(start.max(spec.warmup));
-            flit_hops += h;
-            if m.hops == 0 {
-                m.first_start = start;
-            }
-            m.hops += 1;
-            m.at = lane.dst;
-            if start < NEVER {
-                events.push(start + 1, ev);
+            if idle {
+                // Nothing happened this cycle: jump to the next cycle at which something does.
+                let events = shards.iter().filter_map(|s| s.events.next_after_now()).min();
+                let next = [events, births.next_after_now(), collector.next_delivery()];
+                now = crate::next_busy_cycle(now, next, spec.max_cycles);
+            } else {
+                now += 1;
             }
         }
-        due.clear();
-        collector.tick(now);
-        reason = collector.stop(now);
-        if reason.is_some() {
-            break;
-        }
-        if idle {
-            // Nothing happened this cycle: jump to the next cycle at which something does.
-            let next = [events.next_after_now(), births.next_after_now(), collector.next_delivery()];
-            now = crate::next_busy_cycle(now, next, spec.max_cycles);
-        } else {
-            now += 1;
-        }
-    }
+        (now, reason)
+    });
+    let flit_hops = shards.iter().map(|s| s.flit_hops).sum();
+    let gaps: Vec<(u32, u64, u64)> = shards.into_iter().flat_map(|s| s.gaps).collect();
     collector.transmitted(flit_hops);
     // Grants run ahead of the clock: take off what lies past the end. A channel's grants are
     // back to back except for the recorded gaps, so that is (free_at − end) minus the gaps
@@ -162,4 +270,87 @@ pub fn run<R: Routing>(net: &Network, routing: &R, pattern: &Pattern, spec: &Run
     let mut outcome = collector.finish(net, now, reason, lanes.iter().map(|l| l.busy));
     births.close(&mut outcome);
     outcome
+}
+
+impl Shard<'_> {
+    /// The shard's events at `now`, in salt order: each message routes, takes the first free
+    /// (or first freed) channel among its candidates and is filed at the next router, or is
+    /// delivered.
+    fn step<R: Routing>(&mut self, now: u64, msgs: Messages, prefetch: bool, x: &Ctx<R>) {
+        const AHEAD: usize = 8;
+        self.due.sort_unstable();
+        let first = self.first;
+        for (i, &ev) in self.due.iter().enumerate() {
+            if prefetch && let Some(&ahead) = self.due.get(i + AHEAD) {
+                msgs.prefetch(ahead as u32);
+            }
+            let slot = ev as u32;
+            // SAFETY: `ev` is this shard's event for the message in `slot`.
+            let m = unsafe { msgs.get(slot) };
+            let lanes = &*self.lanes;
+            // UGAL's queue: the cycles a channel is already granted ahead of the clock (the
+            // channels leaving this router: this shard's).
+            let queue = |c: u32| lanes[(c - first) as usize].free_at.saturating_sub(now);
+            let (target, _) = x.legs.next_target(
+                x.net,
+                x.routing,
+                m.at,
+                m.dst,
+                m.salt,
+                m.hops,
+                &mut m.leg,
+                queue,
+                &mut self.cands,
+            );
+            x.routing.route(m.at, target, m.salt, &mut self.cands);
+            if self.cands.is_empty() {
+                let at = if m.hops == 0 {
+                    now + (m.size as u64).div_ceil(x.terminal_width)
+                } else {
+                    m.tail_at + 1
+                };
+                self.delivered.push((ev, at));
+                continue;
+            }
+            let c =
+                choose(self.cands.as_slice(), m.salt, m.hops, now, |c| lanes[(c - first) as usize].free_at);
+            let lane = &mut self.lanes[(c - first) as usize];
+            let mut start = now.max(lane.free_at);
+            let mut width = 0;
+            if let Some(w) = &x.widths {
+                width = w[c as usize];
+                if m.in_width != 0 && width > m.in_width {
+                    start = start.max(m.tail_at);
+                }
+            }
+            let idle_from = now.max(lane.free_at);
+            if start > idle_from {
+                if self.gaps.len() >= self.prune_at {
+                    self.gaps.retain(|g| g.2 > now);
+                    self.prune_at = (2 * self.gaps.len()).max(1024);
+                }
+                self.gaps.push((c, idle_from, start));
+            }
+            let h = if lane.width == 1 { m.size as u64 } else { (m.size as u64).div_ceil(lane.width as u64) };
+            let release = start.saturating_add(h);
+            m.tail_at = release;
+            m.in_width = width;
+            lane.free_at = release;
+            lane.busy += release.saturating_sub(start.max(x.warmup));
+            self.flit_hops += h;
+            if m.hops == 0 {
+                m.first_start = start;
+            }
+            m.hops += 1;
+            m.at = lane.dst;
+            if start < NEVER {
+                if self.routers.contains(&lane.dst) {
+                    self.events.push(start + 1, ev);
+                } else {
+                    self.away.push((start + 1, ev, lane.dst));
+                }
+            }
+        }
+        self.due.clear();
+    }
 }

@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 pub mod calendar;
+mod crew;
 pub mod ideal;
 pub mod params;
 pub mod progress;
@@ -115,6 +116,46 @@ pub struct Record {
     /// ([`crate::progress`]); it only observes, and costs nothing when absent.
     #[serde(skip)]
     pub progress: Option<crate::progress::Progress>,
+    /// How many threads the run may use (it changes no result; see [`Jobs`]).
+    #[serde(skip)]
+    pub jobs: Jobs,
+}
+
+/// How many threads one run may use ([`Record::jobs`]). The ideal switch's fast engine cuts
+/// the routers into that many shards ([`ideal`]'s "Threads"), stepped on as many threads, at
+/// most one a core (threads beyond the cores would only wait on each other); its results are
+/// the same, bit for bit, for any number. The virtual-channel router and the flit-by-flit
+/// reference run on one thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Jobs {
+    /// Every core on a network of at least [`Jobs::AUTO_ROUTERS`] routers, where a cycle's
+    /// work outweighs handing it out and gathering it each cycle; one thread on smaller ones.
+    Auto,
+    /// This many shards (at least 1; at most one a router), on any network.
+    Exactly(u32),
+}
+
+impl Jobs {
+    /// The smallest network [`Jobs::Auto`] shares out.
+    pub const AUTO_ROUTERS: u32 = 4096;
+
+    /// The threads a run on `net` takes.
+    pub fn threads(self, net: &Network) -> usize {
+        match self {
+            Jobs::Exactly(n) => n.max(1) as usize,
+            Jobs::Auto if net.routers() >= Self::AUTO_ROUTERS => {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            }
+            Jobs::Auto => 1,
+        }
+    }
+}
+
+impl Default for Jobs {
+    /// One thread: sweeps run their points in parallel instead.
+    fn default() -> Self {
+        Jobs::Exactly(1)
+    }
 }
 
 /// What an engine runs: workload and run control, already validated.

@@ -341,3 +341,57 @@ fn dimension_shift_loads_one_channel_per_router() {
     let ring = r#"{"topology": {"family": "ring", "k": 4}, "workload": {"pattern": "dimension-shift", "shift": 2, "rate": 0.01, "size": 1}, "run": {"messages": 2000}}"#;
     assert!((per_unit(ring) - 2.0).abs() < 1e-9);
 }
+
+/// Verification of the ideal switch's threads: a run cut into 1, 2, 3 or 4 shards (forced,
+/// however small the network) gives the same result to the bit — its whole JSON, every
+/// message's latency and every channel's busy cycles — as the run on one thread, on every
+/// family, under non-minimal paths (whose decisions read the queues), with wide channels,
+/// processors that wait for memories and replies, multithreaded processors, and beyond
+/// saturation (long queues ahead of the clock). The one-thread run is itself held to the
+/// flit-by-flit reference (`engine.rs`).
+#[test]
+fn the_ideal_switch_gives_the_same_result_on_any_number_of_threads() {
+    use netwrap_engine::{Jobs, Record};
+    let mut cases: Vec<(String, SimSpec)> = Vec::new();
+    for (name, topology, routing) in specs() {
+        for rate in [0.02, 0.3] {
+            let mut s =
+                SimSpec { topology: topology.clone(), routing: routing.clone(), ..SimSpec::default() };
+            s.workload.rate = Some(rate);
+            s.workload.size = Some(3);
+            s.run.messages = Some(1500);
+            s.run.seed = Some(5);
+            cases.push((format!("{name} at m = {rate}"), s));
+        }
+    }
+    let json = [
+        r#"{"topology": {"family": "dragonfly", "p": 2}, "routing": {"algorithm": "valiant", "via": "group"}, "workload": {"rate": 0.05, "pattern": "group-shift"}}"#,
+        r#"{"topology": {"family": "dragonfly", "p": 2}, "routing": {"algorithm": "ugal-local"}, "workload": {"rate": 0.2, "pattern": "group-shift"}}"#,
+        r#"{"topology": {"family": "dragonfly", "p": 2}, "routing": {"algorithm": "ugal-global"}, "workload": {"rate": 0.2, "pattern": "group-shift"}}"#,
+        r#"{"topology": {"family": "dragonfly", "p": 2}, "routing": {"algorithm": "par"}, "workload": {"rate": 0.1}}"#,
+        r#"{"topology": {"family": "hyperx", "sizes": [4, 4], "p": 4}, "routing": {"algorithm": "dal"}, "workload": {"rate": 0.2, "pattern": "transpose"}}"#,
+        r#"{"topology": {"family": "torus", "k": 6, "bidirectional": true}, "routing": {"algorithm": "ugal-local"}, "workload": {"rate": 0.1, "pattern": "tornado"}}"#,
+        r#"{"topology": {"family": "two-level", "name": "Butterfly.16.8"}, "workload": {"rate": 0.04}}"#,
+        r#"{"topology": {"family": "torus", "k": 4}, "workload": {"rate": 0.05, "reply": {"memory-latency": 3, "size": 2}}}"#,
+        r#"{"topology": {"family": "torus", "k": 4, "n": 3}, "workload": {"rate": 0.05, "processor": {"threads": 4, "interval": "periodic"}, "reply": {"memory-latency": 10, "size": 8}}}"#,
+    ];
+    for j in json {
+        let mut s: SimSpec = serde_json::from_str(j).unwrap();
+        s.run.messages = Some(2000);
+        cases.push((j.to_string(), s));
+    }
+    for (name, s) in cases {
+        let point = s.resolve().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let e = netwrap_sim::Experiment::build(&point).unwrap();
+        let on = |jobs: u32| {
+            let record =
+                Record { messages: true, channels: true, jobs: Jobs::Exactly(jobs), ..Record::default() };
+            let r = e.run_with(&point, record).unwrap();
+            (serde_json::to_string(&r).unwrap(), r.outcome.messages.clone(), r.outcome.channel_busy.clone())
+        };
+        let one = on(1);
+        for jobs in 2..=4 {
+            assert!(on(jobs) == one, "{name}: {jobs} threads differ from one");
+        }
+    }
+}
