@@ -71,7 +71,8 @@ def _frame(columns: Mapping[str, Sequence[Any]]) -> "pandas.DataFrame":
 
 
 def simulate(spec: Spec, *, channels: bool = False,
-             record_trace: Union[str, "os.PathLike[str]", None] = None) -> Dict[str, Any]:
+             record_trace: Union[str, "os.PathLike[str]", None] = None,
+             jobs: Optional[int] = None) -> Dict[str, Any]:
     """Simulate one spec and return its result, as ``netwrap run SPEC --json`` prints it.
 
     ``spec`` is what an experiment file holds (see docs/sim.md): a mapping such as
@@ -87,10 +88,16 @@ def simulate(spec: Spec, *, channels: bool = False,
     for ``.jsonl``/``.json``), as ``--record-trace`` does; a spec's ``workload.trace`` replays
     one.
 
+    ``jobs=N`` runs the ideal switch on N threads (``--jobs``): its routers cut into N shards
+    stepped in parallel (on at most one thread a core), with the same result, bit for bit, for
+    any N. ``None`` (the default)
+    takes every core on a network of 4096 routers or more and one thread below; the
+    virtual-channel router runs on one thread.
+
     Raises SpecError for a value that cannot be (``.path`` names it), ValueError for other
     invalid input or a spec that sweeps (use :func:`sweep`); Ctrl-C stops the run.
     """
-    return _native.simulate(spec, channels, None if record_trace is None else os.fspath(record_trace))
+    return _native.simulate(spec, channels, None if record_trace is None else os.fspath(record_trace), jobs)
 
 
 def points(spec: Spec, axes: Optional[Axes] = None) -> List[Point]:
@@ -109,10 +116,11 @@ def points(spec: Spec, axes: Optional[Axes] = None) -> List[Point]:
     return _native.points(spec, axes)
 
 
-def run_point(point: Point, *, channels: bool = False) -> Dict[str, Any]:
+def run_point(point: Point, *, channels: bool = False, jobs: Optional[int] = None) -> Dict[str, Any]:
     """Run one point of :func:`points` alone: the result as :func:`simulate` gives it. Its cost
-    does not depend on the size of the sweep it came from."""
-    return _native.run_point(point, channels)
+    does not depend on the size of the sweep it came from. ``jobs=N``: on N threads, as
+    :func:`simulate` (default: one, since a distributed sweep runs several tasks a machine)."""
+    return _native.run_point(point, channels, jobs)
 
 
 #: How a sweep reports its progress: True (a line on standard error), False (nothing), or a

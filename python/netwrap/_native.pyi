@@ -13,13 +13,14 @@ class SpecError(ValueError):
     also: List[str]
     reason: str
 
-def simulate(spec: Any, channels: bool = False, record_trace: Optional[str] = None) -> Dict[str, Any]:
+def simulate(spec: Any, channels: bool = False, record_trace: Optional[str] = None,
+             jobs: Optional[int] = None) -> Dict[str, Any]:
     """Simulate one spec: the dict ``netwrap run SPEC --json`` prints."""
 
 def points(spec: Any, axes: Optional[Mapping[str, Any]] = None) -> List[Dict[str, Any]]:
     """Every point of a sweep (index, replication, params, spec), each validated."""
 
-def run_point(point: Mapping[str, Any], channels: bool = False) -> Dict[str, Any]:
+def run_point(point: Mapping[str, Any], channels: bool = False, jobs: Optional[int] = None) -> Dict[str, Any]:
     """Run one point of ``points`` alone: the dict ``netwrap run --json`` prints for it."""
 
 def task(point: Mapping[str, Any]) -> Tuple[Dict[str, Any], float]:

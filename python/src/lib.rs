@@ -16,7 +16,7 @@ use interrupt::{interruptible, interruptible_with};
 use netwrap_app::predict::{self, Request};
 use netwrap_app::sweep::{Identity, suggest};
 use netwrap_app::{Error, Point, Row, Simulation, Sweep};
-use netwrap_engine::Record;
+use netwrap_engine::{Jobs, Record};
 use netwrap_engine::progress::Progress;
 use netwrap_model::request::{
     CostRequest, DesignRequest, FatTreeRequest, FeedbackRequest, IndirectRequest, KaryNCubeRequest,
@@ -228,13 +228,34 @@ impl TraceFile {
     }
 }
 
-/// Runs one point, interruptibly, keeping each channel's statistics when `channels`.
-fn run_one(py: Python<'_>, point: &Point, channels: bool, trace: Option<&TraceFile>) -> PyResult<Simulation> {
+/// The threads of one run: `jobs` (at least 1), or `Jobs::Auto` for `None` (`auto`: every core
+/// for a large network, as a single run on the command line) or one thread.
+fn jobs(jobs: Option<i64>, auto: bool) -> PyResult<Jobs> {
+    match jobs {
+        None if auto => Ok(Jobs::Auto),
+        None => Ok(Jobs::default()),
+        Some(n @ 1..=1024) => Ok(Jobs::Exactly(n as u32)),
+        Some(n) => Err(PyValueError::new_err(format!(
+            "jobs = {n} is invalid: the threads of one run, from 1 to 1024 (None: every core for a large network)"
+        ))),
+    }
+}
+
+/// Runs one point on `jobs` threads, interruptibly, keeping each channel's statistics when
+/// `channels`.
+fn run_one(
+    py: Python<'_>,
+    point: &Point,
+    channels: bool,
+    trace: Option<&TraceFile>,
+    jobs: Jobs,
+) -> PyResult<Simulation> {
     let progress = Progress::new();
     let record = Record {
         channels,
         trace: trace.map(|t| t.sink.log()),
         progress: Some(progress.clone()),
+        jobs,
         ..Record::default()
     };
     interruptible(py, &progress, || netwrap_app::run_point(point, record))?.raise(py)
@@ -242,18 +263,20 @@ fn run_one(py: Python<'_>, point: &Point, channels: bool, trace: Option<&TraceFi
 
 /// Simulates one spec: the dict `netwrap run SPEC --json` prints.
 #[pyfunction]
-#[pyo3(signature = (spec, channels=false, record_trace=None))]
+#[pyo3(signature = (spec, channels=false, record_trace=None, jobs=None))]
 fn simulate<'py>(
     py: Python<'py>,
     spec: &Bound<'py, PyAny>,
     channels: bool,
     record_trace: Option<PathBuf>,
+    jobs: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let jobs = self::jobs(jobs, true)?;
     let sweep = sweep_of(py, spec, None)?;
     let point = single(py, &sweep, "simulate", "use netwrap.sweep")?;
     warn(py, &point.job.sim.notes)?;
     let trace = record_trace.as_deref().map(TraceFile::create).transpose()?;
-    let run = run_one(py, &point, channels, trace.as_ref());
+    let run = run_one(py, &point, channels, trace.as_ref(), jobs);
     if let Some(t) = &trace {
         t.finish()?;
     }
@@ -324,10 +347,16 @@ fn points<'py>(
 
 /// Runs one point of `points` alone: the dict `netwrap run --json` prints for it.
 #[pyfunction]
-#[pyo3(signature = (point, channels=false))]
-fn run_point<'py>(py: Python<'py>, point: &Bound<'py, PyAny>, channels: bool) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (point, channels=false, jobs=None))]
+fn run_point<'py>(
+    py: Python<'py>,
+    point: &Bound<'py, PyAny>,
+    channels: bool,
+    jobs: Option<i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let jobs = self::jobs(jobs, false)?;
     let point = point_of(py, point)?;
-    result(py, &run_one(py, &point, channels, None)?)
+    result(py, &run_one(py, &point, channels, None, jobs)?)
 }
 
 /// A row's cell as the DataFrame holds it, as the CSV has it: numbers, text and booleans as

@@ -165,6 +165,24 @@ def test_sweeps_do_not_depend_on_the_number_of_threads(tmp_path):
     pandas.testing.assert_frame_equal(one, netwrap.sweep(EXPERIMENT), check_exact=True)
 
 
+def test_a_run_on_several_threads_equals_the_command_line(cli):
+    """Verification: the ideal switch on 1, 2 and 3 threads (jobs=, forced however small the
+    network) gives the dict `netwrap sim --jobs N --json` prints, the same for every N; a
+    point run alone too; and jobs outside 1..1024 is refused."""
+    spec = {"topology": {"family": "torus", "k": 6, "bidirectional": True},
+            "workload": {"rate": 0.1, "size": 3}, "run": {"messages": 3000}}
+    flags = ["sim", "--k", "6", "--bidirectional", "--rate", "0.1", "--size", "3", "--messages", "3000"]
+    one = netwrap.simulate(spec, jobs=1)
+    for jobs in (1, 2, 3):
+        assert netwrap.simulate(spec, jobs=jobs) == one
+        assert cli.json(*flags, "--jobs", str(jobs)) == one
+        assert netwrap.run_point(netwrap.points(spec)[0], jobs=jobs) == one
+    assert netwrap.simulate(spec) == one
+    for bad in (0, -1, 1025):
+        with pytest.raises(ValueError, match="jobs"):
+            netwrap.simulate(spec, jobs=bad)
+
+
 def test_simulate_toml_and_file_equal_run_json(cli, tmp_path):
     """Verification: a TOML text, and the file holding it, give `netwrap run FILE --json`."""
     text = '[topology]\nfamily = "midimew"\nnodes = 16\n[workload]\nrate = 0.03\n[run]\nmessages = 300\n'

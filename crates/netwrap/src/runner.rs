@@ -18,8 +18,8 @@ use anyhow::{Context, bail};
 use netwrap_app::reproduce::{ChannelRow, Runs};
 use netwrap_app::sweep::{Axis, Identity};
 use netwrap_app::{Builds, Point, Row, Saturation, Simulation, Spec, Sweep};
-use netwrap_engine::Record;
 use netwrap_engine::traffic::MessageSize;
+use netwrap_engine::{Jobs, Record};
 use netwrap_sim::report::Verdict;
 use netwrap_sim::trace::{TraceFormat, TraceSink};
 use netwrap_sim::{Destinations, Source};
@@ -78,6 +78,9 @@ pub struct RunOptions {
     pub record_trace: Option<PathBuf>,
     /// No progress bar on standard error, even on a terminal.
     pub quiet: bool,
+    /// Threads for each run (`--jobs`; `None`: every core for a single large point, one
+    /// thread for each of a sweep's points, [`Jobs`]).
+    pub jobs: Option<u32>,
     /// Files the run reads besides its points' own (the experiment file), with what each is:
     /// no output may name one.
     pub inputs: Vec<(&'static str, PathBuf)>,
@@ -848,6 +851,11 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         channels: o.channels.is_some(),
         trace: sink.as_ref().map(TraceSink::log),
         progress: bar.counter(),
+        jobs: match o.jobs {
+            Some(n) => Jobs::Exactly(n),
+            None if several => Jobs::default(),
+            None => Jobs::Auto,
+        },
         ..Record::default()
     };
     // The results kept to the end (`hold`), and the first failure with the count of others.
@@ -1002,19 +1010,22 @@ pub fn read_experiment(path: &Path) -> anyhow::Result<Sweep> {
 pub const DEFAULT_TOLERANCE: f64 = 0.02;
 
 /// Runs the search on `spec` and prints it; `csv`: also (`-`: only) its probes as CSV;
-/// `quiet`: without a progress bar.
+/// `quiet`: without a progress bar; `jobs`: threads for each probe (`None`: one, since the
+/// probes of a round run in parallel).
 pub fn search(
     spec: &Spec,
     tolerance: f64,
     json: bool,
     csv: Option<&Path>,
     quiet: bool,
+    jobs: Option<u32>,
 ) -> anyhow::Result<()> {
     for note in spec.resolve()?.sim.notes {
         output::note(note);
     }
     let bar = Bar::start(Work::Search, quiet);
-    let record = Record { progress: bar.counter(), ..Record::default() };
+    let jobs = jobs.map_or_else(Jobs::default, Jobs::Exactly);
+    let record = Record { progress: bar.counter(), jobs, ..Record::default() };
     let report = netwrap_app::saturation(spec, tolerance, &record, |status| {
         bar.probe_done();
         bar.bracket(status.stable, status.saturated);

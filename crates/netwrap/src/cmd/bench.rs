@@ -5,7 +5,9 @@
 use crate::output::{self, VERSION};
 use anyhow::{Context, bail};
 use clap::Args;
-use netwrap_app::{Spec, Sweep, run_points};
+use netwrap_app::{Simulation, Spec, Sweep, run_on, run_points};
+use netwrap_engine::{Jobs, Record};
+use netwrap_sim::Experiment;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::time::Instant;
@@ -38,6 +40,9 @@ struct Config {
     spec: Spec,
     /// Rates of a sweep on one thread, instead of a single point.
     sweep: Option<Vec<f64>>,
+    /// Threads of the run (`--jobs`): above 1, the run is timed on one thread too, on the same
+    /// built network, and must give the same result.
+    jobs: u32,
 }
 
 fn spec(json: &str, messages: u64) -> Spec {
@@ -72,6 +77,7 @@ fn configs(scale: f64) -> Vec<Config> {
             what: "8x8 unidirectional torus, m = 0.04, B = 4 (0.16 flits/node/cycle, rho = 0.56)",
             spec: spec(r#"{"workload": {"rate": 0.04, "size": 4}}"#, msgs(2_000_000.0)),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "torus8x8-bi",
@@ -81,24 +87,28 @@ fn configs(scale: f64) -> Vec<Config> {
                 msgs(2_000_000.0),
             ),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "vc-caminos8x8",
             what: "--router vc as the CAMINOS bubble configuration: 8x8 bidirectional torus, VCT, 1 VC x 16 flits, P = 4, bubble, uniform-others, 0.27 flits/node/cycle (half its saturation, 0.547 in CAMINOS)",
             spec: spec(&vc_bubble(8, 0.27), msgs(500_000.0)),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "vc-torus16x16-bi",
             what: "the same router on a 16x16 bidirectional torus, 0.16 flits/node/cycle (half its saturation, 0.325)",
             spec: spec(&vc_bubble(16, 0.16), msgs(500_000.0)),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "vc-torus32x32-bi",
             what: "the same router on a 32x32 bidirectional torus, 0.089 flits/node/cycle (half its saturation, 0.178)",
             spec: spec(&vc_bubble(32, 0.089), msgs(500_000.0)),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "vc-dragonfly1056-ugal",
@@ -108,12 +118,14 @@ fn configs(scale: f64) -> Vec<Config> {
                 msgs(300_000.0),
             ),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "torus256x256-bi",
             what: "a 256x256 bidirectional torus (65,536 nodes) at a third of its saturation, 0.01 flits/node/cycle, B = 4, warm-up 300: the cost of a flit-hop at scale, against torus8x8-bi",
             spec: spec(&torus256(""), msgs(60_000.0)),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "vc-torus256x256-bi",
@@ -125,6 +137,24 @@ fn configs(scale: f64) -> Vec<Config> {
                 msgs(60_000.0),
             ),
             sweep: None,
+            jobs: 1,
+        },
+        Config {
+            name: "torus256x256-bi-jobs2",
+            what: "torus256x256-bi longer (300,000 messages) on 2 threads (--jobs 2), against the same run on one, on the network built once",
+            spec: spec(&torus256(""), msgs(300_000.0)),
+            sweep: None,
+            jobs: 2,
+        },
+        Config {
+            name: "torus8x8-bi-jobs2",
+            what: "torus8x8-bi (200,000 messages) on 2 threads, forced: a network too small to share, where the threads' meeting each cycle shows",
+            spec: spec(
+                r#"{"topology": {"family": "torus", "bidirectional": true}, "workload": {"rate": 0.0675, "size": 4}}"#,
+                msgs(200_000.0),
+            ),
+            sweep: None,
+            jobs: 2,
         },
         Config {
             name: "torus32x32",
@@ -137,6 +167,7 @@ fn configs(scale: f64) -> Vec<Config> {
                 msgs(1_000_000.0),
             ),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "cube16^4",
@@ -149,6 +180,20 @@ fn configs(scale: f64) -> Vec<Config> {
                 msgs(2_000_000.0),
             ),
             sweep: None,
+            jobs: 1,
+        },
+        Config {
+            name: "cube16^4-jobs2",
+            what: "cube16^4 (500,000 messages) on 2 threads, against the same run on one",
+            spec: spec(
+                &format!(
+                    r#"{{"topology": {{"family": "torus", "k": 16, "n": 4}}, "workload": {{"rate": {}}}}}"#,
+                    0.5 / 30.0
+                ),
+                msgs(500_000.0),
+            ),
+            sweep: None,
+            jobs: 2,
         },
         Config {
             name: "cube32^4",
@@ -161,6 +206,7 @@ fn configs(scale: f64) -> Vec<Config> {
                 msgs(200_000.0),
             ),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "vc-cube32^4",
@@ -170,18 +216,21 @@ fn configs(scale: f64) -> Vec<Config> {
                 msgs(20_000.0),
             ),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "butterfly16.8",
             what: "Raghunath & Ranade's Butterfly.16.8 (1024 processors), one point, m = 0.04",
             spec: spec(butterfly, msgs(10_000.0)),
             sweep: None,
+            jobs: 1,
         },
         Config {
             name: "butterfly16.8-sweep6",
             what: "the same, six rates 0.01..0.06 on one thread (the network built once)",
             spec: spec(butterfly, msgs(10_000.0)),
             sweep: Some(vec![0.01, 0.02, 0.03, 0.04, 0.05, 0.06]),
+            jobs: 1,
         },
     ]
 }
@@ -204,6 +253,11 @@ pub struct Figures {
     utilization: f64,
     peak_rss_bytes: Option<u64>,
     peak_rss_bytes_per_node: Option<f64>,
+    /// Threads of the run; with more than one, the same run's seconds on one thread and the
+    /// speed-up (both timed without building the network, which `seconds` then leaves out).
+    threads: u32,
+    one_thread_seconds: Option<f64>,
+    speedup: Option<f64>,
 }
 
 fn peak_rss() -> Option<u64> {
@@ -213,7 +267,44 @@ fn peak_rss() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// Runs `c` on `c.jobs` threads and on one, on the network built once, twice each in turn,
+/// and times the runs: (result, the faster of the two runs on `c.jobs` threads, of the two on
+/// one). (Alternating, both have a run after the other's: a first run alone would pay for
+/// the memory the later ones reuse.) The results must be equal.
+fn on_threads(c: &Config) -> anyhow::Result<(Simulation, f64, f64)> {
+    let job = c.spec.resolve()?;
+    let experiment = Experiment::build(&job.sim)?;
+    let timed = |jobs: u32| -> anyhow::Result<(Simulation, f64)> {
+        let start = Instant::now();
+        let record = Record { jobs: Jobs::Exactly(jobs), ..Record::default() };
+        let r = run_on(&experiment, &job, record)?;
+        Ok((r, start.elapsed().as_secs_f64()))
+    };
+    let (one, mut one_seconds) = timed(1)?;
+    let (many, mut seconds) = timed(c.jobs)?;
+    let one = serde_json::to_value(&one)?;
+    for (jobs, best) in [(1, &mut one_seconds), (c.jobs, &mut seconds)] {
+        let (again, s) = timed(jobs)?;
+        if serde_json::to_value(&again)? != one {
+            bail!("benchmark {}: a run on {jobs} threads differs from the first on one", c.name);
+        }
+        *best = best.min(s);
+    }
+    if serde_json::to_value(&many)? != one {
+        bail!("benchmark {}: the run on {} threads differs from the run on one", c.name, c.jobs);
+    }
+    Ok((many, seconds, one_seconds))
+}
+
 fn measure(c: &Config) -> anyhow::Result<Figures> {
+    if c.jobs > 1 {
+        let (r, seconds, one_seconds) = on_threads(c)?;
+        let mut f = figures(c, &[r], seconds)?;
+        f.threads = c.jobs;
+        f.one_thread_seconds = Some(one_seconds);
+        f.speedup = Some(one_seconds / seconds);
+        return Ok(f);
+    }
     let start = Instant::now();
     let results = match &c.sweep {
         None => vec![netwrap_app::simulate(&c.spec)?],
@@ -227,7 +318,11 @@ fn measure(c: &Config) -> anyhow::Result<Figures> {
                 .collect::<Result<Vec<_>, _>>()?
         }
     };
-    let seconds = start.elapsed().as_secs_f64();
+    figures(c, &results, start.elapsed().as_secs_f64())
+}
+
+/// The figures of `results`, the runs of `c`, taking `seconds`.
+fn figures(c: &Config, results: &[Simulation], seconds: f64) -> anyhow::Result<Figures> {
     let first = &results[0];
     let nodes = first.result.network.nodes;
     let cycles: u64 = results.iter().map(|r| r.result.report.cycles).sum();
@@ -249,6 +344,9 @@ fn measure(c: &Config) -> anyhow::Result<Figures> {
         utilization: first.result.report.utilization,
         peak_rss_bytes: peak,
         peak_rss_bytes_per_node: peak.map(|p| p as f64 / nodes as f64),
+        threads: 1,
+        one_thread_seconds: None,
+        speedup: None,
     })
 }
 
@@ -305,7 +403,8 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
 }
 
 fn row(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
-    writeln!(out, "{} — netwrap {VERSION}, one core", f.what)?;
+    let cores = if f.threads == 1 { "one core".to_string() } else { format!("{} threads", f.threads) };
+    writeln!(out, "{} — netwrap {VERSION}, {cores}", f.what)?;
     writeln!(
         out,
         "  {:>7} nodes {:>2} point{} {:>10} cycles {:>9} messages {:>7.2} s   {:>10.0} cycles/s   {:>6.1} M flit-hops/s   rho {:.3}   peak RSS {}",
@@ -323,5 +422,16 @@ fn row(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
             p as f64 / 1048576.0,
             f.peak_rss_bytes_per_node.unwrap_or(0.0)
         ))
-    )
+    )?;
+    if let (Some(one), Some(speedup)) = (f.one_thread_seconds, f.speedup) {
+        let per_cycle = |s: f64| s / f.cycles.max(1) as f64 * 1e6;
+        writeln!(
+            out,
+            "  the same run on one thread: {one:.2} s; speed-up {speedup:.2}x; a cycle {:.2} us on one thread, {:.2} us on {}; results identical",
+            per_cycle(one),
+            per_cycle(f.seconds),
+            f.threads
+        )?;
+    }
+    Ok(())
 }

@@ -50,6 +50,13 @@ pub struct RunArgs {
     /// replays: CSV, or JSON lines for a .jsonl or .json FILE.
     #[arg(long, value_name = "FILE")]
     pub record_trace: Option<PathBuf>,
+    /// Threads for one run of the ideal switch (at least 1): its routers are cut into N
+    /// shards, stepped in parallel on as many threads (at most one a core), and the result is
+    /// the same for any N. Default:
+    /// every core for a single point on a network of 4096 routers or more, one thread otherwise
+    /// (a sweep runs its points in parallel instead). The virtual-channel router runs on one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
     /// Draw no progress bar (otherwise drawn on standard error, when it is a terminal, for work
     /// lasting over a second).
     #[arg(long)]
@@ -69,6 +76,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<()> {
         channels: a.channels,
         record_trace: a.record_trace,
         quiet: a.quiet,
+        jobs: a.jobs,
         inputs: vec![("the experiment file", a.file.clone())],
         plot: a.plot.map(|p| {
             p.unwrap_or_else(|| {

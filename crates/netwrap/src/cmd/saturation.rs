@@ -27,6 +27,10 @@ pub struct SaturationArgs {
     /// search lasting over a second).
     #[arg(long)]
     pub quiet: bool,
+    /// Threads for each probe of the ideal switch (at least 1; default 1, since the probes of
+    /// a round run in parallel): as `netwrap sim --jobs`, the same answer for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
 }
 
 /// Runs `netwrap saturation` with its parsed arguments.
@@ -35,5 +39,5 @@ pub fn run(a: SaturationArgs) -> anyhow::Result<()> {
     if sweep.len() != 1 {
         bail!("the saturation search sweeps the rate itself: give a spec without sweep axes or replications");
     }
-    runner::search(sweep.base(), a.tolerance, a.json, a.csv.as_deref(), a.quiet)
+    runner::search(sweep.base(), a.tolerance, a.json, a.csv.as_deref(), a.quiet, a.jobs)
 }

@@ -55,6 +55,14 @@ pub struct SimArgs {
     /// .svg or .png (default: sim-latency.svg).
     #[arg(long, global = true, help_heading = "Output", value_name = "FILE", num_args = 0..=1, default_missing_value = "sim-latency.svg", requires = "rates")]
     pub plot: Option<PathBuf>,
+    /// Threads for one run of the ideal switch (at least 1): its routers are cut into N
+    /// shards, stepped in parallel on as many threads (at most one a core), and the result is
+    /// the same for any N. Default:
+    /// every core for a single run on a network of 4096 routers or more, one thread otherwise
+    /// (a sweep, or --find-saturation, runs its points in parallel instead). The
+    /// virtual-channel router runs on one.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), help_heading = "Run")]
+    pub jobs: Option<u32>,
     /// Draw no progress bar (otherwise drawn on standard error, when it is a terminal, for work
     /// lasting over a second).
     #[arg(long, global = true, help_heading = "Output")]
@@ -65,7 +73,7 @@ pub struct SimArgs {
 pub fn run(a: SimArgs) -> anyhow::Result<()> {
     let spec = a.net.spec()?;
     if a.find_saturation {
-        return runner::search(&spec, runner::DEFAULT_TOLERANCE, a.json, a.csv.as_deref(), a.quiet);
+        return runner::search(&spec, runner::DEFAULT_TOLERANCE, a.json, a.csv.as_deref(), a.quiet, a.jobs);
     }
     let sweep = match &a.rates {
         Some(rates) => Sweep::with_axes(
@@ -84,6 +92,7 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         channels: a.channels,
         record_trace: a.record_trace,
         quiet: a.quiet,
+        jobs: a.jobs,
         ..RunOptions::default()
     };
     // `runner::run` prints the notes resolving the spec makes.

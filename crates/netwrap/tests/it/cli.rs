@@ -144,6 +144,31 @@ fn sim_is_reproducible_and_seed_sensitive() {
     assert_ne!(json(&args)["latency"], json(&other)["latency"]);
 }
 
+/// Verification: `--jobs N` changes nothing but the threads. A run on 1, 2 and 3 threads
+/// (forced on a small network), the default, a run from its result file, a sweep and a
+/// saturation search all print the same JSON; `--jobs 0` is refused with status 2.
+#[test]
+fn jobs_change_no_result() {
+    let net = ["sim", "--k", "6", "--bidirectional", "--messages", "2000", "--json"];
+    let args = [&net[..], &["--rate", "0.1"]].concat();
+    let (sweep, find) =
+        ([&net[..], &["--rates", "0.05,0.1"]].concat(), [&net[..], &["--find-saturation"]].concat());
+    let (one, swept, found) = (json(&args), json(&sweep), json(&find));
+    let on = |a: &[&str], jobs: &str| json(&[a, &["--jobs", jobs]].concat());
+    for jobs in ["1", "2", "3"] {
+        assert_eq!(on(&args, jobs), one, "--jobs {jobs}");
+    }
+    assert_eq!(on(&sweep, "2"), swept);
+    assert_eq!(on(&find, "2"), found);
+    let dir = crate::scratch("jobs");
+    let file = dir.join("one.json");
+    std::fs::write(&file, one.to_string()).unwrap();
+    assert_eq!(json(&["run", file.to_str().unwrap(), "--jobs", "2", "--json"]), one);
+    for bad in ["0", "-1", "two"] {
+        netwrap().args(["sim", "--jobs", bad]).assert().code(2);
+    }
+}
+
 #[test]
 fn sim_with_model_reports_relative_error() {
     let v = json(&["sim", "--messages", "5000", "--model", "--json"]);
