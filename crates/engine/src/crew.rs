@@ -13,9 +13,11 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 /// Spins between yields while waiting at a barrier.
 const SPINS: u32 = 1 << 10;
 
-/// The shards of a run and the threads that step them (see the module docs).
+/// The shards of a run and the threads that step them (see the module docs). Between cycles
+/// the caller's thread holds every shard (`crew[i]`); during a cycle each helper holds its own.
 pub(crate) struct Crew<'a, S, A> {
     shards: &'a [Padded<Mutex<S>>],
+    held: Vec<Option<MutexGuard<'a, S>>>,
     threads: usize,
     step: &'a (dyn Fn(&mut S, A) + Sync),
     meet: &'a Meeting<A>,
@@ -36,37 +38,64 @@ struct Meeting<A> {
     failed: AtomicBool,
 }
 
-impl<S: Send, A: Copy + Send> Crew<'_, S, A> {
+impl<'a, S: Send, A: Copy + Send> Crew<'a, S, A> {
     /// Steps every shard with `arg`, this thread's here and the others' on theirs, and returns
-    /// once all are done.
-    pub fn step_all(&self, arg: A) {
-        if self.threads > 1 {
+    /// once all are done. (One thread takes no lock: it holds its shards throughout.)
+    pub fn step_all(&mut self, arg: A) {
+        let (n, threads) = (self.shards.len(), self.threads);
+        let helpers = || (0..n).filter(move |i| i % threads != 0);
+        if threads > 1 {
+            helpers().for_each(|i| self.held[i] = None);
             *self.meet.arg.lock().unwrap_or_else(PoisonError::into_inner) = Some(arg);
             self.meet.done.store(0, Ordering::Relaxed);
             self.meet.generation.fetch_add(1, Ordering::Release);
         }
-        for shard in self.shards.iter().step_by(self.threads) {
-            (self.step)(&mut shard.0.lock().unwrap_or_else(PoisonError::into_inner), arg);
+        for i in (0..n).step_by(threads) {
+            (self.step)(self.held[i].as_deref_mut().expect("held between cycles"), arg);
         }
-        if self.threads == 1 {
+        if threads == 1 {
             return;
         }
-        let helpers = self.threads - 1;
         wait(|| {
-            self.meet.done.load(Ordering::Acquire) == helpers || self.meet.failed.load(Ordering::Acquire)
+            self.meet.done.load(Ordering::Acquire) == threads - 1 || self.meet.failed.load(Ordering::Acquire)
         });
         assert!(!self.meet.failed.load(Ordering::Acquire), "a thread of the run failed");
-    }
-
-    /// Shard `i`, between cycles.
-    pub fn shard(&self, i: usize) -> MutexGuard<'_, S> {
-        self.shards[i].0.lock().unwrap_or_else(PoisonError::into_inner)
+        helpers().for_each(|i| self.held[i] = Some(lock(&self.shards[i].0)));
     }
 
     /// How many shards.
     pub fn len(&self) -> usize {
         self.shards.len()
     }
+
+    /// The shards, between cycles.
+    pub fn iter(&self) -> impl Iterator<Item = &S> {
+        (0..self.len()).map(|i| &self[i])
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut S> {
+        self.held.iter_mut().map(|g| g.as_deref_mut().expect("held between cycles"))
+    }
+}
+
+impl<S, A> std::ops::Index<usize> for Crew<'_, S, A> {
+    type Output = S;
+
+    /// Shard `i`, between cycles.
+    fn index(&self, i: usize) -> &S {
+        self.held[i].as_deref().expect("held between cycles")
+    }
+}
+
+impl<S, A> std::ops::IndexMut<usize> for Crew<'_, S, A> {
+    fn index_mut(&mut self, i: usize) -> &mut S {
+        self.held[i].as_deref_mut().expect("held between cycles")
+    }
+}
+
+/// `m` locked (a thread that failed holding it has already made the run fail).
+fn lock<S>(m: &Mutex<S>) -> MutexGuard<'_, S> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Spins until `ready`, yielding the core every [`SPINS`] tries.
@@ -89,7 +118,7 @@ pub(crate) fn with_crew<S: Send, A: Copy + Send, T>(
     shards: Vec<S>,
     threads: usize,
     step: impl Fn(&mut S, A) + Sync,
-    body: impl FnOnce(&Crew<S, A>) -> T,
+    body: impl FnOnce(&mut Crew<S, A>) -> T,
 ) -> (T, Vec<S>) {
     let shards: Vec<Padded<Mutex<S>>> = shards.into_iter().map(|s| Padded(Mutex::new(s))).collect();
     let sync = Meeting {
@@ -100,7 +129,8 @@ pub(crate) fn with_crew<S: Send, A: Copy + Send, T>(
         failed: AtomicBool::new(false),
     };
     let threads = threads.clamp(1, shards.len().max(1));
-    let crew = Crew { shards: &shards, threads, step: &step, meet: &sync };
+    let held = shards.iter().map(|s| Some(lock(&s.0))).collect();
+    let mut crew = Crew { shards: &shards, held, threads, step: &step, meet: &sync };
     let out = std::thread::scope(|scope| {
         for t in 1..threads {
             let (mine, sync, step) = (&shards[t..], &sync, &step);
@@ -109,7 +139,9 @@ pub(crate) fn with_crew<S: Send, A: Copy + Send, T>(
         // Whatever way the body ends, the helpers leave (a panic here would otherwise leave
         // the scope waiting for them forever).
         let _stop = Stop(&sync);
-        body(&crew)
+        let out = body(&mut crew);
+        drop(crew);
+        out
     });
     (out, shards.into_iter().map(|m| m.0.into_inner().unwrap_or_else(PoisonError::into_inner)).collect())
 }
@@ -134,7 +166,7 @@ fn helper<S, A: Copy>(
         let arg =
             sync.arg.lock().unwrap_or_else(PoisonError::into_inner).expect("set before the cycle starts");
         for shard in shards.iter().step_by(threads) {
-            step(&mut shard.0.lock().unwrap_or_else(PoisonError::into_inner), arg);
+            step(&mut lock(&shard.0), arg);
         }
         sync.done.fetch_add(1, Ordering::Release);
     }
@@ -177,7 +209,7 @@ mod tests {
                     let mut sum = 0;
                     for now in 0..200 {
                         crew.step_all(now);
-                        sum += (0..crew.len()).map(|i| crew.shard(i).len()).sum::<usize>();
+                        sum += crew.iter().map(|s| s.len()).sum::<usize>();
                     }
                     sum
                 },

@@ -24,29 +24,29 @@ use crate::calendar::Calendar;
 use crate::crew::with_crew;
 use crate::traffic::Pattern;
 use crate::{Births, Collector, Msg, NEVER, Outcome, RunSpec, choose};
-use netwrap_topo::{Candidates, Legs, Network, PathChoice, Routing, TerminalId};
+use netwrap_topo::{Candidates, Channel, Legs, Network, PathChoice, Routing, TerminalId};
 use std::ops::Range;
 
-/// A channel's state: everything the hot loop touches per channel, 24 bytes.
+/// A channel's state, 16 bytes (where it leads and how wide it is are the network's
+/// [`netwrap_topo::Channel`], read beside it: 8 bytes a channel not kept twice).
+#[derive(Clone, Copy)]
 struct Lane {
     /// Cycle at which the last granted message releases the channel.
     free_at: u64,
     /// Busy cycles after the warm-up, as granted.
     busy: u64,
-    /// Router the channel enters.
-    dst: u32,
-    /// Flits per cycle: a message of B flits holds the channel ⌈B / width⌉ cycles.
-    width: u32,
 }
 
 /// What every shard reads and none writes.
 struct Ctx<'a, R> {
     net: &'a Network,
+    /// The network's channels: where each leads and its flits per cycle (a message of B flits
+    /// holds a channel ⌈B / width⌉ cycles).
+    channels: &'a [Channel],
     routing: &'a R,
     legs: Legs,
-    /// Each channel's width, where widths differ (a message waits for its tail before a wider
-    /// channel); networks of one width skip the lookup.
-    widths: Option<Vec<u32>>,
+    /// Channels differ in width (a message waits for its tail before a wider channel).
+    widths_differ: bool,
     /// A message that uses no channel passes to its processor over the terminal's link.
     terminal_width: u64,
     warmup: u64,
@@ -128,17 +128,14 @@ pub(crate) fn shards(net: &Network, spec: &RunSpec) -> usize {
 /// Runs the ideal-switch network (see the module docs).
 pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
     let channels = net.channels();
-    let mut lanes: Vec<Lane> =
-        channels.iter().map(|c| Lane { free_at: 0, busy: 0, dst: c.dst, width: c.width as u32 }).collect();
+    let mut lanes = vec![Lane { free_at: 0, busy: 0 }; channels.len()];
     let width0 = channels.first().map_or(1, |c| c.width);
     let ctx = Ctx {
         net,
+        channels,
         routing,
         legs: Legs::new(spec.paths, net, spec.groups),
-        widths: channels
-            .iter()
-            .any(|c| c.width != width0)
-            .then(|| channels.iter().map(|c| c.width as u32).collect()),
+        widths_differ: channels.iter().any(|c| c.width != width0),
         terminal_width: net.terminal_width() as u64,
         warmup: spec.warmup,
     };
@@ -181,12 +178,9 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
     let ((now, reason), shards) = with_crew(shards, threads, step, |crew| {
         let mut now = 0u64;
         let mut reason = None;
-        // (Between cycles this thread holds every shard.)
-        let lock_all = || (0..crew.len()).map(|i| crew.shard(i)).collect::<Vec<_>>();
         while now < spec.max_cycles {
-            let mut shards = lock_all();
+            let shards = &mut *crew;
             for s in shards.iter_mut() {
-                let s = &mut **s;
                 s.events.take(now, &mut s.due);
             }
             births.create(now, pattern, net, &mut collector, &mut born);
@@ -205,11 +199,9 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
                 shards[shard_of(msg.at)].due.push(((msg.salt as u64) << 32) | slot as u64);
             }
             if !idle {
-                drop(shards);
                 // (Events come in salt order, their messages' slots at random: where the
                 // messages outgrow the caches, the next ones are prefetched.)
-                crew.step_all((now, Messages::of(&mut msgs), msgs.len() > 1 << 14));
-                shards = lock_all();
+                shards.step_all((now, Messages::of(&mut msgs), msgs.len() > 1 << 14));
                 // Messages crossing into another shard are filed there; the deliveries reach
                 // the collector in event order (one shard's are in order already).
                 for i in 0..shards.len() {
@@ -220,8 +212,8 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
                     away.clear();
                     shards[i].away = away;
                 }
-                let cycle: &[(u64, u64)] = if let [one] = &shards[..] {
-                    &one.delivered
+                let cycle: &[(u64, u64)] = if shards.len() == 1 {
+                    &shards[0].delivered
                 } else {
                     delivered.clear();
                     shards.iter().for_each(|s| delivered.extend_from_slice(&s.delivered));
@@ -278,79 +270,84 @@ impl Shard<'_> {
     /// delivered.
     fn step<R: Routing>(&mut self, now: u64, msgs: Messages, prefetch: bool, x: &Ctx<R>) {
         const AHEAD: usize = 8;
-        self.due.sort_unstable();
-        let first = self.first;
-        for (i, &ev) in self.due.iter().enumerate() {
-            if prefetch && let Some(&ahead) = self.due.get(i + AHEAD) {
+        // (The fields apart, as locals: the compiler then keeps them in registers across the
+        // calls into the routing.)
+        let Shard { routers, first, lanes, events, due, cands, flit_hops, gaps, prune_at, away, delivered } =
+            self;
+        let (first, routers) = (*first, routers.clone());
+        let mut hops = 0u64;
+        due.sort_unstable();
+        for (i, &ev) in due.iter().enumerate() {
+            if prefetch && let Some(&ahead) = due.get(i + AHEAD) {
                 msgs.prefetch(ahead as u32);
             }
             let slot = ev as u32;
             // SAFETY: `ev` is this shard's event for the message in `slot`.
             let m = unsafe { msgs.get(slot) };
-            let lanes = &*self.lanes;
+            let lanes_now = &**lanes;
             // UGAL's queue: the cycles a channel is already granted ahead of the clock (the
             // channels leaving this router: this shard's).
-            let queue = |c: u32| lanes[(c - first) as usize].free_at.saturating_sub(now);
-            let (target, _) = x.legs.next_target(
-                x.net,
-                x.routing,
-                m.at,
-                m.dst,
-                m.salt,
-                m.hops,
-                &mut m.leg,
-                queue,
-                &mut self.cands,
-            );
-            x.routing.route(m.at, target, m.salt, &mut self.cands);
-            if self.cands.is_empty() {
+            let queue = |c: u32| lanes_now[(c - first) as usize].free_at.saturating_sub(now);
+            // (Minimal routes head for the destination: no call for the choice.)
+            let target = if x.legs.active() {
+                x.legs.next_target(x.net, x.routing, m.at, m.dst, m.salt, m.hops, &mut m.leg, queue, cands).0
+            } else {
+                m.dst
+            };
+            x.routing.route(m.at, target, m.salt, cands);
+            if cands.is_empty() {
                 let at = if m.hops == 0 {
                     now + (m.size as u64).div_ceil(x.terminal_width)
                 } else {
                     m.tail_at + 1
                 };
-                self.delivered.push((ev, at));
+                delivered.push((ev, at));
                 continue;
             }
-            let c =
-                choose(self.cands.as_slice(), m.salt, m.hops, now, |c| lanes[(c - first) as usize].free_at);
-            let lane = &mut self.lanes[(c - first) as usize];
+            let c = choose(cands.as_slice(), m.salt, m.hops, now, |c| lanes[(c - first) as usize].free_at);
+            let lane = &mut lanes[(c - first) as usize];
+            let channel = x.channels[c as usize];
             let mut start = now.max(lane.free_at);
             let mut width = 0;
-            if let Some(w) = &x.widths {
-                width = w[c as usize];
+            if x.widths_differ {
+                width = channel.width as u32;
                 if m.in_width != 0 && width > m.in_width {
                     start = start.max(m.tail_at);
                 }
             }
             let idle_from = now.max(lane.free_at);
             if start > idle_from {
-                if self.gaps.len() >= self.prune_at {
-                    self.gaps.retain(|g| g.2 > now);
-                    self.prune_at = (2 * self.gaps.len()).max(1024);
+                if gaps.len() >= *prune_at {
+                    gaps.retain(|g| g.2 > now);
+                    *prune_at = (2 * gaps.len()).max(1024);
                 }
-                self.gaps.push((c, idle_from, start));
+                gaps.push((c, idle_from, start));
             }
-            let h = if lane.width == 1 { m.size as u64 } else { (m.size as u64).div_ceil(lane.width as u64) };
+            let h = if channel.width == 1 {
+                m.size as u64
+            } else {
+                (m.size as u64).div_ceil(channel.width as u64)
+            };
             let release = start.saturating_add(h);
             m.tail_at = release;
             m.in_width = width;
             lane.free_at = release;
             lane.busy += release.saturating_sub(start.max(x.warmup));
-            self.flit_hops += h;
+            hops += h;
             if m.hops == 0 {
                 m.first_start = start;
             }
             m.hops += 1;
-            m.at = lane.dst;
+            m.at = channel.dst;
             if start < NEVER {
-                if self.routers.contains(&lane.dst) {
-                    self.events.push(start + 1, ev);
+                if routers.contains(&channel.dst) {
+                    events.push(start + 1, ev);
                 } else {
-                    self.away.push((start + 1, ev, lane.dst));
+                    away.push((start + 1, ev, channel.dst));
                 }
             }
         }
-        self.due.clear();
+        due.clear();
+        *flit_hops += hops;
     }
 }
