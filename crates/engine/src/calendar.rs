@@ -27,7 +27,7 @@ impl<T: Copy + Ord> Calendar<T> {
     }
 
     /// Files `event` at cycle `at`, which must not be before the current cycle.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, at: u64, event: T) {
         debug_assert!(at >= self.now, "event filed in the past: {at} < {}", self.now);
         self.count += 1;

@@ -25,16 +25,30 @@ use crate::crew::with_crew;
 use crate::traffic::Pattern;
 use crate::{Births, Collector, Msg, NEVER, Outcome, RunSpec, choose};
 use netwrap_topo::{Candidates, Channel, Legs, Network, PathChoice, Routing, TerminalId};
+use std::collections::HashMap;
 use std::ops::Range;
 
-/// A channel's state, 16 bytes (where it leads and how wide it is are the network's
-/// [`netwrap_topo::Channel`], read beside it: 8 bytes a channel not kept twice).
+/// A channel's state, 12 bytes (where it leads and how wide it is are the network's
+/// [`netwrap_topo::Channel`], read beside it, not kept twice): on a 1,048,576-node 4-cube the
+/// lanes are a third of the run's memory.
 #[derive(Clone, Copy)]
+#[repr(C, packed(4))]
 struct Lane {
     /// Cycle at which the last granted message releases the channel.
     free_at: u64,
-    /// Busy cycles after the warm-up, as granted.
-    busy: u64,
+    /// Busy cycles after the warm-up, as granted, modulo 2^32 (the shard counts the wraps:
+    /// [`Shard::wraps`]).
+    busy: u32,
+}
+
+/// Channel `c`'s lane counts `cycles` busy cycles more, its wraps past 2^32 in `wraps`.
+#[inline(always)]
+fn add_busy(lane: &mut Lane, wraps: &mut HashMap<u32, u64>, c: u32, cycles: u32) {
+    let (busy, wrapped) = lane.busy.overflowing_add(cycles);
+    lane.busy = busy;
+    if wrapped {
+        *wraps.entry(c).or_default() += 1;
+    }
 }
 
 /// What every shard reads and none writes.
@@ -69,6 +83,9 @@ struct Shard<'a> {
     /// cycles granted past the end of the run; dropped once the clock passes them.
     gaps: Vec<(u32, u64, u64)>,
     prune_at: usize,
+    /// The times a channel's busy count passed 2^32 (a window of billions of cycles), by
+    /// channel: a lane keeps only the count's low 32 bits.
+    wraps: HashMap<u32, u64>,
     /// Events for another shard's router: (cycle, event, router).
     away: Vec<(u64, u64, u32)>,
     /// This cycle's deliveries, in event order: (event, cycle of delivery).
@@ -160,6 +177,7 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
             flit_hops: 0,
             gaps: Vec::new(),
             prune_at: 1024,
+            wraps: HashMap::new(),
             away: Vec::new(),
             delivered: Vec::new(),
         });
@@ -244,7 +262,13 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
         (now, reason)
     });
     let flit_hops = shards.iter().map(|s| s.flit_hops).sum();
-    let gaps: Vec<(u32, u64, u64)> = shards.into_iter().flat_map(|s| s.gaps).collect();
+    // Each channel's busy cycles beyond its lane's 32 bits: its wraps, and (below) the gaps.
+    let mut beyond: HashMap<u32, u64> = HashMap::new();
+    let mut gaps = Vec::new();
+    for s in shards {
+        beyond.extend(s.wraps.into_iter().map(|(c, w)| (c, w << 32)));
+        gaps.extend(s.gaps);
+    }
     collector.transmitted(flit_hops);
     // Grants run ahead of the clock: take off what lies past the end. A channel's grants are
     // back to back except for the recorded gaps, so that is (free_at − end) minus the gaps
@@ -253,13 +277,15 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
     let cut = end.max(spec.warmup);
     for (c, from, to) in gaps {
         if to > cut {
-            lanes[c as usize].busy += to - from.max(cut);
+            *beyond.entry(c).or_default() += to - from.max(cut);
         }
     }
-    for l in &mut lanes {
-        l.busy -= l.free_at.saturating_sub(cut).min(l.busy);
-    }
-    let mut outcome = collector.finish(net, now, reason, lanes.iter().map(|l| l.busy));
+    let busy = lanes.iter().enumerate().map(|(c, l)| {
+        let busy =
+            l.busy as u64 + if beyond.is_empty() { 0 } else { beyond.get(&(c as u32)).map_or(0, |&b| b) };
+        busy - l.free_at.saturating_sub(cut).min(busy)
+    });
+    let mut outcome = collector.finish(net, now, reason, busy);
     births.close(&mut outcome);
     outcome
 }
@@ -272,8 +298,20 @@ impl Shard<'_> {
         const AHEAD: usize = 8;
         // (The fields apart, as locals: the compiler then keeps them in registers across the
         // calls into the routing.)
-        let Shard { routers, first, lanes, events, due, cands, flit_hops, gaps, prune_at, away, delivered } =
-            self;
+        let Shard {
+            routers,
+            first,
+            lanes,
+            events,
+            due,
+            cands,
+            flit_hops,
+            gaps,
+            prune_at,
+            wraps,
+            away,
+            delivered,
+        } = self;
         let (first, routers) = (*first, routers.clone());
         let mut hops = 0u64;
         due.sort_unstable();
@@ -332,7 +370,8 @@ impl Shard<'_> {
             m.tail_at = release;
             m.in_width = width;
             lane.free_at = release;
-            lane.busy += release.saturating_sub(start.max(x.warmup));
+            // (At most ⌈B/width⌉ < 2^32 cycles a grant.)
+            add_busy(lane, wraps, c, release.saturating_sub(start.max(x.warmup)) as u32);
             hops += h;
             if m.hops == 0 {
                 m.first_start = start;
@@ -349,5 +388,25 @@ impl Shard<'_> {
         }
         due.clear();
         *flit_hops += hops;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Verification: a channel's busy count past 2^32 cycles (a window of billions of cycles)
+    /// is kept whole: the lane's low 32 bits and the wraps, as the run's end adds them.
+    #[test]
+    fn busy_cycles_past_two_to_the_32_are_kept() {
+        let mut lane = Lane { free_at: 0, busy: u32::MAX - 2 };
+        let mut wraps = HashMap::new();
+        add_busy(&mut lane, &mut wraps, 7, 2);
+        assert!(wraps.is_empty());
+        add_busy(&mut lane, &mut wraps, 7, 5);
+        add_busy(&mut lane, &mut wraps, 7, u32::MAX);
+        let total = { lane.busy } as u64 + (wraps[&7] << 32);
+        assert_eq!(total, (u32::MAX - 2) as u64 + 2 + 5 + u32::MAX as u64);
+        assert_eq!(std::mem::size_of::<Lane>(), 12);
     }
 }

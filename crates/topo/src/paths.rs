@@ -135,11 +135,14 @@ fn mix64(mut z: u64) -> u64 {
 pub struct Legs {
     paths: Paths,
     terminals: u32,
-    /// Each router's group (`Via::Group`: the dragonfly's; otherwise unused).
+    routers: u32,
+    /// Each router's group, on families of groups (empty without: every router is in group
+    /// 0, and a network of 2^20 nodes spares 4 MiB).
     group_of_router: Vec<u32>,
     /// Terminals per group.
     group_size: u32,
-    /// Each terminal's ejection router.
+    /// Each terminal's ejection router, where a decision needs it: for non-minimal paths, or
+    /// groups (empty for minimal paths without groups).
     router_of: Vec<RouterId>,
     /// The class of the network's global channels (named `global`), if it has one.
     global_class: Option<u16>,
@@ -156,11 +159,15 @@ impl Legs {
     /// The paths on `net`; `groups` is [`crate::Topology::groups`] (terminals per group,
     /// groups), needed by `Via::Group` and PAR.
     pub fn new(paths: Paths, net: &Network, groups: Option<(u32, u32)>) -> Self {
-        let router_of: Vec<RouterId> = (0..net.terminals()).map(|t| net.eject_router(t)).collect();
-        let mut group_of_router = vec![0; net.routers() as usize];
+        let needed = paths.choice != PathChoice::Minimal || groups.is_some();
+        let router_of: Vec<RouterId> =
+            if needed { (0..net.terminals()).map(|t| net.eject_router(t)).collect() } else { Vec::new() };
         let group_size = groups.map_or(net.terminals().max(1), |g| g.0.max(1));
-        for (t, &r) in router_of.iter().enumerate() {
-            group_of_router[r as usize] = t as u32 / group_size;
+        let mut group_of_router = vec![0; if groups.is_some() { net.routers() as usize } else { 0 }];
+        if groups.is_some() {
+            for (t, &r) in router_of.iter().enumerate() {
+                group_of_router[r as usize] = t as u32 / group_size;
+            }
         }
         let global_class = net.classes().iter().position(|c| c == "global").map(|i| i as u16);
         let (mut first_terminal, mut deroutable, mut dal_hops) = (Vec::new(), 0u32, 0);
@@ -180,6 +187,7 @@ impl Legs {
         Legs {
             paths,
             terminals: net.terminals(),
+            routers: net.routers(),
             group_of_router,
             group_size,
             router_of,
@@ -209,7 +217,7 @@ impl Legs {
 
     #[inline]
     fn group_of(&self, r: RouterId) -> u32 {
-        self.group_of_router[r as usize]
+        if self.group_of_router.is_empty() { 0 } else { self.group_of_router[r as usize] }
     }
 
     /// Whether a message at router `at` has reached intermediate terminal `via`.
@@ -290,11 +298,11 @@ impl Legs {
         (target, switched)
     }
 
-    /// The intermediates a message may draw, as one terminal per router with the chance of
-    /// drawing that router's terminals (the first leg's route and its end depend only on the
+    /// The intermediates a message may draw (non-minimal paths), as one terminal per router
+    /// with the chance of drawing that router's terminals (the first leg's route and its end depend only on the
     /// intermediate's router): what exact loads and the static check walk.
     pub fn intermediates(&self) -> Vec<(TerminalId, f64)> {
-        let mut first: Vec<Option<(TerminalId, u32)>> = vec![None; self.group_of_router.len()];
+        let mut first: Vec<Option<(TerminalId, u32)>> = vec![None; self.routers as usize];
         for (t, &r) in self.router_of.iter().enumerate() {
             let e = first[r as usize].get_or_insert((t as u32, 0));
             e.1 += 1;
@@ -405,7 +413,7 @@ impl Legs {
     ) -> (u64, u64, RouterId) {
         let (mut at, mut hops, mut q) = (from, 0u64, 0u64);
         // Routes are at most as long as there are routers (a walk that is not has no end).
-        let limit = self.group_of_router.len() as u64 + 1;
+        let limit = self.routers as u64 + 1;
         while hops <= limit {
             if via.is_some_and(|v| self.arrived(at, v)) {
                 break;
@@ -588,7 +596,10 @@ impl Legs {
     /// class 0, local class 0, global class 0): the static check flags that.
     #[inline]
     pub fn dest_group_class(&self, at: RouterId, dst: TerminalId) -> u32 {
-        u32::from(self.group_of(at) == self.group_of(self.router_of[dst as usize]))
+        // (Without groups every router is in group 0.)
+        u32::from(
+            self.router_of.is_empty() || self.group_of(at) == self.group_of(self.router_of[dst as usize]),
+        )
     }
 
     /// The classes `phases` needs for these paths on this network ([`phase_classes`]).
