@@ -30,7 +30,7 @@ use std::ops::Range;
 
 /// A channel's state, 12 bytes (where it leads and how wide it is are the network's
 /// [`netwrap_topo::Channel`], read beside it, not kept twice): on a 1,048,576-node 4-cube the
-/// lanes are a third of the run's memory.
+/// lanes are a quarter of the run's memory.
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
 struct Lane {
