@@ -19,6 +19,10 @@ pub(crate) struct Crew<'a, S, A> {
     shards: &'a [Padded<Mutex<S>>],
     held: Vec<Option<MutexGuard<'a, S>>>,
     threads: usize,
+    /// By thread: whether this thread steps its shards (thread 0's, and a thread's that could
+    /// not be started: the run is the same, only slower), and the helpers running.
+    here: Vec<bool>,
+    helpers: usize,
     step: &'a (dyn Fn(&mut S, A) + Sync),
     meet: &'a Meeting<A>,
 }
@@ -42,25 +46,34 @@ impl<'a, S: Send, A: Copy + Send> Crew<'a, S, A> {
     /// Steps every shard with `arg`, this thread's here and the others' on theirs, and returns
     /// once all are done. (One thread takes no lock: it holds its shards throughout.)
     pub fn step_all(&mut self, arg: A) {
-        let (n, threads) = (self.shards.len(), self.threads);
-        let helpers = || (0..n).filter(move |i| i % threads != 0);
-        if threads > 1 {
-            helpers().for_each(|i| self.held[i] = None);
+        let (n, threads, helpers) = (self.shards.len(), self.threads, self.helpers);
+        if helpers > 0 {
+            for i in 0..n {
+                if !self.here[i % threads] {
+                    self.held[i] = None;
+                }
+            }
             *self.meet.arg.lock().unwrap_or_else(PoisonError::into_inner) = Some(arg);
             self.meet.done.store(0, Ordering::Relaxed);
             self.meet.generation.fetch_add(1, Ordering::Release);
         }
-        for i in (0..n).step_by(threads) {
-            (self.step)(self.held[i].as_deref_mut().expect("held between cycles"), arg);
+        for i in 0..n {
+            if self.here[i % threads] {
+                (self.step)(self.held[i].as_deref_mut().expect("held between cycles"), arg);
+            }
         }
-        if threads == 1 {
+        if helpers == 0 {
             return;
         }
         wait(|| {
-            self.meet.done.load(Ordering::Acquire) == threads - 1 || self.meet.failed.load(Ordering::Acquire)
+            self.meet.done.load(Ordering::Acquire) == helpers || self.meet.failed.load(Ordering::Acquire)
         });
         assert!(!self.meet.failed.load(Ordering::Acquire), "a thread of the run failed");
-        helpers().for_each(|i| self.held[i] = Some(lock(&self.shards[i].0)));
+        for i in 0..n {
+            if !self.here[i % threads] {
+                self.held[i] = Some(lock(&self.shards[i].0));
+            }
+        }
     }
 
     /// How many shards.
@@ -130,18 +143,23 @@ pub(crate) fn with_crew<S: Send, A: Copy + Send, T>(
     };
     let threads = threads.clamp(1, shards.len().max(1));
     let held = shards.iter().map(|s| Some(lock(&s.0))).collect();
-    let mut crew = Crew { shards: &shards, held, threads, step: &step, meet: &sync };
     let out = std::thread::scope(|scope| {
-        for t in 1..threads {
-            let (mine, sync, step) = (&shards[t..], &sync, &step);
-            scope.spawn(move || helper(mine, threads, step, sync));
-        }
         // Whatever way the body ends, the helpers leave (a panic here would otherwise leave
         // the scope waiting for them forever).
         let _stop = Stop(&sync);
-        let out = body(&mut crew);
-        drop(crew);
-        out
+        let mut here = vec![true; threads];
+        for (t, here) in here.iter_mut().enumerate().skip(1) {
+            let (mine, sync, step) = (&shards[t..], &sync, &step);
+            // (A thread that cannot start, under a memory limit say, leaves its shards to
+            // this one.)
+            let started = std::thread::Builder::new()
+                .name(format!("netwrap-shard-{t}"))
+                .spawn_scoped(scope, move || helper(mine, threads, step, sync));
+            *here = started.is_err();
+        }
+        let helpers = here.iter().filter(|h| !**h).count();
+        let mut crew = Crew { shards: &shards, held, threads, here, helpers, step: &step, meet: &sync };
+        body(&mut crew)
     });
     (out, shards.into_iter().map(|m| m.0.into_inner().unwrap_or_else(PoisonError::into_inner)).collect())
 }
