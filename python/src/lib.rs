@@ -16,8 +16,8 @@ use interrupt::{interruptible, interruptible_with};
 use netwrap_app::predict::{self, Request};
 use netwrap_app::sweep::{Identity, suggest};
 use netwrap_app::{Error, Point, Row, Simulation, Sweep};
-use netwrap_engine::{Jobs, Record};
 use netwrap_engine::progress::Progress;
+use netwrap_engine::{Jobs, Record};
 use netwrap_model::request::{
     CostRequest, DesignRequest, FatTreeRequest, FeedbackRequest, IndirectRequest, KaryNCubeRequest,
 };
