@@ -227,7 +227,7 @@ use crate::{Outcome, RunSpec};
 use netwrap_topo::{Network, Routing};
 use state::Vc;
 
-/// The most flit slots the buffers of one run may take (16 bytes each: 2 GiB).
+/// The most flit slots the buffers of one run may take (12 bytes each: 1.5 GiB).
 pub const MAX_FLIT_SLOTS: u64 = 1 << 27;
 
 /// Why the flits of one run would not fit in memory, if they would not.
@@ -237,7 +237,7 @@ pub fn too_large(net: &Network, p: &VcParams) -> Option<String> {
     let slots = ports * p.vcs as u64 * p.buffer as u64 + outputs;
     (slots > MAX_FLIT_SLOTS).then(|| {
         format!(
-            "the virtual-channel router's buffers would hold {slots} flits ({ports} input ports × router.vcs = {} × router.buffer = {}{}), more than {MAX_FLIT_SLOTS} (2 GiB): lower --vcs or --buffer",
+            "the virtual-channel router's buffers would hold {slots} flits ({ports} input ports × router.vcs = {} × router.buffer = {}{}), more than {MAX_FLIT_SLOTS} (1.5 GiB): lower --vcs or --buffer",
             p.vcs,
             p.buffer,
             if outputs > 0 { format!(", and {outputs} in output buffers") } else { String::new() }

@@ -325,12 +325,31 @@ impl Layout {
     }
 }
 
-/// A flit in a buffer: when it is ready, its packet, and whether it is the packet's tail.
+/// A flit in a buffer: when it is ready, its packet, and whether it is the packet's tail (the
+/// top bit of the packet's number, [`TAIL`]), in 12 bytes: the flit arena is the largest part
+/// of the router's memory.
 #[derive(Clone, Copy)]
+#[repr(C, packed(4))]
 pub(super) struct Flit {
     pub ready: u64,
-    pub pkt: u32,
-    pub tail: bool,
+    packet: u32,
+}
+
+impl Flit {
+    #[inline(always)]
+    fn new(ready: u64, pkt: u32, tail: bool) -> Self {
+        Flit { ready, packet: if tail { pkt | TAIL } else { pkt } }
+    }
+
+    #[inline(always)]
+    fn pkt(self) -> u32 {
+        self.packet & !TAIL
+    }
+
+    #[inline(always)]
+    fn tail(self) -> bool {
+        self.packet & TAIL != 0
+    }
 }
 
 /// Marks a flit on a wire as its packet's tail (in the input VC number it is bound for, which
@@ -493,7 +512,7 @@ impl Buffers {
     fn new(c: &Config, layout: &Layout, ports: u32, net: &Network) -> Self {
         let nvc = (ports * c.v) as usize;
         Buffers {
-            flits: vec![Flit { ready: 0, pkt: NONE, tail: false }; nvc * c.f as usize],
+            flits: vec![Flit::new(0, 0, false); nvc * c.f as usize],
             ivcs: vec![
                 InVc {
                     ready: 0,
@@ -559,7 +578,7 @@ impl Buffers {
             (q.pkt, q.tail) = (pkt, tail);
         }
         q.len += 1;
-        self.flits[slot] = Flit { ready, pkt, tail };
+        self.flits[slot] = Flit::new(ready, pkt, tail);
         self.mark(c, layout, rt, ivc, true);
     }
 
@@ -580,7 +599,7 @@ impl Buffers {
             let next = self.flits[i * c.f as usize + q.head as usize];
             // The next packet's header routes once it is at the front (from now + 1).
             q.ready = if tail { next.ready.max(now + 1) + c.routing } else { next.ready };
-            (q.pkt, q.tail) = (next.pkt, next.tail);
+            (q.pkt, q.tail) = (next.pkt(), next.tail());
         }
         if tail {
             let q = &mut self.ivcs[i];
@@ -682,8 +701,10 @@ impl Packets {
         }
     }
 
-    /// Files packet `pk`; returns its slot.
+    /// Files packet `pk`; returns its slot. (Below 2^31, so that a flit marks its tail in the
+    /// number's top bit: 2^31 packets would take 100 GiB.)
     pub fn add_packet(&mut self, pk: Packet) -> u32 {
+        assert!(self.list.len() < TAIL as usize, "more than 2^31 packets in flight");
         match self.free.pop() {
             Some(id) => {
                 self.list[id as usize] = pk;
