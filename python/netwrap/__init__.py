@@ -88,11 +88,10 @@ def simulate(spec: Spec, *, channels: bool = False,
     for ``.jsonl``/``.json``), as ``--record-trace`` does; a spec's ``workload.trace`` replays
     one.
 
-    ``jobs=N`` runs the ideal switch on N threads (``--jobs``): its routers cut into N shards
-    stepped in parallel (on at most one thread a core), with the same result, bit for bit, for
-    any N. ``None`` (the default)
-    takes every core on a network of 4096 routers or more and one thread below; the
-    virtual-channel router runs on one thread.
+    ``jobs=N`` runs on N threads (``--jobs``): the routers cut into N shards stepped in
+    parallel (on at most one thread a core), with the same result, bit for bit, for any N, on
+    either router. ``None`` (the default) takes every core on a network of 4096 routers or more
+    and one thread below.
 
     Raises SpecError for a value that cannot be (``.path`` names it), ValueError for other
     invalid input or a spec that sweeps (use :func:`sweep`); Ctrl-C stops the run.

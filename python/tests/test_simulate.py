@@ -166,18 +166,22 @@ def test_sweeps_do_not_depend_on_the_number_of_threads(tmp_path):
 
 
 def test_a_run_on_several_threads_equals_the_command_line(cli):
-    """Verification: the ideal switch on 1, 2 and 3 threads (jobs=, forced however small the
+    """Verification: each router on 1, 2 and 3 threads (jobs=, forced however small the
     network) gives the dict `netwrap sim --jobs N --json` prints, the same for every N; a
     point run alone too; and jobs outside 1..1024 is refused."""
-    spec = {"topology": {"family": "torus", "k": 6, "bidirectional": True},
-            "workload": {"rate": 0.1, "size": 3}, "run": {"messages": 3000}}
-    flags = ["sim", "--k", "6", "--bidirectional", "--rate", "0.1", "--size", "3", "--messages", "3000"]
-    one = netwrap.simulate(spec, jobs=1)
-    for jobs in (1, 2, 3):
-        assert netwrap.simulate(spec, jobs=jobs) == one
-        assert cli.json(*flags, "--jobs", str(jobs)) == one
-        assert netwrap.run_point(netwrap.points(spec)[0], jobs=jobs) == one
-    assert netwrap.simulate(spec) == one
+    for router, router_flags in (({}, []),
+                                 ({"kind": "vc", "vcs": 2, "deadlock": "dateline", "buffer": 4},
+                                  ["--router", "vc", "--vcs", "2", "--deadlock", "dateline", "--buffer", "4"])):
+        spec = {"topology": {"family": "torus", "k": 6, "bidirectional": True}, "router": router,
+                "workload": {"rate": 0.1, "size": 3}, "run": {"messages": 3000}}
+        flags = ["sim", "--k", "6", "--bidirectional", "--rate", "0.1", "--size", "3", "--messages", "3000",
+                 *router_flags]
+        one = netwrap.simulate(spec, jobs=1)
+        for jobs in (1, 2, 3):
+            assert netwrap.simulate(spec, jobs=jobs) == one
+            assert cli.json(*flags, "--jobs", str(jobs)) == one
+            assert netwrap.run_point(netwrap.points(spec)[0], jobs=jobs) == one
+        assert netwrap.simulate(spec) == one
     for bad in (0, -1, 1025):
         with pytest.raises(ValueError, match="jobs"):
             netwrap.simulate(spec, jobs=bad)

@@ -1,6 +1,7 @@
 //! A router's requests in its arbitration order, routing, and VC allocation.
 
-use super::state::{Buffers, EJECT, NONE, OutVc, Packet, Vc};
+use super::part::Part;
+use super::state::{Buffers, EJECT, NONE, OutVc, Packet, Route, Vc};
 use super::upper_class;
 use crate::choose;
 use crate::params::rotated;
@@ -44,7 +45,7 @@ fn each_bit(mut bits: u64, base: u32, visit: &mut impl FnMut(u32)) {
     }
 }
 
-impl<R: Routing> Vc<'_, R> {
+impl<R: Routing, const S: bool> Vc<'_, R, S> {
     /// Router `rt`'s requests at `now`, into `scratch.reqs`: its input VCs holding flits whose
     /// front flit is ready, in port order from the rotating priority on (the round-robin
     /// order), or by (creation, salt, input VC) with oldest-first. The priority advances.
@@ -59,7 +60,7 @@ impl<R: Routing> Vc<'_, R> {
         let words =
             &self.buf.occupied[self.layout.words_at[rt] as usize..self.layout.words_at[rt + 1] as usize];
         let first = p0 as u32 * v;
-        let (ivcs, packets) = (&self.buf.ivcs, &self.pkts.list);
+        let (ivcs, packets) = (&self.buf.ivcs, &self.pkts);
         let oldest_first = self.c.oldest_first;
         let reqs = &mut self.scratch.reqs;
         reqs.clear();
@@ -70,7 +71,7 @@ impl<R: Routing> Vc<'_, R> {
                 return;
             }
             if oldest_first {
-                let pk = &packets[q.pkt as usize];
+                let pk = packets.packet(q.pkt);
                 reqs.push((pk.created, ((pk.salt as u64) << 32) | ivc as u64, ivc));
             } else {
                 reqs.push((0, 0, ivc));
@@ -96,7 +97,7 @@ impl<R: Routing> Vc<'_, R> {
     fn allocate(&mut self, rt: u32, ivc: u32, now: u64) {
         let q = self.buf.ivcs[ivc as usize];
         let pkt = self.buf.front_packet(ivc);
-        let pk = self.pkts.list[pkt as usize];
+        let pk = *self.pkts.packet(pkt);
         if self.c.saf && !self.stored(ivc, pk.len, now) {
             return;
         }
@@ -108,7 +109,7 @@ impl<R: Routing> Vc<'_, R> {
         if fresh {
             self.route(rt, pkt);
         }
-        let pk = self.pkts.list[pkt as usize];
+        let r = *self.pkts.route(pkt);
         // The header's wait: since it was ready at the front of its buffer.
         let header = q.ready.max(self.buf.front_since[i]);
         let taken = (now >= self.c.warmup).then(|| (now, now - header));
@@ -136,9 +137,9 @@ impl<R: Routing> Vc<'_, R> {
                 pk.salt,
                 &mut self.scratch.ahead,
             );
-        let o = self.output_vc(rt, ivc, &pk, cands, now, wraps);
+        let o = self.output_vc(rt, ivc, &pk, &r, cands, now, wraps);
         if o != NONE && self.c.dal && split_deroutes(cands).1.contains(&(o / self.c.vd)) {
-            self.pkts.list[pkt as usize].leg = Legs::dal_derouted(self.net, pk.leg, o / self.c.vd);
+            self.pkts.route(pkt).leg = Legs::dal_derouted(self.net, r.leg, o / self.c.vd);
         }
         if o == NONE && fresh {
             let Buffers { routed, scratch, .. } = &mut self.buf;
@@ -173,11 +174,12 @@ impl<R: Routing> Vc<'_, R> {
     /// VCs, and heads for its intermediate until it arrives there.
     #[inline]
     fn route(&mut self, rt: u32, pkt: u32) {
-        let mut pk = self.pkts.list[pkt as usize];
+        let pk = *self.pkts.packet(pkt);
+        let mut r = *self.pkts.route(pkt);
         let mut target = pk.dst;
         if self.c.dal {
             let cands = &mut self.buf.scratch;
-            self.legs.dal_candidates(self.net, self.routing, rt, pk.dst, pk.salt, pk.leg, cands);
+            self.legs.dal_candidates(self.net, self.routing, rt, pk.dst, pk.salt, r.leg, cands);
             return;
         }
         let Buffers { ovcs, scratch: cands, .. } = &mut self.buf;
@@ -191,16 +193,16 @@ impl<R: Routing> Vc<'_, R> {
                 rt,
                 pk.dst,
                 pk.salt,
-                pk.hops,
-                &mut pk.leg,
+                r.hops,
+                &mut r.leg,
                 queue,
                 cands,
             );
             target = to;
             if switched {
-                pk.switch_hop = pk.hops;
+                r.switch_hop = r.hops;
             }
-            self.pkts.list[pkt as usize] = pk;
+            *self.pkts.route(pkt) = r;
         }
         if self.c.escape {
             self.routing.minimal(rt, target, pk.salt, cands);
@@ -209,18 +211,25 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
-    /// The VCs of one route class (`phases`, `dest-group`) the header of `pk` at input VC
-    /// `ivc` of router `rt` may take on any channel (`base`: its message class's first VC);
-    /// `None` without route classes.
+    /// The VCs of one route class (`phases`, `dest-group`) the header of `pk` (on its way as
+    /// `r`) at input VC `ivc` of router `rt` may take on any channel (`base`: its message
+    /// class's first VC); `None` without route classes.
     #[inline]
-    pub(super) fn route_class_vcs(&self, rt: u32, ivc: u32, pk: &Packet, base: u32) -> Option<Range<u32>> {
+    pub(super) fn route_class_vcs(
+        &self,
+        rt: u32,
+        ivc: u32,
+        pk: &Packet,
+        r: &Route,
+        base: u32,
+    ) -> Option<Range<u32>> {
         let (v, per) = (self.c.v, self.c.per_class);
         let k = if self.c.dest_group {
             self.legs.dest_group_class(rt, pk.dst)
         } else if self.c.phase_classes {
             let port = self.layout.network_port(ivc, self.c.vd);
             let arrived = (port < self.c.nc).then(|| (port, (ivc % v).saturating_sub(base) / per));
-            self.legs.phase_class(self.net, arrived, pk.switch_hop == pk.hops)
+            self.legs.phase_class(self.net, arrived, r.switch_hop == r.hops)
         } else {
             return None;
         };
@@ -261,14 +270,23 @@ impl<R: Routing> Vc<'_, R> {
         q.ready = q.ready.max(now + self.c.vc_gap);
     }
 
-    /// The output VC the header of `pk` at input VC `ivc` takes among `cands` (see the parent's
-    /// Rules), or [`NONE`].
-    fn output_vc(&self, rt: u32, ivc: u32, pk: &Packet, cands: &[ChannelId], now: u64, wraps: bool) -> u32 {
-        let v = self.c.v;
-        let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
+    /// The output VC the header of `pk` (on its way as `r`) at input VC `ivc` takes among
+    /// `cands` (see the parent's Rules), or [`NONE`].
+    #[allow(clippy::too_many_arguments)]
+    fn output_vc(
+        &self,
+        rt: u32,
+        ivc: u32,
+        pk: &Packet,
+        r: &Route,
+        cands: &[ChannelId],
+        now: u64,
+        wraps: bool,
+    ) -> u32 {
+        let (v, base) = (self.c.v, pk.base);
         // (Bubble's dimension-order routing offers one channel.)
         let need = self.room_needed(ivc, cands[0], false, pk, base);
-        let route_class = self.route_class_vcs(rt, ivc, pk, base);
+        let route_class = self.route_class_vcs(rt, ivc, pk, r, base);
         let free_vc = |c: u32| -> u32 {
             let range = route_class.clone().unwrap_or_else(|| self.vcs_of(ivc, base, c, wraps));
             let free = |&k: &u32| {
@@ -289,7 +307,7 @@ impl<R: Routing> Vc<'_, R> {
             // least-queued minimal hop.
             let (ovcs, v, f) = (&self.buf.ovcs, self.c.v, self.c.depth);
             let q_min = minimal.iter().map(|&c| queue(ovcs, v, f, c)).min().unwrap_or(0);
-            let d = choose(deroutes, pk.salt, pk.hops, 0, |c| {
+            let d = choose(deroutes, pk.salt, r.hops, 0, |c| {
                 if free_vc(c) != NONE { queue(ovcs, v, f, c) } else { u64::MAX }
             });
             let o = free_vc(d);
@@ -297,7 +315,7 @@ impl<R: Routing> Vc<'_, R> {
                 return o;
             }
         }
-        let c = choose(minimal, pk.salt, pk.hops, now, |c| if free_vc(c) != NONE { now } else { now + 1 });
+        let c = choose(minimal, pk.salt, r.hops, now, |c| if free_vc(c) != NONE { now } else { now + 1 });
         let o = free_vc(c);
         if o == NONE && self.c.escape { self.escape_vc(rt, ivc, pk, base) } else { o }
     }
@@ -369,7 +387,7 @@ impl<R: Routing> Vc<'_, R> {
 /// are owed, by the credits (BookSim's used credits), and those in its output buffers
 /// (`depth`: a VC's input and output buffer flits together).
 #[inline]
-pub(crate) fn queue(ovcs: &[OutVc], v: u32, depth: u32, c: u32) -> u64 {
+pub(super) fn queue<const S: bool>(ovcs: &Part<OutVc, S>, v: u32, depth: u32, c: u32) -> u64 {
     (c * v..(c + 1) * v)
         .map(|o| (depth - ovcs[o as usize].credits - ovcs[o as usize].link) as u64)
         .sum::<u64>()

@@ -2,44 +2,25 @@
 //! and each source writes one flit a cycle (its link's width in flits) into its injection
 //! channel's buffer.
 
-use super::state::{NONE, Packet, Vc, serve};
+use super::state::{NONE, Packet, Packets, Route, Vc, serve};
 use crate::Msg;
 use crate::params::rotated;
-use crate::traffic::Pattern;
 use netwrap_topo::{Routing, TerminalId};
 
-impl<R: Routing> Vc<'_, R> {
-    /// Source queuing: the messages created at `now` join their source queues, split into
-    /// packets of at most P flits.
-    pub fn create_packets(&mut self, now: u64, pattern: &Pattern) {
-        let mut born = std::mem::take(&mut self.scratch.born);
-        self.births.create(now, pattern, self.net, &mut self.collector, &mut born);
-        for &(src, msg) in &born {
-            self.queue_message(src, msg, now);
-        }
-        self.scratch.born = born;
-    }
-
-    fn queue_message(&mut self, src: TerminalId, msg: Msg, now: u64) {
+impl<R: Routing, const S: bool> Vc<'_, R, S> {
+    /// Source queuing: message `msg`, created at `now` at terminal `src` (one of this shard's),
+    /// joins its source queue as packets of at most P flits, filed in `pkts`.
+    pub fn queue_message(&mut self, pkts: &mut Packets, src: TerminalId, msg: Msg, now: u64) {
         let packet = self.c.packet;
         let (dst, salt, size) = (msg.dst, msg.salt, msg.size);
+        let (base, measured) = (self.c.class_base(&msg), msg.seq != crate::UNMEASURED);
         let n = size.div_ceil(packet);
-        let m = self.pkts.add_message(msg, n);
+        let m = pkts.add_message(msg, n);
         for i in 0..n {
             let len = if i + 1 < n { packet } else { size - (n - 1) * packet };
-            let pk = Packet {
-                created: now,
-                left: now,
-                src,
-                msg: m,
-                len,
-                dst,
-                salt,
-                hops: 0,
-                leg: netwrap_topo::paths::UNDECIDED,
-                switch_hop: NONE,
-            };
-            let id = self.pkts.add_packet(pk);
+            let pk = Packet { created: now, src, msg: m, len, dst, salt, base, measured };
+            let route = Route { left: now, hops: 0, leg: netwrap_topo::paths::UNDECIDED, switch_hop: NONE };
+            let id = pkts.add_packet(pk, route);
             self.terms.queue[src as usize].push_back(id);
         }
         if !self.terms.is_active[src as usize] {
@@ -83,22 +64,22 @@ impl<R: Routing> Vc<'_, R> {
         // (The injection channel's network port number, and its input port.)
         let network_port = self.c.nc + t;
         let port = self.layout.new_port[network_port as usize];
-        let pk = &self.pkts.list[self.terms.queue[ti][0] as usize];
+        let pk = self.pkts.packet(self.terms.queue[ti][0]);
         let need = if self.c.whole { pk.len } else { 1 };
-        let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
+        let base = pk.base;
         let vcs = base..base + self.c.vcs_in;
         let (held, ivcs) = (&self.terms.held, &self.buf.ivcs);
         let free = |&k: &u32| !held[(t * v + k) as usize] && f - ivcs[(port * v + k) as usize].len >= need;
         // (Lowest-first is the plain range: the default pays nothing for rotation.)
         let found = if self.c.rotate {
-            rotated(vcs, self.vc_next[network_port as usize]).find(free)
+            rotated(vcs, self.terms.vc_next[ti]).find(free)
         } else {
             vcs.clone().find(free)
         };
         let Some(k) = found else { return };
         self.terms.held[(t * v + k) as usize] = true;
         if self.c.rotate {
-            self.vc_next[network_port as usize] = (k + 1) % v;
+            self.terms.vc_next[ti] = (k + 1) % v;
         }
         self.terms.vc[ti] = port * v + k;
         if now >= self.c.warmup {
@@ -125,8 +106,8 @@ impl<R: Routing> Vc<'_, R> {
         let pkt = self.terms.queue[ti][0];
         let rt = self.net.inject_router(t);
         self.terms.written[ti] += 1;
-        let tail = self.terms.written[ti] == self.pkts.list[pkt as usize].len;
-        self.buf.push(&self.c, &self.layout, rt, ivc, pkt, tail, now + self.c.inject_latency);
+        let tail = self.terms.written[ti] == self.pkts.packet(pkt).len;
+        self.buf.push(&self.c, self.layout, rt, ivc, pkt, tail, now + self.c.inject_latency);
         self.stats.buffered += 1;
         self.stats.last_move = now;
         self.routers.add_flit(rt);

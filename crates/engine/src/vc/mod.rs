@@ -176,6 +176,27 @@
 //!   P cycles apart (the injection channel's pace), so the last one starts (n − 1)P late:
 //!   **T = (n − 1)·P + (h + 1)·(P − 1 + r) + h·l + P**.
 //!
+//! # Threads
+//! A run's routers are cut into shards of consecutive router numbers (`--jobs`,
+//! [`crate::Jobs`]), each owning its routers' state: their input ports and VCs (numbered router
+//! by router), their outgoing channels and output VCs (numbered by source router), and the
+//! terminals injecting at and ejecting from them, each table a `part::Part` indexed by the
+//! network's numbers. Every cycle the run files the cycle's new packets (between cycles: the
+//! packet and message tables are shared, `part::Shared` says who may touch what during a
+//! cycle), then each shard, on its thread (`crate::crew`), lands its flits and credits,
+//! injects from its terminals and steps its routers, exactly as the stages below do. A router
+//! reads and writes only its own state and the packet whose header it holds, so the shards'
+//! cycles together are the one thread's. What crosses to another shard goes through the
+//! shard's outbox and is filed after the cycle: a flit or credit bound for another shard's
+//! router (it arrives l ≥ 1 cycles later), a packet done with, a message delivered. The run
+//! takes the outboxes in shard order, which is router order, so packet and message slots are
+//! freed and messages delivered in the one thread's order, and the result is the same, bit for
+//! bit, for any number of shards (tests hold 2, 3 and 4 to one on every family and option, and
+//! the reference oracle runs the sharded engine). UGAL-global reads other routers' credits,
+//! and a network whose terminals are not numbered in router order cannot be cut into runs of
+//! terminals: both run as one shard. With one shard every table starts at 0 and is indexed as
+//! it is (`part::Part`'s `SHARDED`).
+//!
 //! # Stages
 //! [`run`] simulates a cycle as these stages, in this order (the names of BookSim's router
 //! stages, Jiang et al. 2013, where they fit), each a method of the state in `state` (its
@@ -184,15 +205,17 @@
 //! 1. link traversal's far end and credits (`switch`): `receive_flits` (flits sent l cycles ago
 //!    enter their buffers; on a large network, each block of 64 routers' just before the block
 //!    steps, which changes nothing but the order memory is touched in), `receive_credits`;
-//! 2. source queuing and injection (`inject`): `create_packets` (new messages join their
-//!    source queues as packets), `inject` (each source writes a flit into its injection VC);
+//! 2. source queuing and injection (`inject`): `queue_message` (new messages join their source
+//!    queues as packets, filed by the run before the shards' cycles), `inject` (each source
+//!    writes a flit into its injection VC);
 //! 3. each router holding flits (`step_routers`): `requests` (its input VCs with a ready front
 //!    flit, in arbitration order), `vc_allocation` (routing, with the per-VC route cache, and
 //!    VC allocation, `alloc`), `switch_allocation_and_traversal` (switch allocation, switch
 //!    traversal with the credit sent back, then link traversal or ejection, `switch`), and
 //!    with output buffers `link_stage` (`switch`);
-//! 4. the collector's tick and the stop rule, and the deadlock watch (`deadlock`: `deadlocked`;
-//!    the report, `deadlock_report`, when the run ends on one).
+//! 4. after the shards' cycles, the outboxes (`exchange`), the collector's tick and the stop
+//!    rule, and the deadlock watch (no move for the quiet period with flits in the network;
+//!    the report, `deadlock`'s `deadlock_report` across the shards, when the run ends on one).
 //!
 //! # Cost
 //! Input ports are numbered router by router inside the engine (`state::Layout`; the Rules'
@@ -216,16 +239,18 @@
 mod alloc;
 mod deadlock;
 mod inject;
+mod part;
 mod state;
 mod switch;
 mod wires;
 
-use crate::StopReason;
+use crate::crew::{Crew, with_crew};
 use crate::params::VcParams;
 use crate::traffic::Pattern;
-use crate::{Outcome, RunSpec};
-use netwrap_topo::{Network, Routing};
-use state::Vc;
+use crate::{Births, Collector, Msg, Outcome, PacketStats, RunSpec, StopReason};
+use netwrap_topo::{Legs, Network, Routing, TerminalId};
+use part::{Shared, Span};
+use state::{Config, Layout, Packets, TAIL, Vc};
 
 /// The most flit slots the buffers of one run may take (12 bytes each: 1.5 GiB).
 pub const MAX_FLIT_SLOTS: u64 = 1 << 27;
@@ -318,60 +343,287 @@ pub fn route_wraps<R: Routing>(
 
 /// Runs the virtual-channel router network (see the module docs). `net` must fit
 /// [`too_large`], and buffers must hold a packet where it has a [`widening`].
-pub fn run<R: Routing>(
+pub fn run<R: Routing + Sync>(
     net: &Network,
     routing: &R,
     pattern: &Pattern,
     spec: &RunSpec,
     p: &VcParams,
 ) -> Outcome {
-    run_as(net, routing, pattern, spec, p, None)
+    run_as(net, routing, pattern, spec, p, None, crate::ideal::shards(net, spec))
 }
 
-/// [`run`], with the paths taken for a network whose state outgrows the caches (prefetches,
-/// flits landing by block of 64 routers) forced on or off (`None`: by the network's size),
-/// so that tests hold both to the reference on small networks.
+/// [`run`] on `shards` shards (however small the network, at most one a router; one under
+/// UGAL-global, which reads other routers' credits, and where terminals are not numbered in
+/// router order, `part::terminals_in_order`), with the paths taken for a network whose state outgrows the caches (prefetches, flits
+/// landing by block of 64 routers) forced on or off (`None`: by the network's size), so that
+/// tests hold both to the reference on small networks.
 #[doc(hidden)]
-pub fn run_as<R: Routing>(
+pub fn run_as<R: Routing + Sync>(
     net: &Network,
     routing: &R,
     pattern: &Pattern,
     spec: &RunSpec,
     p: &VcParams,
     large: Option<bool>,
+    shards: usize,
 ) -> Outcome {
-    let mut vc = Vc::new(net, routing, spec, p);
+    let legs = Legs::new(spec.paths, net, spec.groups);
+    let mut c = Config::new(routing, net, spec, p, &legs);
     if let Some(large) = large {
-        vc.c.large = large;
+        c.large = large;
     }
-    let mut now = 0u64;
-    let mut reason = None;
-    while now < spec.max_cycles {
-        vc.receive_flits(now);
-        vc.receive_credits(now);
-        vc.create_packets(now, pattern);
-        vc.inject(now);
-        vc.step_routers(now);
-        vc.collector.tick(now);
-        reason = vc.collector.stop(now);
-        if reason.is_none() && vc.deadlocked(now) {
-            reason = Some(StopReason::Deadlock);
-        }
-        if reason.is_some() {
-            break;
-        }
-        now = vc.next_cycle(now, spec.max_cycles);
-    }
-    vc.finish(now, reason)
+    let layout = Layout::new(net, p, spec);
+    let routers = net.routers();
+    let alone = spec.paths.choice == netwrap_topo::PathChoice::UgalGlobal || !part::terminals_in_order(net);
+    let n = if alone { 1 } else { shards.clamp(1, routers.max(1) as usize) };
+    // Shard i holds routers bounds[i]..bounds[i + 1], as equal as can be.
+    let bounds: Vec<u32> = (0..=n).map(|i| (i as u64 * routers as u64 / n as u64) as u32).collect();
+    let spans: Vec<Span> = bounds.windows(2).map(|w| Span::new(net, &layout, w[0]..w[1])).collect();
+    let sharded = Sharded { net, routing, pattern, spec, p, c, layout: &layout, legs: &legs };
+    if n == 1 { sharded.run::<false>(spans) } else { sharded.run::<true>(spans) }
 }
 
-impl<R: Routing> Vc<'_, R> {
+/// A run's parts that every shard reads.
+struct Sharded<'a, R> {
+    net: &'a Network,
+    routing: &'a R,
+    pattern: &'a Pattern,
+    spec: &'a RunSpec,
+    p: &'a VcParams,
+    c: Config,
+    layout: &'a Layout,
+    legs: &'a Legs,
+}
+
+impl<R: Routing + Sync> Sharded<'_, R> {
+    /// Runs the shards of `spans` (several, or with `S` false one).
+    fn run<const S: bool>(self, spans: Vec<Span>) -> Outcome {
+        let Sharded { net, routing, pattern, spec, p, c, layout, legs } = self;
+        let n = spans.len();
+        let hub = Hub {
+            ivcs: spans.iter().map(|s| s.ports.start * c.v as usize).collect(),
+            channels: spans.iter().map(|s| s.channels.start).collect(),
+            injecting: spans.iter().map(|s| s.injecting.start).collect(),
+            pkts: Packets::default(),
+            collector: Collector::new(spec, net),
+            births: Births::new(spec, net),
+            born: Vec::new(),
+            c,
+        };
+        let shards: Vec<Vc<R, S>> =
+            spans.into_iter().map(|span| Vc::new(net, routing, c, layout, legs, span, p)).collect();
+        let step = |s: &mut Vc<R, S>, (now, shared): (u64, Shared)| s.cycle(now, shared);
+        // (Threads beyond the cores would only wait on each other: they meet by spinning.)
+        let threads = n.min(std::thread::available_parallelism().map_or(1, |c| c.get()));
+        let mut hub = hub;
+        let ((now, reason), shards) = with_crew(shards, threads, step, |crew| {
+            let mut now = 0u64;
+            let mut reason = None;
+            while now < spec.max_cycles {
+                hub.create_packets(now, pattern, net, crew);
+                crew.step_all((now, hub.pkts.shared()));
+                let (last_move, buffered) = hub.exchange(crew);
+                hub.collector.tick(now);
+                reason = hub.collector.stop(now);
+                if reason.is_none() && buffered > 0 && now - last_move >= c.quiet {
+                    reason = Some(StopReason::Deadlock);
+                }
+                if reason.is_some() {
+                    break;
+                }
+                now = hub.next_cycle(crew, now, spec.max_cycles);
+            }
+            (now, reason)
+        });
+        hub.finish(&shards, net, now, reason)
+    }
+}
+
+/// What the run keeps beyond the shards, touched between cycles: the packet and message tables,
+/// the workload and the collector; and where each shard's numbers start, to find a number's.
+struct Hub {
+    ivcs: Vec<usize>,
+    channels: Vec<usize>,
+    injecting: Vec<usize>,
+    pkts: Packets,
+    collector: Collector,
+    births: Births,
+    born: Vec<(TerminalId, Msg)>,
+    c: Config,
+}
+
+/// The shard of the number `x` whose shards start at `starts`.
+#[inline]
+fn owner(starts: &[usize], x: usize) -> usize {
+    starts.partition_point(|&s| s <= x) - 1
+}
+
+impl Hub {
+    /// Source queuing: the messages created at `now` join their source queues, split into
+    /// packets of at most P flits.
+    fn create_packets<R: Routing, const S: bool>(
+        &mut self,
+        now: u64,
+        pattern: &Pattern,
+        net: &Network,
+        shards: &mut Crew<Vc<R, S>, (u64, Shared)>,
+    ) {
+        self.births.create(now, pattern, net, &mut self.collector, &mut self.born);
+        for &(src, msg) in &self.born {
+            let s = owner(&self.injecting, src as usize);
+            shards[s].queue_message(&mut self.pkts, src, msg, now);
+        }
+    }
+
+    /// After a cycle, in shard order (the one thread's order): flits and credits bound for
+    /// another shard are filed there, packets done with are freed, and messages delivered
+    /// reach the workload and the collector. Returns the last cycle a flit moved and the flits
+    /// in the network.
+    fn exchange<R: Routing, const S: bool>(
+        &mut self,
+        shards: &mut Crew<Vc<R, S>, (u64, Shared)>,
+    ) -> (u64, i64) {
+        let (mut last_move, mut buffered) = (0, 0);
+        for i in 0..shards.len() {
+            let mut out = std::mem::take(&mut shards[i].out);
+            for &(at, flit) in &out.flits {
+                shards[owner(&self.ivcs, (flit.0 & !TAIL) as usize)].wires.send_at(flit, at);
+            }
+            for &(at, o) in &out.credits {
+                shards[owner(&self.channels, (o / self.c.vd) as usize)].credits.send_at(o, at);
+            }
+            for &pkt in &out.freed {
+                self.pkts.free_packet(pkt);
+            }
+            for &(m, at) in &out.delivered {
+                self.births.deliver(&self.pkts.msgs[m as usize], at, &mut self.collector);
+                self.pkts.free_message(m);
+            }
+            out.flits.clear();
+            out.credits.clear();
+            out.freed.clear();
+            out.delivered.clear();
+            let s = &mut shards[i];
+            s.out = out;
+            last_move = last_move.max(s.stats.last_move);
+            buffered += s.stats.buffered;
+        }
+        (last_move, buffered)
+    }
+
+    /// The next cycle to simulate after `now`: the next one, or with nothing buffered the next
+    /// arrival, creation or delivery (credits too: each bucket must be emptied in its cycle).
+    fn next_cycle<R: Routing, const S: bool>(
+        &self,
+        shards: &Crew<Vc<R, S>, (u64, Shared)>,
+        now: u64,
+        max_cycles: u64,
+    ) -> u64 {
+        if shards.iter().any(|s| s.routers.active_count != 0 || !s.terms.active.is_empty()) {
+            return now + 1;
+        }
+        let wire = shards
+            .iter()
+            .flat_map(|s| [s.wires.next_arrival(now), s.credits.next_arrival(now)])
+            .flatten()
+            .min();
+        let next = [wire, self.births.next_after_now(), self.collector.next_delivery()];
+        crate::next_busy_cycle(now, next, max_cycles)
+    }
+
+    /// The outcome of a run that stopped at the end of cycle `now` for `reason` (`None`: it ran
+    /// out of cycles).
+    fn finish<R: Routing, const S: bool>(
+        mut self,
+        shards: &[Vc<R, S>],
+        net: &Network,
+        now: u64,
+        reason: Option<StopReason>,
+    ) -> Outcome {
+        self.collector.transmitted(shards.iter().map(|s| s.stats.flit_hops).sum());
+        let deadlock = (reason == Some(StopReason::Deadlock)).then(|| {
+            let whole =
+                Whole { shards, ivcs: &self.ivcs, channels: &self.channels, pkts: self.pkts.shared() };
+            whole.deadlock_report(now)
+        });
+        let busy = shards.iter().flat_map(|s| s.stats.busy.items().iter().copied());
+        let mut outcome = self.collector.finish(net, now, reason, busy);
+        let end = outcome.end.max(self.c.warmup);
+        // (Reported per channel VC, c·V + k.)
+        let layout = shards[0].layout;
+        let occupancy = (0..self.c.nc * self.c.v)
+            .map(|o| {
+                let i = layout.down(o, self.c.vd) as usize;
+                let s = &shards[owner(&self.ivcs, i)];
+                // (The flits still there stay to the end.)
+                s.stats.occupancy[i].wrapping_add(s.buf.ivcs[i].len as u64 * end)
+            })
+            .collect();
+        let mut pstats = PacketStats::default();
+        let mut service = shards[0].stats.service.clone();
+        for (i, s) in shards.iter().enumerate() {
+            let p = &s.stats.pstats;
+            pstats.delivered += p.delivered;
+            pstats.latency_sum += p.latency_sum;
+            pstats.network_sum += p.network_sum;
+            pstats.nonminimal += p.nonminimal;
+            for (all, mine) in service.iter_mut().zip(&s.stats.service) {
+                if i > 0 {
+                    all.packets += mine.packets;
+                    all.hold_sum += mine.hold_sum;
+                    all.wait_sum += mine.wait_sum;
+                }
+            }
+        }
+        outcome.deadlock = deadlock;
+        outcome.packets = Some(pstats);
+        outcome.vc_occupancy = Some(occupancy);
+        outcome.channel_service = Some(service);
+        self.births.close(&mut outcome);
+        outcome
+    }
+}
+
+/// The whole network's state across its shards, as the deadlock report reads it.
+pub(super) struct Whole<'s, 'a, R: Routing, const S: bool> {
+    shards: &'s [Vc<'a, R, S>],
+    ivcs: &'s [usize],
+    channels: &'s [usize],
+    pkts: Shared,
+}
+
+impl<'s, 'a, R: Routing, const S: bool> Whole<'s, 'a, R, S> {
+    /// The shard owning input VC `ivc`.
+    fn at_ivc(&self, ivc: u32) -> &'s Vc<'a, R, S> {
+        &self.shards[owner(self.ivcs, ivc as usize)]
+    }
+
+    /// The shard owning output VC `o`.
+    fn at_ovc(&self, o: u32) -> &'s Vc<'a, R, S> {
+        let s = &self.shards[0];
+        &self.shards[owner(self.channels, (o / s.c.vd) as usize)]
+    }
+}
+
+impl<R: Routing, const S: bool> Vc<'_, R, S> {
+    /// The shard's cycle, after the run has filed the cycle's new packets: flits and credits
+    /// arrive, sources write flits, and every router holding flits runs its cycle.
+    fn cycle(&mut self, now: u64, shared: Shared) {
+        self.pkts = shared;
+        self.receive_flits(now);
+        self.receive_credits(now);
+        self.inject(now);
+        self.step_routers(now);
+    }
+
     /// Every router holding flits runs its cycle, in number order (UGAL-global reads other
     /// routers' credits, so the reference's order matters there; elsewhere routers meet only
     /// through wires, and the order walks memory in order); a router left without flits leaves
     /// the active set. (No router gains a flit after its step: flits land at the cycle's
     /// start, or on a large network just before their block of 64 routers steps.)
     fn step_routers(&mut self, now: u64) {
+        let first = self.routers.first;
         for w in 0..self.routers.active.len() {
             if self.c.large {
                 self.land_block(w, now);
@@ -380,10 +632,10 @@ impl<R: Routing> Vc<'_, R> {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                let rt = w as u32 * 64 + b;
+                let rt = first + w as u32 * 64 + b;
                 // (The next router of this word is brought into the cache meanwhile.)
                 if self.c.large && bits != 0 {
-                    self.prefetch_router(w as u32 * 64 + bits.trailing_zeros());
+                    self.prefetch_router(first + w as u32 * 64 + bits.trailing_zeros());
                 }
                 self.step_router(rt, now);
                 if self.routers.flits[rt as usize] == 0 {
@@ -412,40 +664,5 @@ impl<R: Routing> Vc<'_, R> {
         if self.c.ob > 0 {
             self.link_stage(rt, now);
         }
-    }
-
-    /// The next cycle to simulate after `now`: the next one, or with nothing buffered the next
-    /// arrival, creation or delivery (credits too: each bucket must be emptied in its cycle).
-    fn next_cycle(&self, now: u64, max_cycles: u64) -> u64 {
-        if self.routers.active_count != 0 || !self.terms.active.is_empty() {
-            return now + 1;
-        }
-        let wire = [self.wires.next_arrival(now), self.credits.next_arrival(now)].into_iter().flatten().min();
-        let next = [wire, self.births.next_after_now(), self.collector.next_delivery()];
-        crate::next_busy_cycle(now, next, max_cycles)
-    }
-
-    /// The outcome of a run that stopped at the end of cycle `now` for `reason` (`None`: it ran
-    /// out of cycles).
-    fn finish(mut self, now: u64, reason: Option<StopReason>) -> Outcome {
-        self.collector.transmitted(self.stats.flit_hops);
-        let deadlock = (reason == Some(StopReason::Deadlock)).then(|| self.deadlock_report(now));
-        let stats = self.stats;
-        let mut outcome = self.collector.finish(self.net, now, reason, stats.busy.into_iter());
-        let end = outcome.end.max(self.c.warmup);
-        // (Reported per channel VC, c·V + k.)
-        let occupancy = (0..self.c.nc * self.c.v)
-            .map(|o| {
-                let i = self.layout.down(o, self.c.vd) as usize;
-                // (The flits still there stay to the end.)
-                stats.occupancy[i].wrapping_add(self.buf.ivcs[i].len as u64 * end)
-            })
-            .collect();
-        outcome.deadlock = deadlock;
-        outcome.packets = Some(stats.pstats);
-        outcome.vc_occupancy = Some(occupancy);
-        outcome.channel_service = Some(stats.service);
-        self.births.close(&mut outcome);
-        outcome
     }
 }

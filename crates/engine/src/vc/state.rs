@@ -5,9 +5,10 @@
 //! packets and messages ([`Packets`]) and the statistics ([`Stats`]); [`Vc`] holds them all,
 //! with the wires, and the stages (the sibling modules) are its methods.
 
+use super::part::{Part, Shared, Span};
 use super::wires::Wires;
 use crate::params::{Arbitration, Avoidance, Switching, VcParams};
-use crate::{Births, ClassService, Collector, Msg, NEVER, PacketStats, RunSpec};
+use crate::{ClassService, Msg, NEVER, PacketStats, RunSpec};
 use netwrap_topo::{Candidates, ChannelId, Legs, Network, Routing, TerminalId};
 use std::collections::VecDeque;
 use strength_reduce::StrengthReducedU32;
@@ -96,7 +97,7 @@ pub(super) struct Config {
 }
 
 impl Config {
-    fn new<R: Routing>(routing: &R, net: &Network, spec: &RunSpec, p: &VcParams, legs: &Legs) -> Self {
+    pub fn new<R: Routing>(routing: &R, net: &Network, spec: &RunSpec, p: &VcParams, legs: &Legs) -> Self {
         // Replies on the request network take the upper half of every port's VCs, requests the
         // lower half (no reply waits behind a request: no protocol deadlock); each half runs
         // the deadlock avoidance on its own.
@@ -225,7 +226,7 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    fn new(net: &Network, p: &VcParams, spec: &RunSpec) -> Self {
+    pub fn new(net: &Network, p: &VcParams, spec: &RunSpec) -> Self {
         let (v, terminals, channels) = (p.vcs, net.terminals(), net.channels());
         let ports = channels.len() as u32 + terminals;
         let routers = net.routers() as usize;
@@ -356,17 +357,29 @@ impl Flit {
 /// is below 2^27: [`super::MAX_FLIT_SLOTS`]).
 pub(super) const TAIL: u32 = 1 << 31;
 
-/// A packet in flight.
+/// A packet in flight: what it is, written when it is filed and only read after
+/// ([`super::part::Shared`]).
 #[derive(Clone, Copy)]
 pub(super) struct Packet {
     pub created: u64,
-    /// Cycle its header left the source router.
-    pub left: u64,
     pub src: TerminalId,
     pub msg: u32,
     pub len: u32,
     pub dst: TerminalId,
     pub salt: u32,
+    /// The first VC of its message's class ([`Config::class_base`]), and whether its message is
+    /// measured: kept here so that no router but its source's and destination's reads the
+    /// message.
+    pub base: u32,
+    pub measured: bool,
+}
+
+/// Where a packet is on its way, touched only by the router holding its header (and the one
+/// ejecting its tail).
+#[derive(Clone, Copy)]
+pub(super) struct Route {
+    /// Cycle its header left the source router.
+    pub left: u64,
     pub hops: u32,
     /// Its routing state ([`netwrap_topo::paths::Leg`]), and the hop count at which its leg
     /// last switched ([`NONE`]: never): `phases` raises its class there.
@@ -422,31 +435,31 @@ pub(super) struct Queued {
 
 /// The output buffers: a FIFO of [`Queued`] flits per channel output VC (in the arena at
 /// `o · ob`), the flits each channel's VCs hold, and each channel's link arbiter's pointer.
-pub(super) struct OutBuffers {
-    pub flits: Vec<Queued>,
-    pub head: Vec<u32>,
-    pub len: Vec<u32>,
-    pub per_channel: Vec<u32>,
-    pub next: Vec<u32>,
+pub(super) struct OutBuffers<const S: bool> {
+    pub flits: Part<Queued, S>,
+    pub head: Part<u32, S>,
+    pub len: Part<u32, S>,
+    pub per_channel: Part<u32, S>,
+    pub next: Part<u32, S>,
 }
 
 /// The buffers and the VC state.
-pub(super) struct Buffers {
+pub(super) struct Buffers<const S: bool> {
     /// Flits, one arena of (ports × V × F) slots: input VC i's FIFO from slot i·F.
-    pub flits: Vec<Flit>,
-    pub ivcs: Vec<InVc>,
-    pub ovcs: Vec<OutVc>,
+    pub flits: Part<Flit, S>,
+    pub ivcs: Part<InVc, S>,
+    pub ovcs: Part<OutVc, S>,
     /// Output buffers (all empty without them).
-    pub out: OutBuffers,
+    pub out: OutBuffers<S>,
     /// The input VC whose packet holds each output VC (read only to explain a deadlock).
-    pub holder: Vec<u32>,
+    pub holder: Part<u32, S>,
     /// Per router, a bit per input VC set while it holds flits (see [`Layout::words_at`]).
-    pub occupied: Vec<u64>,
+    pub occupied: Part<u64, S>,
     /// From when each input VC's front packet is at the front.
-    pub front_since: Vec<u64>,
+    pub front_since: Part<u64, S>,
     /// The candidates of the headers left waiting for a VC: a header asks again every cycle,
     /// and is routed once.
-    pub routed: RouteCache,
+    pub routed: RouteCache<S>,
     /// The candidates of the header being routed now (room for any router's out-degree).
     pub scratch: Candidates,
 }
@@ -462,23 +475,24 @@ const CACHED: usize = 8;
 /// the input VC's own (the lists made at the first overflow, each empty until needed, then
 /// reused): a slot sized for any out-degree would grow with the square of the degree on
 /// complete graphs, and a fixed slot alone would drop candidates.
-pub(super) struct RouteCache {
+pub(super) struct RouteCache<const S: bool> {
     /// Each slot's candidates: `len[i]` of them, from `first[i · stride]`, or the overflow
     /// list when more than `stride`.
-    len: Vec<u32>,
-    first: Vec<ChannelId>,
+    len: Part<u32, S>,
+    first: Part<ChannelId, S>,
     stride: usize,
-    overflow: Vec<Vec<ChannelId>>,
+    overflow: Part<Vec<ChannelId>, S>,
 }
 
-impl RouteCache {
-    fn new(input_vcs: usize, net: &Network) -> Self {
+impl<const S: bool> RouteCache<S> {
+    /// The slots of input VCs `ivcs`.
+    fn new(ivcs: std::ops::Range<usize>, net: &Network) -> Self {
         let stride = (net.degree_range().1 as usize).clamp(1, CACHED);
         RouteCache {
-            len: vec![0; input_vcs],
-            first: vec![0; input_vcs * stride],
+            first: Part::filled(ivcs.start * stride..ivcs.end * stride, 0),
+            len: Part::filled(ivcs, 0),
             stride,
-            overflow: Vec::new(),
+            overflow: Part::empty(),
         }
     }
 
@@ -500,7 +514,7 @@ impl RouteCache {
             self.first[i * self.stride..i * self.stride + cands.len()].copy_from_slice(cands);
         } else {
             if self.overflow.is_empty() {
-                self.overflow = vec![Vec::new(); self.len.len()];
+                self.overflow = Part::filled(self.len.range(), Vec::new());
             }
             self.overflow[i].clear();
             self.overflow[i].extend_from_slice(cands);
@@ -508,46 +522,36 @@ impl RouteCache {
     }
 }
 
-impl Buffers {
-    fn new(c: &Config, layout: &Layout, ports: u32, net: &Network) -> Self {
-        let nvc = (ports * c.v) as usize;
+impl<const S: bool> Buffers<S> {
+    /// The buffers and VC state of span `span`'s routers.
+    fn new(c: &Config, layout: &Layout, span: &Span, net: &Network) -> Self {
+        let ivcs = Span::times(&span.ports, c.v);
+        let ovcs = Span::times(&span.channels, c.v);
+        let (outs, out_channels) =
+            if c.ob > 0 { (ovcs.clone(), span.channels.clone()) } else { (0..0, 0..0) };
         Buffers {
-            flits: vec![Flit::new(0, 0, false); nvc * c.f as usize],
-            ivcs: vec![
-                InVc {
-                    ready: 0,
-                    head: 0,
-                    len: 0,
-                    sent: 0,
-                    out: NONE,
-                    pkt: NONE,
-                    tail: false,
-                    routed: false
-                };
-                nvc
-            ],
-            ovcs: (0..c.nc * c.v)
-                .map(|o| OutVc {
-                    credits: if c.ob > 0 { c.ob } else { c.f },
-                    held: false,
-                    link: if c.ob > 0 { c.f } else { 0 },
-                    down: layout.down(o, c.vd),
-                })
-                .collect(),
-            out: {
-                let (ovcs, n) = (if c.ob > 0 { (c.nc * c.v) as usize } else { 0 }, c.nc as usize);
-                OutBuffers {
-                    flits: vec![Queued { pkt: NONE, need: 0, tail: false }; ovcs * c.ob as usize],
-                    head: vec![0; ovcs],
-                    len: vec![0; ovcs],
-                    per_channel: vec![0; if c.ob > 0 { n } else { 0 }],
-                    next: vec![0; if c.ob > 0 { n } else { 0 }],
-                }
+            flits: Part::filled(Span::times(&ivcs, c.f), Flit::new(0, 0, false)),
+            ivcs: Part::filled(
+                ivcs.clone(),
+                InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE, pkt: NONE, tail: false, routed: false },
+            ),
+            ovcs: Part::from_fn(ovcs.clone(), |o| OutVc {
+                credits: if c.ob > 0 { c.ob } else { c.f },
+                held: false,
+                link: if c.ob > 0 { c.f } else { 0 },
+                down: layout.down(o as u32, c.vd),
+            }),
+            out: OutBuffers {
+                flits: Part::filled(Span::times(&outs, c.ob), Queued { pkt: NONE, need: 0, tail: false }),
+                head: Part::filled(outs.clone(), 0),
+                len: Part::filled(outs, 0),
+                per_channel: Part::filled(out_channels.clone(), 0),
+                next: Part::filled(out_channels, 0),
             },
-            occupied: vec![0u64; *layout.words_at.last().unwrap_or(&0) as usize],
-            front_since: vec![0; nvc],
-            holder: vec![NONE; (c.nc * c.v) as usize],
-            routed: RouteCache::new(nvc, net),
+            occupied: Part::filled(span.words.clone(), 0),
+            front_since: Part::filled(ivcs.clone(), 0),
+            holder: Part::filled(ovcs, NONE),
+            routed: RouteCache::new(ivcs, net),
             scratch: Candidates::for_network(net),
         }
     }
@@ -619,24 +623,26 @@ impl Buffers {
 }
 
 /// The routers' activity: which hold flits, and their rotating priorities.
-pub(super) struct Routers {
+pub(super) struct Routers<const S: bool> {
     /// Flits in each router's input and output buffers.
-    pub flits: Vec<u32>,
-    /// The routers holding flits, a bit each (visited in number order, so that a large
-    /// network's state is walked in memory order), and how many.
+    pub flits: Part<u32, S>,
+    /// The shard's routers holding flits, a bit each from its first router (`first`; visited
+    /// in number order, so that a large network's state is walked in memory order), and how
+    /// many. Bits of the shard's own: shards need not start at a multiple of 64.
+    pub first: u32,
     pub active: Vec<u64>,
     pub active_count: u32,
     /// Each router's round-robin counter: the cycles in which it held a flit (mod 2^32), and the
     /// same mod its input VCs (its priority).
-    pub rr: Vec<(u32, u32)>,
+    pub rr: Part<(u32, u32), S>,
 }
 
-impl Routers {
+impl<const S: bool> Routers<S> {
     /// A flit enters router `rt`'s buffers.
     #[inline]
     pub fn add_flit(&mut self, rt: u32) {
-        let i = rt as usize;
-        self.flits[i] += 1;
+        self.flits[rt as usize] += 1;
+        let i = (rt - self.first) as usize;
         let (word, bit) = (&mut self.active[i / 64], 1u64 << (i % 64));
         if *word & bit == 0 {
             *word |= bit;
@@ -647,36 +653,41 @@ impl Routers {
 
 /// The cycle each input port, output channel and ejection port last moved a flit (switch
 /// allocation grants each one flit a cycle).
-pub(super) struct SwitchUse {
-    pub input: Vec<u64>,
+pub(super) struct SwitchUse<const S: bool> {
+    pub input: Part<u64, S>,
     /// With wide channels, each input port's flits left to move in a cycle (the cycle, and
     /// how many): a port moves up to its width a cycle, over one grant or several.
-    pub input_room: Vec<(u64, u32)>,
-    pub output: Vec<u64>,
+    pub input_room: Part<(u64, u32), S>,
+    pub output: Part<u64, S>,
     /// With output speedup, each output channel's grants in a cycle (the cycle, how many).
-    pub output_grants: Vec<(u64, u32)>,
-    pub eject: Vec<u64>,
+    pub output_grants: Part<(u64, u32), S>,
+    pub eject: Part<u64, S>,
 }
 
 /// The terminals: source queues, injection and ejection.
-pub(super) struct Terminals {
+pub(super) struct Terminals<const S: bool> {
     /// Each terminal's packets waiting to be written, in creation order.
-    pub queue: Vec<VecDeque<u32>>,
+    pub queue: Part<VecDeque<u32>, S>,
     /// The injection VC (input VC number) its front packet holds, or [`NONE`]; flits of it
     /// written; which injection VCs (terminal × V) a packet being written holds.
-    pub vc: Vec<u32>,
-    pub written: Vec<u32>,
-    pub held: Vec<bool>,
+    pub vc: Part<u32, S>,
+    pub written: Part<u32, S>,
+    pub held: Part<bool, S>,
     /// The packet each ejection slot (terminal × `Config::eject_slots`) serves, or [`NONE`].
-    pub eject_owner: Vec<u32>,
+    pub eject_owner: Part<u32, S>,
     /// The terminals with packets waiting (`is_active`: whether each is listed).
     pub active: Vec<u32>,
-    pub is_active: Vec<bool>,
+    pub is_active: Part<bool, S>,
+    /// With rotating VC choice, each injection channel's pointer: the VC it tries first.
+    pub vc_next: Part<u32, S>,
 }
 
-/// Packets and messages in flight, in slot vectors with free lists.
+/// Packets and messages in flight, in slot vectors with free lists (the shards reach them
+/// through [`super::part::Shared`]).
+#[derive(Default)]
 pub(super) struct Packets {
     pub list: Vec<Packet>,
+    pub routes: Vec<Route>,
     free: Vec<u32>,
     pub msgs: Vec<Msg>,
     /// Packets of each message not yet delivered.
@@ -701,17 +712,19 @@ impl Packets {
         }
     }
 
-    /// Files packet `pk`; returns its slot. (Below 2^31, so that a flit marks its tail in the
-    /// number's top bit: 2^31 packets would take 100 GiB.)
-    pub fn add_packet(&mut self, pk: Packet) -> u32 {
+    /// Files packet `pk`, on its way as `route`; returns its slot. (Below 2^31, so that a flit
+    /// marks its tail in the number's top bit: 2^31 packets would take 100 GiB.)
+    pub fn add_packet(&mut self, pk: Packet, route: Route) -> u32 {
         assert!(self.list.len() < TAIL as usize, "more than 2^31 packets in flight");
         match self.free.pop() {
             Some(id) => {
                 self.list[id as usize] = pk;
+                self.routes[id as usize] = route;
                 id
             }
             None => {
                 self.list.push(pk);
+                self.routes.push(route);
                 (self.list.len() - 1) as u32
             }
         }
@@ -724,33 +737,39 @@ impl Packets {
     pub fn free_message(&mut self, m: u32) {
         self.free_msgs.push(m);
     }
+
+    /// The tables as the shards reach them in the next cycle.
+    pub fn shared(&mut self) -> Shared {
+        Shared::of(&mut self.list, &mut self.routes, &mut self.msgs, &mut self.left)
+    }
 }
 
 /// What the run measures beyond the collector.
-pub(super) struct Stats {
+pub(super) struct Stats<const S: bool> {
     /// Busy cycles per channel in the window.
-    pub busy: Vec<u64>,
+    pub busy: Part<u64, S>,
     /// Buffer occupancy of the channels' input VCs (by input VC; the injection channels' stay
     /// 0): flit-cycles in the window, each flit's stay clamped to the window, as its departure
     /// cycle less its arrival cycle (both raised to the warm-up's end; `arrive` and `depart`,
     /// in wrapping arithmetic: a VC's sum is short by the arrivals of the flits it still holds
     /// until the run's end is added for them).
-    pub occupancy: Vec<u64>,
+    pub occupancy: Part<u64, S>,
     /// Service per channel class: the network's, then injection, then ejection.
     pub service: Vec<ClassService>,
     /// (cycle taken, header's wait) per output VC, injection channel and ejection port
     /// ([`NEVER`]: before the window).
-    pub taken_at: Vec<(u64, u64)>,
-    pub inj_taken_at: Vec<(u64, u64)>,
-    pub eject_taken_at: Vec<(u64, u64)>,
+    pub taken_at: Part<(u64, u64), S>,
+    pub inj_taken_at: Part<(u64, u64), S>,
+    pub eject_taken_at: Part<(u64, u64), S>,
     pub pstats: PacketStats,
     pub flit_hops: u64,
-    /// The last cycle a flit moved, and the flits buffered or on a wire.
+    /// The last cycle a flit moved, and the flits buffered or on a wire (written into a
+    /// buffer less ejected: a shard's count may be negative, the run's is not).
     pub last_move: u64,
-    pub buffered: u64,
+    pub buffered: i64,
 }
 
-impl Stats {
+impl<const S: bool> Stats<S> {
     /// A flit enters channel input VC `i` at `now`: its stay starts (see `occupancy`).
     #[inline]
     pub fn arrive(&mut self, i: usize, now: u64, warmup: u64) {
@@ -800,7 +819,6 @@ pub(super) struct Scratch {
     pub block_start: Vec<u32>,
     pub fill: Vec<u32>,
     pub returning: Vec<u32>,
-    pub born: Vec<(TerminalId, Msg)>,
     /// Candidates along a route followed ahead (the dateline's `by-route` class).
     pub ahead: Candidates,
     /// A separable allocator's requests and grants.
@@ -808,98 +826,125 @@ pub(super) struct Scratch {
     pub granted: Vec<bool>,
 }
 
-/// The whole router network's state.
-pub(super) struct Vc<'a, R: Routing> {
+/// What a shard hands on after a cycle, in its routers' order (the order of one thread).
+#[derive(Default)]
+pub(super) struct Outbox {
+    /// Flits (arrival cycle, (bound for input VC, packet)) and credits (arrival cycle, output
+    /// VC) bound for another shard's routers.
+    pub flits: Vec<(u64, (u32, u32))>,
+    pub credits: Vec<(u64, u32)>,
+    /// Messages delivered (slot, arrival cycle), and packets done with.
+    pub delivered: Vec<(u32, u64)>,
+    pub freed: Vec<u32>,
+}
+
+/// One shard's routers, with their terminals (the whole network on one thread).
+pub(super) struct Vc<'a, R: Routing, const S: bool> {
     pub net: &'a Network,
     pub routing: &'a R,
     pub c: Config,
-    pub layout: Layout,
-    pub buf: Buffers,
-    pub routers: Routers,
-    pub used: SwitchUse,
-    /// Flits on the wires (bound for input VC, packet), and credits on their way back (for
-    /// output VC).
+    pub layout: &'a Layout,
+    pub buf: Buffers<S>,
+    pub routers: Routers<S>,
+    pub used: SwitchUse<S>,
+    /// Flits on the wires to this shard's routers (bound for input VC, packet), and credits on
+    /// their way back to them (for output VC).
     pub wires: Wires<(u32, u32)>,
     pub credits: Wires<u32>,
-    pub terms: Terminals,
-    pub pkts: Packets,
-    pub stats: Stats,
-    pub collector: Collector,
-    pub births: Births,
+    pub terms: Terminals<S>,
+    /// The packets and messages, as this cycle reaches them.
+    pub pkts: Shared,
+    pub stats: Stats<S>,
     pub scratch: Scratch,
-    /// The separable allocators' round-robin pointers.
+    /// The separable allocators' round-robin pointers (the whole network's, each shard
+    /// using its own ports' and outputs'; none with greedy allocation).
     pub pointers: crate::switch_alloc::Pointers,
-    /// With rotating VC choice, each port's pointer (channels, then injection channels): the
-    /// VC it tries first.
-    pub vc_next: Vec<u32>,
+    /// With rotating VC choice, each channel's pointer: the VC it tries first.
+    pub vc_next: Part<u32, S>,
     /// Non-minimal paths and the VC classes they need.
-    pub legs: Legs,
+    pub legs: &'a Legs,
+    pub out: Outbox,
 }
 
-impl<'a, R: Routing> Vc<'a, R> {
-    pub fn new(net: &'a Network, routing: &'a R, spec: &RunSpec, p: &VcParams) -> Self {
-        let legs = Legs::new(spec.paths, net, spec.groups);
-        let c = Config::new(routing, net, spec, p, &legs);
-        let layout = Layout::new(net, p, spec);
-        let terminals = net.terminals() as usize;
-        let routers = net.routers() as usize;
-        let ports = c.nc + net.terminals();
-        let buf = Buffers::new(&c, &layout, ports, net);
-        let service = ClassService::per_class(net);
+impl<'a, R: Routing, const S: bool> Vc<'a, R, S> {
+    /// The routers of `span`, with their terminals, channels and VCs.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        net: &'a Network,
+        routing: &'a R,
+        c: Config,
+        layout: &'a Layout,
+        legs: &'a Legs,
+        span: Span,
+        p: &VcParams,
+    ) -> Self {
+        let buf = Buffers::new(&c, layout, &span, net);
+        let (terminals, ports) = (net.terminals(), c.nc + net.terminals());
+        let ivcs = Span::times(&span.ports, c.v);
+        let ovcs = Span::times(&span.channels, c.v);
+        let slots = Span::times(&span.ejecting, c.eject_slots);
+        let separable = p.allocator != crate::params::Allocator::Greedy;
         Vc {
             net,
             routing,
             layout,
             buf,
             routers: Routers {
-                flits: vec![0; routers],
-                active: vec![0; routers.div_ceil(64)],
+                flits: Part::filled(span.routers.clone(), 0),
+                first: span.routers.start as u32,
+                active: vec![0; span.routers.len().div_ceil(64)],
                 active_count: 0,
-                rr: vec![(0, 0); routers],
+                rr: Part::filled(span.routers.clone(), (0, 0)),
             },
             used: SwitchUse {
-                input: vec![NEVER; ports as usize],
-                input_room: if c.regrant { vec![(NEVER, 0); ports as usize] } else { Vec::new() },
-                output: vec![NEVER; c.nc as usize],
-                output_grants: if c.out_speedup > 1 { vec![(NEVER, 0); c.nc as usize] } else { Vec::new() },
-                eject: vec![NEVER; terminals],
+                input: Part::filled(span.ports.clone(), NEVER),
+                input_room: if c.regrant {
+                    Part::filled(span.ports.clone(), (NEVER, 0))
+                } else {
+                    Part::empty()
+                },
+                output: Part::filled(span.channels.clone(), NEVER),
+                output_grants: if c.out_speedup > 1 {
+                    Part::filled(span.channels.clone(), (NEVER, 0))
+                } else {
+                    Part::empty()
+                },
+                eject: Part::filled(span.ejecting.clone(), NEVER),
             },
             wires: Wires::new(c.l),
             credits: Wires::new(c.l),
             terms: Terminals {
-                queue: vec![VecDeque::new(); terminals],
-                vc: vec![NONE; terminals],
-                written: vec![0; terminals],
-                held: vec![false; terminals * c.v as usize],
-                eject_owner: vec![NONE; terminals * c.eject_slots as usize],
+                queue: Part::filled(span.injecting.clone(), VecDeque::new()),
+                vc: Part::filled(span.injecting.clone(), NONE),
+                written: Part::filled(span.injecting.clone(), 0),
+                held: Part::filled(Span::times(&span.injecting, c.v), false),
+                eject_owner: Part::filled(slots.clone(), NONE),
                 active: Vec::new(),
-                is_active: vec![false; terminals],
+                is_active: Part::filled(span.injecting.clone(), false),
+                vc_next: Part::filled(if c.rotate { span.injecting.clone() } else { 0..0 }, 0),
             },
-            pkts: Packets {
-                list: Vec::new(),
-                free: Vec::new(),
-                msgs: Vec::new(),
-                left: Vec::new(),
-                free_msgs: Vec::new(),
-            },
+            pkts: Shared::default(),
             stats: Stats {
-                busy: vec![0; c.nc as usize],
-                occupancy: vec![0; (ports * c.v) as usize],
-                service,
-                taken_at: vec![(NEVER, 0); (c.nc * c.v) as usize],
-                inj_taken_at: vec![(NEVER, 0); terminals],
-                eject_taken_at: vec![(NEVER, 0); terminals * c.eject_slots as usize],
+                busy: Part::filled(span.channels.clone(), 0),
+                occupancy: Part::filled(ivcs, 0),
+                service: ClassService::per_class(net),
+                taken_at: Part::filled(ovcs, (NEVER, 0)),
+                inj_taken_at: Part::filled(span.injecting.clone(), (NEVER, 0)),
+                eject_taken_at: Part::filled(slots, (NEVER, 0)),
                 pstats: PacketStats::default(),
                 flit_hops: 0,
                 last_move: 0,
                 buffered: 0,
             },
-            collector: Collector::new(spec, net),
-            births: Births::new(spec, net),
             scratch: Scratch::default(),
-            pointers: crate::switch_alloc::Pointers::new(ports, c.nc + terminals as u32, c.v),
-            vc_next: vec![0; ports as usize],
+            pointers: if separable {
+                crate::switch_alloc::Pointers::new(ports, c.nc + terminals, c.v)
+            } else {
+                crate::switch_alloc::Pointers::new(0, 0, c.v)
+            },
+            vc_next: Part::filled(if c.rotate { span.channels.clone() } else { 0..0 }, 0),
             legs,
+            out: Outbox::default(),
             c,
         }
     }

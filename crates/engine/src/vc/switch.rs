@@ -7,7 +7,7 @@ use crate::prefetch;
 use crate::switch_alloc::{self, Request};
 use netwrap_topo::Routing;
 
-impl<R: Routing> Vc<'_, R> {
+impl<R: Routing, const S: bool> Vc<'_, R, S> {
     /// Link traversal's far end: the flits sent l cycles ago enter their input VCs. On a
     /// network whose state outgrows the caches they are only sorted here, stably, by block of
     /// 64 routers (a word of the active set), and each block's land just before its routers
@@ -30,8 +30,8 @@ impl<R: Routing> Vc<'_, R> {
     /// blocks' starts in `scratch.block_start`.
     fn sort_by_block(&mut self, landing: &[(u32, u32)]) {
         let Scratch { by_block, block_start, fill, .. } = &mut self.scratch;
-        let (port_router, vd) = (&self.layout.port_router, self.c.vd);
-        let block = |bound: u32| (port_router[((bound & !TAIL) / vd) as usize] / 64) as usize;
+        let (port_router, vd, first) = (&self.layout.port_router, self.c.vd, self.routers.first);
+        let block = |bound: u32| ((port_router[((bound & !TAIL) / vd) as usize] - first) / 64) as usize;
         block_start.clear();
         block_start.resize(self.routers.active.len() + 1, 0);
         for &(bound, _) in landing {
@@ -51,8 +51,8 @@ impl<R: Routing> Vc<'_, R> {
         }
     }
 
-    /// The flits landing at `now` in the routers of block `w` (64 routers, a word of the
-    /// active set) enter their input VCs (after `sort_by_block`).
+    /// The flits landing at `now` in the routers of block `w` (64 routers, word `w` of the
+    /// shard's active set) enter their input VCs (after `sort_by_block`).
     #[inline]
     pub fn land_block(&mut self, w: usize, now: u64) {
         let (a, b) = (self.scratch.block_start[w] as usize, self.scratch.block_start[w + 1] as usize);
@@ -77,7 +77,7 @@ impl<R: Routing> Vc<'_, R> {
             let (ivc, tail) = (bound & !TAIL, bound & TAIL != 0);
             self.stats.arrive(ivc as usize, now, self.c.warmup);
             let rt = self.layout.port_router[(ivc / self.c.vd) as usize];
-            self.buf.push(&self.c, &self.layout, rt, ivc, pkt, tail, now);
+            self.buf.push(&self.c, self.layout, rt, ivc, pkt, tail, now);
             self.routers.add_flit(rt);
         }
     }
@@ -215,7 +215,7 @@ impl<R: Routing> Vc<'_, R> {
         if width[(q.out / self.c.vd) as usize] <= width[self.layout.network_port(ivc, self.c.vd) as usize] {
             return false;
         }
-        let len = self.pkts.list[self.buf.front_packet(ivc) as usize].len;
+        let len = self.pkts.packet(self.buf.front_packet(ivc)).len;
         !self.stored(ivc, len, now)
     }
 
@@ -285,12 +285,18 @@ impl<R: Routing> Vc<'_, R> {
         if port < self.c.nc {
             self.stats.depart(ivc as usize, now, self.c.warmup);
         }
-        let tail = self.buf.pop(&self.c, &self.layout, rt, ivc, now);
+        let tail = self.buf.pop(&self.c, self.layout, rt, ivc, now);
         self.stats.last_move = now;
         let header = q.sent == 0;
         if port < self.c.nc {
             // (The output VC feeding it: VC ivc mod V of channel `port`.)
-            self.credits.send(port * self.c.v + ivc % self.c.vd, self.layout.latency[port as usize]);
+            let o = port * self.c.v + ivc % self.c.vd;
+            let d = self.layout.latency[port as usize];
+            if self.buf.ovcs.range().contains(&(o as usize)) {
+                self.credits.send(o, d);
+            } else {
+                self.out.credits.push((now + d as u64, o));
+            }
         } else if header {
             self.leave_source(pkt, now);
         }
@@ -325,9 +331,8 @@ impl<R: Routing> Vc<'_, R> {
     /// downstream buffer.
     fn link_need(&self, ivc: u32, o: u32, pkt: u32) -> u32 {
         let v = self.c.v;
-        let pk = &self.pkts.list[pkt as usize];
-        let base = self.c.class_base(&self.pkts.msgs[pk.msg as usize]);
-        self.room_needed(ivc, o / v, self.c.escape && o % v == base, pk, base)
+        let pk = self.pkts.packet(pkt);
+        self.room_needed(ivc, o / v, self.c.escape && o % v == pk.base, pk, pk.base)
     }
 
     /// The link stage of router `rt` (with output buffers): each of its channels whose output
@@ -413,9 +418,8 @@ impl<R: Routing> Vc<'_, R> {
     /// the first hop's start does on the ideal switch. (`at` is the ideal engines' router; here
     /// it marks that this has happened.)
     fn leave_source(&mut self, pkt: u32, now: u64) {
-        let pk = &mut self.pkts.list[pkt as usize];
-        pk.left = now;
-        let m = &mut self.pkts.msgs[pk.msg as usize];
+        self.pkts.route(pkt).left = now;
+        let m = self.pkts.msg(self.pkts.packet(pkt).msg);
         if m.at != NONE {
             m.at = NONE;
             m.first_start = now;
@@ -448,15 +452,22 @@ impl<R: Routing> Vc<'_, R> {
             self.stats.flit_hops += 1;
         }
         if header {
-            self.pkts.list[pkt as usize].hops += 1;
+            self.pkts.route(pkt).hops += 1;
         }
         let down = self.buf.ovcs[o as usize].down;
-        self.wires.send((if tail { down | TAIL } else { down }, pkt), self.layout.latency[c]);
+        let (flit, d) = ((if tail { down | TAIL } else { down }, pkt), self.layout.latency[c]);
+        // (Bound for this shard's routers, or filed in another's after the cycle.)
+        if self.buf.ivcs.range().contains(&(down as usize)) {
+            self.wires.send(flit, d);
+        } else {
+            self.out.flits.push((now + d as u64, flit));
+        }
     }
 
     /// Ejection: a flit of packet `pkt` leaves the network through ejection slot `slot` of its
     /// terminal; after the tail the packet is delivered at `now + 1` plus the ejection
-    /// channel's latency, and its message with its last packet.
+    /// channel's latency, and its message with its last packet (handed on: the run delivers
+    /// it, and frees the packet's slot, after the cycle).
     fn eject(&mut self, slot: u32, pkt: u32, tail: bool, now: u64) {
         self.stats.buffered -= 1;
         if !tail {
@@ -466,25 +477,24 @@ impl<R: Routing> Vc<'_, R> {
         self.terms.eject_owner[slot] = NONE;
         let class = self.stats.ejection_class();
         serve(&mut self.stats.service[class], &mut self.stats.eject_taken_at[slot], now);
-        let pk = self.pkts.list[pkt as usize];
-        self.pkts.free_packet(pkt);
+        let (pk, route) = (*self.pkts.packet(pkt), *self.pkts.route(pkt));
+        self.out.freed.push(pkt);
         // The tail reaches the terminal over its ejection channel.
         let arrives = now + 1 + self.c.eject_latency;
-        if self.pkts.msgs[pk.msg as usize].seq != crate::UNMEASURED {
+        if pk.measured {
             let s = &mut self.stats.pstats;
             s.delivered += 1;
-            s.nonminimal += u64::from(netwrap_topo::paths::went_nonminimal(pk.leg));
+            s.nonminimal += u64::from(netwrap_topo::paths::went_nonminimal(route.leg));
             s.latency_sum += arrives - pk.created;
-            s.network_sum += arrives - pk.left;
+            s.network_sum += arrives - route.left;
         }
-        let left = &mut self.pkts.left[pk.msg as usize];
+        let left = self.pkts.left(pk.msg);
         *left -= 1;
         if *left == 0 {
-            let m = &mut self.pkts.msgs[pk.msg as usize];
-            m.hops = pk.hops;
-            m.leg = pk.leg;
-            self.births.deliver(m, arrives, &mut self.collector);
-            self.pkts.free_message(pk.msg);
+            let m = self.pkts.msg(pk.msg);
+            m.hops = route.hops;
+            m.leg = route.leg;
+            self.out.delivered.push((pk.msg, arrives));
         }
     }
 }

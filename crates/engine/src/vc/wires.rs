@@ -25,6 +25,14 @@ impl<T: Copy> Wires<T> {
         self.pending += 1;
     }
 
+    /// Files `x`, sent from another shard, to arrive at cycle `at` (within l of the current
+    /// cycle: the run files it after the cycle it was sent in).
+    pub fn send_at(&mut self, x: T, at: u64) {
+        let n = self.buckets.len() as u64;
+        self.buckets[(at % n) as usize].push(x);
+        self.pending += 1;
+    }
+
     /// Moves to cycle `now` and hands over what arrives then (`out` must be empty).
     #[inline]
     pub fn arrive(&mut self, now: u64, out: &mut Vec<T>) {

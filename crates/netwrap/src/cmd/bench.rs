@@ -147,6 +147,18 @@ fn configs(scale: f64) -> Vec<Config> {
             jobs: 2,
         },
         Config {
+            name: "vc-torus256x256-bi-jobs2",
+            what: "vc-torus256x256-bi on 2 threads, against the same run on one, on the network built once",
+            spec: spec(
+                &torus256(
+                    r#", "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4, "deadlock": "dateline"}"#,
+                ),
+                msgs(60_000.0),
+            ),
+            sweep: None,
+            jobs: 2,
+        },
+        Config {
             name: "torus8x8-bi-jobs2",
             what: "torus8x8-bi (200,000 messages) on 2 threads, forced: a network too small to share, where the threads' meeting each cycle shows",
             spec: spec(

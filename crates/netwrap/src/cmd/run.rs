@@ -50,11 +50,11 @@ pub struct RunArgs {
     /// replays: CSV, or JSON lines for a .jsonl or .json FILE.
     #[arg(long, value_name = "FILE")]
     pub record_trace: Option<PathBuf>,
-    /// Threads for one run of the ideal switch (at least 1): its routers are cut into N
-    /// shards, stepped in parallel on as many threads (at most one a core), and the result is
-    /// the same for any N. Default:
-    /// every core for a single point on a network of 4096 routers or more, one thread otherwise
-    /// (a sweep runs its points in parallel instead). The virtual-channel router runs on one.
+    /// Threads for one run (at least 1): the routers are cut into N shards, stepped in
+    /// parallel on as many threads (at most one a core), and the result is the same for any N,
+    /// on either router. Default: every core for a single point on a network of 4096 routers
+    /// or more, one thread otherwise (a sweep runs its points in parallel instead).
+    /// UGAL-global runs on one.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
     /// Draw no progress bar (otherwise drawn on standard error, when it is a terminal, for work

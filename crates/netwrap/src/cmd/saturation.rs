@@ -27,7 +27,7 @@ pub struct SaturationArgs {
     /// search lasting over a second).
     #[arg(long)]
     pub quiet: bool,
-    /// Threads for each probe of the ideal switch (at least 1; default 1, since the probes of
+    /// Threads for each probe (at least 1; default 1, since the probes of
     /// a round run in parallel): as `netwrap sim --jobs`, the same answer for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,

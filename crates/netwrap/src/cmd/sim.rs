@@ -55,12 +55,11 @@ pub struct SimArgs {
     /// .svg or .png (default: sim-latency.svg).
     #[arg(long, global = true, help_heading = "Output", value_name = "FILE", num_args = 0..=1, default_missing_value = "sim-latency.svg", requires = "rates")]
     pub plot: Option<PathBuf>,
-    /// Threads for one run of the ideal switch (at least 1): its routers are cut into N
-    /// shards, stepped in parallel on as many threads (at most one a core), and the result is
-    /// the same for any N. Default:
-    /// every core for a single run on a network of 4096 routers or more, one thread otherwise
-    /// (a sweep, or --find-saturation, runs its points in parallel instead). The
-    /// virtual-channel router runs on one.
+    /// Threads for one run (at least 1): the routers are cut into N shards, stepped in
+    /// parallel on as many threads (at most one a core), and the result is the same for any N,
+    /// on either router. Default: every core for a single run on a network of 4096 routers or
+    /// more, one thread otherwise (a sweep, or --find-saturation, runs its points in parallel
+    /// instead). UGAL-global runs on one.
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), help_heading = "Run")]
     pub jobs: Option<u32>,
     /// Draw no progress bar (otherwise drawn on standard error, when it is a terminal, for work

@@ -158,6 +158,12 @@ fn jobs_change_no_result() {
     for jobs in ["1", "2", "3"] {
         assert_eq!(on(&args, jobs), one, "--jobs {jobs}");
     }
+    let vc =
+        [&args[..], &["--router", "vc", "--vcs", "2", "--deadlock", "dateline", "--buffer", "4"]].concat();
+    let vc_one = json(&vc);
+    for jobs in ["2", "3"] {
+        assert_eq!(on(&vc, jobs), vc_one, "--router vc --jobs {jobs}");
+    }
     assert_eq!(on(&sweep, "2"), swept);
     assert_eq!(on(&find, "2"), found);
     let dir = crate::scratch("jobs");

@@ -351,7 +351,6 @@ fn dimension_shift_loads_one_channel_per_router() {
 /// flit-by-flit reference (`engine.rs`).
 #[test]
 fn the_ideal_switch_gives_the_same_result_on_any_number_of_threads() {
-    use netwrap_engine::{Jobs, Record};
     let mut cases: Vec<(String, SimSpec)> = Vec::new();
     for (name, topology, routing) in specs() {
         for rate in [0.02, 0.3] {
@@ -380,6 +379,13 @@ fn the_ideal_switch_gives_the_same_result_on_any_number_of_threads() {
         s.run.messages = Some(2000);
         cases.push((j.to_string(), s));
     }
+    same_on_any_number_of_threads(cases);
+}
+
+/// Verification: each case's whole result (every message and channel recorded) on 2, 3 and 4
+/// threads (shards forced, however small the network) equals its result on one.
+fn same_on_any_number_of_threads(cases: Vec<(String, SimSpec)>) {
+    use netwrap_engine::{Jobs, Record};
     for (name, s) in cases {
         let point = s.resolve().unwrap_or_else(|e| panic!("{name}: {e}"));
         let e = netwrap_sim::Experiment::build(&point).unwrap();
@@ -394,4 +400,53 @@ fn the_ideal_switch_gives_the_same_result_on_any_number_of_threads() {
             assert!(on(jobs) == one, "{name}: {jobs} threads differ from one");
         }
     }
+}
+
+/// Verification: the virtual-channel router's result is the same on any number of threads, on
+/// every family (beyond saturation, without deadlock avoidance, some deadlock, and the report
+/// must agree too), and under each of its options that changes
+/// what a router reads: dateline, Bubble, escape and up*/down*, output buffers, wide
+/// channels, the separable allocators, oldest-first arbitration, rotating VC choice, replies
+/// on their own VCs, router stages, ejection by VC, speedup, UGAL's and DAL's queue reads and
+/// the phases' VC classes. The one-thread run is held to the flit-by-flit reference by the
+/// engine's oracle, which also runs it sharded.
+#[test]
+fn the_vc_router_gives_the_same_result_on_any_number_of_threads() {
+    let mut cases: Vec<(String, SimSpec)> = Vec::new();
+    let vc = |json: &str| -> netwrap_sim::spec::RouterSpec { serde_json::from_str(json).unwrap() };
+    for (name, topology, routing) in specs() {
+        for (rate, router) in [
+            (0.02, r#"{"kind": "vc", "vcs": 2, "buffer": 4, "packet": 2}"#),
+            (0.3, r#"{"kind": "vc", "vcs": 2, "buffer": 4, "packet": 2}"#),
+        ] {
+            let mut s =
+                SimSpec { topology: topology.clone(), routing: routing.clone(), ..SimSpec::default() };
+            s.router = vc(router);
+            s.workload.rate = Some(rate);
+            s.workload.size = Some(3);
+            s.run.messages = Some(600);
+            s.run.seed = Some(5);
+            cases.push((format!("{name} at m = {rate}, {router}"), s));
+        }
+    }
+    let json = [
+        r#"{"topology": {"family": "torus", "k": 6, "bidirectional": true}, "router": {"kind": "vc", "vcs": 2, "deadlock": "dateline", "buffer": 4, "packet": 4}, "workload": {"rate": 0.1}}"#,
+        r#"{"topology": {"family": "torus", "k": 6, "bidirectional": true}, "router": {"kind": "vc", "preset": "caminos"}, "workload": {"load": 0.6}}"#,
+        r#"{"topology": {"family": "hypercube", "n": 5}, "router": {"kind": "vc", "vcs": 2, "deadlock": "updown", "buffer": 4}, "workload": {"rate": 0.2}}"#,
+        r#"{"topology": {"family": "torus", "k": 5}, "router": {"kind": "vc", "vcs": 3, "deadlock": "escape", "switching": "vct", "buffer": 8, "packet": 4, "arbitration": "oldest-first"}, "workload": {"rate": 0.1}}"#,
+        r#"{"topology": {"family": "mesh", "k": 6}, "router": {"kind": "vc", "vcs": 4, "buffer": 4, "allocator": "islip", "vc-choice": "rotating", "ejection": "every-vc"}, "workload": {"rate": 0.2}}"#,
+        r#"{"topology": {"family": "mesh", "k": 6}, "router": {"kind": "vc", "vcs": 2, "buffer": 6, "input-speedup": 2, "output-speedup": 2, "output-buffer": 4}, "workload": {"rate": 0.2}}"#,
+        r#"{"topology": {"family": "mesh", "k": 5}, "router": {"kind": "vc", "vcs": 2, "buffer": 8, "routing-delay": 1, "vc-alloc-delay": 1, "switch-alloc-delay": 1}, "workload": {"rate": 0.1, "pattern": "transpose"}}"#,
+        r#"{"topology": {"family": "two-level", "name": "Butterfly.16.8"}, "router": {"kind": "vc", "vcs": 2, "buffer": 16, "packet": 8}, "workload": {"rate": 0.04, "size": 8}}"#,
+        r#"{"topology": {"family": "torus", "k": 4, "bidirectional": true}, "router": {"kind": "vc", "vcs": 4, "deadlock": "dateline", "buffer": 4}, "workload": {"rate": 0.05, "reply": {"memory-latency": 3, "size": 2}}}"#,
+        r#"{"topology": {"family": "dragonfly", "p": 2}, "routing": {"algorithm": "ugal-local"}, "router": {"kind": "vc", "vcs": 4, "deadlock": "phases", "buffer": 8, "packet": 4}, "workload": {"rate": 0.2, "pattern": "group-shift"}}"#,
+        r#"{"topology": {"family": "dragonfly", "p": 2}, "routing": {"algorithm": "ugal-global"}, "router": {"kind": "vc", "vcs": 4, "deadlock": "phases", "buffer": 8, "packet": 4}, "workload": {"rate": 0.2, "pattern": "group-shift"}}"#,
+        r#"{"topology": {"family": "hyperx", "sizes": [4, 4], "p": 4}, "routing": {"algorithm": "dal"}, "router": {"kind": "vc", "vcs": 4, "deadlock": "phases", "buffer": 8, "packet": 4}, "workload": {"rate": 0.2, "pattern": "transpose"}}"#,
+    ];
+    for j in json {
+        let mut s: SimSpec = serde_json::from_str(j).unwrap();
+        s.run.messages = Some(1000);
+        cases.push((j.to_string(), s));
+    }
+    same_on_any_number_of_threads(cases);
 }
