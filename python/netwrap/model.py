@@ -23,7 +23,7 @@ from . import _native
 __all__ = ["kary_ncube", "feedback", "indirect", "fat_tree", "keywords"]
 
 Contention = Literal["auto", "large-kd", "small-kd", "full-variance"]
-WireDelay = Literal["unit", "length"]
+WireDelay = Literal["unit", "length", "width"]
 #: A reference torus for a bisection constraint: ``"n0:W0"`` or ``(n0, W0)``.
 Reference = Union[str, Tuple[int, float]]
 #: One request rate, or a sequence of them (one report each).
@@ -56,7 +56,8 @@ def kary_ncube(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optio
                pins: Optional[float] = None, bisection: Optional[float] = None,
                bisection_binary_cube: bool = False, bisection_of: Optional[Reference] = None,
                switch_delay: Optional[float] = None, wire_delay: Optional[WireDelay] = None,
-               space_dims: Optional[int] = None, **unknown: Any) -> Report:
+               space_dims: Optional[int] = None, switch_pipeline: Optional[int] = None,
+               **unknown: Any) -> Report:
     """Contention model of a buffered k-ary n-cube (Agarwal 1991 eqs. 1-12; the homework's
     App. B), as ``netwrap model kary-ncube --json``.
 
@@ -66,7 +67,10 @@ def kary_ncube(*, k: Optional[int] = None, n: Optional[int] = None, nodes: Optio
     homework's App. B rule). Agarwal 1991's physical options: ``bits`` L with one width
     constraint (``width``, ``pins``, ``bisection``, ``bisection_binary_cube`` or
     ``bisection_of`` = ``"n0:W0"`` or ``(n0, W0)``), and ``switch_delay``, ``wire_delay``,
-    ``space_dims`` for eq. 12's latency in units of the 2-D wire delay.
+    ``space_dims`` for eq. 12's latency in units of the 2-D wire delay (``wire_delay="width"``:
+    nodes spaced in proportion to the channel width, Agarwal 1991 Section 4.2, which needs
+    ``bits`` and a width constraint). ``switch_pipeline`` p (default 1): switches with a
+    p-cycle pipeline, T = (p + w) n k_d + B (Agarwal 1991 Section 3.2, after eq. 10).
     """
     options = {key: value for key, value in locals().items() if key != "unknown"}
     return _predict("kary-ncube", {**options, **unknown})

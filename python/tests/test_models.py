@@ -18,6 +18,11 @@ from netwrap import model
      ["--bits", "128", "--bisection-of", "2:32", "--switch-delay", "1", "--wire-delay", "unit"]),
     ({"bits": 128, "bisection_of": "2:32"}, ["--bits", "128", "--bisection-of", "2:32"]),
     ({"rate": 0.2}, ["--rate", "0.2"]),  # saturated: status 3, JSON printed
+    ({"k": 10, "n": 3, "rate": 0.02, "switch_pipeline": 3},
+     ["--k", "10", "--n", "3", "--rate", "0.02", "--switch-pipeline", "3"]),
+    ({"k": 16, "n": 3, "bits": 160, "bisection_binary_cube": True, "switch_delay": 4.0, "wire_delay": "width"},
+     ["--k", "16", "--n", "3", "--bits", "160", "--bisection-binary-cube", "--switch-delay", "4",
+      "--wire-delay", "width"]),
 ])
 def test_kary_ncube_equals_cli(cli, kwargs, flags):
     """Verification: model.kary_ncube gives `netwrap model kary-ncube ... --json`."""
@@ -139,6 +144,23 @@ def test_signatures_are_the_requests(function, command):
     signature documents the Rust request, which defines them)."""
     names = [p.name for p in inspect.signature(function).parameters.values() if p.kind == p.KEYWORD_ONLY]
     assert names == model.keywords(command)
+
+
+def test_switch_pipeline_and_width_wire():
+    """Verification of Agarwal 1991 Section 3.2's pipelined switch and Section 4.2's wire
+    proportional to the channel width, by hand. The 10-ary 3-cube (n k_d = 13.5) at m = 0.02,
+    B = 4 has rho = 0.36 and eq. 8's w = 14/27 (w n k_d = 7): with p = 3, T = 3*13.5 + 7 + 4
+    = 51.5. The 16-ary 3-cube (N = 4096) with a unit-width binary-cube bisection has W = 8 and
+    a longest wire of W k^(n/2 - 1) = 8*4 = 32 = sqrt(N)/2, the clock period with s = 0."""
+    assert abs(model.kary_ncube(k=10, n=3, rate=0.02, size=4, switch_pipeline=3)["latency"] - 51.5) < 1e-9
+    r = model.kary_ncube(k=16, n=3, bits=160, bisection_binary_cube=True, switch_delay=0.0, wire_delay="width")
+    assert r["clock_period"] == 32.0
+    with pytest.raises(netwrap.SpecError) as e:
+        model.kary_ncube(switch_pipeline=0)
+    assert e.value.path == "switch_pipeline"
+    with pytest.raises(netwrap.SpecError) as e:
+        model.kary_ncube(wire_delay="width")
+    assert e.value.path == "wire_delay"
 
 
 def test_a_list_of_rates_gives_one_report_per_rate():

@@ -102,6 +102,17 @@ pub fn latency_eq10(rho: f64, size: f64, k_d: f64, n: u32) -> f64 {
     (1.0 + contention(rho, size, k_d, n)) * n as f64 * k_d + size
 }
 
+/// Latency in cycles through switches with a pipeline latency of p cycles,
+/// T_c = (p + w)·n·k_d + B with w from eq. 8 (Agarwal 1991 §3.2, the sentence after eq. 10:
+/// "if the switch has a pipeline latency of p cycles, the switch delay will be p plus the
+/// contention component"). The contention w is eq. 8's, unchanged: a pipelined switch still
+/// sends one flit a cycle, so a packet holds its output channel B cycles whatever p is, and
+/// ρ (eq. 7) and the queue it waits in are the same; the pipeline adds latency, not occupancy.
+/// p = 1 is eq. 10 ([`latency_eq10`]).
+pub fn latency_pipelined(rho: f64, size: f64, k_d: f64, n: u32, pipeline: f64) -> f64 {
+    (pipeline + contention(rho, size, k_d, n)) * n as f64 * k_d + size
+}
+
 /// The k_d ≫ 1 latency T_c = n·k_d + B + ρB(n + 1)/(1 − ρ) (Agarwal 1991 eq. 11).
 pub fn latency_eq11(rho: f64, size: f64, k_d: f64, n: u32) -> f64 {
     n as f64 * k_d + size + rho * size * (n as f64 + 1.0) / (1.0 - rho)
@@ -120,6 +131,16 @@ pub enum WireDelay {
         /// z, the dimensions of the space the network is laid out in.
         space_dims: u32,
     },
+    /// The longest wire of the planar embedding when the distance between adjacent nodes is
+    /// proportional to the channel width W, W·k^(n/2 − 1) = W·N^(1/2 − 1/n) (Agarwal 1991
+    /// §4.2, its last paragraphs: "the delay due to the longest wire is proportional to
+    /// W·N^(1/2 − 1/n)"). Normalisation, as the paper's: T^w(2) is then the wire of a
+    /// unit-channel-width 2-D mesh, so W = 1, n = 2 gives 1, and a 2-D mesh with W-bit
+    /// channels has wires W times as long. The paper gives it for the plane only.
+    Width {
+        /// W, the channel width in bits that spaces the nodes.
+        bits: f64,
+    },
 }
 
 impl WireDelay {
@@ -127,11 +148,22 @@ impl WireDelay {
     pub const PLANAR: WireDelay = WireDelay::Length { space_dims: 2 };
 
     /// T^w(n)/T^w(2) for radix `k` and `n` dimensions (Agarwal 1991 §2.2:
-    /// √k^(n−2) = k^(n/2 − 1) in a plane, k^(n/z − 1) in z dimensions).
+    /// √k^(n−2) = k^(n/2 − 1) in a plane, k^(n/z − 1) in z dimensions; §4.2:
+    /// W·k^(n/2 − 1) with nodes spaced in proportion to W).
     pub fn relative(&self, k: f64, n: u32) -> f64 {
         match *self {
             WireDelay::Unit => 1.0,
             WireDelay::Length { space_dims } => k.powf(n as f64 / space_dims as f64 - 1.0),
+            WireDelay::Width { bits } => bits * k.powf(n as f64 / 2.0 - 1.0),
+        }
+    }
+
+    /// This wire for a network with `bits`-bit channels: [`WireDelay::Width`] takes that W;
+    /// the other models do not depend on W and are returned as they are.
+    pub fn at_width(self, bits: f64) -> WireDelay {
+        match self {
+            WireDelay::Width { .. } => WireDelay::Width { bits },
+            other => other,
         }
     }
 }
@@ -159,14 +191,22 @@ pub enum WireModel {
     /// The longest wire of the embedding, k^(n/z − 1) (Agarwal 1991 §2.2).
     #[default]
     Length,
+    /// The longest wire with adjacent nodes spaced in proportion to the channel width W,
+    /// W·k^(n/2 − 1), in units of a unit-width 2-D mesh's wire (Agarwal 1991 §4.2; planar,
+    /// needs W: --bits with a width constraint).
+    Width,
 }
 
 impl WireModel {
-    /// The wire delay of this model for a layout in `space_dims` dimensions.
-    pub fn delay(self, space_dims: u32) -> WireDelay {
-        match self {
-            WireModel::Unit => WireDelay::Unit,
-            WireModel::Length => WireDelay::Length { space_dims },
+    /// The wire delay of this model for a layout in `space_dims` dimensions and channels of
+    /// `width` bits; `None` for [`WireModel::Width`] without a width or off the plane
+    /// (`space_dims` ≠ 2), which Agarwal 1991 §4.2 does not describe.
+    pub fn delay(self, space_dims: u32, width: Option<f64>) -> Option<WireDelay> {
+        match (self, width) {
+            (WireModel::Unit, _) => Some(WireDelay::Unit),
+            (WireModel::Length, _) => Some(WireDelay::Length { space_dims }),
+            (WireModel::Width, Some(bits)) if space_dims == 2 => Some(WireDelay::Width { bits }),
+            (WireModel::Width, _) => None,
         }
     }
 }
@@ -182,13 +222,24 @@ pub struct Delays {
 }
 
 impl Delays {
-    /// Checks s is finite and non-negative and z ≥ 1.
+    /// Checks s is finite and non-negative, z ≥ 1, and a width-proportional wire's W positive
+    /// and finite.
     pub fn validate(&self) -> Result<(), ModelError> {
         check("the switch delay s", self.switch_delay, Domain::NonNegative)?;
-        if let WireDelay::Length { space_dims: 0 } = self.wire {
-            return Err(ModelError::Invalid("space dimensions z must be at least 1".into()));
+        match self.wire {
+            WireDelay::Length { space_dims: 0 } => {
+                Err(ModelError::Invalid("space dimensions z must be at least 1".into()))
+            }
+            WireDelay::Width { bits } => {
+                check("the channel width W that spaces the nodes", bits, Domain::Positive)
+            }
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    /// These delays for a network with `bits`-bit channels (see [`WireDelay::at_width`]).
+    pub fn at_width(self, bits: f64) -> Delays {
+        Delays { wire: self.wire.at_width(bits), ..self }
     }
 
     /// Clock period s + T^w(n)/T^w(2) in units of T^w(2) (Agarwal 1991 eq. 2's first factor).
@@ -382,6 +433,78 @@ mod tests {
         let len = |n: u32| WireDelay::PLANAR.relative(big_n.powf(1.0 / n as f64), n);
         assert!(close(len(4) / len(3), big_n.powf(1.0 / 12.0), 1e-9));
         assert_eq!(WireDelay::Unit.relative(10.0, 5), 1.0);
+    }
+
+    /// Verification of Agarwal 1991 §3.2's pipelined switch, T_c = (p + w)·n·k_d + B, by hand:
+    /// k = 10, n = 3 gives k_d = 4.5 and n·k_d = 13.5; with m = 0.02 and B = 4,
+    /// ρ = m·B·k_d = 0.36 (eq. 7) and eq. 8's w = 0.36·4/0.64 · 3.5/20.25 · 4/3
+    /// = 2.25 · 14/81 · 4/3 = 14/27, so w·n·k_d = 7. Then p = 1: 13.5 + 7 + 4 = 24.5 (eq. 10);
+    /// p = 3: 3·13.5 + 7 + 4 = 51.5: the pipeline adds (p − 1)·n·k_d = 27 cycles and leaves the
+    /// contention as it was. p = 1 is eq. 10 to the last bit.
+    #[test]
+    fn pipelined_switch_adds_p_per_hop() {
+        let (rho, b, kd, n) = (0.02 * 4.0 * 4.5, 4.0, 4.5, 3);
+        assert!(close(contention(rho, b, kd, n), 14.0 / 27.0, 1e-12));
+        assert!(close(latency_pipelined(rho, b, kd, n, 1.0), 24.5, 1e-12));
+        assert!(close(latency_pipelined(rho, b, kd, n, 3.0), 51.5, 1e-12));
+        for &(rho, b, kd, n) in &[(0.36, 4.0, 4.5, 3), (0.7, 12.0, 15.5, 2), (0.05, 1.0, 1.5, 5)] {
+            assert_eq!(latency_pipelined(rho, b, kd, n, 1.0), latency_eq10(rho, b, kd, n));
+        }
+    }
+
+    /// Verification of Agarwal 1991 §4.2's statement that with nodes spaced in proportion to W
+    /// and the bisection of a unit-width binary n-cube (W = N^(1/n)/2) "the resulting wire delay
+    /// is proportional to N^(1/2)/2, which is a constant for all n". The expected values are
+    /// √N/2 worked by hand: N = 256: 8; 1K: 16; 4K: 32; 1M: 512; and at N = 4096 with whole
+    /// radices, W·k^(n/2 − 1) is 32·1 (n = 2, k = 64), 8·√16 (n = 3), 4·8 (n = 4, k = 8),
+    /// 2·4² (n = 6, k = 4) and 1·2⁵ (n = 12, k = 2), 32 every time.
+    #[test]
+    fn width_proportional_wire_is_constant_under_a_binary_cube_bisection() {
+        for (nodes, expected) in [(256.0, 8.0), (1024.0, 16.0), (4096.0, 32.0), (1048576.0, 512.0)] {
+            let mut dims = 0;
+            for n in 2..=20u32 {
+                let k = f64::powf(nodes, 1.0 / n as f64);
+                if k < 2.0 - 1e-9 {
+                    break;
+                }
+                let wires = binary_cube_bisection(nodes);
+                let w =
+                    channel_width(WidthConstraint::Bisection { wires }, nodes, k, n, false, true).unwrap();
+                assert!(close(w, k / 2.0, 1e-12), "W = k/2 (§4.2)");
+                let wire = WireDelay::Width { bits: w }.relative(k, n);
+                assert!(close(wire, expected, 1e-12), "N = {nodes}, n = {n}: {wire}");
+                dims += 1;
+            }
+            assert!(dims >= 3, "N = {nodes}");
+        }
+        for (n, k, w) in [(2, 64.0, 32.0), (3, 16.0, 8.0), (4, 8.0, 4.0), (6, 4.0, 2.0), (12, 2.0, 1.0)] {
+            assert!(close(WireDelay::Width { bits: w }.relative(k, n), 32.0, 1e-12), "n = {n}");
+        }
+    }
+
+    /// Verification of the normalisation of Agarwal 1991 §4.2's width-proportional wire:
+    /// T^w(2) is the wire of a unit-channel-width 2-D mesh (W = 1, n = 2: 1); a 2-D mesh with
+    /// 32-bit channels has wires 32 long; at W = 1 the wire is §2.2's planar k^(n/2 − 1).
+    #[test]
+    fn width_proportional_wire_is_normalised_to_a_unit_width_mesh() {
+        assert_eq!(WireDelay::Width { bits: 1.0 }.relative(32.0, 2), 1.0);
+        assert_eq!(WireDelay::Width { bits: 32.0 }.relative(32.0, 2), 32.0);
+        for (k, n) in [(10.0, 3), (4.0, 5), (32.0, 2)] {
+            assert_eq!(WireDelay::Width { bits: 1.0 }.relative(k, n), WireDelay::PLANAR.relative(k, n));
+        }
+        // (s + W·k^(n/2−1)) for s = 4, W = 8, k = 16, n = 3: 4 + 8·4 = 36.
+        let d = Delays { switch_delay: 4.0, wire: WireDelay::Width { bits: 1.0 } }.at_width(8.0);
+        assert_eq!(d.clock_period(16.0, 3), 36.0);
+        assert_eq!(
+            Delays { switch_delay: 4.0, wire: WireDelay::PLANAR }.at_width(8.0).wire,
+            WireDelay::PLANAR
+        );
+        assert_eq!(WireModel::Width.delay(2, Some(8.0)), Some(WireDelay::Width { bits: 8.0 }));
+        assert_eq!(WireModel::Width.delay(2, None), None);
+        assert_eq!(WireModel::Width.delay(3, Some(8.0)), None);
+        assert_eq!(WireModel::Length.delay(3, None), Some(WireDelay::Length { space_dims: 3 }));
+        assert!(Delays { switch_delay: 0.0, wire: WireDelay::Width { bits: 0.0 } }.validate().is_err());
+        assert!(Delays { switch_delay: 0.0, wire: WireDelay::Width { bits: f64::NAN } }.validate().is_err());
     }
 
     #[test]

@@ -19,7 +19,8 @@
 //!   radix does not fit a `u32` (the ring of a network of more than 2^32 nodes) or whose
 //!   rounded-up size kⁿ exceeds 2^53 are skipped.
 //! - With switch/wire delays the ranking uses eq. 12's latency in units of T^w(2);
-//!   without, latency in cycles (Ex 7 says "ignore issues of wire length").
+//!   without, latency in cycles (Ex 7 says "ignore issues of wire length"). A wire
+//!   proportional to the channel width (Agarwal 1991 §4.2) takes each candidate's whole-bit W.
 //! - The result is a list of [`Candidate`]s so that a simulator check can be added to the
 //!   top few without changing the search.
 
@@ -65,7 +66,9 @@ pub struct DesignQuery {
     pub locality: f64,
     /// How the channel width is limited.
     pub constraint: WidthConstraint,
-    /// Switch and wire delays; `None` counts latency in cycles.
+    /// Switch and wire delays; `None` counts latency in cycles. A wire proportional to the
+    /// channel width (Agarwal 1991 §4.2) is taken at each candidate's W, whatever W it holds
+    /// here (the requests write 1, the unit width T^w(2) is normalised to).
     pub delays: Option<Delays>,
     /// Channels both ways (bidirectional torus) instead of one way.
     pub bidirectional: bool,
@@ -215,7 +218,7 @@ fn candidate(
         }
     };
     let form = prediction.contention_form;
-    let clock_period = q.delays.map(|d| d.clock_period(k as f64, n));
+    let clock_period = q.delays.map(|d| d.at_width(width).clock_period(k as f64, n));
     let latency_time = match (clock_period, prediction.latency) {
         (Some(c), Some(t)) => Some(c * t),
         _ => None,
@@ -334,6 +337,21 @@ mod tests {
         }
         let keys: Vec<f64> = c.iter().filter_map(|c| c.latency_time).collect();
         assert!(keys.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    /// Verification of the width-proportional wire (Agarwal 1991 §4.2) in the search, by hand
+    /// at Ex 7's 384-pin switches with s = 4: each candidate takes its own W = 384/(2n),
+    /// whatever W the query's wire holds, so the clock period s + W·k^(n/2 − 1) is
+    /// 4 + 192·64^(−1/2) = 28 for the 64-node ring, 4 + 96·1 = 100 for the 8-ary 2-cube and
+    /// 4 + 64·4^(1/2) = 132 for the 4-ary 3-cube.
+    #[test]
+    fn width_proportional_wire_takes_each_candidates_width() {
+        for held in [1.0, 1000.0] {
+            let d = Delays { switch_delay: 4.0, wire: agarwal::WireDelay::Width { bits: held } };
+            let c = search(&DesignQuery { delays: Some(d), ..ex7() }).unwrap();
+            let clock = |n: u32| c.iter().find(|c| c.n == n).unwrap().clock_period.unwrap();
+            assert_eq!((clock(1), clock(2), clock(3)), (28.0, 100.0, 132.0));
+        }
     }
 
     #[test]

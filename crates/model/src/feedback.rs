@@ -297,8 +297,20 @@ pub fn solve_threads(
     let form = form_for(p, solution, k_d)?;
     let directions = p.directions();
     let m = p.rate;
-    let latency_at =
-        |u: f64| kary_ncube::evaluate(k_d, p.n, m * u, p.size, directions, form, p.memory_latency);
+    // A pipelined switch (Agarwal 1991 §3.2) raises T0 to p·n·k_d + M + B and leaves the
+    // contention term c·ρ/(1 − ρ) as it is, so every solution below, written in T0, holds.
+    let latency_at = |u: f64| {
+        kary_ncube::evaluate_pipelined(
+            k_d,
+            p.n,
+            m * u,
+            p.size,
+            directions,
+            form,
+            p.memory_latency,
+            p.pipeline,
+        )
+    };
     let open = latency_at(0.0);
     let t0 = open.unloaded_latency;
     // The contention coefficient c (T = T0 + c·ρ/(1 − ρ)) and q (ρ = U·m·q) of the quadratics.
@@ -678,6 +690,24 @@ mod tests {
     /// D's results bit for bit — every field, every solution, every wiring and contention form,
     /// with locality and memory latency, at rates from 0 to 1 — and refuse what it refuses
     /// with the same message. The oracle is the single-thread solver kept verbatim ([`app_d`]).
+    /// Verification of the feedback model through a pipelined switch (Agarwal 1991 §3.2:
+    /// T0 = p·n·k_d + B, the contention term unchanged), by hand at Ex 1's network (k = 8,
+    /// n = 2, m = 0.04, B = 4) with p = 3: n·k_d = 7, so T0 = 3·7 + 4 = 25; q = B·k_d = 14 and
+    /// c = B·(k_d − 1)/k_d²·(1 + 1/n)·n·k_d = 4·(2.5/12.25)·1.5·7 = 60/7; with 1/m = 25 the
+    /// quadratic's root is T = 25/2 + 14/2 − 25/2 + ½·√((25 − 14 + 25)² + 4·(60/7)·14)
+    /// = 7 + ½·√1776 ≈ 28.0713, and U = 1/(1 + 0.04·T). Both solutions give it.
+    #[test]
+    fn pipelined_switch_raises_t0_only() {
+        let p = KaryNCube { pipeline: 3, ..net(8, 2, 0.04, 4.0) };
+        let t = 7.0 + 1776f64.sqrt() / 2.0;
+        for solution in [Solution::Exact, Solution::Quadratic] {
+            let s = solve(&p, solution).unwrap();
+            assert_eq!(s.unloaded_latency, 25.0);
+            assert!((s.latency - t).abs() < 1e-9, "{solution:?}: {}", s.latency);
+            assert!((s.processor_utilization - 1.0 / (1.0 + 0.04 * t)).abs() < 1e-9);
+        }
+    }
+
     #[test]
     fn one_thread_is_app_d_bit_for_bit() {
         let mut compared = 0;

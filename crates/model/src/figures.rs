@@ -19,6 +19,10 @@
 //!   paper's statement that the indirect network is fastest without locality hold (with
 //!   §2.2's wire delays its longest wire, that of a binary 10-cube, is 16 times a 2-D wire).
 //! - Figure 14's direct networks have W = 128/(2n) (the 128-pin switch of §5.2).
+//! - The paper draws no figure with its two extensions, §3.2's switches with a p-cycle
+//!   pipeline ([`crate::agarwal::latency_pipelined`]) and §4.2's wire proportional to the
+//!   channel width ([`crate::agarwal::WireDelay::Width`]), so none is drawn here: every figure
+//!   has single-cycle switches and §2.2's fixed node spacing, as the paper's do.
 
 use crate::agarwal::{self, Delays, WireDelay};
 use crate::error::ModelError;

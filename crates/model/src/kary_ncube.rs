@@ -27,6 +27,13 @@
 //!   those inputs are exact. N is computed with checked integer arithmetic, never wrapped.
 //! - When ρ ≥ 1 the model has no steady state: the prediction says saturated, gives no
 //!   latency, and names the highest sustainable rate.
+//! - **Switches with a pipeline of p cycles** ([`KaryNCube::pipeline`]; Agarwal 1991 §3.2, the
+//!   sentence after eq. 10: "if the switch has a pipeline latency of p cycles, the switch delay
+//!   will be p plus the contention component"): T = (p + w)·n·k_d + M + B and
+//!   T0 = p·n·k_d + M + B. Our reading: the contention w is eq. 8's, not scaled by p. A
+//!   pipelined switch still moves one flit a cycle, so a B-flit packet holds its output
+//!   channel B cycles, ρ (eq. 7) and the queue a packet waits in are unchanged; the pipeline
+//!   only delays each packet by p − 1 more cycles a switch. p = 1 is eq. 10, bit for bit.
 
 use crate::error::{Domain, ModelError, check, check_finite, num};
 use serde::Serialize;
@@ -197,11 +204,21 @@ pub struct KaryNCube {
     pub form: ContentionForm,
     /// Memory latency M added to every message (the homework's App. B; 0 in its simulator).
     pub memory_latency: f64,
+    /// Switch pipeline latency p in cycles, at least 1: each switch costs p cycles plus the
+    /// contention w (Agarwal 1991 §3.2, after eq. 10; see the module docs). 1 is eq. 10's
+    /// single-cycle switch, and is left out of the JSON (`switch_pipeline` otherwise).
+    #[serde(rename = "switch_pipeline", skip_serializing_if = "is_single_cycle")]
+    pub pipeline: u32,
+}
+
+/// True for eq. 10's single-cycle switch (p = 1), which the JSON leaves out.
+fn is_single_cycle(p: &u32) -> bool {
+    *p == 1
 }
 
 impl KaryNCube {
     /// The homework's default: unidirectional torus, no locality, App. B's contention rule,
-    /// M = 0.
+    /// M = 0, single-cycle switches.
     pub fn new(k: u32, n: u32, rate: f64, size: f64) -> Self {
         KaryNCube {
             k,
@@ -212,6 +229,7 @@ impl KaryNCube {
             wiring: Wiring::UnidirectionalTorus,
             form: ContentionForm::Auto,
             memory_latency: 0.0,
+            pipeline: 1,
         }
     }
 
@@ -232,9 +250,9 @@ pub struct Prediction {
     pub contention_per_switch: Option<f64>,
     /// The contention form used: the one asked for, or the one `auto` chose. Never `auto`.
     pub contention_form: ContentionForm,
-    /// Unloaded latency T0 = n·k_d + M + B.
+    /// Unloaded latency T0 = p·n·k_d + M + B (p = 1 but for a pipelined switch).
     pub unloaded_latency: f64,
-    /// Latency T (eq. 10); `None` when saturated.
+    /// Latency T = (p + w)·n·k_d + M + B (eq. 10; §3.2 for p > 1); `None` when saturated.
     pub latency: Option<f64>,
     /// Accepted messages per node per cycle: the offered rate below saturation, the highest
     /// sustainable rate at or above it.
@@ -338,16 +356,34 @@ pub fn evaluate(
     form: ContentionForm,
     memory_latency: f64,
 ) -> Prediction {
+    evaluate_pipelined(k_d, n, rate, size, directions, form, memory_latency, 1)
+}
+
+/// [`evaluate`] with switches of a `pipeline` of p cycles: T = (p + w)·n·k_d + M + B and
+/// T0 = p·n·k_d + M + B, w unchanged (Agarwal 1991 §3.2 after eq. 10; the module docs give
+/// the reading). p = 1 is [`evaluate`].
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_pipelined(
+    k_d: f64,
+    n: u32,
+    rate: f64,
+    size: f64,
+    directions: f64,
+    form: ContentionForm,
+    memory_latency: f64,
+    pipeline: u32,
+) -> Prediction {
+    let p = pipeline as f64;
     let utilization = rate * size * k_d / directions;
     let max_rate = if k_d > 0.0 { directions / (size * k_d) } else { f64::INFINITY };
     let mean_hops = n as f64 * k_d;
-    let unloaded_latency = mean_hops + memory_latency + size;
+    let unloaded_latency = p * mean_hops + memory_latency + size;
     let saturated = utilization >= 1.0;
     let (w, latency) = if saturated {
         (None, None)
     } else {
         let w = contention_per_switch(utilization, size, k_d, n, form);
-        (Some(w), Some((1.0 + w) * mean_hops + memory_latency + size))
+        (Some(w), Some((p + w) * mean_hops + memory_latency + size))
     };
     Prediction {
         k_d,
@@ -382,24 +418,32 @@ pub fn distance_per_dimension(p: &KaryNCube) -> Result<f64, ModelError> {
 }
 
 /// Checks every input of `p` once — the network ([`distance_per_dimension`]), m a
-/// probability, B positive, M non-negative, the contention form applicable — and returns
-/// the distance per dimension. [`predict`] and the feedback model both start here.
+/// probability, B positive, M non-negative, the switch pipeline at least one cycle, the
+/// contention form applicable — and returns the distance per dimension. [`predict`] and the
+/// feedback model both start here.
 pub fn validate(p: &KaryNCube) -> Result<f64, ModelError> {
     let k_d = distance_per_dimension(p)?;
     check("the request rate m", p.rate, Domain::Probability)?;
     check("the message length B", p.size, Domain::Positive)?;
     check("the memory latency M", p.memory_latency, Domain::NonNegative)?;
+    if p.pipeline < 1 {
+        return Err(ModelError::Invalid(
+            "a switch pipeline of p = 0 cycles is invalid: a switch takes at least one cycle".into(),
+        ));
+    }
     p.form.check(k_d)?;
     Ok(k_d)
 }
 
 /// Evaluates the k-ary n-cube model: ρ = m·B·k_d (Agarwal 1991 eq. 7; halved with channels
 /// both ways, §3.1), w from eq. 8 or App. B's small-k_d form as `p.form` says, and
-/// T = (1 + w)·n·k_d + M + B (eq. 10; the homework's App. B). The simulator's comparisons
-/// call this with [`ContentionForm::Auto`] unless the user forces a form.
+/// T = (1 + w)·n·k_d + M + B (eq. 10; the homework's App. B), or (p + w)·n·k_d + M + B with a
+/// pipelined switch (§3.2). The simulator's comparisons call this with
+/// [`ContentionForm::Auto`] unless the user forces a form.
 pub fn predict(p: &KaryNCube) -> Result<Prediction, ModelError> {
     let k_d = validate(p)?;
-    let prediction = evaluate(k_d, p.n, p.rate, p.size, p.directions(), p.form, p.memory_latency);
+    let prediction =
+        evaluate_pipelined(k_d, p.n, p.rate, p.size, p.directions(), p.form, p.memory_latency, p.pipeline);
     check_finite(&[
         prediction.utilization,
         prediction.unloaded_latency,
@@ -526,6 +570,29 @@ mod tests {
         assert!((r.k_d - 0.25).abs() < 1e-12);
         assert_eq!(r.contention_per_switch, Some(0.0));
         assert_eq!(r.latency, Some(r.unloaded_latency));
+    }
+
+    /// Verification of Agarwal 1991 §3.2's pipelined switch through [`predict`], by hand: the
+    /// 10-ary 3-cube (k_d = 4.5, n·k_d = 13.5) at m = 0.02, B = 4 has ρ = 0.36 and eq. 8's
+    /// w = 14/27 (w·n·k_d = 7; worked in `agarwal::tests::pipelined_switch_adds_p_per_hop`).
+    /// With p = 4: T0 = 4·13.5 + 4 = 58 and T = 58 + 7 = 65; the utilisation, contention and
+    /// saturation rate are p = 1's. p = 1 gives eq. 10's prediction exactly, and p = 0 is refused.
+    #[test]
+    fn pipelined_switch_adds_p_minus_one_per_hop() {
+        let one = KaryNCube::new(10, 3, 0.02, 4.0);
+        let four = KaryNCube { pipeline: 4, ..one.clone() };
+        let (a, b) = (predict(&one).unwrap(), predict(&four).unwrap());
+        assert!((b.unloaded_latency - 58.0).abs() < 1e-12);
+        assert!((b.latency.unwrap() - 65.0).abs() < 1e-12, "{:?}", b.latency);
+        assert!((a.latency.unwrap() - 24.5).abs() < 1e-12);
+        assert_eq!(
+            (b.utilization, b.contention_per_switch, b.max_rate, b.mean_hops),
+            (a.utilization, a.contention_per_switch, a.max_rate, a.mean_hops)
+        );
+        assert_eq!(a, evaluate(4.5, 3, 0.02, 4.0, 1.0, ContentionForm::Auto, 0.0));
+        let at = |p| crate::agarwal::latency_pipelined(0.36, 4.0, 4.5, 3, p);
+        assert!((b.latency.unwrap() - at(4.0)).abs() < 1e-12);
+        assert!(predict(&KaryNCube { pipeline: 0, ..one }).unwrap_err().to_string().contains("p = 0"));
     }
 
     /// Verification of the size limit: 2^53 is accepted, one node more is not, and kⁿ never

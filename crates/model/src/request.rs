@@ -15,7 +15,7 @@
 //! requests' `check` methods refuse the same values for the front ends without them, so a
 //! request that reaches a model is in range whichever way it was written.
 
-use crate::agarwal::{self, Delays, WidthConstraint, WireModel};
+use crate::agarwal::{self, Delays, WidthConstraint, WireDelay, WireModel};
 use crate::design::{DesignQuery, RankBy};
 use crate::error::{ModelError, num};
 use crate::fat_tree::{FatTree, Mg2Rate, TurnProbability};
@@ -184,7 +184,8 @@ pub struct Delay {
     /// latency_time.
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::non_negative, allow_hyphen_values = true))]
     pub switch_delay: Option<f64>,
-    /// Wire delay model (default `length` once delays are asked for).
+    /// Wire delay model (default `length` once delays are asked for; `width` needs --bits
+    /// and a width constraint, which give W).
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<WireModel>()))]
     pub wire_delay: Option<WireModel>,
     /// Dimensions z of the space the network is laid out in, at least 1 (the wire length
@@ -200,8 +201,10 @@ impl Default for Delay {
 }
 
 impl Delay {
-    /// The delays asked for, validated (`None`: neither `switch-delay` nor `wire-delay`).
-    pub fn delays(&self) -> Result<Option<Delays>, ModelError> {
+    /// The delays asked for, validated, for channels of `width` bits (`None`: neither
+    /// `switch-delay` nor `wire-delay`). `wire-delay width` (Agarwal 1991 §4.2: nodes spaced
+    /// in proportion to W) needs the width and the planar layout (`space-dims` 2).
+    pub fn delays(&self, width: Option<f64>) -> Result<Option<Delays>, ModelError> {
         if self.switch_delay.is_none() && self.wire_delay.is_none() {
             return Ok(None);
         }
@@ -218,7 +221,23 @@ impl Delay {
                 "--space-dims 0 is invalid: the layout needs at least one dimension",
             ));
         }
-        let wire = self.wire_delay.unwrap_or_default().delay(self.space_dims);
+        let model = self.wire_delay.unwrap_or_default();
+        let Some(wire) = model.delay(self.space_dims, width) else {
+            return Err(if width.is_some() {
+                ModelError::request(
+                    "space-dims",
+                    format!(
+                        "--wire-delay width is Agarwal 1991 §4.2's planar layout (nodes spaced in proportion to the channel width on a plane): --space-dims {} is not 2",
+                        self.space_dims
+                    ),
+                )
+            } else {
+                ModelError::request(
+                    "wire-delay",
+                    "--wire-delay width spaces the nodes in proportion to the channel width W (Agarwal 1991 §4.2): give --bits with --width, --pins or --bisection (or --bisection-binary-cube, --bisection-of) so that W is known",
+                )
+            });
+        };
         Ok(Some(Delays { switch_delay: s, wire }))
     }
 
@@ -229,7 +248,7 @@ impl Delay {
 }
 
 /// `model kary-ncube`: the network and workload plus Agarwal 1991's physical options.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(deny_unknown_fields, default)]
 pub struct KaryNCubeRequest {
@@ -245,6 +264,23 @@ pub struct KaryNCubeRequest {
     #[cfg_attr(feature = "cli", command(flatten))]
     #[serde(flatten)]
     pub delay: Delay,
+    /// Switch pipeline latency p in cycles, at least 1: each switch costs p cycles plus the
+    /// contention, T = (p + w)·n·k_d + B (Agarwal 1991 §3.2, after eq. 10); 1 is eq. 10.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "P", default_value_t = 1, value_parser = netwrap_topo::cli::small_count::<1>, allow_hyphen_values = true))]
+    #[serde(rename = "switch-pipeline")]
+    pub switch_pipeline: u32,
+}
+
+impl Default for KaryNCubeRequest {
+    /// The command line's defaults (single-cycle switches: eq. 10).
+    fn default() -> Self {
+        KaryNCubeRequest {
+            network: Cube::default(),
+            physical: Physical::default(),
+            delay: Delay::default(),
+            switch_pipeline: 1,
+        }
+    }
 }
 
 /// `model feedback`: the k-ary n-cube's options plus the solution method and the threads.
@@ -293,6 +329,7 @@ impl FeedbackRequest {
             network: self.network.clone(),
             physical: self.physical.clone(),
             delay: self.delay.clone(),
+            switch_pipeline: 1,
         }
     }
 
@@ -346,13 +383,23 @@ impl KaryNCubeConfig {
         };
         if ![t.clock_period, t.base_latency_time, t.latency_time.unwrap_or(0.0)].iter().all(|x| x.is_finite())
         {
-            return Err(ModelError::request(
-                "switch-delay",
-                format!(
-                    "--switch-delay {} takes the latency in units of T^w(2) beyond floating point: choose a smaller switch delay",
-                    num(d.switch_delay)
+            let wire = d.wire.relative(self.network.k as f64, self.network.n);
+            return Err(match d.wire {
+                WireDelay::Width { bits } if wire.is_nan() || wire >= d.switch_delay => ModelError::request(
+                    "wire-delay",
+                    format!(
+                        "--wire-delay width with W = {} bits takes the latency in units of T^w(2) beyond floating point: choose narrower channels",
+                        num(bits)
+                    ),
                 ),
-            ));
+                _ => ModelError::request(
+                    "switch-delay",
+                    format!(
+                        "--switch-delay {} takes the latency in units of T^w(2) beyond floating point: choose a smaller switch delay",
+                        num(d.switch_delay)
+                    ),
+                ),
+            });
         }
         Ok(Some(t))
     }
@@ -557,7 +604,8 @@ impl KaryNCubeRequest {
     pub fn check(&self) -> Result<(), ModelError> {
         self.network.check()?;
         self.physical.check()?;
-        self.delay.check()
+        self.delay.check()?;
+        at_least("switch-pipeline", self.switch_pipeline as u64, 1)
     }
 
     /// Resolves and validates the request once, naming the option at fault: n from `n` or
@@ -566,6 +614,7 @@ impl KaryNCubeRequest {
     pub fn resolve(&self, notes: &mut Vec<String>) -> Result<KaryNCubeConfig, ModelError> {
         self.check()?;
         let mut network = self.network.params(notes)?;
+        network.pipeline = self.switch_pipeline;
         let nodes = kary_ncube::network_size(network.k, network.n)?;
         let k_d = kary_ncube::distance_per_dimension(&network).map_err(|e| {
             let mesh = if network.wiring == Wiring::Mesh { " with --no-wrap" } else { "" };
@@ -606,7 +655,14 @@ impl KaryNCubeRequest {
             }
             width = Some(w);
         }
-        Ok(KaryNCubeConfig { network, nodes, bits: p.bits, constraint, width, delays: self.delay.delays()? })
+        Ok(KaryNCubeConfig {
+            network,
+            nodes,
+            bits: p.bits,
+            constraint,
+            width,
+            delays: self.delay.delays(width)?,
+        })
     }
 }
 
@@ -1044,7 +1100,9 @@ impl DesignRequest {
             bits: self.bits,
             locality: self.locality,
             constraint,
-            delays: self.delay.delays()?,
+            // A wire proportional to the channel width is given per unit width (W = 1, the
+            // normalisation of T^w(2)) and taken at each candidate's W by the search.
+            delays: self.delay.delays(Some(1.0))?,
             bidirectional: self.bidirectional,
             fractional_flits: self.fractional_flits,
             exact_nodes: self.exact_nodes,
@@ -1193,6 +1251,55 @@ mod tests {
         let d = DesignRequest { bisection: Some(1.0), ..DesignRequest::exercise_7() };
         assert_eq!(d.query().unwrap_err().key(), Some("bisection"));
         assert_eq!(DesignRequest::exercise_7().query().unwrap(), crate::design::exercise_7());
+    }
+
+    /// Characterisation of `switch-pipeline` (Agarwal 1991 §3.2): read as the flag spells it,
+    /// 1 by default (and then absent from the resolved JSON, as before it existed), carried to
+    /// the model's p, and 0 refused naming the key.
+    #[test]
+    fn switch_pipeline_is_read_checked_and_resolved() {
+        let r: KaryNCubeRequest = read(json!({"switch-pipeline": 3, "k": 10, "n": 3})).unwrap();
+        let c = r.resolve(&mut Vec::new()).unwrap();
+        assert_eq!(c.network.pipeline, 3);
+        assert_eq!(serde_json::to_value(&c).unwrap()["switch_pipeline"], json!(3));
+        let d = KaryNCubeRequest::default().resolve(&mut Vec::new()).unwrap();
+        assert_eq!(d.network.pipeline, 1);
+        assert!(serde_json::to_value(&d).unwrap().get("switch_pipeline").is_none());
+        let zero = KaryNCubeRequest { switch_pipeline: 0, ..KaryNCubeRequest::default() };
+        let e = zero.check().unwrap_err();
+        assert_eq!(e.key(), Some("switch-pipeline"));
+        assert_eq!(e.to_string(), "switch-pipeline = 0 is invalid: it must be a whole number of at least 1");
+        assert_eq!(FeedbackRequest::default().cube().switch_pipeline, 1);
+    }
+
+    /// Verification of `wire-delay width` (Agarwal 1991 §4.2) through resolution: the 16-ary
+    /// 3-cube (N = 4096) with a unit-width binary-cube bisection has W = k/2 = 8 and a longest
+    /// wire of W·k^(n/2 − 1) = 8·4 = 32 = √4096/2, so s = 0 gives a clock period of 32. Without
+    /// a width, or off the plane, it is refused naming the option.
+    #[test]
+    fn width_wire_takes_the_resolved_channel_width() {
+        let r: KaryNCubeRequest = read(json!({
+            "k": 16, "n": 3, "bits": 160, "bisection-binary-cube": true,
+            "switch-delay": 0, "wire-delay": "width"
+        }))
+        .unwrap();
+        let c = r.resolve(&mut Vec::new()).unwrap();
+        assert_eq!(c.width, Some(8.0));
+        assert_eq!(c.delays.unwrap().wire, agarwal::WireDelay::Width { bits: 8.0 });
+        let t = c.timing(Some(30.0), 26.0).unwrap().unwrap();
+        assert_eq!(t.clock_period, 32.0);
+        let e = read::<KaryNCubeRequest>(json!({"wire-delay": "width"})).unwrap().resolve(&mut Vec::new());
+        let e = e.unwrap_err();
+        assert_eq!(e.key(), Some("wire-delay"));
+        assert!(e.to_string().contains("give --bits with --width, --pins or --bisection"), "{e}");
+        let off = KaryNCubeRequest { delay: Delay { space_dims: 3, ..r.delay.clone() }, ..r.clone() };
+        assert_eq!(off.resolve(&mut Vec::new()).unwrap_err().key(), Some("space-dims"));
+        let design = DesignRequest {
+            delay: Delay { wire_delay: Some(WireModel::Width), ..Delay::default() },
+            ..DesignRequest::exercise_7()
+        };
+        let q = design.query().unwrap();
+        assert_eq!(q.delays.unwrap().wire, agarwal::WireDelay::Width { bits: 1.0 });
     }
 
     /// Characterisation: resolving names the option at fault as the command line spells it,

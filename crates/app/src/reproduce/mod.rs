@@ -209,6 +209,7 @@ macro_rules! embedded {
 /// Every experiment file a page runs: (name, text).
 pub const EXPERIMENTS: &[(&str, &str)] = embedded![
     "agarwal-figs-2-4",
+    "agarwal-figs-2-3-sizes",
     "agarwal-fig-5",
     "greenberg-guan-fig-3",
     "puente-5-1-latency",
@@ -394,7 +395,7 @@ mod tests {
             assert!(text.contains(&format!("netwrap run {EXPERIMENT_DIR}/{name}.toml")), "{name}");
         }
         assert!(select("agarwal-1991-fig-55").unwrap_err().to_string().contains("no page"));
-        assert_eq!(select("agarwal-1991").unwrap().len(), 13);
+        assert_eq!(select("agarwal-1991").unwrap().len(), 14);
     }
 
     /// The model pages and the tables compute without simulating, and their checks pass.

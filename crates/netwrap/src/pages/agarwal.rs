@@ -19,6 +19,25 @@ pub fn figs_2_4(runs: &Runs) -> anyhow::Result<Pictures> {
     Ok(pictures)
 }
 
+/// Figs. 2 (k = 10, n = 3) and 3 (n = 2) at several packet sizes: latency against the channel
+/// utilisation ρ = m·B·k_d (the request rate differs by size), one curve per size.
+pub fn figs_2_3_sizes(runs: &Runs) -> anyhow::Result<Pictures> {
+    let mut pictures = Pictures::new();
+    for (n, suffix, title) in
+        [(3.0, "fig-2", "Fig. 2: k = 10, n = 3"), (2.0, "fig-3", "Fig. 3: k = 10, n = 2")]
+    {
+        let d = runs.at("topology.k", 10.0).at("topology.n", n);
+        let a = axes(
+            "offered_utilization",
+            "latency",
+            &["workload.size"],
+            format!("Agarwal 1991 {title}, B = 2 to 12"),
+        );
+        pictures.push((suffix.into(), runs_chart(&d, &a)?));
+    }
+    Ok(pictures)
+}
+
 /// Fig. 5: latency against packet size, one curve per network.
 pub fn fig_5(runs: &Runs) -> anyhow::Result<Pictures> {
     let a = axes(

@@ -211,6 +211,7 @@ fn pictures(item: &Item, data: &Data) -> anyhow::Result<Pictures> {
     }
     match id {
         "agarwal-1991-figs-2-4" => agarwal::figs_2_4(data.runs()?),
+        "agarwal-1991-figs-2-3-sizes" => agarwal::figs_2_3_sizes(data.runs()?),
         "agarwal-1991-fig-5" => agarwal::fig_5(data.runs()?),
         "puente-1999-fig-6" => others::puente_fig_6(data.runs()?),
         "puente-1999-fig-7" => others::puente_fig_7(data.runs()?),

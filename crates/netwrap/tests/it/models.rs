@@ -147,6 +147,61 @@ fn delays_add_eq12_timing() {
     assert!((num(&v, "latency_time") - 5.0 * num(&v, "latency")).abs() < 1e-9);
 }
 
+/// Verification of Agarwal 1991 §3.2's pipelined switch end to end, by hand: the 10-ary
+/// 3-cube (n·k_d = 13.5) at m = 0.02, B = 4 has ρ = 0.36 and eq. 8's w = 14/27, so w·n·k_d = 7
+/// and T = p·13.5 + 7 + 4: 24.5 for p = 1, 51.5 for p = 3 (T0 = 44.5). `--switch-pipeline 1`,
+/// the default, prints exactly what the command printed without it, in text and JSON.
+#[test]
+fn switch_pipeline_adds_p_cycles_a_switch() {
+    let base = ["model", "kary-ncube", "--k", "10", "--n", "3", "--rate", "0.02", "--size", "4"];
+    let three = json(&[&base[..], &["--switch-pipeline", "3"]].concat());
+    assert!((num(&three, "latency") - 51.5).abs() < 1e-9);
+    assert!((num(&three, "unloaded_latency") - 44.5).abs() < 1e-9);
+    assert_eq!(three["config"]["switch_pipeline"], 3);
+    let one = json(&base);
+    assert!((num(&one, "latency") - 24.5).abs() < 1e-9);
+    assert!(one["config"].get("switch_pipeline").is_none());
+    assert_eq!(num(&three, "utilization"), num(&one, "utilization"));
+    assert_eq!(num(&three, "contention_per_switch"), num(&one, "contention_per_switch"));
+    for extra in [&[][..], &["--json"], &["--csv", "-"], &["--switch-delay", "4", "--wire-delay", "length"]] {
+        let (status, without, _) = run(&[&base[..], extra].concat());
+        let (_, with, _) = run(&[&base[..], extra, &["--switch-pipeline", "1"]].concat());
+        assert_eq!((status, &with), (0, &without), "{extra:?}");
+    }
+    let (_, text, _) = run(&[&base[..], &["--switch-pipeline", "3"]].concat());
+    assert!(text.contains("switch pipeline p            3 cycles a switch"), "{text}");
+}
+
+/// Verification of Agarwal 1991 §4.2's wire proportional to the channel width end to end:
+/// with the bisection of a unit-width binary n-cube (W = k/2) the longest wire is
+/// W·k^(n/2 − 1) = √N/2 "for all n": at N = 4096 it is 32 for k = 64, 16 and 8 (n = 2, 3, 4),
+/// so s = 4 gives a clock period of 36, and eq. 12 is that times the latency in cycles.
+#[test]
+fn width_proportional_wire_is_constant_under_a_binary_cube_bisection() {
+    for (k, n) in [("64", "2"), ("16", "3"), ("8", "4")] {
+        let v = json(&[
+            "model",
+            "kary-ncube",
+            "--k",
+            k,
+            "--n",
+            n,
+            "--rate",
+            "0.001",
+            "--bits",
+            "160",
+            "--bisection-binary-cube",
+            "--switch-delay",
+            "4",
+            "--wire-delay",
+            "width",
+        ]);
+        assert!((num(&v, "clock_period") - 36.0).abs() < 1e-9, "k = {k}: {v}");
+        assert!((num(&v, "latency_time") - 36.0 * num(&v, "latency")).abs() < 1e-9);
+        assert_eq!(v["config"]["delays"]["wire"]["model"], "width");
+    }
+}
+
 /// Verification of the homework's App. D at Ex 1's network: U = 1/(1 + m·T) (exact to
 /// rounding, 1e-12), the quadratic root equals the bisection (1e-9, the bisection's
 /// tolerance), and the printed closed form is more than a cycle lower (docs/models.md).
@@ -409,6 +464,12 @@ fn every_numeric_option_refuses_bad_values_in_words() {
             &["0", "-2", "nan"],
             "whole number",
         ),
+        (
+            &["model", "kary-ncube"],
+            "--switch-pipeline",
+            &["0", "-1", "nan", "1.5", "inf", "4294967296"],
+            "whole number",
+        ),
         (&["model", "feedback"], "--rate", &["-1", "2", "nan", "inf"], probability),
         (&["model", "feedback"], "--locality", &["0", "2", "nan"], fraction),
         (&["model", "indirect"], "--k", &["0", "1", "-2", "nan"], "whole number"),
@@ -474,6 +535,60 @@ fn combinations_beyond_the_models_are_refused_naming_the_option() {
         (
             &["model", "kary-ncube", "--switch-delay", "1e308", "--bits", "128", "--width", "32"],
             "--switch-delay 1e308",
+        ),
+        (&["model", "kary-ncube", "--wire-delay", "width"], "--wire-delay width spaces the nodes"),
+        (&["model", "feedback", "--wire-delay", "width", "--size", "8"], "give --bits"),
+        (
+            &[
+                "model",
+                "kary-ncube",
+                "--wire-delay",
+                "width",
+                "--bits",
+                "128",
+                "--width",
+                "32",
+                "--space-dims",
+                "3",
+            ],
+            "--space-dims 3 is not 2",
+        ),
+        (
+            &[
+                "design",
+                "--nodes",
+                "64",
+                "--rate",
+                "0.01",
+                "--bits",
+                "64",
+                "--pins",
+                "32",
+                "--wire-delay",
+                "width",
+                "--space-dims",
+                "3",
+            ],
+            "--space-dims 3 is not 2",
+        ),
+        (
+            &[
+                "model",
+                "kary-ncube",
+                "--wire-delay",
+                "width",
+                "--bits",
+                "1e300",
+                "--width",
+                "1e300",
+                "--k",
+                "2",
+                "--n",
+                "53",
+                "--rate",
+                "0",
+            ],
+            "--wire-delay width with W = 1e300 bits",
         ),
         (
             &["model", "indirect", "--memory-latency", "1.7e308", "--size", "1e308", "--rate", "0"],

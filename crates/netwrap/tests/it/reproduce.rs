@@ -26,6 +26,7 @@ fn files(dir: &Path) -> BTreeSet<String> {
 fn same_when_quick(id: &str) -> bool {
     let simulated_in_full = [
         "agarwal-1991-figs-2-4",
+        "agarwal-1991-figs-2-3-sizes",
         "agarwal-1991-fig-5",
         "puente-1999-fig-6",
         "puente-1999-fig-7",

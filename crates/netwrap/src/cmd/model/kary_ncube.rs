@@ -60,6 +60,13 @@ impl Render for KaryNCubeReport {
             "contention form              {}",
             form_line(params.form, p.contention_form, p.k_d, params.locality)
         )?;
+        if params.pipeline != 1 {
+            writeln!(
+                out,
+                "switch pipeline p            {} cycles a switch (Agarwal 1991 §3.2: T = (p + w)·n·k_d + B)",
+                params.pipeline
+            )?;
+        }
         writeln!(out, "k_d                          {}", fixed(p.k_d, 4))?;
         writeln!(out, "channel utilization rho      {}", fixed(p.utilization, 4))?;
         writeln!(out, "unloaded latency T0          {}", fixed(p.unloaded_latency, 4))?;
