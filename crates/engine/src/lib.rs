@@ -139,11 +139,28 @@ impl Jobs {
     /// The smallest network [`Jobs::Auto`] shares out.
     pub const AUTO_ROUTERS: u32 = 4096;
 
+    /// The threads that step a run on a network of `routers` routers at once: its
+    /// [`Jobs::threads`], at most one a router and one a core; one where the run cannot be cut
+    /// (`shardable` false: UGAL-global, the reference engines, a VC router run whose
+    /// terminals are not in router order, [`vc::terminals_in_order`]).
+    pub fn working(self, routers: u32, shardable: bool) -> usize {
+        if !shardable {
+            return 1;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.for_routers(routers).min(routers.max(1) as usize).min(cores)
+    }
+
     /// The threads a run on `net` takes.
     pub fn threads(self, net: &Network) -> usize {
+        self.for_routers(net.routers())
+    }
+
+    /// [`Jobs::threads`] on a network of `routers` routers.
+    fn for_routers(self, routers: u32) -> usize {
         match self {
             Jobs::Exactly(n) => n.max(1) as usize,
-            Jobs::Auto if net.routers() >= Self::AUTO_ROUTERS => {
+            Jobs::Auto if routers >= Self::AUTO_ROUTERS => {
                 std::thread::available_parallelism().map_or(1, |n| n.get())
             }
             Jobs::Auto => 1,

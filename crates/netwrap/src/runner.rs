@@ -858,6 +858,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         },
         ..Record::default()
     };
+    let record_jobs = record.jobs;
     // The results kept to the end (`hold`), and the first failure with the count of others.
     let mut held: Vec<(Point, Simulation)> = Vec::new();
     let mut failed: Option<(u64, netwrap_app::Error)> = None;
@@ -872,7 +873,7 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
             &chunk,
             record.clone(),
             |p, plan| {
-                warn_if_long(several.then_some(p.index), plan);
+                warn_if_long(several.then_some(p.index), plan, record_jobs);
                 bar.started(p.index, plan.cycles);
             },
             |p, r| {
@@ -1104,10 +1105,10 @@ impl Render for Saturation {
 /// estimate ([`netwrap_sim::Plan::seconds`], good to a factor of two) may reach a minute.
 const LONG_RUN: f64 = 30.0;
 
-/// Says on standard error, before it starts, that a run may take a minute or more, and what
-/// bounds it; `point` names the point of a sweep.
-pub fn warn_if_long(point: Option<u64>, plan: &netwrap_sim::Plan) {
-    if let Some(note) = long_run(plan) {
+/// Says on standard error, before it starts, that a run on `jobs` threads may take a minute or
+/// more, and what bounds it; `point` names the point of a sweep.
+pub fn warn_if_long(point: Option<u64>, plan: &netwrap_sim::Plan, jobs: Jobs) {
+    if let Some(note) = long_run(plan, plan.threads(jobs)) {
         output::note(format!("{}{note}", point.map(|i| format!("point {i}: ")).unwrap_or_default()));
     }
 }
@@ -1137,9 +1138,12 @@ pub fn slow_setup(seconds: f64) -> Option<String> {
     })
 }
 
-/// The announcement of a long run (see [`warn_if_long`]), none for a shorter one.
-pub fn long_run(plan: &netwrap_sim::Plan) -> Option<String> {
-    if plan.seconds < LONG_RUN {
+/// The announcement of a long run on `threads` threads (see [`warn_if_long`]), none for a
+/// shorter one. Several threads divide the one-thread estimate by their number (two run a large
+/// network 1.8–2.3 times as fast: docs/sim.md, "One run on every core").
+pub fn long_run(plan: &netwrap_sim::Plan, threads: usize) -> Option<String> {
+    let seconds = plan.seconds / threads.max(1) as f64;
+    if seconds < LONG_RUN {
         return None;
     }
     let r = &plan.point.run;
@@ -1157,10 +1161,11 @@ pub fn long_run(plan: &netwrap_sim::Plan) -> Option<String> {
         )
     };
     let minutes = |x: f64| num((x / 60.0 * 2.0).round() / 2.0);
+    let on = if threads > 1 { format!(" on {threads} threads") } else { String::new() };
     Some(format!(
-        "a long run: {}–{} minutes ({:.1e} hop events over {} cycles, at the cost of a hop event measured on networks of its size); {bound}",
-        minutes(plan.seconds / 2.0),
-        minutes(plan.seconds * 2.0),
+        "a long run: {}–{} minutes{on} ({:.1e} hop events over {} cycles, at the cost of a hop event measured on networks of its size); {bound}",
+        minutes(seconds / 2.0),
+        minutes(seconds * 2.0),
         plan.hop_events,
         num(plan.cycles.round()),
     ))
@@ -1977,16 +1982,30 @@ mod tests {
         let ring = plan("[topology]\nfamily = \"ring\"\nk = 1048576\n");
         assert!(ring.stop.saturated);
         assert_eq!(ring.cycles, 1.0);
-        assert_eq!(long_run(&ring), None);
+        assert_eq!(long_run(&ring, 1), None);
         let cube = "[topology]\nfamily = \"hypercube\"\nn = 12\n[run]\nmessages = 4000000000\n";
-        let note = long_run(&plan(cube)).expect("announced");
+        let note = long_run(&plan(cube), 1).expect("announced");
         assert!(
             note.starts_with("a long run: ") && note.ends_with("--max-cycles 10000000 bounds it"),
             "{note}"
         );
-        let note = long_run(&plan(&format!("{cube}max-cycles = 1000000000\n"))).expect("announced");
+        let note = long_run(&plan(&format!("{cube}max-cycles = 1000000000\n")), 1).expect("announced");
         assert!(note.contains("its warm-up and --messages 4000000000 set its length"), "{note}");
-        assert_eq!(long_run(&plan("[topology]\nfamily = \"torus\"\nk = 4\n")), None);
+        assert_eq!(long_run(&plan("[topology]\nfamily = \"torus\"\nk = 4\n"), 1), None);
+        // On several threads the estimate is divided by their number, and says so; a run that
+        // cannot be cut (UGAL-global) takes one whatever --jobs says.
+        let big = plan(cube);
+        let minutes = |note: &str| note.split(' ').nth(3).unwrap().to_string();
+        let (one, four) = (long_run(&big, 1).unwrap(), long_run(&big, 4).unwrap());
+        assert!(four.contains(" minutes on 4 threads ("), "{four}");
+        let range = |s: String| -> Vec<f64> { s.split('–').map(|x| x.parse().unwrap()).collect() };
+        let (r1, r4) = (range(minutes(&one)), range(minutes(&four)));
+        assert!((r1[1] / r4[1] - 4.0).abs() < 0.5, "{one} / {four}");
+        assert_eq!(big.threads(Jobs::Exactly(1)), 1);
+        let ugal =
+            plan("[topology]\nfamily = \"dragonfly\"\np = 2\n[routing]\nalgorithm = \"ugal-global\"\n");
+        assert!(!ugal.shardable);
+        assert_eq!(ugal.threads(Jobs::Exactly(8)), 1);
         // A setup estimated at 10 s or more is announced, with the factor of two either way.
         assert_eq!(slow_setup(9.9), None);
         let note = slow_setup(20.0).expect("announced");

@@ -45,6 +45,18 @@ pub struct Plan {
     /// on a network of its size, family and router ([`seconds_per_hop_event`], [`CCC_FACTOR`],
     /// [`VC_FACTOR`], [`REFERENCE_FACTOR`]), within a factor of about two.
     pub seconds: f64,
+    /// The routers of the network it runs on ([`Plan::threads`]).
+    pub routers: u32,
+    /// Whether the run can be cut into shards: not under UGAL-global, on the reference
+    /// engine, or on the VC router where terminals are not in router order.
+    pub shardable: bool,
+}
+
+impl Plan {
+    /// The threads the run takes with `jobs` ([`engine::Jobs::working`]).
+    pub fn threads(&self, jobs: engine::Jobs) -> usize {
+        jobs.working(self.routers, self.shardable)
+    }
 }
 
 /// Hop events (a message crossing a channel, or leaving the network: `per_message` =
@@ -559,6 +571,12 @@ impl Experiment {
             Router::Ideal(EngineKind::Fast) => 1.0,
         };
         let family_factor = if matches!(self.topology, Topology::Ccc(_)) { CCC_FACTOR } else { 1.0 };
+        let run_net = self.run_network();
+        let shardable = point.routing.paths().choice != PathChoice::UgalGlobal
+            && match point.router {
+                Router::Vc(_) => engine::vc::terminals_in_order(run_net),
+                Router::Ideal(kind) => kind == EngineKind::Fast,
+            };
         Ok(Plan {
             point,
             stop,
@@ -571,6 +589,8 @@ impl Experiment {
             cycles,
             hop_events: events,
             seconds: events * seconds_per_hop_event(net.channels().len()) * engine_factor * family_factor,
+            routers: run_net.routers(),
+            shardable,
         })
     }
 

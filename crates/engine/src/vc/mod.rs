@@ -341,6 +341,13 @@ pub fn route_wraps<R: Routing>(
     false
 }
 
+/// Whether terminals are numbered in the order of the routers they inject at and eject from, so
+/// that a run of routers owns a run of terminals and the run can be cut into shards (see
+/// "Threads").
+pub fn terminals_in_order(net: &Network) -> bool {
+    part::terminals_in_order(net)
+}
+
 /// Runs the virtual-channel router network (see the module docs). `net` must fit
 /// [`too_large`], and buffers must hold a packet where it has a [`widening`].
 pub fn run<R: Routing + Sync>(
@@ -375,7 +382,7 @@ pub fn run_as<R: Routing + Sync>(
     }
     let layout = Layout::new(net, p, spec);
     let routers = net.routers();
-    let alone = spec.paths.choice == netwrap_topo::PathChoice::UgalGlobal || !part::terminals_in_order(net);
+    let alone = spec.paths.choice == netwrap_topo::PathChoice::UgalGlobal || !terminals_in_order(net);
     let n = if alone { 1 } else { shards.clamp(1, routers.max(1) as usize) };
     // Shard i holds routers bounds[i]..bounds[i + 1], as equal as can be.
     let bounds: Vec<u32> = (0..=n).map(|i| (i as u64 * routers as u64 / n as u64) as u32).collect();

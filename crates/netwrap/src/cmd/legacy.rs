@@ -108,7 +108,7 @@ pub fn run(args: &[OsString]) -> anyhow::Result<()> {
         std::slice::from_ref(&point),
         record,
         |_, plan| {
-            runner::warn_if_long(None, plan);
+            runner::warn_if_long(None, plan, netwrap_engine::Jobs::default());
             bar.started(0, plan.cycles);
         },
         |_, _| {},
