@@ -292,7 +292,7 @@ impl<R: Routing, const S: bool> Vc<'_, R, S> {
             // (The output VC feeding it: VC ivc mod V of channel `port`.)
             let o = port * self.c.v + ivc % self.c.vd;
             let d = self.layout.latency[port as usize];
-            if self.buf.ovcs.range().contains(&(o as usize)) {
+            if !S || self.buf.ovcs.range().contains(&(o as usize)) {
                 self.credits.send(o, d);
             } else {
                 self.out.credits.push((now + d as u64, o));
@@ -457,7 +457,7 @@ impl<R: Routing, const S: bool> Vc<'_, R, S> {
         let down = self.buf.ovcs[o as usize].down;
         let (flit, d) = ((if tail { down | TAIL } else { down }, pkt), self.layout.latency[c]);
         // (Bound for this shard's routers, or filed in another's after the cycle.)
-        if self.buf.ivcs.range().contains(&(down as usize)) {
+        if !S || self.buf.ivcs.range().contains(&(down as usize)) {
             self.wires.send(flit, d);
         } else {
             self.out.flits.push((now + d as u64, flit));
