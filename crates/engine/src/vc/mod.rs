@@ -493,26 +493,30 @@ impl Hub {
     ) -> (u64, i64) {
         let (mut last_move, mut buffered) = (0, 0);
         for i in 0..shards.len() {
-            let mut out = std::mem::take(&mut shards[i].out);
-            for &(at, flit) in &out.flits {
-                shards[owner(&self.ivcs, (flit.0 & !TAIL) as usize)].wires.send_at(flit, at);
+            if S {
+                // (Only several shards send to each other.)
+                let (mut flits, mut credits) =
+                    (std::mem::take(&mut shards[i].out.flits), std::mem::take(&mut shards[i].out.credits));
+                for &(at, flit) in &flits {
+                    shards[owner(&self.ivcs, (flit.0 & !TAIL) as usize)].wires.send_at(flit, at);
+                }
+                for &(at, o) in &credits {
+                    shards[owner(&self.channels, (o / self.c.vd) as usize)].credits.send_at(o, at);
+                }
+                flits.clear();
+                credits.clear();
+                (shards[i].out.flits, shards[i].out.credits) = (flits, credits);
             }
-            for &(at, o) in &out.credits {
-                shards[owner(&self.channels, (o / self.c.vd) as usize)].credits.send_at(o, at);
-            }
-            for &pkt in &out.freed {
+            let s = &mut shards[i];
+            for &pkt in &s.out.freed {
                 self.pkts.free_packet(pkt);
             }
-            for &(m, at) in &out.delivered {
+            for &(m, at) in &s.out.delivered {
                 self.births.deliver(&self.pkts.msgs[m as usize], at, &mut self.collector);
                 self.pkts.free_message(m);
             }
-            out.flits.clear();
-            out.credits.clear();
-            out.freed.clear();
-            out.delivered.clear();
-            let s = &mut shards[i];
-            s.out = out;
+            s.out.freed.clear();
+            s.out.delivered.clear();
             last_move = last_move.max(s.stats.last_move);
             buffered += s.stats.buffered;
         }
