@@ -1,6 +1,6 @@
 //! A router's requests in its arbitration order, routing, and VC allocation.
 
-use super::part::Part;
+use super::part::{Numbering, Part};
 use super::state::{Buffers, EJECT, NONE, OutVc, Packet, Route, Vc};
 use super::upper_class;
 use crate::choose;
@@ -45,7 +45,7 @@ fn each_bit(mut bits: u64, base: u32, visit: &mut impl FnMut(u32)) {
     }
 }
 
-impl<R: Routing, const S: bool> Vc<'_, R, S> {
+impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// Router `rt`'s requests at `now`, into `scratch.reqs`: its input VCs holding flits whose
     /// front flit is ready, in port order from the rotating priority on (the round-robin
     /// order), or by (creation, salt, input VC) with oldest-first. The priority advances.
@@ -387,7 +387,7 @@ impl<R: Routing, const S: bool> Vc<'_, R, S> {
 /// are owed, by the credits (BookSim's used credits), and those in its output buffers
 /// (`depth`: a VC's input and output buffer flits together).
 #[inline]
-pub(super) fn queue<const S: bool>(ovcs: &Part<OutVc, S>, v: u32, depth: u32, c: u32) -> u64 {
+pub(super) fn queue<S: Numbering>(ovcs: &Part<OutVc, S>, v: u32, depth: u32, c: u32) -> u64 {
     (c * v..(c + 1) * v)
         .map(|o| (depth - ovcs[o as usize].credits - ovcs[o as usize].link) as u64)
         .sum::<u64>()

@@ -1,12 +1,13 @@
 //! The report of a deadlock's cycle of waits (the watch is the run's: no flit has moved for
 //! the quiet period and flits are in the network).
 
-use super::Whole;
+use super::AllShards;
+use super::part::Numbering;
 use super::state::{EJECT, NONE};
 use crate::{Deadlock, DeadlockWait};
 use netwrap_topo::{Candidates, Routing};
 
-impl<R: Routing, const S: bool> Whole<'_, '_, R, S> {
+impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
     /// The input VC that `ivc`'s front packet waits for (see the parent's Rules), or [`NONE`]:
     /// the downstream VC it has no credit for, or the input VC whose packet holds the output VC
     /// it needs.

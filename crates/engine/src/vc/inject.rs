@@ -2,12 +2,13 @@
 //! and each source writes one flit a cycle (its link's width in flits) into its injection
 //! channel's buffer.
 
+use super::part::Numbering;
 use super::state::{NONE, Packet, Packets, Route, Vc, serve};
 use crate::Msg;
 use crate::params::rotated;
 use netwrap_topo::{Routing, TerminalId};
 
-impl<R: Routing, const S: bool> Vc<'_, R, S> {
+impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// Source queuing: message `msg`, created at `now` at terminal `src` (one of this shard's),
     /// joins its source queue as packets of at most P flits, filed in `pkts`.
     pub fn queue_message(&mut self, pkts: &mut Packets, src: TerminalId, msg: Msg, now: u64) {

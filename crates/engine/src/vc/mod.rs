@@ -195,7 +195,7 @@
 //! the reference oracle runs the sharded engine). UGAL-global reads other routers' credits,
 //! and a network whose terminals are not numbered in router order cannot be cut into runs of
 //! terminals: both run as one shard. With one shard every table starts at 0 and is indexed as
-//! it is (`part::Part`'s `SHARDED`).
+//! it is, and a part keeps no base (`part::Numbering`).
 //!
 //! # Stages
 //! [`run`] simulates a cycle as these stages, in this order (the names of BookSim's router
@@ -249,7 +249,7 @@ use crate::params::VcParams;
 use crate::traffic::Pattern;
 use crate::{Births, Collector, Msg, Outcome, PacketStats, RunSpec, StopReason};
 use netwrap_topo::{Legs, Network, Routing, TerminalId};
-use part::{Shared, Span};
+use part::{ManyShards, Numbering, OneShard, Shared, Span};
 use state::{Config, Layout, Packets, TAIL, Vc};
 
 /// The most flit slots the buffers of one run may take (12 bytes each: 1.5 GiB).
@@ -387,12 +387,12 @@ pub fn run_as<R: Routing + Sync>(
     // Shard i holds routers bounds[i]..bounds[i + 1], as equal as can be.
     let bounds: Vec<u32> = (0..=n).map(|i| (i as u64 * routers as u64 / n as u64) as u32).collect();
     let spans: Vec<Span> = bounds.windows(2).map(|w| Span::new(net, &layout, w[0]..w[1])).collect();
-    let sharded = Sharded { net, routing, pattern, spec, p, c, layout: &layout, legs: &legs };
-    if n == 1 { sharded.run::<false>(spans) } else { sharded.run::<true>(spans) }
+    let sharded = Setup { net, routing, pattern, spec, p, c, layout: &layout, legs: &legs };
+    if n == 1 { sharded.run::<OneShard>(spans) } else { sharded.run::<ManyShards>(spans) }
 }
 
 /// A run's parts that every shard reads.
-struct Sharded<'a, R> {
+struct Setup<'a, R> {
     net: &'a Network,
     routing: &'a R,
     pattern: &'a Pattern,
@@ -403,10 +403,10 @@ struct Sharded<'a, R> {
     legs: &'a Legs,
 }
 
-impl<R: Routing + Sync> Sharded<'_, R> {
+impl<R: Routing + Sync> Setup<'_, R> {
     /// Runs the shards of `spans` (several, or with `S` false one).
-    fn run<const S: bool>(self, spans: Vec<Span>) -> Outcome {
-        let Sharded { net, routing, pattern, spec, p, c, layout, legs } = self;
+    fn run<S: Numbering>(self, spans: Vec<Span>) -> Outcome {
+        let Setup { net, routing, pattern, spec, p, c, layout, legs } = self;
         let n = spans.len();
         let hub = Hub {
             ivcs: spans.iter().map(|s| s.ports.start * c.v as usize).collect(),
@@ -469,7 +469,7 @@ fn owner(starts: &[usize], x: usize) -> usize {
 impl Hub {
     /// Source queuing: the messages created at `now` join their source queues, split into
     /// packets of at most P flits.
-    fn create_packets<R: Routing, const S: bool>(
+    fn create_packets<R: Routing, S: Numbering>(
         &mut self,
         now: u64,
         pattern: &Pattern,
@@ -487,13 +487,13 @@ impl Hub {
     /// another shard are filed there, packets done with are freed, and messages delivered
     /// reach the workload and the collector. Returns the last cycle a flit moved and the flits
     /// in the network.
-    fn exchange<R: Routing, const S: bool>(
+    fn exchange<R: Routing, S: Numbering>(
         &mut self,
         shards: &mut Crew<Vc<R, S>, (u64, Shared)>,
     ) -> (u64, i64) {
         let (mut last_move, mut buffered) = (0, 0);
         for i in 0..shards.len() {
-            if S {
+            if S::SHARDED {
                 // (Only several shards send to each other.)
                 let (mut flits, mut credits) =
                     (std::mem::take(&mut shards[i].out.flits), std::mem::take(&mut shards[i].out.credits));
@@ -525,7 +525,7 @@ impl Hub {
 
     /// The next cycle to simulate after `now`: the next one, or with nothing buffered the next
     /// arrival, creation or delivery (credits too: each bucket must be emptied in its cycle).
-    fn next_cycle<R: Routing, const S: bool>(
+    fn next_cycle<R: Routing, S: Numbering>(
         &self,
         shards: &Crew<Vc<R, S>, (u64, Shared)>,
         now: u64,
@@ -545,7 +545,7 @@ impl Hub {
 
     /// The outcome of a run that stopped at the end of cycle `now` for `reason` (`None`: it ran
     /// out of cycles).
-    fn finish<R: Routing, const S: bool>(
+    fn finish<R: Routing, S: Numbering>(
         mut self,
         shards: &[Vc<R, S>],
         net: &Network,
@@ -555,7 +555,7 @@ impl Hub {
         self.collector.transmitted(shards.iter().map(|s| s.stats.flit_hops).sum());
         let deadlock = (reason == Some(StopReason::Deadlock)).then(|| {
             let whole =
-                Whole { shards, ivcs: &self.ivcs, channels: &self.channels, pkts: self.pkts.shared() };
+                AllShards { shards, ivcs: &self.ivcs, channels: &self.channels, pkts: self.pkts.shared() };
             whole.deadlock_report(now)
         });
         let busy = shards.iter().flat_map(|s| s.stats.busy.items().iter().copied());
@@ -597,14 +597,14 @@ impl Hub {
 }
 
 /// The whole network's state across its shards, as the deadlock report reads it.
-pub(super) struct Whole<'s, 'a, R: Routing, const S: bool> {
+struct AllShards<'s, 'a, R: Routing, S: Numbering> {
     shards: &'s [Vc<'a, R, S>],
     ivcs: &'s [usize],
     channels: &'s [usize],
     pkts: Shared,
 }
 
-impl<'s, 'a, R: Routing, const S: bool> Whole<'s, 'a, R, S> {
+impl<'s, 'a, R: Routing, S: Numbering> AllShards<'s, 'a, R, S> {
     /// The shard owning input VC `ivc`.
     fn at_ivc(&self, ivc: u32) -> &'s Vc<'a, R, S> {
         &self.shards[owner(self.ivcs, ivc as usize)]
@@ -617,7 +617,7 @@ impl<'s, 'a, R: Routing, const S: bool> Whole<'s, 'a, R, S> {
     }
 }
 
-impl<R: Routing, const S: bool> Vc<'_, R, S> {
+impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// The shard's cycle, after the run has filed the cycle's new packets: flits and credits
     /// arrive, sources write flits, and every router holding flits runs its cycle.
     fn cycle(&mut self, now: u64, shared: Shared) {

@@ -7,50 +7,90 @@ use crate::Msg;
 use netwrap_topo::Network;
 use std::ops::{Index, IndexMut, Range};
 
-/// A shard's part of a table indexed by the network's numbers (input VC, port, channel, output
-/// VC, router, terminal): the elements `base..base + len`, indexed by their network numbers.
-/// An index outside the part panics (it would be another shard's element).
-///
-/// `SHARDED`: whether the run has several shards. With one, every part starts at 0 and an
-/// index is used as it is: the subtraction of the base would cost the one-thread run about 8%
-/// more instructions (callgrind, `vc-caminos8x8`'s configuration), as every table is indexed
-/// several times per flit.
-#[derive(Clone, Debug)]
-pub(super) struct Part<T, const SHARDED: bool> {
-    base: usize,
-    items: Vec<T>,
+/// How a run's tables are numbered: from 0 with one shard ([`OneShard`]), from each shard's
+/// first number with several ([`ManyShards`]). With one shard an index is used as it is, and a
+/// part keeps no base: subtracting one would cost the one-thread run about 8% more
+/// instructions (callgrind, `vc-caminos8x8`'s configuration), as every table is indexed several
+/// times per flit, and a base beside each of some forty tables' headers slowed it by 5%.
+pub(super) trait Numbering: Send + 'static {
+    /// Whether the run has several shards.
+    const SHARDED: bool;
+    /// Where a part's numbers start (nothing with one shard).
+    type Base: Copy + std::fmt::Debug + Send;
+    fn base(start: usize) -> Self::Base;
+    fn start(base: Self::Base) -> usize;
 }
 
-impl<T: Clone, const SHARDED: bool> Part<T, SHARDED> {
-    /// Elements `range`, each `value`.
-    pub fn filled(range: Range<usize>, value: T) -> Self {
-        assert!(SHARDED || range.start == 0, "one shard's parts start at 0");
-        Part { base: range.start, items: vec![value; range.len()] }
+/// One shard: every part starts at 0.
+pub(super) struct OneShard;
+
+/// Several shards: a part starts at its shard's first number.
+pub(super) struct ManyShards;
+
+impl Numbering for OneShard {
+    const SHARDED: bool = false;
+    type Base = ();
+    #[inline(always)]
+    fn base(start: usize) {
+        assert_eq!(start, 0, "one shard's parts start at 0");
+    }
+    #[inline(always)]
+    fn start(_: ()) -> usize {
+        0
     }
 }
 
-impl<T, const SHARDED: bool> Part<T, SHARDED> {
+impl Numbering for ManyShards {
+    const SHARDED: bool = true;
+    type Base = usize;
+    #[inline(always)]
+    fn base(start: usize) -> usize {
+        start
+    }
+    #[inline(always)]
+    fn start(base: usize) -> usize {
+        base
+    }
+}
+
+/// A shard's part of a table indexed by the network's numbers (input VC, port, channel, output
+/// VC, router, terminal): the elements `base..base + len`, indexed by their network numbers.
+/// An index outside the part panics (it would be another shard's element).
+#[derive(Clone, Debug)]
+pub(super) struct Part<T, S: Numbering> {
+    base: S::Base,
+    items: Vec<T>,
+}
+
+impl<T: Clone, S: Numbering> Part<T, S> {
+    /// Elements `range`, each `value`.
+    pub fn filled(range: Range<usize>, value: T) -> Self {
+        Part { base: S::base(range.start), items: vec![value; range.len()] }
+    }
+}
+
+impl<T, S: Numbering> Part<T, S> {
     /// Elements `range.start..`, `f(i)` each.
     pub fn from_fn(range: Range<usize>, f: impl FnMut(usize) -> T) -> Self {
-        assert!(SHARDED || range.start == 0, "one shard's parts start at 0");
-        Part { base: range.start, items: range.map(f).collect() }
+        Part { base: S::base(range.start), items: range.map(f).collect() }
     }
 
     /// Where index `i` is in the items.
     #[inline(always)]
     fn at(&self, i: usize) -> usize {
-        if SHARDED { i.wrapping_sub(self.base) } else { i }
+        if S::SHARDED { i.wrapping_sub(S::start(self.base)) } else { i }
     }
 
     /// No elements (a table the run does not use).
     pub fn empty() -> Self {
-        Part { base: 0, items: Vec::new() }
+        Part { base: S::base(0), items: Vec::new() }
     }
 
     /// The network numbers this part holds.
     #[inline]
     pub fn range(&self) -> Range<usize> {
-        self.base..self.base + self.items.len()
+        let start = S::start(self.base);
+        start..start + self.items.len()
     }
 
     /// The elements, in number order.
@@ -63,7 +103,7 @@ impl<T, const SHARDED: bool> Part<T, SHARDED> {
     }
 }
 
-impl<T, const SHARDED: bool> Index<usize> for Part<T, SHARDED> {
+impl<T, S: Numbering> Index<usize> for Part<T, S> {
     type Output = T;
 
     #[inline(always)]
@@ -72,7 +112,7 @@ impl<T, const SHARDED: bool> Index<usize> for Part<T, SHARDED> {
     }
 }
 
-impl<T, const SHARDED: bool> IndexMut<usize> for Part<T, SHARDED> {
+impl<T, S: Numbering> IndexMut<usize> for Part<T, S> {
     #[inline(always)]
     fn index_mut(&mut self, i: usize) -> &mut T {
         let i = self.at(i);
@@ -80,7 +120,7 @@ impl<T, const SHARDED: bool> IndexMut<usize> for Part<T, SHARDED> {
     }
 }
 
-impl<T, const SHARDED: bool> Index<Range<usize>> for Part<T, SHARDED> {
+impl<T, S: Numbering> Index<Range<usize>> for Part<T, S> {
     type Output = [T];
 
     #[inline(always)]
@@ -89,7 +129,7 @@ impl<T, const SHARDED: bool> Index<Range<usize>> for Part<T, SHARDED> {
     }
 }
 
-impl<T, const SHARDED: bool> IndexMut<Range<usize>> for Part<T, SHARDED> {
+impl<T, S: Numbering> IndexMut<Range<usize>> for Part<T, S> {
     #[inline(always)]
     fn index_mut(&mut self, r: Range<usize>) -> &mut [T] {
         let (a, b) = (self.at(r.start), self.at(r.end));

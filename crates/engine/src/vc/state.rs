@@ -5,7 +5,7 @@
 //! packets and messages ([`Packets`]) and the statistics ([`Stats`]); [`Vc`] holds them all,
 //! with the wires, and the stages (the sibling modules) are its methods.
 
-use super::part::{Part, Shared, Span};
+use super::part::{Numbering, Part, Shared, Span};
 use super::wires::Wires;
 use crate::params::{Arbitration, Avoidance, Switching, VcParams};
 use crate::{ClassService, Msg, NEVER, PacketStats, RunSpec};
@@ -435,7 +435,7 @@ pub(super) struct Queued {
 
 /// The output buffers: a FIFO of [`Queued`] flits per channel output VC (in the arena at
 /// `o · ob`), the flits each channel's VCs hold, and each channel's link arbiter's pointer.
-pub(super) struct OutBuffers<const S: bool> {
+pub(super) struct OutBuffers<S: Numbering> {
     pub flits: Part<Queued, S>,
     pub head: Part<u32, S>,
     pub len: Part<u32, S>,
@@ -444,7 +444,7 @@ pub(super) struct OutBuffers<const S: bool> {
 }
 
 /// The buffers and the VC state.
-pub(super) struct Buffers<const S: bool> {
+pub(super) struct Buffers<S: Numbering> {
     /// Flits, one arena of (ports × V × F) slots: input VC i's FIFO from slot i·F.
     pub flits: Part<Flit, S>,
     pub ivcs: Part<InVc, S>,
@@ -475,7 +475,7 @@ const CACHED: usize = 8;
 /// the input VC's own (the lists made at the first overflow, each empty until needed, then
 /// reused): a slot sized for any out-degree would grow with the square of the degree on
 /// complete graphs, and a fixed slot alone would drop candidates.
-pub(super) struct RouteCache<const S: bool> {
+pub(super) struct RouteCache<S: Numbering> {
     /// Each slot's candidates: `len[i]` of them, from `first[i · stride]`, or the overflow
     /// list when more than `stride`.
     len: Part<u32, S>,
@@ -484,7 +484,7 @@ pub(super) struct RouteCache<const S: bool> {
     overflow: Part<Vec<ChannelId>, S>,
 }
 
-impl<const S: bool> RouteCache<S> {
+impl<S: Numbering> RouteCache<S> {
     /// The slots of input VCs `ivcs`.
     fn new(ivcs: std::ops::Range<usize>, net: &Network) -> Self {
         let stride = (net.degree_range().1 as usize).clamp(1, CACHED);
@@ -522,7 +522,7 @@ impl<const S: bool> RouteCache<S> {
     }
 }
 
-impl<const S: bool> Buffers<S> {
+impl<S: Numbering> Buffers<S> {
     /// The buffers and VC state of span `span`'s routers.
     fn new(c: &Config, layout: &Layout, span: &Span, net: &Network) -> Self {
         let ivcs = Span::times(&span.ports, c.v);
@@ -623,7 +623,7 @@ impl<const S: bool> Buffers<S> {
 }
 
 /// The routers' activity: which hold flits, and their rotating priorities.
-pub(super) struct Routers<const S: bool> {
+pub(super) struct Routers<S: Numbering> {
     /// Flits in each router's input and output buffers.
     pub flits: Part<u32, S>,
     /// The shard's routers holding flits, a bit each from its first router (`first`; visited
@@ -637,7 +637,7 @@ pub(super) struct Routers<const S: bool> {
     pub rr: Part<(u32, u32), S>,
 }
 
-impl<const S: bool> Routers<S> {
+impl<S: Numbering> Routers<S> {
     /// A flit enters router `rt`'s buffers.
     #[inline]
     pub fn add_flit(&mut self, rt: u32) {
@@ -653,7 +653,7 @@ impl<const S: bool> Routers<S> {
 
 /// The cycle each input port, output channel and ejection port last moved a flit (switch
 /// allocation grants each one flit a cycle).
-pub(super) struct SwitchUse<const S: bool> {
+pub(super) struct SwitchUse<S: Numbering> {
     pub input: Part<u64, S>,
     /// With wide channels, each input port's flits left to move in a cycle (the cycle, and
     /// how many): a port moves up to its width a cycle, over one grant or several.
@@ -665,7 +665,7 @@ pub(super) struct SwitchUse<const S: bool> {
 }
 
 /// The terminals: source queues, injection and ejection.
-pub(super) struct Terminals<const S: bool> {
+pub(super) struct Terminals<S: Numbering> {
     /// Each terminal's packets waiting to be written, in creation order.
     pub queue: Part<VecDeque<u32>, S>,
     /// The injection VC (input VC number) its front packet holds, or [`NONE`]; flits of it
@@ -745,7 +745,7 @@ impl Packets {
 }
 
 /// What the run measures beyond the collector.
-pub(super) struct Stats<const S: bool> {
+pub(super) struct Stats<S: Numbering> {
     /// Busy cycles per channel in the window.
     pub busy: Part<u64, S>,
     /// Buffer occupancy of the channels' input VCs (by input VC; the injection channels' stay
@@ -769,7 +769,7 @@ pub(super) struct Stats<const S: bool> {
     pub buffered: i64,
 }
 
-impl<const S: bool> Stats<S> {
+impl<S: Numbering> Stats<S> {
     /// A flit enters channel input VC `i` at `now`: its stay starts (see `occupancy`).
     #[inline]
     pub fn arrive(&mut self, i: usize, now: u64, warmup: u64) {
@@ -839,7 +839,7 @@ pub(super) struct Outbox {
 }
 
 /// One shard's routers, with their terminals (the whole network on one thread).
-pub(super) struct Vc<'a, R: Routing, const S: bool> {
+pub(super) struct Vc<'a, R: Routing, S: Numbering> {
     pub net: &'a Network,
     pub routing: &'a R,
     pub c: Config,
@@ -866,7 +866,7 @@ pub(super) struct Vc<'a, R: Routing, const S: bool> {
     pub out: Outbox,
 }
 
-impl<'a, R: Routing, const S: bool> Vc<'a, R, S> {
+impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
     /// The routers of `span`, with their terminals, channels and VCs.
     #[allow(clippy::too_many_arguments)]
     pub fn new(

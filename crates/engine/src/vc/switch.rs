@@ -1,13 +1,14 @@
 //! Switch allocation, switch traversal, link traversal and ejection, and the far ends of the
 //! wires: flits landing in the next router's buffers, credits reaching their senders.
 
+use super::part::Numbering;
 use super::state::{EJECT, NONE, Queued, Scratch, TAIL, Vc, serve};
 use crate::params::Allocator;
 use crate::prefetch;
 use crate::switch_alloc::{self, Request};
 use netwrap_topo::Routing;
 
-impl<R: Routing, const S: bool> Vc<'_, R, S> {
+impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// Link traversal's far end: the flits sent l cycles ago enter their input VCs. On a
     /// network whose state outgrows the caches they are only sorted here, stably, by block of
     /// 64 routers (a word of the active set), and each block's land just before its routers
@@ -292,7 +293,7 @@ impl<R: Routing, const S: bool> Vc<'_, R, S> {
             // (The output VC feeding it: VC ivc mod V of channel `port`.)
             let o = port * self.c.v + ivc % self.c.vd;
             let d = self.layout.latency[port as usize];
-            if !S || self.buf.ovcs.range().contains(&(o as usize)) {
+            if !S::SHARDED || self.buf.ovcs.range().contains(&(o as usize)) {
                 self.credits.send(o, d);
             } else {
                 self.out.credits.push((now + d as u64, o));
@@ -457,7 +458,7 @@ impl<R: Routing, const S: bool> Vc<'_, R, S> {
         let down = self.buf.ovcs[o as usize].down;
         let (flit, d) = ((if tail { down | TAIL } else { down }, pkt), self.layout.latency[c]);
         // (Bound for this shard's routers, or filed in another's after the cycle.)
-        if !S || self.buf.ivcs.range().contains(&(down as usize)) {
+        if !S::SHARDED || self.buf.ivcs.range().contains(&(down as usize)) {
             self.wires.send(flit, d);
         } else {
             self.out.flits.push((now + d as u64, flit));
