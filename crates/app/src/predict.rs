@@ -237,8 +237,7 @@ pub struct NetworkCurve {
 /// processors that wait, replies and traces (the model is an open network at a known rate);
 /// periodic intervals (the model's arrivals are Bernoulli); a size mix (the waits here are for
 /// one service time a channel); routings whose split depends on queue state (adaptive paths,
-/// adaptive next hops) and paths whose turn flows are not computed (Valiant, the locality
-/// subcube).
+/// adaptive next hops) and the locality subcube (its turn flows are not computed).
 pub fn network_queues(
     spec: &crate::Spec,
 ) -> Result<(netwrap_model::network::NetworkQueues, netwrap_sim::Resolved, netwrap_sim::Experiment)> {

@@ -313,6 +313,10 @@ impl NetworkQueues {
 /// messages, so T's contention is k_d·Σ_j W_j = B·ρ/(1 − ρ)·Σ_j P_j/k_d with
 /// Σ_j P_j = n·c·a + a²q/(1 + q)·(n − (1 − q^{2n})/(1 − q²)); eq. 10's is
 /// B·ρ/(1 − ρ)·(n + 1)(k_d − 1)/k_d. Their ratio is R. (k = 4, n = 2: R = 1.23046875/1.5.)
+///
+/// Bound: the second term of ΣP is positive and c·a = a(k_d − a) ≥ a(k_d − 1), so
+/// R ≥ n·a/(n + 1), i.e. eq. 10's contention exceeds the exact split's by less than
+/// 1/(n + 1) + 1/k of itself; R → n/(n + 1) as k grows.
 /// Undefined for k ≤ 3 (eq. 8's form vanishes at k_d = 1).
 pub fn eq10_ratio(k: u32, n: u32) -> f64 {
     let (kf, nf) = (k as f64, n as f64);

@@ -19,7 +19,8 @@ use crate::SimError;
 use crate::load::cube_loads;
 use netwrap_engine::traffic::{GroupShift, LocalitySubcube, MessageSize, Pattern};
 use netwrap_topo::metrics::{
-    FlowScratch, INJECTED, LOAD_WORK_LIMIT, add_flow, add_leg, bounded_channel_loads,
+    FlowScratch, FlowSink, INJECTED, LOAD_WORK_LIMIT, LegEnd, add_flow, bounded_channel_loads, injected,
+    walk_leg,
 };
 use netwrap_topo::{
     Candidates, Family, Legs, Network, PathChoice, Paths, RouterId, TerminalId, Topology, Visitor, bfs_from,
@@ -181,8 +182,16 @@ pub fn nonminimal_loads(
     let Some(flows) = pattern_flows(topo.network().terminals(), pattern) else {
         return not_computed("the locality subcube's loads are known for minimal routes only".into());
     };
-    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups() }) {
-        Ok(loads) => Ok(Ok(loads)),
+    let sink = vec![0.0; topo.network().channels().len()];
+    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups(), sink }) {
+        Ok((loads, longest)) => Ok(Ok(ChannelLoads {
+            loads,
+            longest,
+            method: format!(
+                "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates",
+                paths.via.name()
+            ),
+        })),
         Err(SimError::Invalid(why)) if why.starts_with("too much work") => not_computed(why),
         Err(e) => Err(e),
     }
@@ -262,7 +271,7 @@ impl TurnFlows {
 #[derive(Default)]
 struct TurnSink(std::collections::HashMap<(u32, u32), f64>);
 
-impl netwrap_topo::metrics::FlowSink for TurnSink {
+impl FlowSink for TurnSink {
     const TURNS: bool = true;
     fn take(&mut self, input: u32, channel: u32, weight: f64) {
         *self.0.entry((channel, input)).or_default() += weight;
@@ -270,27 +279,40 @@ impl netwrap_topo::metrics::FlowSink for TurnSink {
 }
 
 /// The turn flows of `pattern` on `topo` under `paths` (every flow routed, split over the
-/// routing's candidates as the exact loads split it), or why not: the locality subcube (its
-/// flows are known in closed form only), non-minimal paths (Valiant's two legs are not yet
-/// walked by turn), adaptive paths (their split follows queue state), or more work than
-/// [`LOAD_WORK_LIMIT`] routing decisions.
+/// routing's candidates as the exact loads split it; Valiant's over its intermediates and
+/// each leg over the candidates, as [`nonminimal_loads`] splits it, a message reaching its
+/// second leg by the channel it reached its intermediate by), or why not: the locality
+/// subcube (its flows are known in closed form only), adaptive paths (their split follows
+/// queue state), or more work than [`LOAD_WORK_LIMIT`] routing decisions.
 pub fn turn_flows(
     topo: &Topology,
     pattern: &Pattern,
     paths: Paths,
 ) -> Result<Result<TurnFlows, String>, SimError> {
-    if paths.choice != PathChoice::Minimal {
-        return Ok(Err(if paths.choice.adaptive() {
-            "adaptive paths follow queue state: their split over paths is not known before a run".into()
-        } else {
-            "the turn flows of non-minimal (Valiant) paths are not yet computed".into()
-        }));
+    if paths.choice.adaptive() {
+        return Ok(Err(
+            "adaptive paths follow queue state: their split over paths is not known before a run".into(),
+        ));
     }
     let n = topo.network().terminals();
     let Some(flows) = pattern_flows(n, pattern) else {
         return Ok(Err("the locality subcube's flows are known in closed form only, not by turn".into()));
     };
-    topo.visit(TurnWalk { flows })
+    if paths.choice == PathChoice::Minimal {
+        return topo.visit(TurnWalk { flows });
+    }
+    let messages = flows.iter().map(|f| f.2).sum();
+    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups(), sink: TurnSink::default() }) {
+        Ok((sink, _)) => Ok(Ok(sink.flows(
+            messages,
+            format!(
+                "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates, kept apart by the input it arrived by",
+                paths.via.name()
+            ),
+        ))),
+        Err(SimError::Invalid(why)) if why.starts_with("too much work") => Ok(Err(why)),
+        Err(e) => Err(e),
+    }
 }
 
 /// Every flow routed into a [`TurnSink`] ([`turn_flows`]).
@@ -316,42 +338,59 @@ impl Visitor for TurnWalk {
                 )));
             }
         }
+        Ok(Ok(sink.flows(
+            messages,
+            "exact, every flow routed, split evenly over the routing's candidates at every hop, kept apart by the input it arrived by".into(),
+        )))
+    }
+}
+
+impl TurnSink {
+    /// The turns collected, for `messages` sent a cycle in all.
+    fn flows(self, messages: f64, method: String) -> TurnFlows {
         let mut turns: Vec<Turn> =
-            sink.0.into_iter().map(|((channel, input), rate)| Turn { channel, input, rate }).collect();
+            self.0.into_iter().map(|((channel, input), rate)| Turn { channel, input, rate }).collect();
         turns.sort_unstable_by_key(|t| (t.channel, t.input));
         let injected: f64 = turns.iter().filter(|t| t.input & INJECTED != 0).map(|t| t.rate).sum();
         let crossings: f64 = turns.iter().map(|t| t.rate).sum();
-        Ok(Ok(TurnFlows {
+        TurnFlows {
             turns,
             messages,
             unrouted: (messages - injected).max(0.0),
             mean_hops: crossings / messages.max(f64::MIN_POSITIVE),
-            method: "exact, every flow routed, split evenly over the routing's candidates at every hop, kept apart by the input it arrived by".into(),
-        }))
+            method,
+        }
     }
 }
 
-/// Valiant's flows walked leg by leg (see [`nonminimal_facts`]).
-struct ValiantFlows {
+/// Valiant's flows walked leg by leg (see [`nonminimal_facts`]) into `sink`: the loads, or
+/// (with a sink that keeps inputs apart) the turn flows.
+struct ValiantFlows<S> {
     flows: Vec<(u32, u32, f64)>,
     paths: Paths,
     groups: Option<(u32, u32)>,
+    sink: S,
 }
 
-impl Visitor for ValiantFlows {
-    type Output = Result<ChannelLoads, SimError>;
-    fn visit<F: Family>(self, f: &F) -> Self::Output {
+impl<S: FlowSink> Visitor for ValiantFlows<S> {
+    /// The sink filled, and the longest route.
+    type Output = Result<(S, u64), SimError>;
+    fn visit<F: Family>(mut self, f: &F) -> Self::Output {
         let net = f.network();
         let legs = Legs::new(self.paths, net, self.groups);
         let vias = legs.intermediates();
-        // Flows from one router to one destination share their routes: merge them.
-        let mut flows: Vec<(RouterId, u32, f64)> =
-            self.flows.iter().map(|&(s, d, w)| (net.inject_router(s), d, w)).collect();
-        flows.sort_unstable_by_key(|&(r, d, _)| (r, d));
+        // Flows from one router to one destination share their routes: merge them (with turns,
+        // those of one terminal: each terminal's injection is an input of its own).
+        let mut flows: Vec<(RouterId, u32, u32, f64)> = self
+            .flows
+            .iter()
+            .map(|&(s, d, w)| (net.inject_router(s), if S::TURNS { injected(s) } else { 0 }, d, w))
+            .collect();
+        flows.sort_unstable_by_key(|&(r, i, d, _)| (r, i, d));
         flows.dedup_by(|b, a| {
-            let same = (a.0, a.1) == (b.0, b.1);
+            let same = (a.0, a.1, a.2) == (b.0, b.1, b.2);
             if same {
-                a.2 += b.2;
+                a.3 += b.3;
             }
             same
         });
@@ -364,23 +403,25 @@ impl Visitor for ValiantFlows {
                 LOAD_WORK_LIMIT as f64
             )));
         }
-        let mut load = vec![0.0; net.channels().len()];
+        let sink = &mut self.sink;
         let mut scratch = FlowScratch::for_network(net);
         let (mut longest, mut work) = (0u64, 0u64);
-        let mut landed: Vec<(RouterId, f64, u64)> = Vec::new();
-        let mut ends: Vec<(RouterId, f64, u64)> = Vec::new();
-        for &(r, d, w) in &flows {
+        let mut landed: Vec<LegEnd> = Vec::new();
+        let mut ends: Vec<LegEnd> = Vec::new();
+        for &(r, input, d, w) in &flows {
             if legs.local(r, d) {
-                let (n, l) = add_leg(net, f, r, d, w, 0, |_| false, &mut load, &mut scratch, &mut ends)?;
+                let (n, l) = walk_leg(net, f, (r, input), d, w, 0, |_| false, sink, &mut scratch, &mut ends)?;
                 (work, longest) = (work + n, longest.max(l));
                 continue;
             }
             for &(v, share) in &vias {
                 let arrived = |at: RouterId| legs.arrived(at, v);
-                work += add_leg(net, f, r, v, w * share, 0, arrived, &mut load, &mut scratch, &mut landed)?.0;
-                for &(mid, wm, steps) in &landed {
+                work +=
+                    walk_leg(net, f, (r, input), v, w * share, 0, arrived, sink, &mut scratch, &mut landed)?
+                        .0;
+                for &(mid, wm, steps, via) in &landed {
                     let (n, l) =
-                        add_leg(net, f, mid, d, wm, steps, |_| false, &mut load, &mut scratch, &mut ends)?;
+                        walk_leg(net, f, (mid, via), d, wm, steps, |_| false, sink, &mut scratch, &mut ends)?;
                     (work, longest) = (work + n, longest.max(l));
                 }
             }
@@ -391,14 +432,7 @@ impl Visitor for ValiantFlows {
                 )));
             }
         }
-        Ok(ChannelLoads {
-            loads: load,
-            longest,
-            method: format!(
-                "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates",
-                self.paths.via.name()
-            ),
-        })
+        Ok((self.sink, longest))
     }
 }
 
@@ -975,6 +1009,27 @@ mod tests {
                 assert!((a.max - b.max).abs() < 1e-9 && (a.sum - b.sum).abs() < 1e-9, "{json}: {a:?} {b:?}");
             }
             assert!((t.mean_hops - f.mean_hops).abs() < 1e-9, "{json}");
+        }
+    }
+
+    /// Verification: Valiant's turns are its exact loads split (one walk behind both), on a
+    /// 4-ary 2-cube and a 4 × 4 mesh under uniform traffic and transpose; Λ = the 16 messages
+    /// sent a cycle.
+    #[test]
+    fn valiant_turns_sum_to_its_exact_loads() {
+        let valiant = RoutingSpec { algorithm: RoutingAlgorithm::Valiant, ..Default::default() };
+        let paths = valiant.paths();
+        for json in [r#"{"family": "torus", "k": 4, "n": 2}"#, r#"{"family": "mesh", "k": 4}"#] {
+            let spec: TopologySpec = serde_json::from_str(json).unwrap();
+            let topo = spec.shape(&valiant).unwrap().build().unwrap();
+            for pattern in [Pattern::Uniform(16), Pattern::Fixed(traffic::transpose(16).unwrap())] {
+                let l = nonminimal_loads(&topo, &pattern, paths).unwrap().unwrap();
+                let t = turn_flows(&topo, &pattern, paths).unwrap().unwrap();
+                for (a, b) in t.loads(l.loads.len()).iter().zip(&l.loads) {
+                    assert!((a - b).abs() < 1e-12, "{json}: {a} vs {b}");
+                }
+                assert!((t.messages - 16.0).abs() < 1e-12);
+            }
         }
     }
 

@@ -44,8 +44,9 @@ fn small_torus_by_hand() {
 /// steers a node's packets to every dimension (ρ_i = m/n each, the (1 + 1/n) of eq. 6) and
 /// feeds every output from its own and the next dimension; dimension order sends a new packet
 /// into the first dimension it must cross. The bound that follows: |T − T_eq10| =
-/// (1 − R)·w·n·k_d, with R → n/(n + 1) for large k (at most 1/(n + 1) of eq. 10's contention,
-/// so, within the range eq. 8 is meant for, k_d > 2, 0 < 1 − R ≤ 1/(n + 1) + O(1/k)).
+/// (1 − R)·w·n·k_d, with R → n/(n + 1) for large k. The bound, from R's formula: its
+/// second term is positive and c·a/(k_d − 1) = a(k_d − a)/(k_d − 1) ≥ a (as a < 1), so
+/// R ≥ n·a/(n + 1) and 1 − R ≤ 1/(n + 1) + n/((n + 1)k) < 1/(n + 1) + 1/k.
 #[test]
 fn unidirectional_torus_reduces_to_eq10_times_r() {
     for (k, n) in [(4u32, 2u32), (8, 2), (6, 3), (16, 2)] {
@@ -74,7 +75,7 @@ fn unidirectional_torus_reduces_to_eq10_times_r() {
                     r * w_eq10
                 );
                 let nf = n as f64;
-                assert!(1.0 - r > 0.0 && 1.0 - r <= 1.0 / (nf + 1.0) + 2.0 / k as f64, "R({k}, {n}) = {r}");
+                assert!(1.0 - r > 0.0 && 1.0 - r < 1.0 / (nf + 1.0) + 1.0 / k as f64, "R({k}, {n}) = {r}");
                 assert!((ours.max_rate - eq10.max_rate).abs() <= 1e-12 * eq10.max_rate);
             }
         }
@@ -179,4 +180,25 @@ fn refusals_name_the_field() {
         assert_eq!(s.path, path, "{e}");
         assert!(e.to_string().contains(words), "{e}");
     }
+}
+
+/// Characterisation: Valiant's paths on the 8-ary 2-cube (every flow split over its random
+/// intermediates, B = 4) at m = 0.01 (busiest ρ = 0.276), model against simulation, with the
+/// same budget as dimension order (10% of the model plus the simulation's 95% interval).
+/// Measured (100,000 messages, seed 1): 22.291 ± 0.084 against the model's 21.750 (+2.5%).
+#[test]
+fn valiant_on_the_8_ary_2_cube_is_within_ten_percent_of_simulation() {
+    let s = spec(
+        "[routing]\nalgorithm = \"valiant\"\n[workload]\nrate = 0.01\nsize = 4\n[run]\nmessages = 100000\n",
+    );
+    let model = network(&s, None).unwrap().points[0].prediction.clone();
+    assert!(
+        (model.utilization - model.max_utilization).abs() < 1e-12,
+        "a vertex-transitive network: every channel alike"
+    );
+    let r = simulate(&s).unwrap();
+    assert!((r.result.expected_mean_hops - model.mean_hops).abs() < 1e-9);
+    let (t, ci) = (r.result.report.latency.unwrap(), r.result.report.latency_ci95.unwrap());
+    let latency = model.latency.unwrap();
+    assert!((t - latency).abs() <= 0.10 * latency + ci, "simulated {t} ± {ci}, model {latency}");
 }
