@@ -230,17 +230,27 @@ pub struct NetworkCurve {
     pub points: Vec<NetworkReport>,
 }
 
+/// The queues of a spec's network ([`network_queues`]).
+pub struct NetworkQueuesOf {
+    /// Every channel's queue.
+    pub queues: netwrap_model::network::NetworkQueues,
+    /// How the turn flows were computed.
+    pub method: String,
+    /// The point the spec resolves to.
+    pub point: netwrap_sim::Resolved,
+    /// The network built (for a caller that also simulates it).
+    pub experiment: netwrap_sim::Experiment,
+}
+
 /// The queues of `spec`'s network, from its turn flows, with the point the spec resolves to
-/// and the network built (for a caller that also simulates it).
+/// and the network built.
 ///
 /// Refused, with the field at fault: the virtual-channel router (its model is not built);
 /// processors that wait, replies and traces (the model is an open network at a known rate);
 /// periodic intervals (the model's arrivals are Bernoulli); a size mix (the waits here are for
 /// one service time a channel); routings whose split depends on queue state (adaptive paths,
 /// adaptive next hops) and the locality subcube (its turn flows are not computed).
-pub fn network_queues(
-    spec: &crate::Spec,
-) -> Result<(netwrap_model::network::NetworkQueues, netwrap_sim::Resolved, netwrap_sim::Experiment)> {
+pub fn network_queues(spec: &crate::Spec) -> Result<NetworkQueuesOf> {
     use crate::error::spec_error;
     use netwrap_engine::params::Interval;
     use netwrap_engine::traffic::MessageSize;
@@ -327,14 +337,13 @@ pub fn network_queues(
         unrouted: turns.unrouted,
         unrouted_latency: size.div_ceil(net.terminal_width() as u64) as f64,
     };
-    Ok((queues, sim, exp))
+    Ok(NetworkQueuesOf { queues, method: turns.method, point: sim, experiment: exp })
 }
 
 /// `netwrap model network`: the model of `spec`'s network at each of `rates` (the spec's own
 /// rate when `None`), see [`network_queues`].
 pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve> {
-    let (queues, sim, exp) = network_queues(spec)?;
-    let load_method = "exact turn flows: every flow routed, split evenly over the routing's candidates at every hop, kept apart by the input it arrives by".to_string();
+    let NetworkQueuesOf { queues, method: load_method, point: sim, experiment: exp } = network_queues(spec)?;
     let own = [sim.rate()];
     let rates = rates.unwrap_or(&own);
     let net = exp.network();
