@@ -917,6 +917,27 @@ fn model_network_end_to_end() {
         .stdout
         .clone();
     assert_eq!(String::from_utf8(csv).unwrap().lines().count(), 3);
+    // An experiment file: its sweep over workload.rate is the curve (4-ary 2-cube, B = 2:
+    // T0 = n·k_d + B = 5, m_sat = 1/(B·k_d) = 1/3); a sweep over anything else is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("curve.toml");
+    let text = "[topology]\nfamily = \"torus\"\nk = 4\nn = 2\n[workload]\nsize = 2\n[sweep]\n\"workload.rate\" = [0.05, 0.1]\n";
+    std::fs::write(&file, text).unwrap();
+    let out = netwrap()
+        .args(["model", "network", "--json"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let curve: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(curve.as_array().unwrap().len(), 2);
+    assert_eq!(num(&curve[1], "unloaded_latency"), 5.0);
+    assert!((num(&curve[1], "max_rate") - 1.0 / 3.0).abs() < 1e-12);
+    std::fs::write(&file, text.replace("\"workload.rate\" = [0.05, 0.1]", "\"workload.size\" = [1, 2]"))
+        .unwrap();
+    netwrap().args(["model", "network"]).arg(&file).assert().code(2).stderr(contains("workload.rate alone"));
     netwrap().args(["model", "network", "--router", "vc"]).assert().code(2).stderr(contains("--router"));
     netwrap()
         .args(["model", "network", "--routing", "ugal-local", "dragonfly"])
