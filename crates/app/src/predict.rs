@@ -194,6 +194,183 @@ pub fn fat_tree(r: &FatTreeRequest) -> Result<FatTreeReport> {
     Ok(FatTreeReport { model: "fat-tree", netwrap_version: VERSION, seed: None, config, prediction: p })
 }
 
+/// `netwrap model network`'s result at one rate: a queue on every channel of the spec's
+/// network ([`netwrap_model::network`]), its input streams the exact turn flows of the spec's
+/// routing and destination pattern (`netwrap_sim::routes::turn_flows`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NetworkReport {
+    /// `network`.
+    pub model: &'static str,
+    /// netwrap's version.
+    pub netwrap_version: &'static str,
+    /// No random stream is drawn: always absent.
+    pub seed: Option<u64>,
+    /// The spec, every key written, at this point's rate (as `netwrap sim --json` prints it).
+    pub config: netwrap_sim::SimSpec,
+    /// The network: its name, terminals, routers and channels.
+    pub network: netwrap_sim::NetworkInfo,
+    /// How the flows were computed.
+    pub load_method: String,
+    /// The prediction.
+    #[serde(flatten)]
+    pub prediction: netwrap_model::network::NetworkPrediction,
+    /// What resolving adjusted (not in the JSON).
+    #[serde(skip)]
+    pub notes: Vec<String>,
+    /// The point as resolved (not in the JSON: `config` is it written).
+    #[serde(skip)]
+    pub point: netwrap_sim::Resolved,
+}
+
+/// `netwrap model network`'s result: one [`NetworkReport`] per rate.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct NetworkCurve {
+    /// The points, in the order of the rates asked.
+    pub points: Vec<NetworkReport>,
+}
+
+/// The queues of a spec's network ([`network_queues`]).
+pub struct NetworkQueuesOf {
+    /// Every channel's queue.
+    pub queues: netwrap_model::network::NetworkQueues,
+    /// How the turn flows were computed.
+    pub method: String,
+    /// The point the spec resolves to.
+    pub point: netwrap_sim::Resolved,
+    /// The network built (for a caller that also simulates it).
+    pub experiment: netwrap_sim::Experiment,
+}
+
+/// The queues of `spec`'s network, from its turn flows, with the point the spec resolves to
+/// and the network built.
+///
+/// Refused, with the field at fault: the virtual-channel router (its model is not built);
+/// processors that wait, replies and traces (the model is an open network at a known rate);
+/// periodic intervals (the model's arrivals are Bernoulli); a size mix (the waits here are for
+/// one service time a channel); routings whose split depends on queue state (adaptive paths,
+/// adaptive next hops) and the locality subcube (its turn flows are not computed).
+pub fn network_queues(spec: &crate::Spec) -> Result<NetworkQueuesOf> {
+    use crate::error::spec_error;
+    use netwrap_engine::params::Interval;
+    use netwrap_engine::traffic::MessageSize;
+    use netwrap_model::network::{ChannelQueue, NetworkQueues, Stream};
+    use netwrap_sim::{Router, Source};
+    let spec = crate::Spec { model: None, ..spec.clone() };
+    let job = spec.resolve()?;
+    let sim = job.sim;
+    if sim.router.vc().is_some() {
+        return Err(spec_error(
+            "router.kind",
+            &[],
+            "model network: the virtual-channel router's model is not yet built; this model is the ideal switch's (--router ideal, the default)",
+        ));
+    }
+    debug_assert!(matches!(sim.router, Router::Ideal(_)));
+    match &sim.workload.source {
+        Source::Open { interval: Interval::Geometric, .. } => {}
+        Source::Open { interval: Interval::Periodic, .. } => {
+            return Err(spec_error(
+                "workload.processor.interval",
+                &[],
+                "model network: the model's arrivals are Bernoulli (geometric intervals); periodic intervals are not modelled",
+            ));
+        }
+        Source::Threads { .. } => {
+            return Err(spec_error(
+                "workload.processor.threads",
+                &[],
+                "model network: processors that wait for their accesses close the loop; this model is the open network (`netwrap model feedback` closes it on a k-ary n-cube)",
+            ));
+        }
+        Source::Trace(_) => {
+            return Err(spec_error(
+                "workload.trace",
+                &[],
+                "model network: the model predicts a rate and a destination pattern, and a trace replays its own messages",
+            ));
+        }
+    }
+    if sim.replies() {
+        return Err(spec_error(
+            "workload.reply",
+            &[],
+            "model network: replies from memories are not modelled (the requests' flows alone are)",
+        ));
+    }
+    let size = match sim.workload.size {
+        MessageSize::Fixed(b) => b as u64,
+        MessageSize::Bimodal { .. } => {
+            return Err(spec_error(
+                "workload.long-size",
+                &["workload.long-fraction"],
+                "model network: a mix of message lengths is not modelled (each channel's wait is for one service time); give one --size",
+            ));
+        }
+    };
+    let exp = netwrap_sim::Experiment::build(&sim)?;
+    let turns = exp.turn_flows()?.map_err(|why| {
+        let (path, also): (&str, &[&str]) = match sim.workload.destinations {
+            netwrap_sim::Destinations::Locality(_) => ("workload.locality", &[]),
+            _ if why.contains("work") => ("workload.pattern", &[]),
+            _ => ("routing.algorithm", &[]),
+        };
+        spec_error(path, also, format!("model network: the flows are not known: {why}"))
+    })?;
+    let net = exp.network();
+    let mut channels: Vec<ChannelQueue> = net
+        .channels()
+        .iter()
+        .map(|c| ChannelQueue {
+            service: size.div_ceil(c.width as u64),
+            width: c.width as u32,
+            inputs: Vec::new(),
+        })
+        .collect();
+    for t in &turns.turns {
+        let from = (t.input & netwrap_topo::metrics::INJECTED == 0).then_some(t.input);
+        channels[t.channel as usize].inputs.push(Stream { from, rate: t.rate });
+    }
+    let queues = NetworkQueues {
+        channels,
+        messages: turns.messages,
+        unrouted: turns.unrouted,
+        unrouted_latency: size.div_ceil(net.terminal_width() as u64) as f64,
+    };
+    Ok(NetworkQueuesOf { queues, method: turns.method, point: sim, experiment: exp })
+}
+
+/// `netwrap model network`: the model of `spec`'s network at each of `rates` (the spec's own
+/// rate when `None`), see [`network_queues`].
+pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve> {
+    let NetworkQueuesOf { queues, method: load_method, point: sim, experiment: exp } = network_queues(spec)?;
+    let own = [sim.rate()];
+    let rates = rates.unwrap_or(&own);
+    let net = exp.network();
+    let info = netwrap_sim::NetworkInfo {
+        name: net.name().to_string(),
+        nodes: net.terminals(),
+        routers: net.routers(),
+        channels: net.channels().len() as u64,
+    };
+    let mut points = Vec::with_capacity(rates.len());
+    for &rate in rates {
+        let prediction = queues.predict(rate).map_err(invalid_parameters)?;
+        points.push(NetworkReport {
+            model: "network",
+            netwrap_version: VERSION,
+            seed: None,
+            config: sim.with_rate(rate).written(),
+            point: sim.with_rate(rate),
+            network: info.clone(),
+            load_method: load_method.clone(),
+            prediction,
+            notes: sim.notes.clone(),
+        });
+    }
+    Ok(NetworkCurve { points })
+}
+
 /// A request the facade reads from a JSON value ([`request`]).
 pub trait Request: Serialize + DeserializeOwned {
     /// A complete, valid request: its keys are every key the request has.

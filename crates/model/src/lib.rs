@@ -14,6 +14,8 @@
 //! - [`indirect`]: buffered multistage networks (Agarwal 1991 eqs. 13–14, the homework's App. C).
 //! - [`feedback`]: processor utilisation with feedback (the homework's App. D).
 //! - [`fat_tree`]: the wormhole butterfly fat-tree (Greenberg & Guan).
+//! - [`network`]: a queue on every channel of any network, Agarwal 1991 eqs. 3–8 generalised
+//!   (its input streams from the simulator's turn flows).
 //! - [`figures`]: Agarwal 1991's Figures 6–16 as data.
 //! - [`design`]: constrained design search (the homework's Ex 7).
 //! - [`exercises`]: the homework's Ex 4 and Ex 6.
@@ -36,6 +38,7 @@ pub mod feedback;
 pub mod figures;
 pub mod indirect;
 pub mod kary_ncube;
+pub mod network;
 pub mod request;
 
 pub use error::ModelError;

@@ -1212,8 +1212,8 @@ fn latency_text(r: &netwrap_sim::report::Report, wide: bool) -> String {
     }
 }
 
-fn routing_text(r: &Simulation) -> String {
-    let c = &r.result.point;
+/// The routing of a resolved point, in words (the report's `routing:`).
+pub fn routing_text(c: &netwrap_sim::Resolved) -> String {
     if c.updown() {
         return "up*/down* from router 0 (Schroeder et al. 1991, Autonet; --deadlock updown)".into();
     }
@@ -1375,7 +1375,7 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
             netwrap_sim::Router::Ideal(netwrap_sim::EngineKind::Fast) => "fast",
             netwrap_sim::Router::Ideal(netwrap_sim::EngineKind::Reference) => "flit-by-flit reference",
         },
-        routing_text(r),
+        routing_text(&r.result.point),
         if c_trace(r).is_some() {
             "none (a trace's messages are the run's own)"
         } else {

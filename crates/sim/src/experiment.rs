@@ -445,6 +445,19 @@ impl Experiment {
         &self.facts
     }
 
+    /// The turn flows of its routes under its pattern ([`crate::routes::turn_flows`]): every
+    /// channel's arrivals split by the input feeding them, per unit request rate; or why they
+    /// are not known before a run. A routing that offers several next hops, which the engines
+    /// choose among by queue state, is one of those: an even split over them is not the run's.
+    pub fn turn_flows(&self) -> Result<Result<crate::routes::TurnFlows, String>, SimError> {
+        if self.choice.routing {
+            return Ok(Err(
+                "the routing offers several next hops, chosen by queue state: how it splits its messages depends on the load".into(),
+            ));
+        }
+        crate::routes::turn_flows(&self.topology, &self.pattern, self.spec.routing.paths())
+    }
+
     /// The built network.
     pub fn network(&self) -> &Network {
         self.topology.network()

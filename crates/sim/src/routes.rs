@@ -18,7 +18,10 @@
 use crate::SimError;
 use crate::load::cube_loads;
 use netwrap_engine::traffic::{GroupShift, LocalitySubcube, MessageSize, Pattern};
-use netwrap_topo::metrics::{FlowScratch, LOAD_WORK_LIMIT, add_flow, add_leg, bounded_channel_loads};
+use netwrap_topo::metrics::{
+    FlowScratch, FlowSink, INJECTED, LOAD_WORK_LIMIT, LegEnd, add_flow, bounded_channel_loads, injected,
+    walk_leg,
+};
 use netwrap_topo::{
     Candidates, Family, Legs, Network, PathChoice, Paths, RouterId, TerminalId, Topology, Visitor, bfs_from,
 };
@@ -176,11 +179,32 @@ pub fn nonminimal_loads(
         return Ok(Err("adaptive paths follow queue state".into()));
     }
     let not_computed = |why: String| Ok(Err(why));
-    let n = topo.network().terminals();
+    let Some(flows) = pattern_flows(topo.network().terminals(), pattern) else {
+        return not_computed("the locality subcube's loads are known for minimal routes only".into());
+    };
+    let sink = vec![0.0; topo.network().channels().len()];
+    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups(), sink }) {
+        Ok((loads, longest)) => Ok(Ok(ChannelLoads {
+            loads,
+            longest,
+            method: format!(
+                "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates",
+                paths.via.name()
+            ),
+        })),
+        Err(SimError::Invalid(why)) if why.starts_with("too much work") => not_computed(why),
+        Err(e) => Err(e),
+    }
+}
+
+/// Every (source, destination, messages per cycle) flow of `pattern` over `n` terminals at
+/// one message per terminal per cycle; `None` for the locality subcube (whose flows are
+/// known in closed form only).
+fn pattern_flows(n: u32, pattern: &Pattern) -> Option<Vec<(u32, u32, f64)>> {
     let uniform = |w: f64, others: bool| -> Vec<(u32, u32, f64)> {
         (0..n).flat_map(|s| (0..n).filter(move |&d| !others || d != s).map(move |d| (s, d, w))).collect()
     };
-    let flows: Vec<(u32, u32, f64)> = match pattern {
+    Some(match pattern {
         Pattern::Uniform(_) => uniform(1.0 / n as f64, false),
         Pattern::UniformOthers(_) => uniform(1.0 / (n as f64 - 1.0).max(1.0), true),
         Pattern::Fixed(table) => Pattern::table_flows(table),
@@ -194,38 +218,179 @@ pub fn nonminimal_loads(
             f.extend(h.nodes.iter().flat_map(|&d| (0..n).map(move |s| (s, d, w))));
             f
         }
-        Pattern::CubeLocality(_) => {
-            return not_computed("the locality subcube's loads are known for minimal routes only".into());
+        Pattern::CubeLocality(_) => return None,
+    })
+}
+
+/// One turn of the flow: messages per cycle (at one message per terminal per cycle) that
+/// reach `channel`'s router by `input` and leave over `channel`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Turn {
+    /// The channel they leave by.
+    pub channel: u32,
+    /// The input they arrived by: a channel's number, or [`netwrap_topo::metrics::injected`]`(t)`
+    /// for terminal t's own messages (test with [`netwrap_topo::metrics::INJECTED`]).
+    pub input: u32,
+    /// Messages per cycle, at one message per terminal per cycle.
+    pub rate: f64,
+}
+
+/// The turn flows of a pattern's routes: every channel's arrivals split by the input that
+/// feeds them (what a per-channel queueing model needs, Agarwal 1991 §3.1's ρ_c, ρ_s and ρ_i
+/// for any network), from the same route walk as the exact loads
+/// ([`netwrap_topo::metrics::walk_leg`]): summed over its inputs, a channel's turns are its
+/// load.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnFlows {
+    /// The turns, by channel and then input.
+    pub turns: Vec<Turn>,
+    /// Messages per cycle the terminals send in all, at one message per terminal per cycle
+    /// (N, or the senders of a permutation with silent fixed points).
+    pub messages: f64,
+    /// Of those, the messages per cycle that cross no channel (delivered at their source's
+    /// router: self-addressed).
+    pub unrouted: f64,
+    /// Mean channels crossed by a message (over all `messages`).
+    pub mean_hops: f64,
+    /// How they were computed.
+    pub method: String,
+}
+
+impl TurnFlows {
+    /// Every channel's load (messages per cycle at unit rate), the sum of its turns.
+    pub fn loads(&self, channels: usize) -> Vec<f64> {
+        let mut load = vec![0.0; channels];
+        for t in &self.turns {
+            load[t.channel as usize] += t.rate;
         }
+        load
+    }
+}
+
+/// Collects turns ([`TurnFlows`]): (input, channel) -> messages per cycle.
+#[derive(Default)]
+struct TurnSink(std::collections::HashMap<(u32, u32), f64>);
+
+impl FlowSink for TurnSink {
+    const TURNS: bool = true;
+    fn take(&mut self, input: u32, channel: u32, weight: f64) {
+        *self.0.entry((channel, input)).or_default() += weight;
+    }
+}
+
+/// The turn flows of `pattern` on `topo` under `paths` (every flow routed, split over the
+/// routing's candidates as the exact loads split it; Valiant's over its intermediates and
+/// each leg over the candidates, as [`nonminimal_loads`] splits it, a message reaching its
+/// second leg by the channel it reached its intermediate by), or why not: the locality
+/// subcube (its flows are known in closed form only), adaptive paths (their split follows
+/// queue state), or more work than [`LOAD_WORK_LIMIT`] routing decisions.
+pub fn turn_flows(
+    topo: &Topology,
+    pattern: &Pattern,
+    paths: Paths,
+) -> Result<Result<TurnFlows, String>, SimError> {
+    if paths.choice.adaptive() {
+        return Ok(Err(
+            "adaptive paths follow queue state: their split over paths is not known before a run".into(),
+        ));
+    }
+    let n = topo.network().terminals();
+    let Some(flows) = pattern_flows(n, pattern) else {
+        return Ok(Err("the locality subcube's flows are known in closed form only, not by turn".into()));
     };
-    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups() }) {
-        Ok(loads) => Ok(Ok(loads)),
-        Err(SimError::Invalid(why)) if why.starts_with("too much work") => not_computed(why),
+    if paths.choice == PathChoice::Minimal {
+        return topo.visit(TurnWalk { flows });
+    }
+    let messages = flows.iter().map(|f| f.2).sum();
+    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups(), sink: TurnSink::default() }) {
+        Ok((sink, _)) => Ok(Ok(sink.flows(
+            messages,
+            format!(
+                "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates, kept apart by the input it arrived by",
+                paths.via.name()
+            ),
+        ))),
+        Err(SimError::Invalid(why)) if why.starts_with("too much work") => Ok(Err(why)),
         Err(e) => Err(e),
     }
 }
 
-/// Valiant's flows walked leg by leg (see [`nonminimal_facts`]).
-struct ValiantFlows {
+/// Every flow routed into a [`TurnSink`] ([`turn_flows`]).
+struct TurnWalk {
+    flows: Vec<(u32, u32, f64)>,
+}
+
+impl Visitor for TurnWalk {
+    type Output = Result<Result<TurnFlows, String>, SimError>;
+    fn visit<F: Family>(self, f: &F) -> Self::Output {
+        let net = f.network();
+        let mut sink = TurnSink::default();
+        let mut scratch = FlowScratch::for_network(net);
+        let (mut work, mut messages) = (0u64, 0.0);
+        for &(s, d, w) in &self.flows {
+            work += add_flow(net, f, s, d, w, &mut sink, &mut scratch)?.0;
+            messages += w;
+            if work > LOAD_WORK_LIMIT {
+                return Ok(Err(format!(
+                    "routing the pattern's {} flows turn by turn took more than {:.0e} routing decisions",
+                    self.flows.len(),
+                    LOAD_WORK_LIMIT as f64
+                )));
+            }
+        }
+        Ok(Ok(sink.flows(
+            messages,
+            "exact, every flow routed, split evenly over the routing's candidates at every hop, kept apart by the input it arrived by".into(),
+        )))
+    }
+}
+
+impl TurnSink {
+    /// The turns collected, for `messages` sent a cycle in all.
+    fn flows(self, messages: f64, method: String) -> TurnFlows {
+        let mut turns: Vec<Turn> =
+            self.0.into_iter().map(|((channel, input), rate)| Turn { channel, input, rate }).collect();
+        turns.sort_unstable_by_key(|t| (t.channel, t.input));
+        let injected: f64 = turns.iter().filter(|t| t.input & INJECTED != 0).map(|t| t.rate).sum();
+        let crossings: f64 = turns.iter().map(|t| t.rate).sum();
+        TurnFlows {
+            turns,
+            messages,
+            unrouted: (messages - injected).max(0.0),
+            mean_hops: crossings / messages.max(f64::MIN_POSITIVE),
+            method,
+        }
+    }
+}
+
+/// Valiant's flows walked leg by leg (see [`nonminimal_facts`]) into `sink`: the loads, or
+/// (with a sink that keeps inputs apart) the turn flows.
+struct ValiantFlows<S> {
     flows: Vec<(u32, u32, f64)>,
     paths: Paths,
     groups: Option<(u32, u32)>,
+    sink: S,
 }
 
-impl Visitor for ValiantFlows {
-    type Output = Result<ChannelLoads, SimError>;
-    fn visit<F: Family>(self, f: &F) -> Self::Output {
+impl<S: FlowSink> Visitor for ValiantFlows<S> {
+    /// The sink filled, and the longest route.
+    type Output = Result<(S, u64), SimError>;
+    fn visit<F: Family>(mut self, f: &F) -> Self::Output {
         let net = f.network();
         let legs = Legs::new(self.paths, net, self.groups);
         let vias = legs.intermediates();
-        // Flows from one router to one destination share their routes: merge them.
-        let mut flows: Vec<(RouterId, u32, f64)> =
-            self.flows.iter().map(|&(s, d, w)| (net.inject_router(s), d, w)).collect();
-        flows.sort_unstable_by_key(|&(r, d, _)| (r, d));
+        // Flows from one router to one destination share their routes: merge them (with turns,
+        // those of one terminal: each terminal's injection is an input of its own).
+        let mut flows: Vec<(RouterId, u32, u32, f64)> = self
+            .flows
+            .iter()
+            .map(|&(s, d, w)| (net.inject_router(s), if S::TURNS { injected(s) } else { 0 }, d, w))
+            .collect();
+        flows.sort_unstable_by_key(|&(r, i, d, _)| (r, i, d));
         flows.dedup_by(|b, a| {
-            let same = (a.0, a.1) == (b.0, b.1);
+            let same = (a.0, a.1, a.2) == (b.0, b.1, b.2);
             if same {
-                a.2 += b.2;
+                a.3 += b.3;
             }
             same
         });
@@ -238,23 +403,25 @@ impl Visitor for ValiantFlows {
                 LOAD_WORK_LIMIT as f64
             )));
         }
-        let mut load = vec![0.0; net.channels().len()];
+        let sink = &mut self.sink;
         let mut scratch = FlowScratch::for_network(net);
         let (mut longest, mut work) = (0u64, 0u64);
-        let mut landed: Vec<(RouterId, f64, u64)> = Vec::new();
-        let mut ends: Vec<(RouterId, f64, u64)> = Vec::new();
-        for &(r, d, w) in &flows {
+        let mut landed: Vec<LegEnd> = Vec::new();
+        let mut ends: Vec<LegEnd> = Vec::new();
+        for &(r, input, d, w) in &flows {
             if legs.local(r, d) {
-                let (n, l) = add_leg(net, f, r, d, w, 0, |_| false, &mut load, &mut scratch, &mut ends)?;
+                let (n, l) = walk_leg(net, f, (r, input), d, w, 0, |_| false, sink, &mut scratch, &mut ends)?;
                 (work, longest) = (work + n, longest.max(l));
                 continue;
             }
             for &(v, share) in &vias {
                 let arrived = |at: RouterId| legs.arrived(at, v);
-                work += add_leg(net, f, r, v, w * share, 0, arrived, &mut load, &mut scratch, &mut landed)?.0;
-                for &(mid, wm, steps) in &landed {
+                work +=
+                    walk_leg(net, f, (r, input), v, w * share, 0, arrived, sink, &mut scratch, &mut landed)?
+                        .0;
+                for &(mid, wm, steps, via) in &landed {
                     let (n, l) =
-                        add_leg(net, f, mid, d, wm, steps, |_| false, &mut load, &mut scratch, &mut ends)?;
+                        walk_leg(net, f, (mid, via), d, wm, steps, |_| false, sink, &mut scratch, &mut ends)?;
                     (work, longest) = (work + n, longest.max(l));
                 }
             }
@@ -265,14 +432,7 @@ impl Visitor for ValiantFlows {
                 )));
             }
         }
-        Ok(ChannelLoads {
-            loads: load,
-            longest,
-            method: format!(
-                "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates",
-                self.paths.via.name()
-            ),
-        })
+        Ok((self.sink, longest))
     }
 }
 
@@ -789,6 +949,88 @@ mod tests {
         let hot = Pattern::Hotspot(traffic::Hotspot { nodes: vec![0], fraction: 0.5, terminals: 4 });
         let f = facts(&ring4, &hot, None, Paths::default()).unwrap();
         assert!(close(busiest(&f), (2.25, 1.5)), "{f:?}");
+    }
+
+    /// Verification against hand arithmetic: the turn flows of a 4-ary 2-cube (unidirectional,
+    /// dimension order, uniform with the source), per unit rate, a = 3/4 of messages having a
+    /// non-zero offset in a dimension, q = 1/4. The dimension routed first is fed by its own
+    /// dimension (k_d − a = 1.5 − 0.75 = 0.75) and the node (a = 0.75); the second by its own
+    /// (0.75), the first (a² = 0.5625) and the node (a·q = 0.1875). Each channel's turns sum to
+    /// its exact load, k_d = 1.5; Λ = N = 16, none of the self-addressed 1/16 crosses a channel.
+    #[test]
+    fn turn_flows_of_a_small_torus_by_hand() {
+        let topo = built(r#"{"family": "torus", "k": 4, "n": 2}"#);
+        let t = turn_flows(&topo, &Pattern::Uniform(16), Paths::default()).unwrap().unwrap();
+        let net = topo.network();
+        let (mut first, mut second) = (0, 0);
+        for c in 0..net.channels().len() as u32 {
+            let mut inputs: Vec<(bool, f64)> = t
+                .turns
+                .iter()
+                .filter(|x| x.channel == c)
+                .map(|x| (x.input & INJECTED != 0, x.rate))
+                .collect();
+            inputs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            let close = |a: &[(bool, f64)], b: &[(bool, f64)]| {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0 && (x.1 - y.1).abs() < 1e-12)
+            };
+            if close(&inputs, &[(false, 0.75), (true, 0.75)]) {
+                first += 1;
+            } else if close(&inputs, &[(false, 0.5625), (false, 0.75), (true, 0.1875)]) {
+                second += 1;
+            } else {
+                panic!("channel {c}: {inputs:?}");
+            }
+        }
+        assert_eq!((first, second), (16, 16));
+        assert!((t.messages - 16.0).abs() < 1e-12 && (t.unrouted - 1.0).abs() < 1e-12, "{t:?}");
+        assert!((t.mean_hops - 3.0).abs() < 1e-12);
+    }
+
+    /// Verification: the turns are the exact loads split, from the same route walk: summed
+    /// by channel they give [`facts`]' load groups, on a mesh under transpose (routed flow by
+    /// flow), a Midimew under uniform traffic (the loads by symmetry) and a fat-tree (several
+    /// candidates a hop, split evenly).
+    #[test]
+    fn turns_sum_to_the_exact_loads() {
+        let cases = [
+            (r#"{"family": "mesh", "k": 4}"#, Pattern::Fixed(traffic::transpose(16).unwrap())),
+            (r#"{"family": "midimew", "nodes": 32}"#, Pattern::Uniform(32)),
+            (r#"{"family": "fat-tree", "nodes": 64}"#, Pattern::Uniform(64)),
+        ];
+        for (json, pattern) in cases {
+            let topo = built(json);
+            let f = facts(&topo, &pattern, None, Paths::default()).unwrap();
+            let t = turn_flows(&topo, &pattern, Paths::default()).unwrap().unwrap();
+            let ours = groups(topo.network(), &t.loads(topo.network().channels().len()));
+            let theirs = f.loads.unwrap();
+            assert_eq!(ours.len(), theirs.len(), "{json}");
+            for (a, b) in ours.iter().zip(&theirs) {
+                assert!((a.max - b.max).abs() < 1e-9 && (a.sum - b.sum).abs() < 1e-9, "{json}: {a:?} {b:?}");
+            }
+            assert!((t.mean_hops - f.mean_hops).abs() < 1e-9, "{json}");
+        }
+    }
+
+    /// Verification: Valiant's turns are its exact loads split (one walk behind both), on a
+    /// 4-ary 2-cube and a 4 × 4 mesh under uniform traffic and transpose; Λ = the 16 messages
+    /// sent a cycle.
+    #[test]
+    fn valiant_turns_sum_to_its_exact_loads() {
+        let valiant = RoutingSpec { algorithm: RoutingAlgorithm::Valiant, ..Default::default() };
+        let paths = valiant.paths();
+        for json in [r#"{"family": "torus", "k": 4, "n": 2}"#, r#"{"family": "mesh", "k": 4}"#] {
+            let spec: TopologySpec = serde_json::from_str(json).unwrap();
+            let topo = spec.shape(&valiant).unwrap().build().unwrap();
+            for pattern in [Pattern::Uniform(16), Pattern::Fixed(traffic::transpose(16).unwrap())] {
+                let l = nonminimal_loads(&topo, &pattern, paths).unwrap().unwrap();
+                let t = turn_flows(&topo, &pattern, paths).unwrap().unwrap();
+                for (a, b) in t.loads(l.loads.len()).iter().zip(&l.loads) {
+                    assert!((a - b).abs() < 1e-12, "{json}: {a} vs {b}");
+                }
+                assert!((t.messages - 16.0).abs() < 1e-12);
+            }
+        }
     }
 
     /// A mesh too large to walk pair by pair (128 × 128) under hot spots: the mean hops are

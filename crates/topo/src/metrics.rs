@@ -326,10 +326,12 @@ pub fn index_side(net: &Network) -> Vec<bool> {
 /// flow.
 #[derive(Clone, Debug, Default)]
 pub struct FlowScratch {
-    frontier: Vec<(u32, f64)>,
-    next: Vec<(u32, f64)>,
+    /// (router, weight, input): the messages at a router and the input they arrived by (kept
+    /// apart only when the sink asks for turns, [`FlowSink::TURNS`]).
+    frontier: Vec<(u32, f64, u32)>,
+    next: Vec<(u32, f64, u32)>,
     cands: Candidates,
-    ends: Vec<(u32, f64, u64)>,
+    ends: Vec<LegEnd>,
 }
 
 impl FlowScratch {
@@ -340,22 +342,64 @@ impl FlowScratch {
     }
 }
 
+/// The input of a flow injected by terminal `t` (an input is a channel's number, or this for
+/// a terminal's injection): channels are numbered below 2^26 ([`crate::MAX_CHANNELS`]).
+pub const fn injected(t: u32) -> u32 {
+    INJECTED | t
+}
+
+/// The bit that marks an input as a terminal's injection ([`injected`]).
+pub const INJECTED: u32 = 1 << 31;
+
+/// Where a route walk puts the flow it sends over a channel: per channel (a slice of loads,
+/// what [`add_flow`] computes for the exact loads), or per turn, input by input (what the
+/// per-channel queueing model needs: how a channel's arrivals split over the inputs feeding
+/// it). One walk serves both, so the turns are exactly the loads, split.
+pub trait FlowSink {
+    /// Whether the walk keeps apart the flows that reach a router by different inputs.
+    const TURNS: bool;
+    /// `weight` messages per cycle take `channel`, having reached its router by `input` (a
+    /// channel, or [`injected`]; meaningful only with [`FlowSink::TURNS`]).
+    fn take(&mut self, input: u32, channel: u32, weight: f64);
+}
+
+impl FlowSink for [f64] {
+    const TURNS: bool = false;
+    #[inline]
+    fn take(&mut self, _input: u32, channel: u32, weight: f64) {
+        self[channel as usize] += weight;
+    }
+}
+
+impl FlowSink for Vec<f64> {
+    const TURNS: bool = false;
+    #[inline]
+    fn take(&mut self, _input: u32, channel: u32, weight: f64) {
+        self[channel as usize] += weight;
+    }
+}
+
+/// Where a leg's messages end: (router, weight, channels crossed, the input they reached it
+/// by: a channel, or [`injected`] for a leg that crossed none from its source).
+pub type LegEnd = (RouterId, f64, u64, u32);
+
 /// Adds `weight` messages' flow from terminal `s` to terminal `t`, split evenly over the
 /// routing's candidates at every hop (its [`Routing::spread`]: every channel a salt may pick)
-/// (and over both salt classes where the salt changes them), into `load`; returns the routing
-/// decisions it took (frontier entries routed, the cost [`LOAD_WORK_LIMIT`] bounds) and its
-/// longest route in channels.
-pub fn add_flow<R: Routing>(
+/// (and over both salt classes where the salt changes them), into `load` (a slice of loads,
+/// or any [`FlowSink`]); returns the routing decisions it took (frontier entries routed, the
+/// cost [`LOAD_WORK_LIMIT`] bounds) and its longest route in channels.
+pub fn add_flow<R: Routing, S: FlowSink + ?Sized>(
     net: &Network,
     routing: &R,
     s: u32,
     t: u32,
     weight: f64,
-    load: &mut [f64],
+    load: &mut S,
     scratch: &mut FlowScratch,
 ) -> Result<(u64, u64), TopoError> {
     let mut ends = std::mem::take(&mut scratch.ends);
-    let done = add_leg(net, routing, net.inject_router(s), t, weight, 0, |_| false, load, scratch, &mut ends);
+    let from = (net.inject_router(s), injected(s));
+    let done = walk_leg(net, routing, from, t, weight, 0, |_| false, load, scratch, &mut ends);
     scratch.ends = ends;
     done
 }
@@ -378,15 +422,44 @@ pub fn add_leg<R: Routing>(
     scratch: &mut FlowScratch,
     ends: &mut Vec<(RouterId, f64, u64)>,
 ) -> Result<(u64, u64), TopoError> {
+    let mut legs = std::mem::take(&mut scratch.ends);
+    let done = walk_leg(net, routing, (from, 0), t, weight, steps, stop, load, scratch, &mut legs);
+    ends.clear();
+    ends.extend(legs.iter().map(|&(r, w, l, _)| (r, w, l)));
+    scratch.ends = legs;
+    done
+}
+
+/// [`add_leg`] into any [`FlowSink`], starting at `from` = (router, the input the messages
+/// reached it by), its ends with their inputs: the one route walk behind the exact loads and
+/// the turn flows. With a sink that keeps turns, the messages at a router are kept apart by
+/// input (the routing's split does not depend on it, so each input's share of every output is
+/// its weight over the candidates); otherwise they are merged by router, as the loads always
+/// were.
+#[allow(clippy::too_many_arguments)]
+pub fn walk_leg<R: Routing, S: FlowSink + ?Sized>(
+    net: &Network,
+    routing: &R,
+    from: (RouterId, u32),
+    t: u32,
+    weight: f64,
+    steps: u64,
+    stop: impl Fn(RouterId) -> bool,
+    load: &mut S,
+    scratch: &mut FlowScratch,
+    ends: &mut Vec<LegEnd>,
+) -> Result<(u64, u64), TopoError> {
     let FlowScratch { frontier, next, cands: c, .. } = scratch;
     let (mut work, mut longest) = (0u64, steps);
+    let (from, input) = from;
+    let input = if S::TURNS { input } else { 0 };
     ends.clear();
     // Salts 0 and u32::MAX differ in every bit, so between them they take every salt-decided
     // branch both ways; when the salt only reorders candidates one route says it all.
     let salts: &[u32] = if routing.salt_changes_candidates() { &[0, u32::MAX] } else { &[0] };
     for &salt in salts {
         frontier.clear();
-        frontier.push((from, weight / salts.len() as f64));
+        frontier.push((from, weight / salts.len() as f64, input));
         let mut level = steps;
         while !frontier.is_empty() {
             if level > steps + net.routers() as u64 + 1 {
@@ -396,9 +469,9 @@ pub fn add_leg<R: Routing>(
             }
             work += frontier.len() as u64;
             next.clear();
-            for &(r, w) in frontier.iter() {
+            for &(r, w, via) in frontier.iter() {
                 if stop(r) {
-                    ends.push((r, w, level));
+                    ends.push((r, w, level, via));
                     continue;
                 }
                 routing.spread(r, t, salt, c);
@@ -408,25 +481,27 @@ pub fn add_leg<R: Routing>(
                             "routing from router {from} towards terminal {t} stops at router {r}, not at its ejection router"
                         )));
                     }
-                    ends.push((r, w, level));
+                    ends.push((r, w, level, via));
                     continue;
                 }
                 let share = w / c.as_slice().len() as f64;
                 for &ch in c.as_slice() {
-                    load[ch as usize] += share;
-                    next.push((net.channel(ch).dst, share));
+                    load.take(via, ch, share);
+                    next.push((net.channel(ch).dst, share, if S::TURNS { ch } else { 0 }));
                 }
             }
             level += 1;
             if !next.is_empty() {
                 longest = longest.max(level);
             }
-            next.sort_unstable_by_key(|x| x.0);
+            // Without turns every input is 0: the same order, and the same sums, as merging
+            // by router alone.
+            next.sort_unstable_by_key(|x| (x.0, x.2));
             frontier.clear();
-            for &(r, w) in next.iter() {
+            for &(r, w, via) in next.iter() {
                 match frontier.last_mut() {
-                    Some(last) if last.0 == r => last.1 += w,
-                    _ => frontier.push((r, w)),
+                    Some(last) if last.0 == r && last.2 == via => last.1 += w,
+                    _ => frontier.push((r, w, via)),
                 }
             }
         }

@@ -1,3 +1,4 @@
 //! The facade's integration tests, one binary.
 
 mod models;
+mod network_model;

@@ -34,6 +34,7 @@ fn every_model_reports_the_shared_keys() {
         &["model", "indirect", "--k", "4", "--n", "5", "--rate", "0.01", "--size", "8"],
         &["model", "feedback", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"],
         &["model", "fat-tree", "--nodes", "64", "--rate", "0.001", "--size", "16"],
+        &["model", "network", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"],
     ] {
         let v = json(args);
         for key in SHARED_KEYS {
@@ -882,4 +883,71 @@ fn figure_out_and_write_failures_are_named() {
         assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
     let _ = std::fs::remove_dir_all(&out_dir);
+}
+
+/// `model network` end to end: the homework's Ex 1 network from `netwrap sim`'s flags gives
+/// the model's numbers (verification by hand: T0 = n·k_d + B = 11, ρ = m·B·k_d = 0.56,
+/// m_sat = 1/(B·k_d) = 1/14); a curve is an array; the CSV has a row per rate; the
+/// virtual-channel router and adaptive routing are refused with status 2 naming the flag; a
+/// saturated single rate prints its report and exits 3.
+#[test]
+fn model_network_end_to_end() {
+    let v = json(&["model", "network", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"]);
+    assert_eq!(v["model"], "network");
+    assert_eq!(num(&v, "unloaded_latency"), 11.0);
+    assert!((num(&v, "utilization") - 0.56).abs() < 1e-12);
+    assert!((num(&v, "max_rate") - 1.0 / 14.0).abs() < 1e-12);
+    assert_eq!(v["config"]["workload"]["rate"], 0.04);
+    let out = netwrap()
+        .args(["model", "network", "--size", "4", "--rates", "0.01,0.02,0.09", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let curve: Value = serde_json::from_slice(&out).unwrap();
+    let points = curve.as_array().unwrap();
+    assert_eq!(points.len(), 3);
+    assert!(points[2]["saturated"].as_bool().unwrap() && points[2]["latency"].is_null());
+    let csv = netwrap()
+        .args(["model", "network", "--size", "4", "--rates", "0.01,0.02", "--csv", "-"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(csv).unwrap().lines().count(), 3);
+    // An experiment file: its sweep over workload.rate is the curve (4-ary 2-cube, B = 2:
+    // T0 = n·k_d + B = 5, m_sat = 1/(B·k_d) = 1/3); a sweep over anything else is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("curve.toml");
+    let text = "[topology]\nfamily = \"torus\"\nk = 4\nn = 2\n[workload]\nsize = 2\n[sweep]\n\"workload.rate\" = [0.05, 0.1]\n";
+    std::fs::write(&file, text).unwrap();
+    let out = netwrap()
+        .args(["model", "network", "--json"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let curve: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(curve.as_array().unwrap().len(), 2);
+    assert_eq!(num(&curve[1], "unloaded_latency"), 5.0);
+    assert!((num(&curve[1], "max_rate") - 1.0 / 3.0).abs() < 1e-12);
+    std::fs::write(&file, text.replace("\"workload.rate\" = [0.05, 0.1]", "\"workload.size\" = [1, 2]"))
+        .unwrap();
+    netwrap().args(["model", "network"]).arg(&file).assert().code(2).stderr(contains("workload.rate alone"));
+    netwrap().args(["model", "network", "--router", "vc"]).assert().code(2).stderr(contains("--router"));
+    netwrap()
+        .args(["model", "network", "--routing", "ugal-local", "dragonfly"])
+        .assert()
+        .code(2)
+        .stderr(contains("queue state"));
+    netwrap()
+        .args(["model", "network", "--rate", "0.1", "--size", "4"])
+        .assert()
+        .code(3)
+        .stdout(contains("saturated"))
+        .stderr(contains("0.071429"));
 }

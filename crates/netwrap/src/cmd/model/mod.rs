@@ -6,6 +6,7 @@ mod fat_tree;
 mod feedback;
 mod indirect;
 mod kary_ncube;
+mod network;
 
 use crate::output::{self, num};
 use clap::Subcommand;
@@ -23,6 +24,9 @@ pub enum ModelCommand {
     Feedback(feedback::FeedbackArgs),
     /// Wormhole butterfly fat-tree (Greenberg & Guan).
     FatTree(fat_tree::FatTreeArgs),
+    /// Any network `netwrap sim` takes, with the ideal switch: a queue on every channel, fed by
+    /// the exact flows of its routing and pattern (Agarwal 1991 eqs. 3-8 generalised).
+    Network(Box<network::NetworkModelArgs>),
 }
 
 /// Runs one model command.
@@ -32,6 +36,7 @@ pub fn run(command: ModelCommand) -> anyhow::Result<()> {
         ModelCommand::Indirect(a) => indirect::run(a),
         ModelCommand::Feedback(a) => feedback::run(a),
         ModelCommand::FatTree(a) => fat_tree::run(a),
+        ModelCommand::Network(a) => network::run(*a),
     }
 }
 
