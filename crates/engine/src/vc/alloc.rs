@@ -109,7 +109,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         if fresh {
             self.route(rt, pkt);
         }
-        let r = *self.pkts.route(pkt);
+        // SAFETY: this router holds the packet's header (it is at the front of `ivc`).
+        let r = unsafe { *self.pkts.route(pkt) };
         // The header's wait: since it was ready at the front of its buffer.
         let header = q.ready.max(self.buf.front_since[i]);
         let taken = (now >= self.c.warmup).then(|| (now, now - header));
@@ -139,7 +140,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             );
         let o = self.output_vc(rt, ivc, &pk, &r, cands, now, wraps);
         if o != NONE && self.c.dal && split_deroutes(cands).1.contains(&(o / self.c.vd)) {
-            self.pkts.route(pkt).leg = Legs::dal_derouted(self.net, r.leg, o / self.c.vd);
+            // SAFETY: this router holds the packet's header.
+            unsafe { self.pkts.route(pkt).leg = Legs::dal_derouted(self.net, r.leg, o / self.c.vd) };
         }
         if o == NONE && fresh {
             let Buffers { routed, scratch, .. } = &mut self.buf;
@@ -175,7 +177,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     #[inline]
     fn route(&mut self, rt: u32, pkt: u32) {
         let pk = *self.pkts.packet(pkt);
-        let mut r = *self.pkts.route(pkt);
+        // SAFETY: this router holds the packet's header (it is being routed here).
+        let mut r = unsafe { *self.pkts.route(pkt) };
         let mut target = pk.dst;
         if self.c.dal {
             let cands = &mut self.buf.scratch;
@@ -202,7 +205,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             if switched {
                 r.switch_hop = r.hops;
             }
-            *self.pkts.route(pkt) = r;
+            // SAFETY: as above.
+            unsafe { *self.pkts.route(pkt) = r };
         }
         if self.c.escape {
             self.routing.minimal(rt, target, pk.salt, cands);

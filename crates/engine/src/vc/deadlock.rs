@@ -21,7 +21,8 @@ impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
             return if q.out & EJECT == 0 { s.layout.down(q.out, s.c.vd) } else { NONE };
         }
         let front = s.buf.front_packet(ivc);
-        let (pk, r) = (*self.pkts.packet(front), *self.pkts.route(front));
+        // SAFETY: the run is over: one thread reads, and writes nothing.
+        let (pk, r) = (*self.pkts.packet(front), unsafe { *self.pkts.route(front) });
         let at = s.layout.port_router[(ivc / s.c.vd) as usize];
         // It waits for its deterministic channel (with escape routing, the escape VC), the
         // first VC of its route class where VCs are split by route phase or group.

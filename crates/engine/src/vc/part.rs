@@ -258,31 +258,42 @@ impl Shared {
         unsafe { &*self.packets.add(p as usize) }
     }
 
-    /// Packet `p`'s route: only by the router holding its header, or ejecting its tail.
+    /// Packet `p`'s route.
+    ///
+    /// # Safety
+    /// The caller is the router holding the packet's header, or ejecting its tail, or the run
+    /// between cycles (see `Shared`), and holds no other reference to this route.
     #[inline(always)]
     #[allow(clippy::mut_from_ref)]
-    pub fn route(&self, p: u32) -> &mut Route {
+    pub unsafe fn route(&self, p: u32) -> &mut Route {
         assert!((p as usize) < self.npk, "packet slot out of range");
-        // SAFETY: in range; one router touches a packet's route in a cycle (see `Shared`).
+        // SAFETY: in range; exclusive by the caller's contract.
         unsafe { &mut *self.routes.add(p as usize) }
     }
 
-    /// Message `m`: only by its source's router while its first header leaves, or its
-    /// destination's as its last packet is delivered.
+    /// Message `m`.
+    ///
+    /// # Safety
+    /// The caller is its source's router as its first packet's header leaves (or a later one
+    /// reading that it has), or its destination's router as its last packet is delivered (see
+    /// `Shared`), and holds no other reference to it.
     #[inline(always)]
     #[allow(clippy::mut_from_ref)]
-    pub fn msg(&self, m: u32) -> &mut Msg {
+    pub unsafe fn msg(&self, m: u32) -> &mut Msg {
         assert!((m as usize) < self.nmsg, "message slot out of range");
-        // SAFETY: in range; one router touches a message in a cycle (see `Shared`).
+        // SAFETY: in range; exclusive by the caller's contract.
         unsafe { &mut *self.msgs.add(m as usize) }
     }
 
-    /// Message `m`'s packets not yet delivered: only by its destination's router.
+    /// Message `m`'s packets not yet delivered.
+    ///
+    /// # Safety
+    /// The caller is its destination's router, and holds no other reference to the count.
     #[inline(always)]
     #[allow(clippy::mut_from_ref)]
-    pub fn left(&self, m: u32) -> &mut u32 {
+    pub unsafe fn left(&self, m: u32) -> &mut u32 {
         assert!((m as usize) < self.nmsg, "message slot out of range");
-        // SAFETY: in range; only the destination's router touches it.
+        // SAFETY: in range; exclusive by the caller's contract.
         unsafe { &mut *self.left.add(m as usize) }
     }
 }

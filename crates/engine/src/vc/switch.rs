@@ -419,8 +419,10 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// the first hop's start does on the ideal switch. (`at` is the ideal engines' router; here
     /// it marks that this has happened.)
     fn leave_source(&mut self, pkt: u32, now: u64) {
-        self.pkts.route(pkt).left = now;
-        let m = self.pkts.msg(self.pkts.packet(pkt).msg);
+        // SAFETY: this router holds the packet's header, leaving the source router: the message
+        // is its source's router's until its first header has left.
+        unsafe { self.pkts.route(pkt).left = now };
+        let m = unsafe { self.pkts.msg(self.pkts.packet(pkt).msg) };
         if m.at != NONE {
             m.at = NONE;
             m.first_start = now;
@@ -453,7 +455,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.stats.flit_hops += 1;
         }
         if header {
-            self.pkts.route(pkt).hops += 1;
+            // SAFETY: this router holds the packet's header (it is sending it).
+            unsafe { self.pkts.route(pkt).hops += 1 };
         }
         let down = self.buf.ovcs[o as usize].down;
         let (flit, d) = ((if tail { down | TAIL } else { down }, pkt), self.layout.latency[c]);
@@ -478,7 +481,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         self.terms.eject_owner[slot] = NONE;
         let class = self.stats.ejection_class();
         serve(&mut self.stats.service[class], &mut self.stats.eject_taken_at[slot], now);
-        let (pk, route) = (*self.pkts.packet(pkt), *self.pkts.route(pkt));
+        // SAFETY: this router ejects the packet's tail: every flit of it is here.
+        let (pk, route) = (*self.pkts.packet(pkt), unsafe { *self.pkts.route(pkt) });
         self.out.freed.push(pkt);
         // The tail reaches the terminal over its ejection channel.
         let arrives = now + 1 + self.c.eject_latency;
@@ -489,10 +493,13 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             s.latency_sum += arrives - pk.created;
             s.network_sum += arrives - route.left;
         }
-        let left = self.pkts.left(pk.msg);
+        // SAFETY: this is the message's destination's router.
+        let left = unsafe { self.pkts.left(pk.msg) };
         *left -= 1;
         if *left == 0 {
-            let m = self.pkts.msg(pk.msg);
+            // SAFETY: its last packet is delivered here, a cycle at least after every header
+            // left the source.
+            let m = unsafe { self.pkts.msg(pk.msg) };
             m.hops = route.hops;
             m.leg = route.leg;
             self.out.delivered.push((pk.msg, arrives));
