@@ -626,6 +626,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         self.receive_credits(now);
         self.inject(now);
         self.step_routers(now);
+        // (The tables may move before the next cycle: a stale view would panic, not read them.)
+        self.pkts = Shared::default();
     }
 
     /// Every router holding flits runs its cycle, in number order (UGAL-global reads other

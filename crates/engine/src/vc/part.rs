@@ -194,7 +194,9 @@ pub(super) fn terminals_in_order(net: &Network) -> bool {
 }
 
 /// The packet and message tables as the shards reach them during a cycle (rebuilt every cycle:
-/// new packets and messages are filed between cycles, and the tables may move then).
+/// new packets and messages are filed between cycles, and the tables may move then; a shard
+/// drops its view at the end of its cycle, the empty view, `Shared::default`, reaching
+/// nothing).
 ///
 /// Which shard may touch what, so that no two threads touch one place in a cycle:
 /// - A [`Packet`] is written only when it is filed, between cycles; during a cycle any shard
