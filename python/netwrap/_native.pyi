@@ -49,6 +49,9 @@ def topo(topology: Mapping[str, Any], routing: Mapping[str, Any], mapping: bool)
 def model(name: str, options: Mapping[str, Any]) -> Dict[str, Any]:
     """A model's report: the dict ``netwrap model NAME --json`` prints (options keyed as the flags)."""
 
+def model_network(spec: Any, rates: Optional[List[float]] = None) -> List[Dict[str, Any]]:
+    """``netwrap model network SPEC --json``'s reports, one per rate (a list even for one)."""
+
 def keys(command: str) -> List[str]:
     """The keys of a command's request, as the flags spell them."""
 

@@ -16,11 +16,14 @@ reports, one per rate, in order (``kary_ncube(rate=[0.01, 0.02, 0.03])``), as a 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 from . import _native
 
-__all__ = ["kary_ncube", "feedback", "indirect", "fat_tree", "keywords"]
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+
+__all__ = ["kary_ncube", "feedback", "indirect", "fat_tree", "network", "keywords"]
 
 Contention = Literal["auto", "large-kd", "small-kd", "full-variance"]
 WireDelay = Literal["unit", "length", "width"]
@@ -40,6 +43,34 @@ def _predict(name: str, options: Dict[str, Any]) -> Report:
         # A curve: one request per rate, each checked as a single one is.
         return [_native.model(name, _options({**options, "rate": r})) for r in rate]
     return _native.model(name, _options(options))
+
+
+def network(spec: Any, rates: Optional[Sequence[float]] = None) -> "pandas.DataFrame":
+    """The per-channel model of any network the simulator takes, on the ideal switch (Agarwal
+    1991 eqs. 3-8 on every channel), as ``netwrap model network SPEC --json``: ``spec`` as
+    :func:`netwrap.simulate` takes it (a dict, TOML text or a file), the curve at ``rates``
+    (else at the rates the spec sweeps ``workload.rate`` over, else at its own rate).
+
+    Returns a DataFrame, one row per rate, with the reports' fields: ``offered`` (the rate),
+    ``latency`` (NaN where ``saturated``), ``throughput``, ``utilization``,
+    ``max_utilization``, ``busiest_channel``, ``mean_hops``, ``unloaded_latency``,
+    ``contention``, ``saturated``, ``max_rate``; ``attrs`` holds the ``network``,
+    ``load_method``, ``model`` and ``netwrap_version``, and each row's ``config``. The
+    virtual-channel router, routings that choose paths by queue state and workloads the model
+    does not cover raise :class:`netwrap.SpecError` or ``ValueError``.
+    """
+    import pandas
+
+    reports = _native.model_network(spec, None if rates is None else [float(r) for r in rates])
+    fields = ["offered", "latency", "throughput", "utilization", "max_utilization", "busiest_channel",
+              "mean_hops", "unloaded_latency", "contention", "saturated", "max_rate"]
+    frame = pandas.DataFrame({f: [r.get(f) for r in reports] for f in fields})
+    frame["latency"] = pandas.to_numeric(frame["latency"])
+    frame["contention"] = pandas.to_numeric(frame["contention"])
+    first = reports[0] if reports else {}
+    frame.attrs = {key: first.get(key) for key in ("model", "netwrap_version", "network", "load_method")}
+    frame.attrs["config"] = [r.get("config") for r in reports]
+    return frame
 
 
 def keywords(command: str) -> List[str]:

@@ -633,6 +633,24 @@ fn model<'py>(py: Python<'py>, name: &str, options: &Bound<'py, PyAny>) -> PyRes
     }
 }
 
+/// The per-channel model of a spec's network (`netwrap model network`): one report per rate,
+/// at `rates`, else at the rates the spec sweeps `workload.rate` over, else at its own rate:
+/// the list `netwrap model network SPEC --json` prints (one report for one rate there).
+#[pyfunction]
+#[pyo3(signature = (spec, rates=None))]
+fn model_network<'py>(
+    py: Python<'py>,
+    spec: &Bound<'py, PyAny>,
+    rates: Option<Vec<f64>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let sweep = sweep_of(py, spec, None)?;
+    let curve = py.detach(|| predict::network_of(&sweep, rates.as_deref())).raise(py)?;
+    if let Some(first) = curve.points.first() {
+        warn(py, &first.notes)?;
+    }
+    result(py, &curve.points)
+}
+
 /// The keys of a command's request (`kary-ncube`, `feedback`, `indirect`, `fat-tree`, `cost`,
 /// `design`), as the flags spell them.
 #[pyfunction]
@@ -681,6 +699,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(topo, m)?)?;
     m.add_function(wrap_pyfunction!(model, m)?)?;
+    m.add_function(wrap_pyfunction!(model_network, m)?)?;
     m.add_function(wrap_pyfunction!(keys, m)?)?;
     m.add_function(wrap_pyfunction!(cost, m)?)?;
     m.add_function(wrap_pyfunction!(design, m)?)?;

@@ -187,3 +187,27 @@ def test_messages_name_keywords_not_flags():
     with pytest.raises(netwrap.SpecError) as e:
         model.kary_ncube(locality=0.01, no_wrap=True, k=2)
     assert "--" not in str(e.value), str(e.value)
+
+
+def test_network_equals_cli(cli, tmp_path):
+    """Verification: netwrap.model.network gives, row by row, the reports `netwrap model
+    network --json` prints for the same network, from a dict with rates, and from a file whose
+    rate sweep is the curve; the virtual-channel router is refused as on the command line."""
+    spec = {"topology": {"family": "torus", "k": 8}, "workload": {"size": 4}}
+    reports = cli.json("model", "network", "--k", "8", "--size", "4", "--rates", "0.02,0.05,0.1")
+    frame = model.network(spec, rates=[0.02, 0.05, 0.1])
+    assert list(frame["offered"]) == [r["offered"] for r in reports]
+    assert list(frame["throughput"]) == [r["throughput"] for r in reports]
+    assert list(frame["saturated"]) == [False, False, True]
+    assert frame["latency"][0] == reports[0]["latency"] and frame["latency"][1] == reports[1]["latency"]
+    assert frame["latency"].isna()[2]
+    assert frame.attrs["network"] == reports[0]["network"] and frame.attrs["model"] == "network"
+    assert frame.attrs["config"] == [r["config"] for r in reports]
+    path = tmp_path / "curve.toml"
+    path.write_text('[topology]\nfamily = "torus"\nk = 8\n[workload]\nsize = 4\n'
+                    '[sweep]\n"workload.rate" = [0.02, 0.05]\n')
+    from_file = model.network(path)
+    assert list(from_file["latency"]) == [r["latency"] for r in reports[:2]]
+    with pytest.raises(ValueError, match="virtual-channel router"):
+        model.network({**spec, "router": {"kind": "vc"}})
+

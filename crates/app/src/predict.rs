@@ -371,6 +371,25 @@ pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve
     Ok(NetworkCurve { points })
 }
 
+/// [`network`] of an experiment: its base spec, at `rates` or else at the rates it sweeps
+/// `workload.rate` over (the curve's); an experiment that sweeps anything else is refused, as
+/// the model takes one network.
+pub fn network_of(sweep: &crate::Sweep, rates: Option<&[f64]>) -> Result<NetworkCurve> {
+    let swept = match sweep.axes().as_slice() {
+        [] => None,
+        [axis] if axis.path == "workload.rate" => {
+            Some(axis.values.iter().map(|v| v.as_f64().unwrap_or(f64::NAN)).collect::<Vec<f64>>())
+        }
+        _ => {
+            return Err(Error::Invalid(format!(
+                "model network: the experiment sweeps {}; the model takes one network, and a curve over workload.rate alone (or give the rates)",
+                sweep.parameters().join(", ")
+            )));
+        }
+    };
+    network(sweep.base(), rates.or(swept.as_deref()))
+}
+
 /// A request the facade reads from a JSON value ([`request`]).
 pub trait Request: Serialize + DeserializeOwned {
     /// A complete, valid request: its keys are every key the request has.

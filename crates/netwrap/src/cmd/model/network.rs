@@ -6,7 +6,7 @@ use super::{fixed, notes, opt_fixed};
 use crate::args::NetworkArgs;
 use crate::output::{self, Render, VERSION, num};
 use crate::runner;
-use anyhow::bail;
+use anyhow::{Context, bail};
 use clap::Args;
 use netwrap_app::predict::{NetworkCurve, NetworkReport};
 use netwrap_topo::cli::rate;
@@ -45,30 +45,17 @@ pub struct NetworkModelArgs {
 }
 
 pub fn run(a: NetworkModelArgs) -> anyhow::Result<()> {
-    let (spec, file_rates) = match &a.file {
+    let curve = match &a.file {
         Some(file) => {
             if a.net.any() {
                 bail!("netwrap model network: give a FILE or the options of `netwrap sim`, not both");
             }
             let sweep = runner::read_experiment(file)?;
-            let axes = sweep.axes();
-            let rates = match axes.as_slice() {
-                [] => None,
-                [axis] if axis.path == "workload.rate" => {
-                    Some(axis.values.iter().map(|v| v.as_f64().unwrap_or(f64::NAN)).collect::<Vec<f64>>())
-                }
-                _ => bail!(
-                    "netwrap model network: {} sweeps {}; the model takes one network, and a curve over workload.rate alone (or give --rates)",
-                    file.display(),
-                    sweep.parameters().join(", ")
-                ),
-            };
-            (sweep.base().clone(), rates)
+            netwrap_app::predict::network_of(&sweep, a.rates.as_deref())
+                .with_context(|| format!("in {}", file.display()))?
         }
-        None => (a.net.spec()?, None),
+        None => netwrap_app::predict::network(&a.net.spec()?, a.rates.as_deref())?,
     };
-    let rates = a.rates.or(file_rates);
-    let curve = netwrap_app::predict::network(&spec, rates.as_deref())?;
     if let Some(first) = curve.points.first() {
         notes(&first.notes);
     }
