@@ -24,7 +24,7 @@ use crate::calendar::Calendar;
 use crate::crew::with_crew;
 use crate::traffic::Pattern;
 use crate::{Births, Collector, Msg, NEVER, Outcome, RunSpec, choose};
-use netwrap_topo::{Candidates, Channel, Legs, Network, PathChoice, Routing, TerminalId};
+use netwrap_topo::{Candidates, Channel, Legs, Network, Routing, TerminalId};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -136,7 +136,7 @@ impl Messages {
 
 /// The shards a run uses: [`crate::Jobs`], at most one per router; one for UGAL-global.
 pub(crate) fn shards(net: &Network, spec: &RunSpec) -> usize {
-    if spec.paths.choice == PathChoice::UgalGlobal {
+    if !crate::shardable(net, spec.paths.choice, false) {
         return 1;
     }
     spec.record.jobs.threads(net).min(net.routers().max(1) as usize)

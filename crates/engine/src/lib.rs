@@ -135,6 +135,15 @@ pub enum Jobs {
     Exactly(u32),
 }
 
+/// Whether a run on `net` under path choice `choice` can be cut into shards, on the virtual-
+/// channel router (`vc`) or the fast ideal switch: not under UGAL-global (it reads queues
+/// beyond the deciding router), nor on the VC router where terminals are not numbered in
+/// router order ([`vc::terminals_in_order`]). The one rule the engines and the run's plan
+/// follow.
+pub fn shardable(net: &Network, choice: netwrap_topo::PathChoice, vc: bool) -> bool {
+    choice != netwrap_topo::PathChoice::UgalGlobal && (!vc || vc::terminals_in_order(net))
+}
+
 impl Jobs {
     /// The smallest network [`Jobs::Auto`] shares out.
     pub const AUTO_ROUTERS: u32 = 4096;

@@ -585,11 +585,12 @@ impl Experiment {
         };
         let family_factor = if matches!(self.topology, Topology::Ccc(_)) { CCC_FACTOR } else { 1.0 };
         let run_net = self.run_network();
-        let shardable = point.routing.paths().choice != PathChoice::UgalGlobal
-            && match point.router {
-                Router::Vc(_) => engine::vc::terminals_in_order(run_net),
-                Router::Ideal(kind) => kind == EngineKind::Fast,
-            };
+        let choice = point.routing.paths().choice;
+        let shardable = match point.router {
+            Router::Vc(_) => engine::shardable(run_net, choice, true),
+            Router::Ideal(EngineKind::Fast) => engine::shardable(run_net, choice, false),
+            Router::Ideal(EngineKind::Reference) => false,
+        };
         Ok(Plan {
             point,
             stop,

@@ -382,7 +382,7 @@ pub fn run_as<R: Routing + Sync>(
     }
     let layout = Layout::new(net, p, spec);
     let routers = net.routers();
-    let alone = spec.paths.choice == netwrap_topo::PathChoice::UgalGlobal || !terminals_in_order(net);
+    let alone = !crate::shardable(net, spec.paths.choice, true);
     let n = if alone { 1 } else { shards.clamp(1, routers.max(1) as usize) };
     // Shard i holds routers bounds[i]..bounds[i + 1], as equal as can be.
     let bounds: Vec<u32> = (0..=n).map(|i| (i as u64 * routers as u64 / n as u64) as u32).collect();
