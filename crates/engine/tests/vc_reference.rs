@@ -505,7 +505,8 @@ fn case() -> impl Strategy<Value = Case> {
 
 /// Both engines on one network and routing.
 /// (The fast path takes its large-network paths — prefetches, flits landing by block of 64
-/// routers — in half the cases, and runs as one, two or three shards, by the seed.)
+/// routers, a shared pool of flit chunks — in half the cases, and runs as one, two or three
+/// shards, by the seed.)
 fn both<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, c: &Case) -> (Outcome, Outcome) {
     let large = c.spec.seed % 2 == 1;
     let shards = 1 + (c.spec.seed >> 1) as usize % 3;

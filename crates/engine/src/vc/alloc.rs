@@ -71,7 +71,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
                 return;
             }
             if oldest_first {
-                let pk = packets.packet(q.pkt);
+                let pk = packets.packet(q.pkt());
                 reqs.push((pk.created, ((pk.salt as u64) << 32) | ivc as u64, ivc));
             } else {
                 reqs.push((0, 0, ivc));
@@ -104,21 +104,19 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         // A header blocked for VCs asks again every cycle: it is routed once per input VC and
         // packet (the routing depends on router, destination and salt only), and its candidates
         // are kept while it waits.
-        let i = ivc as usize;
-        let fresh = !q.routed;
+        let fresh = !self.buf.pool.routed(q.chunk);
         if fresh {
             self.route(rt, pkt);
         }
         // SAFETY: this router holds the packet's header (it is at the front of `ivc`).
         let r = unsafe { *self.pkts.route(pkt) };
         // The header's wait: since it was ready at the front of its buffer.
-        let header = q.ready.max(self.buf.front_since[i]);
+        let header = q.ready.max(self.buf.pool.front_since(q.chunk));
         let taken = (now >= self.c.warmup).then(|| (now, now - header));
-        let cands = if fresh { self.buf.scratch.as_slice() } else { self.buf.routed.get(i) };
+        let cands = if fresh { self.buf.scratch.as_slice() } else { self.buf.pool.candidates(q.chunk) };
         if cands.is_empty() {
             if !self.request_ejection(ivc, pkt, pk.dst, taken, now) && fresh {
-                self.buf.routed.keep(i, &[]);
-                self.buf.ivcs[i].routed = true;
+                self.buf.pool.keep(q.chunk, &[]);
             }
             return;
         }
@@ -144,16 +142,14 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             unsafe { self.pkts.route(pkt).leg = Legs::dal_derouted(self.net, r.leg, o / self.c.vd) };
         }
         if o == NONE && fresh {
-            let Buffers { routed, scratch, .. } = &mut self.buf;
-            routed.keep(i, scratch.as_slice());
-            self.buf.ivcs[i].routed = true;
+            let Buffers { pool, scratch, .. } = &mut self.buf;
+            pool.keep(q.chunk, scratch.as_slice());
         }
         if o != NONE {
             if self.c.rotate {
                 self.vc_next[(o / self.c.vd) as usize] = (o % self.c.vd + 1) % self.c.vd;
             }
             self.buf.ovcs[o as usize].held = true;
-            self.buf.holder[o as usize] = ivc;
             self.granted(ivc, o, now);
             if let Some(taken) = taken {
                 self.stats.taken_at[o as usize] = taken;
@@ -166,8 +162,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     #[inline]
     pub(super) fn stored(&self, ivc: u32, len: u32, now: u64) -> bool {
         let q = &self.buf.ivcs[ivc as usize];
-        let tail = ivc as usize * self.c.f as usize + self.c.wrap(q.head + len - 1) as usize;
-        q.len >= len && self.buf.flits[tail].ready <= now
+        q.len >= len && self.buf.pool.flit(q.chunk, self.c.wrap(q.head + len - 1)).ready <= now
     }
 
     /// Routing: the candidates of packet `pkt` at router `rt` (escape routing: every minimal

@@ -10,8 +10,8 @@ use netwrap_topo::{Candidates, Routing};
 impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
     /// The input VC that `ivc`'s front packet waits for (see the parent's Rules), or [`NONE`]:
     /// the downstream VC it has no credit for, or the input VC whose packet holds the output VC
-    /// it needs.
-    fn waits_for(&self, ivc: u32, cands: &mut Candidates) -> u32 {
+    /// it needs (`holders`: each held output VC's).
+    fn waits_for(&self, ivc: u32, holders: &[u32], cands: &mut Candidates) -> u32 {
         let s = self.at_ivc(ivc);
         let q = s.buf.ivcs[ivc as usize];
         if q.len == 0 {
@@ -35,8 +35,7 @@ impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
         let Some(c) = c else { return NONE };
         let first = s.route_class_vcs(at, ivc, &pk, &r, pk.base).map_or(0, |r| r.start);
         let o = c * s.c.v + first;
-        let owner = self.at_ovc(o);
-        if owner.buf.ovcs[o as usize].held { owner.buf.holder[o as usize] } else { s.layout.down(o, s.c.vd) }
+        if self.at_ovc(o).buf.ovcs[o as usize].held { holders[o as usize] } else { s.layout.down(o, s.c.vd) }
     }
 
     /// The cycle of waits of a deadlock declared at `now`. In a deadlock every buffered packet
@@ -48,6 +47,15 @@ impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
         let nvc = self.shards.last().map_or(0, |s| s.buf.ivcs.range().end);
         let mut cands = Candidates::default();
         let mut seen = vec![NONE; nvc];
+        // (Which input VC's packet holds each output VC: the one whose output it is.)
+        let mut holders = vec![NONE; (c.nc * c.v) as usize];
+        for s in self.shards {
+            for (i, q) in s.buf.ivcs.range().zip(s.buf.ivcs.items()) {
+                if q.out != NONE && q.out & EJECT == 0 {
+                    holders[q.out as usize] = i as u32;
+                }
+            }
+        }
         let mut cycle = Vec::new();
         // (In the Rules' numbering: input VC k of network port q is q·V + k.)
         let layout = self.shards[0].layout;
@@ -60,7 +68,7 @@ impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
             while at != NONE && seen[at as usize] == NONE {
                 seen[at as usize] = start;
                 path.push(at);
-                at = self.waits_for(at, &mut cands);
+                at = self.waits_for(at, &holders, &mut cands);
             }
             if at != NONE && seen[at as usize] == start {
                 let from = path.iter().position(|&x| x == at).unwrap_or(0);

@@ -222,12 +222,13 @@
 //! numbers are translated where they show: the reports, the deadlock walk), so a router's VC
 //! state, flits and statistics are one block, walked in memory order as the routers step. An
 //! input VC keeps its front flit's packet and tail flag, and a flit carries its tail flag, so
-//! a flit's move reads neither the flit arena nor its packet for them. On a network whose state
+//! a flit's move reads neither the flits nor its packet for them. On a network whose state
 //! outgrows the caches the landing flits' VCs and the next router's state are prefetched, and
 //! a cycle's flits land block by block of 64 routers, each just before the block steps. VC
 //! numbers are divided by V by multiplication (`strength_reduce`).
-//! Flits live in one arena of (ports × V × F) slots, packets and messages in slot vectors with
-//! free lists; flits on the wires and credits on their way back sit in rings of l + 1 buckets
+//! Flits live in chunks of F slots, one for each input VC (on a large network, for each input
+//! VC holding flits, taken and given back: `state::FlitPool`), packets and messages in slot
+//! vectors with free lists; flits on the wires and credits on their way back sit in rings of l + 1 buckets
 //! by arrival cycle (every flit and credit takes exactly l cycles). Only routers holding flits
 //! (a bitset, visited in number order: on a large network an activation-ordered list walked
 //! the per-router state at random and cost a third of the run in cache misses) and terminals

@@ -97,10 +97,6 @@ impl<T, S: Numbering> Part<T, S> {
     pub fn items(&self) -> &[T] {
         &self.items
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
-    }
 }
 
 impl<T, S: Numbering> Index<usize> for Part<T, S> {

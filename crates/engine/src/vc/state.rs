@@ -89,8 +89,9 @@ pub(super) struct Config {
     pub dal: bool,
     pub warmup: u64,
     /// The routers' state is too large for the caches: the stages prefetch it
-    /// ([`crate::prefetch`]) and land each block of 64 routers' flits just before the block
-    /// steps (on a small network both would only cost instructions).
+    /// ([`crate::prefetch`]), land each block of 64 routers' flits just before the block
+    /// steps, and the VCs share a pool of flit chunks ([`FlitPool`]; on a small network all
+    /// three would only cost instructions).
     pub large: bool,
     /// Cycles without a move, with flits in the network, that make a deadlock.
     pub quiet: u64,
@@ -327,12 +328,13 @@ impl Layout {
 }
 
 /// A flit in a buffer: when it is ready, its packet, and whether it is the packet's tail (the
-/// top bit of the packet's number, [`TAIL`]), in 12 bytes: the flit arena is the largest part
-/// of the router's memory.
+/// top bit of the packet's number, [`TAIL`]), in 12 bytes: the flits are the largest part of
+/// a busy router's memory.
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
 pub(super) struct Flit {
     pub ready: u64,
+    /// Its packet, with [`TAIL`] set if it is the tail.
     packet: u32,
 }
 
@@ -340,16 +342,6 @@ impl Flit {
     #[inline(always)]
     fn new(ready: u64, pkt: u32, tail: bool) -> Self {
         Flit { ready, packet: if tail { pkt | TAIL } else { pkt } }
-    }
-
-    #[inline(always)]
-    fn pkt(self) -> u32 {
-        self.packet & !TAIL
-    }
-
-    #[inline(always)]
-    fn tail(self) -> bool {
-        self.packet & TAIL != 0
     }
 }
 
@@ -387,11 +379,12 @@ pub(super) struct Route {
     pub switch_hop: u32,
 }
 
-/// An input VC: its FIFO (in the arena at `index · F`) and the output its front packet holds.
+/// An input VC: its FIFO (in the flit pool's chunk `chunk`) and the output its front packet
+/// holds.
 #[derive(Clone, Copy)]
 pub(super) struct InVc {
     /// When the front flit is ready to leave (valid while `len > 0`; kept here so that a
-    /// router's scan does not read the flit arena).
+    /// router's scan does not read the flits).
     pub ready: u64,
     pub head: u32,
     pub len: u32,
@@ -400,13 +393,20 @@ pub(super) struct InVc {
     /// Output VC (or `EJECT | ejection slot`, terminal × `Config::eject_slots` + slot) held by
     /// the front packet; [`NONE`] before allocation.
     pub out: u32,
-    /// The front flit's packet, and whether it is the tail (valid while `len > 0`; kept here,
-    /// as `ready` is, so that the router's stages do not read the flit arena).
-    pub pkt: u32,
-    pub tail: bool,
-    /// The route cache ([`RouteCache`]) holds the front packet's candidates (it waited for a
-    /// VC), so that a header that takes one at once never reads the cache.
-    pub routed: bool,
+    /// The front flit's packet, with [`TAIL`] set if it is the tail (valid while `len > 0`;
+    /// kept here, as `ready` is, so that the router's stages do not read the flits).
+    front: u32,
+    /// Its chunk of the [`FlitPool`] ([`NONE`]: none, while it holds no flit of a shared
+    /// pool).
+    pub chunk: u32,
+}
+
+impl InVc {
+    /// The front flit's packet (valid while `len > 0`).
+    #[inline(always)]
+    pub fn pkt(&self) -> u32 {
+        self.front & !TAIL
+    }
 }
 
 /// An output VC as its sender sees it (VC k of channel c at c·V + k).
@@ -445,79 +445,148 @@ pub(super) struct OutBuffers<S: Numbering> {
 
 /// The buffers and the VC state.
 pub(super) struct Buffers<S: Numbering> {
-    /// Flits, one arena of (ports × V × F) slots: input VC i's FIFO from slot i·F.
-    pub flits: Part<Flit, S>,
+    /// The input VCs' flits.
+    pub pool: FlitPool,
     pub ivcs: Part<InVc, S>,
     pub ovcs: Part<OutVc, S>,
     /// Output buffers (all empty without them).
     pub out: OutBuffers<S>,
-    /// The input VC whose packet holds each output VC (read only to explain a deadlock).
-    pub holder: Part<u32, S>,
     /// Per router, a bit per input VC set while it holds flits (see [`Layout::words_at`]).
     pub occupied: Part<u64, S>,
-    /// From when each input VC's front packet is at the front.
-    pub front_since: Part<u64, S>,
-    /// The candidates of the headers left waiting for a VC: a header asks again every cycle,
-    /// and is routed once.
-    pub routed: RouteCache<S>,
     /// The candidates of the header being routed now (room for any router's out-degree).
     pub scratch: Candidates,
 }
 
-/// Most candidates a [`RouteCache`] slot holds: every one a routing offers on networks of
+/// Most candidates a chunk keeps in place: every one a routing offers on networks of
 /// out-degree up to 8 (a routing offers distinct channels leaving the router).
 const CACHED: usize = 8;
 
-/// The candidates of the headers waiting for a VC, per input VC: a header asks again every
-/// cycle, and its routing depends only on router, destination and salt, so it is routed once
-/// (whose candidates a slot holds is the input VC's [`InVc::routed`]). A slot per input VC of
-/// the network's out-degree in channels, at most [`CACHED`], and for more candidates a list of
-/// the input VC's own (the lists made at the first overflow, each empty until needed, then
-/// reused): a slot sized for any out-degree would grow with the square of the degree on
-/// complete graphs, and a fixed slot alone would drop candidates.
-pub(super) struct RouteCache<S: Numbering> {
-    /// Each slot's candidates: `len[i]` of them, from `first[i · stride]`, or the overflow
-    /// list when more than `stride`.
-    len: Part<u32, S>,
-    first: Part<ChannelId, S>,
+/// The input VCs' flits, in chunks of F slots, with what a VC's front packet needs only while
+/// it is buffered: the cycle it came to the front, and the candidates of a header left
+/// waiting for a VC (a header asks again every cycle, and its routing depends only on router,
+/// destination and salt, so it is routed once; the network's out-degree in channels of them
+/// in place, at most [`CACHED`], and for more a list of the chunk's own, made at the first
+/// overflow, then reused: room for any out-degree would grow with the square of the degree
+/// on complete graphs, and a fixed room alone would drop candidates).
+///
+/// On a network whose state outgrows the caches ([`Config::large`]) the pool is *shared*: a VC
+/// takes a chunk when a flit enters it empty and gives it back when it empties, so that the
+/// flits take memory in proportion to the VCs holding some, not to all of them (at light
+/// load a few percent: 960 bytes a node on a 4-cube with 2 VCs of 8 flits), and the chunks
+/// in use, reused last given back first, stay in the caches. On a smaller network each VC
+/// keeps a chunk of its own for the run, as taking and giving back would only cost
+/// instructions (8% more on `netwrap bench vc-caminos8x8`'s configuration, by callgrind).
+pub(super) struct FlitPool {
+    shared: bool,
+    /// Slots per chunk (F); chunk k's flits at k·F.
+    f: usize,
+    flits: Vec<Flit>,
+    /// From when each chunk's front packet is at the front (0: since it entered).
+    front_since: Vec<u64>,
+    /// Each chunk's kept candidates: `cands_len[k]` of them ([`NONE`]: its front packet is not
+    /// yet routed), from `cands[k · stride]`, or in the overflow list when more than `stride`.
+    cands_len: Vec<u32>,
+    cands: Vec<ChannelId>,
     stride: usize,
-    overflow: Part<Vec<ChannelId>, S>,
+    overflow: Vec<Vec<ChannelId>>,
+    /// Chunks given back.
+    free: Vec<u32>,
 }
 
-impl<S: Numbering> RouteCache<S> {
-    /// The slots of input VCs `ivcs`.
-    fn new(ivcs: std::ops::Range<usize>, net: &Network) -> Self {
-        let stride = (net.degree_range().1 as usize).clamp(1, CACHED);
-        RouteCache {
-            first: Part::filled(ivcs.start * stride..ivcs.end * stride, 0),
-            len: Part::filled(ivcs, 0),
-            stride,
-            overflow: Part::empty(),
-        }
-    }
-
-    /// The candidates kept at input VC `i` (where its [`InVc::routed`] says some are).
-    #[inline]
-    pub fn get(&self, i: usize) -> &[ChannelId] {
-        let len = self.len[i] as usize;
-        if len <= self.stride {
-            &self.first[i * self.stride..i * self.stride + len]
-        } else {
-            &self.overflow[i][..]
-        }
-    }
-
-    /// Keeps `cands` as input VC `i`'s front packet's candidates.
-    pub fn keep(&mut self, i: usize, cands: &[ChannelId]) {
-        self.len[i] = cands.len() as u32;
-        if cands.len() <= self.stride {
-            self.first[i * self.stride..i * self.stride + cands.len()].copy_from_slice(cands);
-        } else {
-            if self.overflow.is_empty() {
-                self.overflow = Part::filled(self.len.range(), Vec::new());
+impl FlitPool {
+    /// A shared pool, or without `shared` a chunk for each of `vcs` VCs.
+    fn new(f: u32, net: &Network, shared: bool, vcs: usize) -> Self {
+        let mut pool = FlitPool {
+            shared,
+            f: f as usize,
+            flits: Vec::new(),
+            front_since: Vec::new(),
+            cands_len: Vec::new(),
+            cands: Vec::new(),
+            stride: (net.degree_range().1 as usize).clamp(1, CACHED),
+            overflow: Vec::new(),
+            free: Vec::new(),
+        };
+        if !shared {
+            for _ in 0..vcs {
+                pool.grow();
             }
-            self.overflow[i].clear();
-            self.overflow[i].extend_from_slice(cands);
+        }
+        pool
+    }
+
+    /// A chunk for a VC that was empty: its packet at the front since it entered (a flit
+    /// enters a VC the cycle after its last one left at the earliest, ready then or later),
+    /// not yet routed.
+    #[inline]
+    fn take(&mut self) -> u32 {
+        let k = match self.free.pop() {
+            Some(k) => k,
+            None => self.grow(),
+        };
+        self.front_since[k as usize] = 0;
+        self.cands_len[k as usize] = NONE;
+        k
+    }
+
+    /// A new chunk.
+    #[cold]
+    fn grow(&mut self) -> u32 {
+        let k = self.front_since.len();
+        self.flits.resize((k + 1) * self.f, Flit::new(0, 0, false));
+        self.front_since.push(0);
+        self.cands_len.push(NONE);
+        self.cands.resize((k + 1) * self.stride, 0);
+        k as u32
+    }
+
+    /// Slot `pos` (< F) of chunk `k`.
+    #[inline(always)]
+    fn slot(&self, k: u32, pos: u32) -> usize {
+        k as usize * self.f + pos as usize
+    }
+
+    /// The flit at slot `pos` of chunk `k`.
+    #[inline(always)]
+    pub fn flit(&self, k: u32, pos: u32) -> Flit {
+        self.flits[self.slot(k, pos)]
+    }
+
+    /// Since when chunk `k`'s front packet is at the front.
+    #[inline]
+    pub fn front_since(&self, k: u32) -> u64 {
+        self.front_since[k as usize]
+    }
+
+    /// Whether chunk `k`'s front packet has been routed (its candidates are kept).
+    #[inline]
+    pub fn routed(&self, k: u32) -> bool {
+        self.cands_len[k as usize] != NONE
+    }
+
+    /// The candidates kept for chunk `k`'s front packet (which has been routed).
+    #[inline]
+    pub fn candidates(&self, k: u32) -> &[ChannelId] {
+        let (k, len) = (k as usize, self.cands_len[k as usize] as usize);
+        if len <= self.stride {
+            &self.cands[k * self.stride..k * self.stride + len]
+        } else {
+            &self.overflow[k][..]
+        }
+    }
+
+    /// Keeps `cands` as chunk `k`'s front packet's candidates.
+    pub fn keep(&mut self, k: u32, cands: &[ChannelId]) {
+        let k = k as usize;
+        self.cands_len[k] = cands.len() as u32;
+        if cands.len() <= self.stride {
+            self.cands[k * self.stride..k * self.stride + cands.len()].copy_from_slice(cands);
+        } else {
+            if self.overflow.len() <= k {
+                self.overflow.resize(self.front_since.len(), Vec::new());
+            }
+            self.overflow[k].clear();
+            self.overflow[k].extend_from_slice(cands);
         }
     }
 }
@@ -529,12 +598,18 @@ impl<S: Numbering> Buffers<S> {
         let ovcs = Span::times(&span.channels, c.v);
         let (outs, out_channels) =
             if c.ob > 0 { (ovcs.clone(), span.channels.clone()) } else { (0..0, 0..0) };
+        let (start, shared) = (ivcs.start, c.large);
         Buffers {
-            flits: Part::filled(Span::times(&ivcs, c.f), Flit::new(0, 0, false)),
-            ivcs: Part::filled(
-                ivcs.clone(),
-                InVc { ready: 0, head: 0, len: 0, sent: 0, out: NONE, pkt: NONE, tail: false, routed: false },
-            ),
+            pool: FlitPool::new(c.f, net, shared, ivcs.len()),
+            ivcs: Part::from_fn(ivcs, |i| InVc {
+                ready: 0,
+                head: 0,
+                len: 0,
+                sent: 0,
+                out: NONE,
+                front: NONE,
+                chunk: if shared { NONE } else { (i - start) as u32 },
+            }),
             ovcs: Part::from_fn(ovcs.clone(), |o| OutVc {
                 credits: if c.ob > 0 { c.ob } else { c.f },
                 held: false,
@@ -549,9 +624,6 @@ impl<S: Numbering> Buffers<S> {
                 next: Part::filled(out_channels, 0),
             },
             occupied: Part::filled(span.words.clone(), 0),
-            front_since: Part::filled(ivcs.clone(), 0),
-            holder: Part::filled(ovcs, NONE),
-            routed: RouteCache::new(ivcs, net),
             scratch: Candidates::for_network(net),
         }
     }
@@ -575,50 +647,54 @@ impl<S: Numbering> Buffers<S> {
     #[allow(clippy::too_many_arguments)]
     pub fn push(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, pkt: u32, tail: bool, from: u64) {
         let q = &mut self.ivcs[ivc as usize];
-        let slot = ivc as usize * c.f as usize + c.wrap(q.head + q.len) as usize;
         let ready = from + c.r;
+        let flit = Flit::new(ready, pkt, tail);
         if q.len == 0 {
             q.ready = if q.sent == 0 { ready + c.routing } else { ready };
-            (q.pkt, q.tail) = (pkt, tail);
+            q.front = flit.packet;
+            if q.chunk == NONE {
+                q.chunk = self.pool.take();
+            }
         }
+        let slot = self.pool.slot(q.chunk, c.wrap(q.head + q.len));
         q.len += 1;
-        self.flits[slot] = Flit::new(ready, pkt, tail);
+        self.pool.flits[slot] = flit;
         self.mark(c, layout, rt, ivc, true);
     }
 
     /// The front flit of input VC `ivc` of router `rt` leaves; returns whether it was its
     /// packet's tail. The tail releases the output VC and makes the next packet the front one
-    /// from `now + 1`.
+    /// from `now + 1`; the last flit gives a shared pool's chunk back.
     #[inline(always)]
     pub fn pop(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, now: u64) -> bool {
-        let i = ivc as usize;
-        let q = &mut self.ivcs[i];
+        let q = &mut self.ivcs[ivc as usize];
         q.head = c.wrap(q.head + 1);
         q.len -= 1;
         q.sent += 1;
-        let tail = q.tail;
-        if q.len == 0 {
-            self.mark(c, layout, rt, ivc, false);
-        } else {
-            let next = self.flits[i * c.f as usize + q.head as usize];
-            // The next packet's header routes once it is at the front (from now + 1).
-            q.ready = if tail { next.ready.max(now + 1) + c.routing } else { next.ready };
-            (q.pkt, q.tail) = (next.pkt(), next.tail());
-        }
+        let (k, tail) = (q.chunk as usize, q.front & TAIL != 0);
         if tail {
-            let q = &mut self.ivcs[i];
-            q.sent = 0;
-            q.out = NONE;
-            self.front_since[i] = now + 1;
-            q.routed = false;
+            (q.sent, q.out) = (0, NONE);
+            (self.pool.front_since[k], self.pool.cands_len[k]) = (now + 1, NONE);
         }
+        if q.len == 0 {
+            if self.pool.shared {
+                self.pool.free.push(q.chunk);
+                q.chunk = NONE;
+            }
+            self.mark(c, layout, rt, ivc, false);
+            return tail;
+        }
+        let next = self.pool.flits[k * self.pool.f + q.head as usize];
+        q.front = next.packet;
+        // (The next packet's header routes once it is at the front.)
+        q.ready = if tail { next.ready.max(now + 1) + c.routing } else { next.ready };
         tail
     }
 
     /// The packet at the front of input VC `ivc` (which holds flits).
     #[inline]
     pub fn front_packet(&self, ivc: u32) -> u32 {
-        self.ivcs[ivc as usize].pkt
+        self.ivcs[ivc as usize].pkt()
     }
 }
 
