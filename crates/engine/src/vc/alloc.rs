@@ -152,7 +152,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.buf.ovcs[o as usize].held = true;
             self.granted(ivc, o, now);
             if let Some(taken) = taken {
-                self.stats.taken_at[o as usize] = taken;
+                self.buf.pool.taken[q.chunk as usize] = taken;
             }
         }
     }
@@ -255,7 +255,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         self.terms.eject_owner[slot as usize] = pkt;
         self.granted(ivc, EJECT | slot, now);
         if let Some(taken) = taken {
-            self.stats.eject_taken_at[slot as usize] = taken;
+            self.buf.pool.taken[self.buf.ivcs[ivc as usize].chunk as usize] = taken;
         }
         true
     }

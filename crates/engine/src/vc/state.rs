@@ -407,6 +407,12 @@ impl InVc {
     pub fn pkt(&self) -> u32 {
         self.front & !TAIL
     }
+
+    /// Whether the front flit is its packet's tail (valid while `len > 0`).
+    #[inline(always)]
+    pub fn tail(&self) -> bool {
+        self.front & TAIL != 0
+    }
 }
 
 /// An output VC as its sender sees it (VC k of channel c at c·V + k).
@@ -483,6 +489,9 @@ pub(super) struct FlitPool {
     flits: Vec<Flit>,
     /// From when each chunk's front packet is at the front (0: since it entered).
     front_since: Vec<u64>,
+    /// (Cycle, header's wait) at which each chunk's front packet took its output, for the
+    /// statistics of the output's class ([`NEVER`]: before the window, or not yet).
+    pub taken: Vec<(u64, u64)>,
     /// Each chunk's kept candidates: `cands_len[k]` of them ([`NONE`]: its front packet is not
     /// yet routed), from `cands[k · stride]`, or in the overflow list when more than `stride`.
     cands_len: Vec<u32>,
@@ -501,6 +510,7 @@ impl FlitPool {
             f: f as usize,
             flits: Vec::new(),
             front_since: Vec::new(),
+            taken: Vec::new(),
             cands_len: Vec::new(),
             cands: Vec::new(),
             stride: (net.degree_range().1 as usize).clamp(1, CACHED),
@@ -525,6 +535,7 @@ impl FlitPool {
             None => self.grow(),
         };
         self.front_since[k as usize] = 0;
+        self.taken[k as usize] = (NEVER, 0);
         self.cands_len[k as usize] = NONE;
         k
     }
@@ -535,6 +546,7 @@ impl FlitPool {
         let k = self.front_since.len();
         self.flits.resize((k + 1) * self.f, Flit::new(0, 0, false));
         self.front_since.push(0);
+        self.taken.push((NEVER, 0));
         self.cands_len.push(NONE);
         self.cands.resize((k + 1) * self.stride, 0);
         k as u32
@@ -671,13 +683,14 @@ impl<S: Numbering> Buffers<S> {
         q.head = c.wrap(q.head + 1);
         q.len -= 1;
         q.sent += 1;
-        let (k, tail) = (q.chunk as usize, q.front & TAIL != 0);
+        let (k, tail) = (q.chunk as usize, q.tail());
         if tail {
             (q.sent, q.out) = (0, NONE);
             (self.pool.front_since[k], self.pool.cands_len[k]) = (now + 1, NONE);
         }
         if q.len == 0 {
-            if self.pool.shared {
+            // (Between two flits of a packet the VC keeps its chunk: its output's `taken`.)
+            if self.pool.shared && tail {
                 self.pool.free.push(q.chunk);
                 q.chunk = NONE;
             }
@@ -832,11 +845,9 @@ pub(super) struct Stats<S: Numbering> {
     pub occupancy: Part<u64, S>,
     /// Service per channel class: the network's, then injection, then ejection.
     pub service: Vec<ClassService>,
-    /// (cycle taken, header's wait) per output VC, injection channel and ejection port
-    /// ([`NEVER`]: before the window).
-    pub taken_at: Part<(u64, u64), S>,
+    /// (cycle taken, header's wait) per injection channel ([`NEVER`]: before the window; an
+    /// output VC's and an ejection port's are their holder's chunk's, [`FlitPool::taken`]).
     pub inj_taken_at: Part<(u64, u64), S>,
-    pub eject_taken_at: Part<(u64, u64), S>,
     pub pstats: PacketStats,
     pub flit_hops: u64,
     /// The last cycle a flit moved, and the flits buffered or on a wire (written into a
@@ -957,7 +968,6 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
         let buf = Buffers::new(&c, layout, &span, net);
         let (terminals, ports) = (net.terminals(), c.nc + net.terminals());
         let ivcs = Span::times(&span.ports, c.v);
-        let ovcs = Span::times(&span.channels, c.v);
         let slots = Span::times(&span.ejecting, c.eject_slots);
         let separable = p.allocator != crate::params::Allocator::Greedy;
         Vc {
@@ -1004,9 +1014,7 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
                 busy: Part::filled(span.channels.clone(), 0),
                 occupancy: Part::filled(ivcs, 0),
                 service: ClassService::per_class(net),
-                taken_at: Part::filled(ovcs, (NEVER, 0)),
                 inj_taken_at: Part::filled(span.injecting.clone(), (NEVER, 0)),
-                eject_taken_at: Part::filled(slots, (NEVER, 0)),
                 pstats: PacketStats::default(),
                 flit_hops: 0,
                 last_move: 0,

@@ -286,6 +286,15 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         if port < self.c.nc {
             self.stats.depart(ivc as usize, now, self.c.warmup);
         }
+        if q.tail() {
+            // The tail lets go of the output: its service counts in the output's class.
+            let class = if q.out & EJECT != 0 {
+                self.stats.ejection_class()
+            } else {
+                self.net.channels()[(q.out / self.c.vd) as usize].class as usize
+            };
+            serve(&mut self.stats.service[class], &mut self.buf.pool.taken[q.chunk as usize], now);
+        }
         let tail = self.buf.pop(&self.c, self.layout, rt, ivc, now);
         self.stats.last_move = now;
         let header = q.sent == 0;
@@ -306,12 +315,12 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.eject(q.out & !EJECT, pkt, tail, now);
         } else if self.c.ob > 0 {
             // (The flit stays in the router, in its output buffer.)
-            self.take_output(q.out, tail, now);
+            self.take_output(q.out, tail);
             let need = if header { self.link_need(ivc, q.out, pkt) } else { 0 };
             self.enqueue(q.out, Queued { pkt, need, tail });
         } else {
             self.routers.flits[rt as usize] -= 1;
-            self.take_output(q.out, tail, now);
+            self.take_output(q.out, tail);
             self.send(q.out, pkt, header, tail, first, now);
         }
     }
@@ -432,13 +441,11 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// A flit takes output VC `o` (a credit, or with output buffers a slot); the tail releases
     /// the VC.
     #[inline(always)]
-    fn take_output(&mut self, o: u32, tail: bool, now: u64) {
+    fn take_output(&mut self, o: u32, tail: bool) {
         let ov = &mut self.buf.ovcs[o as usize];
         ov.credits -= 1;
         if tail {
             ov.held = false;
-            let class = self.net.channels()[(o / self.c.vd) as usize].class as usize;
-            serve(&mut self.stats.service[class], &mut self.stats.taken_at[o as usize], now);
         }
     }
 
@@ -479,8 +486,6 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         }
         let slot = slot as usize;
         self.terms.eject_owner[slot] = NONE;
-        let class = self.stats.ejection_class();
-        serve(&mut self.stats.service[class], &mut self.stats.eject_taken_at[slot], now);
         // SAFETY: this router ejects the packet's tail: every flit of it is here.
         let (pk, route) = (*self.pkts.packet(pkt), unsafe { *self.pkts.route(pkt) });
         self.out.freed.push(pkt);
