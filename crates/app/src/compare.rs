@@ -347,6 +347,21 @@ pub struct Predicted {
 }
 
 impl Predicted {
+    /// The model's name, as `netwrap model` names it.
+    pub fn model(&self) -> &'static str {
+        self.comparison.model
+    }
+
+    /// The equations, in words.
+    pub fn source(&self) -> &str {
+        &self.comparison.source
+    }
+
+    /// The highest rate the model sustains (its busiest channel at ρ = 1).
+    pub fn max_rate(&self) -> f64 {
+        self.comparison.max_rate
+    }
+
     /// The prediction compared with the run's `report`.
     pub fn against(self, report: &Report) -> ModelComparison {
         let mut c = self.comparison;

@@ -1114,6 +1114,9 @@ impl Render for Saturation {
         if let Some(m) = s.max_rate_from_loads {
             writeln!(out, "the exact channel load reaches one flit per cycle at m = {}", brief(m))?;
         }
+        if let Some(m) = &report.model {
+            writeln!(out, "model {} ({}): saturates at m = {}", m.model, m.source, brief(m.max_rate))?;
+        }
         Ok(())
     }
 }

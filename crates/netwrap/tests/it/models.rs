@@ -985,3 +985,40 @@ fn sim_model_falls_back_to_model_network() {
         netwrap().arg(command).arg(&file).assert().code(2).stderr(contains(refusal));
     }
 }
+
+/// Verification: the saturation search with `--model` prints the model's saturation rate
+/// beside the simulated one, and on the ideal switch the per-channel model's m_sat = 1/(S·λ_max)
+/// (from the turn flows) is the rate at which the exact channel loads (another computation,
+/// `sim::load`) reach one flit per cycle: a 4×8 mesh, B = 4 (its busiest channel carries
+/// λ_max = 2 messages a cycle per unit rate, so 1/8 = 0.125). A spec no model describes is
+/// refused before any probe runs.
+#[test]
+fn saturation_search_prints_the_models_saturation_rate() {
+    let v = json(&[
+        "sim",
+        "--find-saturation",
+        "--model",
+        "--messages",
+        "300",
+        "--size",
+        "4",
+        "mesh",
+        "--radices",
+        "4,8",
+    ]);
+    assert_eq!(v["model"]["model"], "network");
+    assert_eq!(num(&v["model"], "max_rate"), 0.125);
+    assert_eq!(num(&v, "max_rate_from_loads"), 0.125);
+    let stable = num(&v, "max_rate");
+    assert!(stable > 0.0 && stable <= 0.125 * 1.1, "{v}");
+    netwrap()
+        .args(["sim", "--find-saturation", "--model", "--messages", "300", "--size", "4", "mesh", "--radices", "4,8"])
+        .assert()
+        .success()
+        .stdout(contains("model network (Agarwal 1991 eqs. 3-8 generalised: a queue on every channel): saturates at m = 0.125"));
+    netwrap()
+        .args(["sim", "--find-saturation", "--model", "midimew"])
+        .assert()
+        .code(2)
+        .stderr(contains("queue state"));
+}
