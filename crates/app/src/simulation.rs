@@ -54,7 +54,9 @@ pub fn run_on(experiment: &Experiment, job: &Job, record: Record) -> Result<Simu
     let prediction = match &job.model {
         Some(m) => match predict(&job.sim, m, experiment) {
             Ok(p) => Some(p),
-            Err(Error::Spec(_)) if job.optional_model => None,
+            // Whatever keeps an optional model from this point (a routing that chooses by
+            // queue state, a network without channels) leaves the run without it.
+            Err(_) if job.optional_model => None,
             Err(e) => return Err(e),
         },
         None => None,

@@ -97,7 +97,8 @@ pub struct Job {
     pub model: Option<ModelSpec>,
     /// The model was not asked for but added where it applies (a sweep drawn with `--plot`,
     /// [`crate::Sweep::with_model_where_it_applies`]): what only the built network tells
-    /// against it (a routing that chooses by queue state) drops it instead of failing the run.
+    /// against it (a routing that chooses by queue state, no channels to queue on) drops it
+    /// instead of failing the run.
     pub optional_model: bool,
 }
 

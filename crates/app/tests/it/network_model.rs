@@ -298,7 +298,8 @@ fn the_model_beside_a_simulation_refuses_where_no_model_applies() {
 
 /// A sweep drawn with a plot ([`Sweep::with_model_where_it_applies`]) is compared with the
 /// model where one applies and runs without one, silently, where none does (the
-/// virtual-channel router; the Midimew's adaptive routing, found only once it is built).
+/// virtual-channel router; the Midimew's adaptive routing and a one-stage butterfly's want of
+/// channels, found only once they are built).
 #[test]
 fn a_sweep_takes_the_model_where_it_applies() {
     use netwrap_app::{Sweep, run_points};
@@ -315,4 +316,5 @@ fn a_sweep_takes_the_model_where_it_applies() {
     assert_eq!(run("[topology]\nfamily = \"torus\"\nk = 4\n"), [Some("kary-ncube"); 2]);
     assert_eq!(run("[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n"), [None; 2]);
     assert_eq!(run("[topology]\nfamily = \"midimew\"\n"), [None; 2]);
+    assert_eq!(run("[topology]\nfamily = \"butterfly\"\nstages = 1\n"), [None; 2]);
 }
