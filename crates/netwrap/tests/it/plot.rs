@@ -138,6 +138,22 @@ fn a_plotted_sweep_draws_the_model_where_one_applies() {
         .assert()
         .code(0);
     assert!(!std::fs::read_to_string(&svg).unwrap().contains("dashed: the model"));
+    // An experiment file alike; with a `model` section it asks for the model, and refuses
+    // --no-model.
+    let file = dir.join("mesh.toml");
+    let text = "[topology]\nfamily = \"mesh\"\nradices = [4, 8]\n[run]\nmessages = 500\n[sweep]\n\"workload.rate\" = [0.02, 0.04]\n";
+    std::fs::write(&file, text).unwrap();
+    netwrap().current_dir(&dir).arg("run").arg(&file).args(["--plot", "--quiet"]).assert().code(0);
+    assert!(std::fs::read_to_string(dir.join("mesh-latency.svg")).unwrap().contains("dashed: the model"));
+    std::fs::write(&file, format!("{text}[model]\n")).unwrap();
+    netwrap()
+        .current_dir(&dir)
+        .arg("run")
+        .arg(&file)
+        .args(["--plot", "--no-model"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--no-model, and the spec asks for the model"));
     let out =
         netwrap().args(sweep).arg("--plot").arg(&svg).args(["--router", "vc", "dragonfly"]).assert().code(0);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
