@@ -448,3 +448,23 @@ def test_a_networkx_graph_runs_as_the_graph_family(cli, tmp_path):
     assert written["directed"] is True
     assert {"id": "a", "terminals": 2} in written["nodes"]
     assert {"source": "a", "target": "b", "latency": 3} in written["links"]
+
+
+def test_the_model_beside_a_simulation_reaches_the_per_channel_model(cli):
+    """Verification: a spec's `model` section on a network no paper's model describes (a 4x8
+    mesh, unequal radices) is compared with the per-channel model, as `netwrap sim --model`
+    does, to the last digit; where no model applies (the virtual-channel router on a
+    dragonfly) netwrap.SpecError names `model` and why."""
+    spec = {
+        "topology": {"family": "mesh", "radices": [4, 8]},
+        "workload": {"rate": 0.02, "size": 2},
+        "run": {"messages": 400, "warmup": 100},
+        "model": {},
+    }
+    got = netwrap.simulate(spec)
+    assert got["model"]["model"] == "network"
+    assert got == cli.json("sim", "--rate", "0.02", "--size", "2", "--messages", "400", "--warmup", "100",
+                           "--model", "mesh", "--radices", "4,8")
+    with pytest.raises(netwrap.SpecError) as e:
+        netwrap.simulate({"topology": {"family": "dragonfly"}, "router": {"kind": "vc"}, "model": {}})
+    assert e.value.path == "model" and "not yet built" in str(e.value)

@@ -39,6 +39,6 @@ pub use error::{Error, Result};
 pub use row::Row;
 pub use simulation::{Builds, Simulation, run_on, run_point, run_points, simulate};
 pub use spec::{Job, ModelSpec, Spec};
-pub use studies::{Saturation, check, saturation};
+pub use studies::{Saturation, SaturationModel, check, saturation};
 pub use sweep::{Point, Sweep};
 pub use topology::{Layout, TopoConfig, TopoReport, topo};

@@ -242,81 +242,128 @@ pub struct NetworkQueuesOf {
     pub experiment: netwrap_sim::Experiment,
 }
 
-/// The queues of `spec`'s network, from its turn flows, with the point the spec resolves to
-/// and the network built.
-///
-/// Refused, with the field at fault: the virtual-channel router (its model is not built);
+/// Why the per-channel model does not describe a point: the field at fault (and others it
+/// concerns) and the reason, which each front of the model words in its own context
+/// ([`network_queues`]: `model network: …`; the model beside a simulation,
+/// [`crate::compare::model_for`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    /// The field at fault.
+    pub path: &'static str,
+    /// The other fields it concerns.
+    pub also: &'static [&'static str],
+    /// Why, in words.
+    pub why: String,
+}
+
+impl Refusal {
+    fn new(path: &'static str, also: &'static [&'static str], why: impl Into<String>) -> Refusal {
+        Refusal { path, also, why: why.into() }
+    }
+
+    /// The refusal as a spec error whose message is `prefix` and the reason.
+    pub fn error(&self, prefix: &str) -> Error {
+        crate::error::spec_error(self.path, self.also, format!("{prefix}{}", self.why))
+    }
+}
+
+/// Why the per-channel model does not describe `sim`, as far as the spec alone tells (the
+/// network need not be built): the virtual-channel router (its model is not built);
 /// processors that wait, replies and traces (the model is an open network at a known rate);
 /// periodic intervals (the model's arrivals are Bernoulli); a size mix (the waits here are for
-/// one service time a channel); routings whose split depends on queue state (adaptive paths,
-/// adaptive next hops) and the locality subcube (its turn flows are not computed).
-pub fn network_queues(spec: &crate::Spec) -> Result<NetworkQueuesOf> {
-    use crate::error::spec_error;
+/// one service time a channel); adaptive paths and the locality subcube (their turn flows are
+/// not computed). What only the built network tells is [`network_queues_of`]'s.
+pub fn network_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
     use netwrap_engine::params::Interval;
     use netwrap_engine::traffic::MessageSize;
-    use netwrap_model::network::{ChannelQueue, NetworkQueues, Stream};
-    use netwrap_sim::{Router, Source};
-    let spec = crate::Spec { model: None, ..spec.clone() };
-    let job = spec.resolve()?;
-    let sim = job.sim;
+    use netwrap_sim::{Destinations, Source};
     if sim.router.vc().is_some() {
-        return Err(spec_error(
+        return Some(Refusal::new(
             "router.kind",
             &[],
-            "model network: the virtual-channel router's model is not yet built; this model is the ideal switch's (--router ideal, the default)",
+            "the virtual-channel router's model is not yet built; this model is the ideal switch's (--router ideal, the default)",
         ));
     }
-    debug_assert!(matches!(sim.router, Router::Ideal(_)));
     match &sim.workload.source {
         Source::Open { interval: Interval::Geometric, .. } => {}
         Source::Open { interval: Interval::Periodic, .. } => {
-            return Err(spec_error(
+            return Some(Refusal::new(
                 "workload.processor.interval",
                 &[],
-                "model network: the model's arrivals are Bernoulli (geometric intervals); periodic intervals are not modelled",
+                "the model's arrivals are Bernoulli (geometric intervals); periodic intervals are not modelled",
             ));
         }
         Source::Threads { .. } => {
-            return Err(spec_error(
+            return Some(Refusal::new(
                 "workload.processor.threads",
                 &[],
-                "model network: processors that wait for their accesses close the loop; this model is the open network (`netwrap model feedback` closes it on a k-ary n-cube)",
+                "processors that wait for their accesses close the loop; this model is the open network (`netwrap model feedback` closes it on a k-ary n-cube)",
             ));
         }
         Source::Trace(_) => {
-            return Err(spec_error(
+            return Some(Refusal::new(
                 "workload.trace",
                 &[],
-                "model network: the model predicts a rate and a destination pattern, and a trace replays its own messages",
+                "the model predicts a rate and a destination pattern, and a trace replays its own messages",
             ));
         }
     }
     if sim.replies() {
-        return Err(spec_error(
+        return Some(Refusal::new(
             "workload.reply",
             &[],
-            "model network: replies from memories are not modelled (the requests' flows alone are)",
+            "replies from memories are not modelled (the requests' flows alone are)",
         ));
     }
-    let size = match sim.workload.size {
-        MessageSize::Fixed(b) => b as u64,
-        MessageSize::Bimodal { .. } => {
-            return Err(spec_error(
-                "workload.long-size",
-                &["workload.long-fraction"],
-                "model network: a mix of message lengths is not modelled (each channel's wait is for one service time); give one --size",
-            ));
+    if let MessageSize::Bimodal { .. } = sim.workload.size {
+        return Some(Refusal::new(
+            "workload.long-size",
+            &["workload.long-fraction"],
+            "a mix of message lengths is not modelled (each channel's wait is for one service time); give one --size",
+        ));
+    }
+    if sim.routing.paths().choice.adaptive() {
+        return Some(Refusal::new(
+            "routing.algorithm",
+            &[],
+            "the flows are not known: adaptive paths follow queue state: their split over paths is not known before a run",
+        ));
+    }
+    if let Destinations::Locality(_) = sim.workload.destinations {
+        return Some(Refusal::new(
+            "workload.locality",
+            &[],
+            "the flows are not known: the locality subcube's flows are known in closed form only, not by turn",
+        ));
+    }
+    None
+}
+
+/// The queues of the network `exp` built for `sim` (any point that shares its
+/// [`netwrap_sim::BuildKey`]), from its turn flows (computed once per experiment, so the points
+/// of a sweep over one network share them), with how the flows were computed; or why the model
+/// does not describe it ([`network_refusal`], then what the built network tells: a routing
+/// that chooses its next hop by queue state, flows too many to route).
+pub fn network_queues_of(
+    sim: &netwrap_sim::Resolved,
+    exp: &netwrap_sim::Experiment,
+) -> Result<std::result::Result<(netwrap_model::network::NetworkQueues, String), Refusal>> {
+    use netwrap_engine::traffic::MessageSize;
+    use netwrap_model::network::{ChannelQueue, NetworkQueues, Stream};
+    if let Some(refusal) = network_refusal(sim) {
+        return Ok(Err(refusal));
+    }
+    let MessageSize::Fixed(size) = sim.workload.size else {
+        unreachable!("network_refusal refuses a size mix")
+    };
+    let size = size as u64;
+    let turns = match exp.turn_flows()? {
+        Ok(turns) => turns,
+        Err(why) => {
+            let path = if why.contains("work") { "workload.pattern" } else { "routing.algorithm" };
+            return Ok(Err(Refusal::new(path, &[], format!("the flows are not known: {why}"))));
         }
     };
-    let exp = netwrap_sim::Experiment::build(&sim)?;
-    let turns = exp.turn_flows()?.map_err(|why| {
-        let (path, also): (&str, &[&str]) = match sim.workload.destinations {
-            netwrap_sim::Destinations::Locality(_) => ("workload.locality", &[]),
-            _ if why.contains("work") => ("workload.pattern", &[]),
-            _ => ("routing.algorithm", &[]),
-        };
-        spec_error(path, also, format!("model network: the flows are not known: {why}"))
-    })?;
     let net = exp.network();
     let mut channels: Vec<ChannelQueue> = net
         .channels()
@@ -337,7 +384,21 @@ pub fn network_queues(spec: &crate::Spec) -> Result<NetworkQueuesOf> {
         unrouted: turns.unrouted,
         unrouted_latency: size.div_ceil(net.terminal_width() as u64) as f64,
     };
-    Ok(NetworkQueuesOf { queues, method: turns.method, point: sim, experiment: exp })
+    Ok(Ok((queues, turns.method.clone())))
+}
+
+/// The queues of `spec`'s network, from its turn flows, with the point the spec resolves to
+/// and the network built; refused, with the field at fault, where the model does not describe
+/// it ([`network_queues_of`]).
+pub fn network_queues(spec: &crate::Spec) -> Result<NetworkQueuesOf> {
+    let spec = crate::Spec { model: None, ..spec.clone() };
+    let sim = spec.resolve()?.sim;
+    if let Some(refusal) = network_refusal(&sim) {
+        return Err(refusal.error("model network: "));
+    }
+    let exp = netwrap_sim::Experiment::build(&sim)?;
+    let (queues, method) = network_queues_of(&sim, &exp)?.map_err(|r| r.error("model network: "))?;
+    Ok(NetworkQueuesOf { queues, method, point: sim, experiment: exp })
 }
 
 /// `netwrap model network`: the model of `spec`'s network at each of `rates` (the spec's own

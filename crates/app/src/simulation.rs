@@ -2,7 +2,7 @@
 //! it (its provenance, what it measured, the model beside it), and the one way points run
 //! ([`run_points`]: each distinct network built once and shared by the points that need it).
 
-use crate::compare::{ModelComparison, compare};
+use crate::compare::{ModelComparison, Predicted, predict};
 use crate::error::{Error, Result};
 use crate::spec::{Job, Spec};
 use crate::sweep::Point;
@@ -32,27 +32,37 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// `result`, the run of `job` on `experiment`, with its provenance and its model.
-    fn of(job: &Job, experiment: &Experiment, result: SimResult) -> Result<Self> {
-        let model = match &job.model {
-            Some(m) => Some(compare(&result.point, m, experiment.effective_locality(), &result.report)?),
-            None => None,
-        };
-        Ok(Simulation {
+    /// `result`, the run of `job`, with its provenance and the model's `prediction` compared
+    /// with it.
+    fn of(job: &Job, prediction: Option<Predicted>, result: SimResult) -> Self {
+        let model = prediction.map(|p| p.against(&result.report));
+        Simulation {
             netwrap_version: VERSION,
             seed: result.point.run.seed,
-            config: Spec { sim: result.point.written(), model: job.model },
+            config: Spec { sim: result.point.written(), model: job.model.filter(|_| model.is_some()) },
             result,
             model,
-        })
+        }
     }
 }
 
 /// Runs `job` on its experiment (built for it or for another point that shares its
-/// [`BuildKey`]), keeping what `record` asks for.
+/// [`BuildKey`]), keeping what `record` asks for. The model asked for is predicted first, so a
+/// point it cannot describe fails before its run (an optional model, [`Job::optional_model`],
+/// is dropped instead).
 pub fn run_on(experiment: &Experiment, job: &Job, record: Record) -> Result<Simulation> {
+    let prediction = match &job.model {
+        Some(m) => match predict(&job.sim, m, experiment) {
+            Ok(p) => Some(p),
+            // Whatever keeps an optional model from this point (a routing that chooses by
+            // queue state, a network without channels) leaves the run without it.
+            Err(_) if job.optional_model => None,
+            Err(e) => return Err(e),
+        },
+        None => None,
+    };
     let result = experiment.run_with(&job.sim, record)?;
-    Simulation::of(job, experiment, result)
+    Ok(Simulation::of(job, prediction, result))
 }
 
 /// Builds and runs one spec.

@@ -2,7 +2,7 @@
 //! analytical model to compare it with (the `model` section), and [`Job`]: a spec checked
 //! once, ready to run.
 
-use crate::compare::model_unavailable;
+use crate::compare::{Chosen, model_for};
 use crate::error::{Result, spec_error};
 use netwrap_model::kary_ncube::ContentionForm;
 use netwrap_sim::{Resolved, RouterSpec, RunControl, SimSpec, Source, WorkloadSpec};
@@ -95,6 +95,11 @@ pub struct Job {
     pub sim: Resolved,
     /// The model comparison asked for.
     pub model: Option<ModelSpec>,
+    /// The model was not asked for but added where it applies (a sweep drawn with `--plot`,
+    /// [`crate::Sweep::with_model_where_it_applies`]): what only the built network tells
+    /// against it (a routing that chooses by queue state, no channels to queue on) drops it
+    /// instead of failing the run.
+    pub optional_model: bool,
 }
 
 impl Spec {
@@ -112,21 +117,24 @@ impl Spec {
                     ),
                 ));
             }
-            if m.contention != ContentionForm::Auto && !sim.topology.is_cube() {
+            let chosen = model_for(&sim)?;
+            if m.contention != ContentionForm::Auto && chosen != Chosen::KaryNCube {
                 return Err(spec_error(
                     "model.contention",
                     &[],
                     format!(
-                        "model.contention chooses the contention form of the k-ary n-cube model: a {} is compared with another model",
-                        sim.topology.family()
+                        "model.contention chooses the contention form of the k-ary n-cube model: this {} is compared with {}",
+                        sim.topology.family(),
+                        if chosen == Chosen::Network {
+                            "the per-channel model (`netwrap model network`)"
+                        } else {
+                            "another model"
+                        }
                     ),
                 ));
             }
-            if let Some(why) = model_unavailable(&sim) {
-                return Err(spec_error("model", &[], format!("model: {why}")));
-            }
         }
-        Ok(Job { sim, model: self.model })
+        Ok(Job { sim, model: self.model, optional_model: false })
     }
 }
 

@@ -4,9 +4,10 @@
 use crate::error::Result;
 use crate::spec::Spec;
 use netwrap_engine::Record;
+use netwrap_sim::Experiment;
 use netwrap_sim::VERSION;
 use netwrap_sim::deadlock::Check;
-use netwrap_sim::saturation::{Search, Status, search_with};
+use netwrap_sim::saturation::{Search, Status, check_tolerance, search_on};
 use serde::Serialize;
 
 /// A saturation search with its provenance.
@@ -21,6 +22,20 @@ pub struct Saturation {
     /// What the search found.
     #[serde(flatten)]
     pub search: Search,
+    /// The model's saturation rate, when the spec asks for the model (`--model`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<SaturationModel>,
+}
+
+/// The model's saturation rate beside a search ([`saturation`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SaturationModel {
+    /// The model, as `netwrap model` names it ([`crate::compare::model_for`]'s).
+    pub model: &'static str,
+    /// The equations, in words.
+    pub source: String,
+    /// The rate at which its busiest channel reaches ρ = 1.
+    pub max_rate: f64,
 }
 
 /// Searches the request rate at which `spec`'s network saturates, by simulation, to within
@@ -33,8 +48,18 @@ pub fn saturation(
     observe: impl Fn(Status) + Sync,
 ) -> Result<Saturation> {
     let job = spec.resolve()?;
-    let search = search_with(&job.sim, tolerance, record, observe)?;
-    Ok(Saturation { netwrap_version: VERSION, seed: job.sim.run.seed, config: job.written(), search })
+    check_tolerance(tolerance)?;
+    let experiment = Experiment::build(&job.sim)?;
+    // The model asked for, predicted before the search (where it cannot be, nothing runs).
+    let model = match &job.model {
+        Some(m) => {
+            let p = crate::compare::predict(&job.sim, m, &experiment)?;
+            Some(SaturationModel { model: p.model(), source: p.source().to_string(), max_rate: p.max_rate() })
+        }
+        None => None,
+    };
+    let search = search_on(&experiment, &job.sim, tolerance, record, observe)?;
+    Ok(Saturation { netwrap_version: VERSION, seed: job.sim.run.seed, config: job.written(), search, model })
 }
 
 /// The static deadlock check of `spec`'s routing and virtual-channel assignment (see

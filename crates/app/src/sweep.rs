@@ -58,6 +58,9 @@ pub struct Sweep {
     file: Option<String>,
     /// Which experiment this is (computed once).
     identity: Identity,
+    /// Compare every point with the model where one applies, though the spec asks for none
+    /// ([`Sweep::with_model_where_it_applies`]).
+    model_where_it_applies: bool,
 }
 
 /// Which experiment a row is of: every row of a sweep's files carries it (the CSV's last two
@@ -542,8 +545,16 @@ impl Sweep {
 
     /// The sweep, its identity computed.
     fn new(base: Spec, (product, zips, replications): Axes, text: Option<String>) -> Self {
-        let mut s =
-            Sweep { base, product, zips, replications, text, file: None, identity: Identity::default() };
+        let mut s = Sweep {
+            base,
+            product,
+            zips,
+            replications,
+            text,
+            file: None,
+            identity: Identity::default(),
+            model_where_it_applies: false,
+        };
         let base = match s.base.resolve() {
             Ok(job) => serde_json::to_value(job.written()),
             Err(_) => serde_json::to_value(&s.base),
@@ -651,6 +662,15 @@ impl Sweep {
         let FileParts(spec, sweep) =
             serde_json::from_value(v).map_err(|e| invalid(suggest(&e.to_string())))?;
         Self::from_file((spec, sweep), None)
+    }
+
+    /// The sweep with every point compared with the model where one applies
+    /// ([`crate::compare::model_for`]), when the spec asks for none (no `model` section): how a
+    /// plotted sweep draws the model's curve by default. A point no model describes runs
+    /// without one, silently, and a point's `config` records the model only where it was
+    /// compared. Its points' rows and identity are the sweep's own.
+    pub fn with_model_where_it_applies(self) -> Self {
+        Sweep { model_where_it_applies: self.base.model.is_none(), ..self }
     }
 
     /// The base spec.
@@ -766,7 +786,7 @@ impl Sweep {
             let seed = spec.sim.run.seed.unwrap_or(netwrap_sim::defaults::SEED);
             spec.sim.run.seed = Some(mix(mix(seed) ^ replication as u64));
         }
-        let job = spec.resolve().map_err(|e| match e {
+        let mut job = spec.resolve().map_err(|e| match e {
             Error::Spec(mut e) => {
                 let swept = params.iter().find(|(p, _)| e.fields().any(|f| f.starts_with(p.as_str())));
                 e.line = match swept {
@@ -791,6 +811,10 @@ impl Sweep {
             }
             other => other,
         })?;
+        if self.model_where_it_applies && crate::compare::model_for(&job.sim).is_ok() {
+            job.model = Some(crate::ModelSpec::default());
+            job.optional_model = true;
+        }
         Ok(Point { index, replication, params, job, identity: self.identity.clone() })
     }
 

@@ -270,8 +270,13 @@ impl NetworkQueues {
     /// The model at request rate `rate` (a probability: checked).
     pub fn predict(&self, rate: f64) -> Result<NetworkPrediction, ModelError> {
         crate::error::check("rate", rate, crate::error::Domain::Probability)?;
-        if self.messages.is_nan() || self.messages <= 0.0 || self.channels.is_empty() {
+        if self.messages.is_nan() || self.messages <= 0.0 {
             return Err(ModelError::Invalid("the network sends no messages: nothing to model".into()));
+        }
+        if self.channels.is_empty() {
+            return Err(ModelError::Invalid(
+                "the network has no channels between its routers: no queue to model".into(),
+            ));
         }
         let (busiest, top) = self.busiest();
         let max_rate = 1.0 / top;

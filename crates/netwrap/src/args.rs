@@ -104,9 +104,12 @@ pub struct SpecArgs {
     /// The run's flags (`--cycles`, `--seed`, …).
     #[command(flatten)]
     pub run: RunControl,
-    /// Compare with the analytical model of the network [spec: a `model` section]: k-ary
-    /// n-cubes (Agarwal 1991 eq. 10), butterfly and Omega networks (Agarwal 1991 eqs. 13-14),
-    /// butterfly fat-trees with --router vc --switching wormhole (Greenberg & Guan eqs. 1-26).
+    /// Compare with the analytical model of the network [spec: a `model` section]: the
+    /// papers' where they apply (uniform traffic, minimal routes): k-ary n-cubes (Agarwal 1991
+    /// eq. 10), butterfly and Omega networks (Agarwal 1991 eqs. 13-14), butterfly fat-trees
+    /// with --router vc --switching wormhole (Greenberg & Guan eqs. 1-26); any other network
+    /// and pattern with the ideal switch: a queue on every channel (`netwrap model network`,
+    /// Agarwal 1991 eqs. 3-8 generalised).
     #[arg(long, global = true, help_heading = "Model")]
     pub model: bool,
     /// With --model on a k-ary n-cube: the contention form [spec: model.contention] (default:

@@ -69,8 +69,12 @@ pub struct RunOptions {
     /// Write detailed statistics of every point here.
     pub det_file: Option<PathBuf>,
     /// Draw latency against the first swept parameter here (SVG or PNG), redrawn as each
-    /// point finishes.
+    /// point finishes; the model dashed where one applies, though the spec asks for none
+    /// (its points are then compared with it: [`Sweep::with_model_where_it_applies`]), unless
+    /// `no_model`.
     pub plot: Option<PathBuf>,
+    /// With `plot`: compare with no model where the spec asks for none (`--no-model`).
+    pub no_model: bool,
     /// Write every channel's utilisation and (virtual-channel router) mean buffer occupancy
     /// per VC here, as CSV (`-`: standard output).
     pub channels: Option<PathBuf>,
@@ -702,6 +706,19 @@ pub const HELD: u64 = 10_000;
 /// Every point of the run is resolved up front, one at a time, and dropped (a bad value fails
 /// before anything runs); then the points are made again by index, [`CHUNK`] at a time.
 pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
+    if o.no_model && sweep.base().model.is_some() {
+        bail!(
+            "--no-model, and the spec asks for the model (its `model` section): remove the section, or --no-model"
+        );
+    }
+    // A plotted sweep draws the model's curve wherever a model applies.
+    let with_model;
+    let sweep = if o.plot.is_some() && !o.no_model {
+        with_model = sweep.clone().with_model_where_it_applies();
+        &with_model
+    } else {
+        sweep
+    };
     // A shard resolves only its own points (its cost does not grow with the sweep).
     let indices = match o.shard {
         Some(s) => sweep.shard_indices(s.index, s.count)?,
@@ -1096,6 +1113,9 @@ impl Render for Saturation {
         }
         if let Some(m) = s.max_rate_from_loads {
             writeln!(out, "the exact channel load reaches one flit per cycle at m = {}", brief(m))?;
+        }
+        if let Some(m) = &report.model {
+            writeln!(out, "model {} ({}): saturates at m = {}", m.model, m.source, brief(m.max_rate))?;
         }
         Ok(())
     }

@@ -156,6 +156,9 @@ pub struct Experiment {
     /// by queue state: the family's routing, and every minimal next hop (escape routing's
     /// adaptive channels). The loads of an even split over them are then no bound.
     choice: Choice,
+    /// The turn flows ([`Experiment::turn_flows`]), computed the first time they are asked
+    /// for and kept: every point of a sweep that shares the network shares them.
+    turns: std::sync::OnceLock<Result<Result<crate::routes::TurnFlows, String>, SimError>>,
 }
 
 /// Where the routing in use leaves the engines a choice of next hop ([`Experiment`]).
@@ -283,7 +286,18 @@ impl Experiment {
             }
         }
         let choice = topology.visit(Probe(sample_pairs(&pattern, topology.network().terminals())));
-        Ok(Experiment { spec, topology, facts, pattern, subcube, joined, trace, graph, choice })
+        Ok(Experiment {
+            spec,
+            topology,
+            facts,
+            pattern,
+            subcube,
+            joined,
+            trace,
+            graph,
+            choice,
+            turns: std::sync::OnceLock::new(),
+        })
     }
 
     /// Checks that `point` can run on this experiment: it builds the same network (same
@@ -449,13 +463,20 @@ impl Experiment {
     /// channel's arrivals split by the input feeding them, per unit request rate; or why they
     /// are not known before a run. A routing that offers several next hops, which the engines
     /// choose among by queue state, is one of those: an even split over them is not the run's.
-    pub fn turn_flows(&self) -> Result<Result<crate::routes::TurnFlows, String>, SimError> {
-        if self.choice.routing {
-            return Ok(Err(
-                "the routing offers several next hops, chosen by queue state: how it splits its messages depends on the load".into(),
-            ));
+    /// Computed once and kept (the points of a sweep that share this experiment share them).
+    pub fn turn_flows(&self) -> Result<Result<&crate::routes::TurnFlows, &str>, SimError> {
+        let kept = self.turns.get_or_init(|| {
+            if self.choice.routing {
+                return Ok(Err(
+                    "the routing offers several next hops, chosen by queue state: how it splits its messages depends on the load".into(),
+                ));
+            }
+            crate::routes::turn_flows(&self.topology, &self.pattern, self.spec.routing.paths())
+        });
+        match kept {
+            Ok(flows) => Ok(flows.as_ref().map_err(String::as_str)),
+            Err(e) => Err(e.clone()),
         }
-        crate::routes::turn_flows(&self.topology, &self.pattern, self.spec.routing.paths())
     }
 
     /// The built network.

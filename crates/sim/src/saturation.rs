@@ -108,13 +108,30 @@ pub fn search_with(
     record: &Record,
     observe: impl Fn(Status) + Sync,
 ) -> Result<Search, SimError> {
+    check_tolerance(tolerance)?;
+    search_on(&Experiment::build(spec)?, spec, tolerance, record, observe)
+}
+
+/// Refuses a relative precision outside (0, 1) (before anything is built).
+pub fn check_tolerance(tolerance: f64) -> Result<(), SimError> {
     if !(tolerance.is_finite() && tolerance > 0.0 && tolerance < 1.0) {
         return Err(SimError::Invalid(format!(
             "tolerance = {}: the search's relative precision must be in (0, 1)",
             crate::num(tolerance)
         )));
     }
-    let experiment = Experiment::build(spec)?;
+    Ok(())
+}
+
+/// [`search_with`] on `experiment`, built for `spec` ([`Experiment::build`]).
+pub fn search_on(
+    experiment: &Experiment,
+    spec: &Resolved,
+    tolerance: f64,
+    record: &Record,
+    observe: impl Fn(Status) + Sync,
+) -> Result<Search, SimError> {
+    check_tolerance(tolerance)?;
     let base = spec;
     // Probe round numbers: enough significant digits to resolve the tolerance, no more.
     let digits = (-tolerance.log10()).ceil() as i32 + 2;

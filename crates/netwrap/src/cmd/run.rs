@@ -37,11 +37,16 @@ pub struct RunArgs {
     #[arg(long)]
     pub det_file: Option<PathBuf>,
     /// Draw latency against the first swept parameter, one curve per value of the others, the
-    /// model dashed when the file asks for it, redrawn as each point finishes: into FILE (.svg
-    /// or .png) (default: EXPERIMENT-latency.svg in the current directory). `netwrap plot` draws any column of
-    /// the CSV.
+    /// model dashed over them wherever one applies (the points are then compared with it, as
+    /// with a `model` section; --no-model: not), redrawn as each point finishes: into FILE
+    /// (.svg or .png) (default: EXPERIMENT-latency.svg in the current directory). `netwrap
+    /// plot` draws any column of the CSV.
     #[arg(long, value_name = "FILE", num_args = 0..=1)]
     pub plot: Option<Option<PathBuf>>,
+    /// With --plot: draw no model, and compare with none (for a file without a `model`
+    /// section).
+    #[arg(long, requires = "plot")]
+    pub no_model: bool,
     /// Write every channel's utilisation and, with the virtual-channel router, its mean buffer
     /// occupancy per VC, one row per point and channel, as CSV (`-` for standard output).
     #[arg(long, value_name = "FILE")]
@@ -77,6 +82,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<()> {
         record_trace: a.record_trace,
         quiet: a.quiet,
         jobs: a.jobs,
+        no_model: a.no_model,
         inputs: vec![("the experiment file", a.file.clone())],
         plot: a.plot.map(|p| {
             p.unwrap_or_else(|| {

@@ -51,10 +51,14 @@ pub struct SimArgs {
     /// et al. Fig. 8's map).
     #[arg(long, global = true, help_heading = "Output", value_name = "FILE")]
     pub channels: Option<PathBuf>,
-    /// With --rates: draw latency against the rate (the model dashed with --model) into FILE,
-    /// .svg or .png (default: sim-latency.svg).
+    /// With --rates: draw latency against the rate into FILE, .svg or .png (default:
+    /// sim-latency.svg), the model dashed over it wherever one applies (the points are then
+    /// compared with it, as with --model; --no-model: not).
     #[arg(long, global = true, help_heading = "Output", value_name = "FILE", num_args = 0..=1, default_missing_value = "sim-latency.svg", requires = "rates")]
     pub plot: Option<PathBuf>,
+    /// With --plot: draw no model, and compare with none.
+    #[arg(long, global = true, help_heading = "Output", requires = "plot", conflicts_with = "model")]
+    pub no_model: bool,
     /// Threads for one run (at least 1): the routers are cut into N shards, stepped in
     /// parallel on as many threads (at most one a core), and the result is the same for any N,
     /// on either router. Default: every core for a single run on a network of 4096 routers or
@@ -88,6 +92,7 @@ pub fn run(a: SimArgs) -> anyhow::Result<()> {
         json: a.json,
         det_file: a.det_file,
         plot: a.plot,
+        no_model: a.no_model,
         channels: a.channels,
         record_trace: a.record_trace,
         quiet: a.quiet,

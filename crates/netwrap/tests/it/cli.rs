@@ -256,7 +256,10 @@ fn options_that_do_not_apply_are_errors() {
         (vec!["sim", "--routing", "record"], "Midimew routing record"),
         (vec!["sim", "--model", "midimew"], "not for a midimew"),
         (vec!["sim", "--model", "fat-tree"], "wormhole routers"),
-        (vec!["sim", "--model", "torus", "--radices", "4,8"], "same radix in every dimension"),
+        (
+            vec!["sim", "--model", "--router", "vc", "torus", "--radices", "4,8"],
+            "same radix in every dimension",
+        ),
         (vec!["sim", "--contention", "small-kd"], "--model"),
         (vec!["sim", "--model", "--contention", "small-kd", "butterfly"], "k-ary n-cube model"),
         (vec!["sim", "--rates", "0.1", "--find-saturation"], "cannot be used with"),

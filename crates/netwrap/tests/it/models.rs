@@ -2,6 +2,7 @@
 //! clear errors for bad input and unstable queues, and what the output may never contain.
 
 use crate::netwrap;
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use serde_json::Value;
 
@@ -950,4 +951,74 @@ fn model_network_end_to_end() {
         .code(3)
         .stdout(contains("saturated"))
         .stderr(contains("0.071429"));
+}
+
+/// Verification: `--model` where no paper's model applies is `model network` at the simulated
+/// point, number for number (same spec, both commands): a unidirectional 4-ary 2-cube under
+/// transpose traffic. The virtual-channel router, which neither describes, is refused with
+/// status 2 naming both reasons and the flags, in `sim`, `run` and `saturation` alike.
+#[test]
+fn sim_model_falls_back_to_model_network() {
+    let spec = ["--k", "4", "--pattern", "transpose", "--rate", "0.05", "--size", "4"];
+    let sim = json(&[&["sim", "--model", "--messages", "2000"][..], &spec].concat());
+    let model = json(&[&["model", "network"][..], &spec].concat());
+    let m = &sim["model"];
+    assert_eq!(m["model"], "network");
+    assert_eq!(m["source"], "Agarwal 1991 eqs. 3-8 generalised: a queue on every channel");
+    for key in
+        ["utilization", "latency", "unloaded_latency", "throughput", "max_rate", "mean_hops", "saturated"]
+    {
+        assert_eq!(m[key], model[key], "{key}");
+    }
+    let err = (num(&sim, "latency") - num(&model, "latency")) / num(&model, "latency");
+    assert!((num(&m["relative_error"], "latency") - err).abs() < 1e-12);
+    let refusal = "the virtual-channel router's model is not yet built";
+    netwrap()
+        .args(["sim", "--model", "--router", "vc", "dragonfly"])
+        .assert()
+        .code(2)
+        .stderr(contains("not for a dragonfly").and(contains(refusal)).and(contains("(--model, --router)")));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("vc.toml");
+    std::fs::write(&file, "[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n[model]\n").unwrap();
+    for command in ["run", "saturation"] {
+        netwrap().arg(command).arg(&file).assert().code(2).stderr(contains(refusal));
+    }
+}
+
+/// Verification: the saturation search with `--model` prints the model's saturation rate
+/// beside the simulated one, and on the ideal switch the per-channel model's m_sat = 1/(S·λ_max)
+/// (from the turn flows) is the rate at which the exact channel loads (another computation,
+/// `sim::load`) reach one flit per cycle: a 4×8 mesh, B = 4 (its busiest channel carries
+/// λ_max = 2 messages a cycle per unit rate, so 1/8 = 0.125). A spec no model describes is
+/// refused before any probe runs.
+#[test]
+fn saturation_search_prints_the_models_saturation_rate() {
+    let v = json(&[
+        "sim",
+        "--find-saturation",
+        "--model",
+        "--messages",
+        "300",
+        "--size",
+        "4",
+        "mesh",
+        "--radices",
+        "4,8",
+    ]);
+    assert_eq!(v["model"]["model"], "network");
+    assert_eq!(num(&v["model"], "max_rate"), 0.125);
+    assert_eq!(num(&v, "max_rate_from_loads"), 0.125);
+    let stable = num(&v, "max_rate");
+    assert!(stable > 0.0 && stable <= 0.125 * 1.1, "{v}");
+    netwrap()
+        .args(["sim", "--find-saturation", "--model", "--messages", "300", "--size", "4", "mesh", "--radices", "4,8"])
+        .assert()
+        .success()
+        .stdout(contains("model network (Agarwal 1991 eqs. 3-8 generalised: a queue on every channel): saturates at m = 0.125"));
+    netwrap()
+        .args(["sim", "--find-saturation", "--model", "midimew"])
+        .assert()
+        .code(2)
+        .stderr(contains("queue state"));
 }

@@ -100,6 +100,67 @@ fn a_sweep_draws_its_plot_and_a_single_run_refuses_to() {
     netwrap().args(["sim", "--plot", "x.svg"]).assert().code(2).stderr(predicates::str::contains("--rates"));
 }
 
+/// A plotted sweep draws the model dashed over it wherever one applies, though the spec asks
+/// for none: a 4×8 mesh (unequal radices: the per-channel model) gets the model's column in
+/// its CSV, one value per point, and the dashed curve in its SVG, which `netwrap plot` draws
+/// again from the CSV; `--no-model` draws none, and the virtual-channel router's sweep (no
+/// model applies) plots without one, and without a word.
+#[test]
+fn a_plotted_sweep_draws_the_model_where_one_applies() {
+    let dir = scratch("plot-model");
+    let (svg, csv) = (dir.join("mesh.svg"), dir.join("mesh.csv"));
+    let sweep = ["sim", "--rates", "0.02,0.04", "--messages", "500", "--quiet"];
+    netwrap()
+        .args(sweep)
+        .arg("--plot")
+        .arg(&svg)
+        .arg("--csv")
+        .arg(&csv)
+        .args(["mesh", "--radices", "4,8"])
+        .assert()
+        .code(0);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("dashed: the model"));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let column = header.iter().position(|h| *h == "model_latency").unwrap();
+    let values: Vec<f64> =
+        text.lines().skip(1).map(|l| l.split(',').nth(column).unwrap().parse().unwrap()).collect();
+    assert_eq!(values.len(), 2);
+    assert!(values[0] > 7.875 && values[1] > values[0], "above T0 = 7.875, rising: {values:?}");
+    let again = dir.join("again.svg");
+    netwrap().arg("plot").arg(&csv).arg("--out").arg(&again).assert().code(0);
+    assert!(std::fs::read_to_string(&again).unwrap().contains("dashed: the model"));
+    netwrap()
+        .args(sweep)
+        .arg("--plot")
+        .arg(&svg)
+        .args(["--no-model", "mesh", "--radices", "4,8"])
+        .assert()
+        .code(0);
+    assert!(!std::fs::read_to_string(&svg).unwrap().contains("dashed: the model"));
+    // An experiment file alike; with a `model` section it asks for the model, and refuses
+    // --no-model.
+    let file = dir.join("mesh.toml");
+    let text = "[topology]\nfamily = \"mesh\"\nradices = [4, 8]\n[run]\nmessages = 500\n[sweep]\n\"workload.rate\" = [0.02, 0.04]\n";
+    std::fs::write(&file, text).unwrap();
+    netwrap().current_dir(&dir).arg("run").arg(&file).args(["--plot", "--quiet"]).assert().code(0);
+    assert!(std::fs::read_to_string(dir.join("mesh-latency.svg")).unwrap().contains("dashed: the model"));
+    std::fs::write(&file, format!("{text}[model]\n")).unwrap();
+    netwrap()
+        .current_dir(&dir)
+        .arg("run")
+        .arg(&file)
+        .args(["--plot", "--no-model"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--no-model, and the spec asks for the model"));
+    let out =
+        netwrap().args(sweep).arg("--plot").arg(&svg).args(["--router", "vc", "dragonfly"]).assert().code(0);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(stderr, format!("netwrap: plot: {}\n", svg.display()), "nothing said of a model");
+    assert!(!std::fs::read_to_string(&svg).unwrap().contains("dashed: the model"));
+}
+
 /// A `--channels` CSV of a short run of `family` (its arguments after `sim`) on the VC router.
 fn channels_csv(dir: &std::path::Path, name: &str, family: &[&str]) -> std::path::PathBuf {
     let csv = dir.join(name);
