@@ -161,12 +161,12 @@ fn eight_ary_two_cube_at_half_load_is_within_ten_percent_of_simulation() {
     }
 }
 
-/// The model refuses what it does not cover, naming the field: the virtual-channel router,
-/// adaptive paths, processors that wait.
+/// The model refuses what it does not cover, naming the field: adaptive next hops on the
+/// ideal switch (the fat-tree's up-links), adaptive paths, processors that wait.
 #[test]
 fn refusals_name_the_field() {
     let cases = [
-        ("[router]\nkind = \"vc\"\n", "router.kind", "not yet built"),
+        ("[topology]\nfamily = \"fat-tree\"\nnodes = 16\n", "routing.algorithm", "queue state"),
         (
             "[routing]\nalgorithm = \"ugal-local\"\n[topology]\nfamily = \"dragonfly\"\n",
             "routing.algorithm",
