@@ -148,11 +148,15 @@ fn table(points: &[NetworkReport], out: &mut dyn Write) -> std::io::Result<()> {
             p.busiest_channel
         ),
         Some(vc) => {
+            let why = if vc.limiting == "the fixed point" {
+                "the service times grow without bound before any queue reaches rho = 1".to_string()
+            } else {
+                format!("{} reaches rho = 1 first", vc.limiting)
+            };
             writeln!(
                 out,
-                "saturation rate              {} (the model's fixed point: {} fails first)",
-                fixed(p.max_rate, 6),
-                vc.limiting
+                "saturation rate              {} (G&G eq. 26 generalised: {why})",
+                fixed(p.max_rate, 6)
             )?;
             writeln!(
                 out,
