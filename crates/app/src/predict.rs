@@ -329,7 +329,13 @@ fn flows_of(spec: &crate::Spec) -> Result<FlowsOf> {
             _ if why.contains("work") => ("workload.pattern", &[]),
             _ => ("routing.algorithm", &[]),
         };
-        spec_error(path, also, format!("model network: the flows are not known: {why}"))
+        // Next hops the router takes whichever is free of are the VC router's model's servers.
+        let hint = if why.contains("next hops") && choice == QueueChoice::Refuse {
+            " (with --router vc the channels offered together are one queue's servers: Greenberg & Guan's model)"
+        } else {
+            ""
+        };
+        spec_error(path, also, format!("model network: the flows are not known: {why}{hint}"))
     })?;
     Ok(FlowsOf { sim, exp, turns, size })
 }
