@@ -46,30 +46,42 @@ def _predict(name: str, options: Dict[str, Any]) -> Report:
 
 
 def network(spec: Any, rates: Optional[Sequence[float]] = None) -> "pandas.DataFrame":
-    """The per-channel model of any network the simulator takes, on the ideal switch (Agarwal
-    1991 eqs. 3-8 on every channel), as ``netwrap model network SPEC --json``: ``spec`` as
-    :func:`netwrap.simulate` takes it (a dict, TOML text or a file), the curve at ``rates``
-    (else at the rates the spec sweeps ``workload.rate`` over, else at its own rate).
+    """The per-channel model of any network the simulator takes, as ``netwrap model network
+    SPEC --json``: on the ideal switch Agarwal 1991 eqs. 3-8 on every channel, with
+    ``router.kind = "vc"`` (wormhole or vct) Greenberg & Guan 1997's wormhole model (eqs. 1-11)
+    on every channel. ``spec`` as :func:`netwrap.simulate` takes it (a dict, TOML text or a
+    file), the curve at ``rates`` (else at the rates the spec sweeps ``workload.rate`` over,
+    else at its own rate).
 
     Returns a DataFrame, one row per rate, with the reports' fields: ``offered`` (the rate),
     ``latency`` (NaN where ``saturated``), ``throughput``, ``utilization``,
     ``max_utilization``, ``busiest_channel``, ``mean_hops``, ``unloaded_latency``,
-    ``contention``, ``saturated``, ``max_rate``; ``attrs`` holds the ``network``,
-    ``load_method``, ``model`` and ``netwrap_version``, and each row's ``config``. The
-    virtual-channel router, routings that choose paths by queue state and workloads the model
-    does not cover raise :class:`netwrap.SpecError` or ``ValueError``.
+    ``contention``, ``saturated``, ``max_rate``; with the VC router also ``holding``,
+    ``bandwidth_rate``, ``limiting`` and ``source_service_time``. ``attrs`` holds the
+    ``network``, ``load_method``, ``model`` and ``netwrap_version``, each row's ``config``, and
+    with the VC router each row's ``links`` (every link's service time and wait; None where
+    saturated). Routings that choose paths by queue state (on the ideal switch also next hops),
+    VC router options the model does not cover and workloads it does not cover raise
+    :class:`netwrap.SpecError` or ``ValueError``.
     """
     import pandas
 
     reports = _native.model_network(spec, None if rates is None else [float(r) for r in rates])
+    first = reports[0] if reports else {}
+    vc = "holding" in first
     fields = ["offered", "latency", "throughput", "utilization", "max_utilization", "busiest_channel",
               "mean_hops", "unloaded_latency", "contention", "saturated", "max_rate"]
+    if vc:
+        fields += ["holding", "bandwidth_rate", "limiting", "source_service_time"]
     frame = pandas.DataFrame({f: [r.get(f) for r in reports] for f in fields})
     frame["latency"] = pandas.to_numeric(frame["latency"])
     frame["contention"] = pandas.to_numeric(frame["contention"])
-    first = reports[0] if reports else {}
+    if vc:
+        frame["source_service_time"] = pandas.to_numeric(frame["source_service_time"])
     frame.attrs = {key: first.get(key) for key in ("model", "netwrap_version", "network", "load_method")}
     frame.attrs["config"] = [r.get("config") for r in reports]
+    if vc:
+        frame.attrs["links"] = [r.get("links") for r in reports]
     return frame
 
 

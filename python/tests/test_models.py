@@ -208,6 +208,26 @@ def test_network_equals_cli(cli, tmp_path):
                     '[sweep]\n"workload.rate" = [0.02, 0.05]\n')
     from_file = model.network(path)
     assert list(from_file["latency"]) == [r["latency"] for r in reports[:2]]
-    with pytest.raises(ValueError, match="virtual-channel router"):
-        model.network({**spec, "router": {"kind": "vc"}})
+    with pytest.raises(ValueError, match="store-and-forward"):
+        model.network({**spec, "router": {"kind": "vc", "switching": "saf"}})
+
+
+def test_network_vc_equals_cli(cli):
+    """Verification: with the virtual-channel router netwrap.model.network gives, row by row,
+    the reports `netwrap model network --router vc --json` prints (Greenberg & Guan's model on
+    every channel): the same latencies, saturation, what fails first and every link's service
+    time, on the 16-processor fat-tree set up as Greenberg & Guan assume."""
+    spec = {"topology": {"family": "fat-tree", "nodes": 16},
+            "router": {"kind": "vc", "vcs": 1, "packet": 16},
+            "workload": {"pattern": "uniform-others", "size": 16}}
+    reports = cli.json("model", "network", "fat-tree", "--nodes", "16", "--router", "vc", "--vcs", "1",
+                       "--packet", "16", "--pattern", "uniform-others", "--size", "16",
+                       "--rates", "0.01,0.02,0.05")
+    frame = model.network(spec, rates=[0.01, 0.02, 0.05])
+    assert list(frame["saturated"]) == [r["saturated"] for r in reports] == [False, False, True]
+    assert list(frame["latency"][:2]) == [r["latency"] for r in reports[:2]]
+    assert list(frame["max_rate"]) == [r["max_rate"] for r in reports]
+    assert list(frame["limiting"]) == [r["limiting"] for r in reports]
+    assert list(frame["holding"]) == ["wormhole"] * 3
+    assert frame.attrs["links"][:2] == [r["links"] for r in reports[:2]] and frame.attrs["links"][2] is None
 

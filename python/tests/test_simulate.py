@@ -467,4 +467,4 @@ def test_the_model_beside_a_simulation_reaches_the_per_channel_model(cli):
                            "--model", "mesh", "--radices", "4,8")
     with pytest.raises(netwrap.SpecError) as e:
         netwrap.simulate({"topology": {"family": "dragonfly"}, "router": {"kind": "vc"}, "model": {}})
-    assert e.value.path == "model" and "not yet built" in str(e.value)
+    assert e.value.path == "model" and "not yet drawn beside a simulation" in str(e.value)

@@ -8,7 +8,7 @@
 //! workload at a known rate, one message length, flows known before the run).
 
 use crate::error::{Error, Result, spec_error};
-use crate::predict::{Refusal, network_queues_of, network_refusal};
+use crate::predict::{Refusal, comparison_refusal, network_queues_of};
 use crate::spec::ModelSpec;
 use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
 use netwrap_model::{fat_tree, feedback, indirect};
@@ -97,7 +97,7 @@ pub fn model_for(spec: &Resolved) -> Result<Chosen> {
             _ => Chosen::KaryNCube,
         });
     };
-    match network_refusal(spec) {
+    match comparison_refusal(spec) {
         None => Ok(Chosen::Network),
         Some(r) => Err(neither(&paper, &r)),
     }

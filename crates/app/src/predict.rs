@@ -214,6 +214,10 @@ pub struct NetworkReport {
     /// The prediction.
     #[serde(flatten)]
     pub prediction: netwrap_model::network::NetworkPrediction,
+    /// With `--router vc`, what the VC router's model adds (Greenberg & Guan 1997 §2): its
+    /// switching, bandwidth bound, what limits it, and every link's service time and wait.
+    #[serde(flatten)]
+    pub vc: Option<netwrap_model::network::wormhole::WormDetail>,
     /// What resolving adjusted (not in the JSON).
     #[serde(skip)]
     pub notes: Vec<String>,
@@ -267,22 +271,19 @@ impl Refusal {
     }
 }
 
-/// Why the per-channel model does not describe `sim`, as far as the spec alone tells (the
-/// network need not be built): the virtual-channel router (its model is not built);
-/// processors that wait, replies and traces (the model is an open network at a known rate);
-/// periodic intervals (the model's arrivals are Bernoulli); a size mix (the waits here are for
-/// one service time a channel); adaptive paths and the locality subcube (their turn flows are
-/// not computed). What only the built network tells is [`network_queues_of`]'s.
+/// Why neither router's per-channel model describes `sim`, as far as the spec alone tells (the
+/// network need not be built): processors that wait, replies and traces (the models are of an
+/// open network at a known rate); periodic intervals (their arrivals are Bernoulli); a size
+/// mix (one service time a channel); adaptive paths and the locality subcube (their turn flows
+/// are not computed); and with `--router vc` what its model does not cover
+/// ([`vc_refusal`]). What only the built network tells is [`network_queues_of`]'s and
+/// [`network`]'s.
 pub fn network_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
     use netwrap_engine::params::Interval;
     use netwrap_engine::traffic::MessageSize;
     use netwrap_sim::{Destinations, Source};
-    if sim.router.vc().is_some() {
-        return Some(Refusal::new(
-            "router.kind",
-            &[],
-            "the virtual-channel router's model is not yet built; this model is the ideal switch's (--router ideal, the default)",
-        ));
+    if let Some(r) = sim.router.vc().and_then(vc_refusal) {
+        return Some(r);
     }
     match &sim.workload.source {
         Source::Open { interval: Interval::Geometric, .. } => {}
@@ -339,32 +340,69 @@ pub fn network_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
     None
 }
 
-/// The queues of the network `exp` built for `sim` (any point that shares its
-/// [`netwrap_sim::BuildKey`]), from its turn flows (computed once per experiment, so the points
-/// of a sweep over one network share them), with how the flows were computed; or why the model
-/// does not describe it ([`network_refusal`], then what the built network tells: a routing
-/// that chooses its next hop by queue state, flows too many to route).
-pub fn network_queues_of(
-    sim: &netwrap_sim::Resolved,
-    exp: &netwrap_sim::Experiment,
-) -> Result<std::result::Result<(netwrap_model::network::NetworkQueues, String), Refusal>> {
-    use netwrap_engine::traffic::MessageSize;
-    use netwrap_model::network::{ChannelQueue, NetworkQueues, Stream};
-    if let Some(refusal) = network_refusal(sim) {
-        return Ok(Err(refusal));
+/// What the VC router's model (Greenberg & Guan §2) does not cover, naming the field:
+/// store-and-forward switching, deadlock avoidance that changes the routes (escape channels,
+/// up*/down*), ejection of several packets at once, and output buffers (a packet would free
+/// its input before its tail leaves the link).
+fn vc_refusal(p: &netwrap_engine::params::VcParams) -> Option<Refusal> {
+    use netwrap_engine::params::{Avoidance, Ejection, Switching};
+    if p.switching == Switching::Saf {
+        return Some(Refusal::new(
+            "router.switching",
+            &[],
+            "the VC router's model is Greenberg & Guan's for wormhole and virtual cut-through; store-and-forward is not modelled",
+        ));
     }
-    let MessageSize::Fixed(size) = sim.workload.size else {
-        unreachable!("network_refusal refuses a size mix")
-    };
-    let size = size as u64;
-    let turns = match exp.turn_flows()? {
-        Ok(turns) => turns,
-        Err(why) => {
-            let path = if why.contains("work") { "workload.pattern" } else { "routing.algorithm" };
-            return Ok(Err(Refusal::new(path, &[], format!("the flows are not known: {why}"))));
-        }
-    };
-    let net = exp.network();
+    if matches!(p.deadlock, Avoidance::Escape | Avoidance::Updown) {
+        let name: &str = p.deadlock.into();
+        return Some(Refusal::new(
+            "router.deadlock",
+            &[],
+            format!(
+                "deadlock avoidance '{name}' chooses routes by queue state or in place of the routing's; the VC router's model takes the routing's own routes (none, dateline, bubble, phases and dest-group change only VCs)"
+            ),
+        ));
+    }
+    if p.ejection == Ejection::EveryVc {
+        return Some(Refusal::new(
+            "router.ejection",
+            &[],
+            "the VC router's model ejects one packet at a time (Greenberg & Guan's assumption 4); every-vc is not modelled",
+        ));
+    }
+    if p.output_buffer > 0 {
+        return Some(Refusal::new(
+            "router.output-buffer",
+            &[],
+            "the VC router's model is the input-buffered router's; output buffers are not modelled",
+        ));
+    }
+    None
+}
+
+/// Why no per-channel model is drawn beside `sim`'s simulation (`--model`, where no paper's
+/// model applies): [`network_refusal`]'s reasons, and the VC router, whose model `netwrap
+/// model network` gives but the comparison does not yet take.
+pub fn comparison_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
+    network_refusal(sim).or_else(|| {
+        sim.router.vc().is_some().then(|| {
+            Refusal::new(
+                "router.kind",
+                &[],
+                "the virtual-channel router's per-channel model is `netwrap model network`'s, not yet drawn beside a simulation; beside one the per-channel model is the ideal switch's (--router ideal, the default)",
+            )
+        })
+    })
+}
+
+/// The ideal switch's queues of network `net` from its turn flows, for messages of `size`
+/// flits.
+fn ideal_queues(
+    net: &netwrap_topo::Network,
+    turns: &netwrap_sim::routes::TurnFlows,
+    size: u64,
+) -> netwrap_model::network::NetworkQueues {
+    use netwrap_model::network::{ChannelQueue, NetworkQueues, Stream};
     let mut channels: Vec<ChannelQueue> = net
         .channels()
         .iter()
@@ -378,33 +416,273 @@ pub fn network_queues_of(
         let from = (t.input & netwrap_topo::metrics::INJECTED == 0).then_some(t.input);
         channels[t.channel as usize].inputs.push(Stream { from, rate: t.rate });
     }
-    let queues = NetworkQueues {
+    NetworkQueues {
         channels,
         messages: turns.messages,
         unrouted: turns.unrouted,
         unrouted_latency: size.div_ceil(net.terminal_width() as u64) as f64,
-    };
-    Ok(Ok((queues, turns.method.clone())))
+    }
 }
 
-/// The queues of `spec`'s network, from its turn flows, with the point the spec resolves to
-/// and the network built; refused, with the field at fault, where the model does not describe
-/// it ([`network_queues_of`]).
-pub fn network_queues(spec: &crate::Spec) -> Result<NetworkQueuesOf> {
+/// The ideal switch's queues of the network `exp` built for `sim` (any point that shares its
+/// [`netwrap_sim::BuildKey`]), from its turn flows (computed once per experiment, so the points
+/// of a sweep over one network share them), with how the flows were computed; or why the model
+/// is not drawn beside it ([`comparison_refusal`], then what the built network tells: a
+/// routing that chooses its next hop by queue state, flows too many to route).
+pub fn network_queues_of(
+    sim: &netwrap_sim::Resolved,
+    exp: &netwrap_sim::Experiment,
+) -> Result<std::result::Result<(netwrap_model::network::NetworkQueues, String), Refusal>> {
+    use netwrap_engine::traffic::MessageSize;
+    if let Some(refusal) = comparison_refusal(sim) {
+        return Ok(Err(refusal));
+    }
+    let MessageSize::Fixed(size) = sim.workload.size else {
+        unreachable!("network_refusal refuses a size mix")
+    };
+    let turns = match exp.turn_flows(netwrap_sim::routes::QueueChoice::Refuse)? {
+        Ok(turns) => turns,
+        Err(why) => {
+            let path = if why.contains("work") { "workload.pattern" } else { "routing.algorithm" };
+            return Ok(Err(Refusal::new(path, &[], format!("the flows are not known: {why}"))));
+        }
+    };
+    Ok(Ok((ideal_queues(exp.network(), turns, size as u64), turns.method.clone())))
+}
+
+/// A spec resolved for `model network`, its network built and its turn flows: what both
+/// routers' models start from ([`flows_of`]).
+struct FlowsOf {
+    /// The point the spec resolves to.
+    sim: netwrap_sim::Resolved,
+    /// The network built.
+    exp: netwrap_sim::Experiment,
+    /// Its turn flows.
+    turns: netwrap_sim::routes::TurnFlows,
+    /// B: flits per message.
+    size: u64,
+}
+
+/// Resolves `spec`, refuses what its router's model does not cover ([`network_refusal`]) and
+/// computes the turn flows (next hops chosen by queue state are refused on the ideal switch,
+/// where each output queue would see its own share, and are one queue's servers on the VC
+/// router).
+fn flows_of(spec: &crate::Spec) -> Result<FlowsOf> {
+    use crate::error::spec_error;
+    use netwrap_engine::traffic::MessageSize;
+    use netwrap_sim::routes::QueueChoice;
     let spec = crate::Spec { model: None, ..spec.clone() };
     let sim = spec.resolve()?.sim;
     if let Some(refusal) = network_refusal(&sim) {
         return Err(refusal.error("model network: "));
     }
+    let MessageSize::Fixed(size) = sim.workload.size else {
+        unreachable!("network_refusal refuses a size mix")
+    };
     let exp = netwrap_sim::Experiment::build(&sim)?;
-    let (queues, method) = network_queues_of(&sim, &exp)?.map_err(|r| r.error("model network: "))?;
-    Ok(NetworkQueuesOf { queues, method, point: sim, experiment: exp })
+    // The VC router's model takes the channels a routing offers together as one queue's
+    // servers (Greenberg & Guan §2.2); the ideal switch's cannot.
+    let choice = if sim.router.vc().is_some() { QueueChoice::Servers } else { QueueChoice::Refuse };
+    let turns = exp
+        .turn_flows(choice)?
+        .map_err(|why| {
+            let path = if why.contains("work") { "workload.pattern" } else { "routing.algorithm" };
+            // Next hops the router takes whichever is free of are the VC router's model's servers.
+            let hint = if why.contains("next hops") && choice == QueueChoice::Refuse {
+                " (with --router vc the channels offered together are one queue's servers: Greenberg & Guan's model)"
+            } else {
+                ""
+            };
+            spec_error(path, &[], format!("model network: the flows are not known: {why}{hint}"))
+        })?
+        .clone();
+    Ok(FlowsOf { sim, exp, turns, size: size as u64 })
+}
+
+/// The queues of `spec`'s network for the ideal switch, from its turn flows, with the point
+/// the spec resolves to and the network built; refused, with the field at fault, where the
+/// model does not describe it ([`flows_of`]), and for the virtual-channel router (its model is
+/// [`worm_network`]).
+pub fn network_queues(spec: &crate::Spec) -> Result<NetworkQueuesOf> {
+    let f = flows_of(spec)?;
+    if f.sim.router.vc().is_some() {
+        return Err(crate::error::spec_error(
+            "router.kind",
+            &[],
+            "model network: these are the ideal switch's queues (--router ideal); the VC router's model is worm_network's",
+        ));
+    }
+    Ok(queues_of(f))
+}
+
+/// The ideal switch's queues of a network from its flows ([`network_queues`]).
+fn queues_of(f: FlowsOf) -> NetworkQueuesOf {
+    let FlowsOf { sim, exp, turns, size } = f;
+    let queues = ideal_queues(exp.network(), &turns, size);
+    NetworkQueuesOf { queues, method: turns.method, point: sim, experiment: exp }
+}
+
+/// The links and queues of `spec`'s network for the virtual-channel router's model
+/// ([`netwrap_model::network::wormhole`], Greenberg & Guan 1997 §2), from its turn flows,
+/// with the point and the network built.
+///
+/// Links: channel c is link c, terminal s's injection link C + s, its ejection link C + N + s.
+/// Queues: the channels the routing offers together (where the engine takes whichever is
+/// free: the fat-tree's up-links) share one queue of as many servers; every other channel,
+/// each source and each ejection link has its own. A link's header time is its latency and
+/// the router delay and header stages at its end (a channel), the source router's delay and
+/// the injection channel's latency (an injection link), the ejection channel's latency (an
+/// ejection link): T0 is the VC router's unloaded latency (h + 1)·(r + stages) + Σ l + B +
+/// t_inj + t_ej.
+///
+/// Refused, with the field at fault: as [`network_queues`] refuses (but for next hops chosen by
+/// queue state, which are the servers of one queue here), store-and-forward switching, deadlock
+/// avoidance that changes the routes (escape channels, up*/down*), ejection of several packets
+/// at once, output buffers, channels wider than a flit, and routings whose sets of next hops
+/// overlap (a channel in two sets is no one queue's).
+pub fn worm_network(spec: &crate::Spec) -> Result<WormNetworkOf> {
+    let f = flows_of(spec)?;
+    if f.sim.router.vc().is_none() {
+        return Err(crate::error::spec_error(
+            "router.kind",
+            &[],
+            "model network: the VC router's model is for --router vc; the ideal switch's queues are network_queues'",
+        ));
+    }
+    worm_links(f)
+}
+
+/// The VC router's links and queues of a network from its flows ([`worm_network`]).
+fn worm_links(f: FlowsOf) -> Result<WormNetworkOf> {
+    use crate::error::spec_error;
+    use netwrap_engine::params::Switching;
+    use netwrap_model::network::wormhole::{Holding, LinkKind, WormLink, WormNetwork, WormQueue};
+    use netwrap_topo::metrics::INJECTED;
+    let FlowsOf { sim, exp, turns, size } = f;
+    let Some(p) = sim.router.vc().copied() else { unreachable!("worm_links is for the VC router") };
+    let net = exp.network();
+    if net.terminal_width() != 1 || net.channels().iter().any(|c| c.width != 1) {
+        return Err(spec_error(
+            "topology.width",
+            &[],
+            "model network: the VC router's model takes channels of one flit a cycle; this network has wider ones",
+        ));
+    }
+    let (nc, nt) = (net.channels().len(), net.terminals() as usize);
+    // Queues of channels: the sets offered together, then every other channel alone.
+    let mut queue_of: Vec<Option<u32>> = vec![None; nc];
+    let mut queues: Vec<WormQueue> = Vec::new();
+    if exp.offers_queue_choice() {
+        for set in &turns.offered {
+            if let Some(&c) = set.iter().find(|&&c| queue_of[c as usize].is_some()) {
+                return Err(spec_error(
+                    "routing.algorithm",
+                    &[],
+                    format!(
+                        "model network: the routing offers channel {c} in more than one set of next hops; the VC router's model takes the channels offered together as one queue's servers, so each channel must be in one set"
+                    ),
+                ));
+            }
+            for &c in set {
+                queue_of[c as usize] = Some(queues.len() as u32);
+            }
+            queues.push(WormQueue { servers: set.len() as u32, source: false });
+        }
+    }
+    let queue_of: Vec<u32> = queue_of
+        .into_iter()
+        .map(|q| {
+            q.unwrap_or_else(|| {
+                queues.push(WormQueue { servers: 1, source: false });
+                queues.len() as u32 - 1
+            })
+        })
+        .collect();
+    let first_source = queues.len() as u32;
+    queues.extend((0..nt).map(|_| WormQueue { servers: 1, source: true }));
+    queues.extend((0..nt).map(|_| WormQueue { servers: 1, source: false }));
+    let latency = exp.channel_latency(&sim);
+    let header = (p.router_delay + p.header_extra()) as f64;
+    let mut links: Vec<WormLink> = (0..nc)
+        .map(|c| WormLink {
+            kind: LinkKind::Channel,
+            index: c as u32,
+            queue: queue_of[c],
+            rate: 0.0,
+            hop: latency.get(c).copied().unwrap_or(p.link_latency) as f64 + header,
+            turns: Vec::new(),
+        })
+        .collect();
+    links.extend((0..nt).map(|s| WormLink {
+        kind: LinkKind::Injection,
+        index: s as u32,
+        queue: first_source + s as u32,
+        rate: 0.0,
+        hop: header + p.injection_latency as f64,
+        turns: Vec::new(),
+    }));
+    links.extend((0..nt).map(|t| WormLink {
+        kind: LinkKind::Ejection,
+        index: t as u32,
+        queue: first_source + (nt + t) as u32,
+        rate: 0.0,
+        hop: p.ejection_latency as f64,
+        turns: Vec::new(),
+    }));
+    let from = |input: u32| {
+        if input & INJECTED != 0 { nc + (input & !INJECTED) as usize } else { input as usize }
+    };
+    for t in &turns.turns {
+        let (a, b) = (from(t.input), t.channel as usize);
+        links[a].turns.push((b as u32, t.rate));
+        links[b].rate += t.rate;
+        if a >= nc {
+            links[a].rate += t.rate; // an injection link carries what its terminal sends
+        }
+    }
+    for d in &turns.deliveries {
+        let (a, b) = (from(d.input), nc + nt + d.channel as usize);
+        links[a].turns.push((b as u32, d.rate));
+        links[b].rate += d.rate;
+        if a >= nc {
+            links[a].rate += d.rate;
+        }
+    }
+    let packets = size.div_ceil(p.packet as u64) as f64;
+    let holding = if p.switching == Switching::Wormhole { Holding::Wormhole } else { Holding::CutThrough };
+    let model = WormNetwork { links, queues, messages: turns.messages, size: size as f64, packets, holding };
+    Ok(WormNetworkOf { model, method: turns.method, point: sim, experiment: exp })
+}
+
+/// The VC router's links and queues of a spec's network ([`worm_network`]).
+pub struct WormNetworkOf {
+    /// The links and queues.
+    pub model: netwrap_model::network::wormhole::WormNetwork,
+    /// How the turn flows were computed.
+    pub method: String,
+    /// The point the spec resolves to.
+    pub point: netwrap_sim::Resolved,
+    /// The network built.
+    pub experiment: netwrap_sim::Experiment,
 }
 
 /// `netwrap model network`: the model of `spec`'s network at each of `rates` (the spec's own
-/// rate when `None`), see [`network_queues`].
+/// rate when `None`): the ideal switch's ([`network_queues`]) or, with `--router vc`, the
+/// virtual-channel router's ([`worm_network`]).
 pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve> {
-    let NetworkQueuesOf { queues, method: load_method, point: sim, experiment: exp } = network_queues(spec)?;
+    enum Model {
+        Ideal(netwrap_model::network::NetworkQueues),
+        Vc(netwrap_model::network::wormhole::WormNetwork, netwrap_model::network::wormhole::Saturation),
+    }
+    let f = flows_of(spec)?;
+    let (model, load_method, sim, exp) = if f.sim.router.vc().is_some() {
+        let WormNetworkOf { model, method, point, experiment } = worm_links(f)?;
+        let saturation = model.saturation().map_err(invalid_parameters)?;
+        (Model::Vc(model, saturation), method, point, experiment)
+    } else {
+        let NetworkQueuesOf { queues, method, point, experiment } = queues_of(f);
+        (Model::Ideal(queues), method, point, experiment)
+    };
     let own = [sim.rate()];
     let rates = rates.unwrap_or(&own);
     let net = exp.network();
@@ -416,7 +694,13 @@ pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve
     };
     let mut points = Vec::with_capacity(rates.len());
     for &rate in rates {
-        let prediction = queues.predict(rate).map_err(invalid_parameters)?;
+        let (prediction, vc) = match &model {
+            Model::Ideal(q) => (q.predict(rate).map_err(invalid_parameters)?, None),
+            Model::Vc(m, saturation) => {
+                let p = m.predict_within(rate, saturation).map_err(invalid_parameters)?;
+                (p.network, Some(p.detail))
+            }
+        };
         points.push(NetworkReport {
             model: "network",
             netwrap_version: VERSION,
@@ -426,6 +710,7 @@ pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve
             network: info.clone(),
             load_method: load_method.clone(),
             prediction,
+            vc,
             notes: sim.notes.clone(),
         });
     }

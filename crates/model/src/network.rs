@@ -1,7 +1,8 @@
 //! A queue on every channel of any network: Agarwal 1991's contention model (§3, eqs. 3–8)
 //! generalised from a k-ary n-cube's switch to any channel whose arrivals are known input by
 //! input, for the ideal switch (unbounded output queues, a message of B flits holds a channel
-//! of w flits a cycle for ⌈B/w⌉ cycles, a hop costs one cycle).
+//! of w flits a cycle for ⌈B/w⌉ cycles, a hop costs one cycle). The virtual-channel router's
+//! model, from the same turn flows, is [`wormhole`] (Greenberg & Guan 1997 §2).
 //!
 //! Pure functions over plain numbers: per channel its service time S_c = ⌈B/w_c⌉ and the
 //! message rates p_i of the streams that feed it (one per input: each incoming channel of its
@@ -94,6 +95,8 @@
 
 use crate::error::ModelError;
 use serde::Serialize;
+
+pub mod wormhole;
 
 /// One input's stream into a channel's queue: messages a cycle at unit request rate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

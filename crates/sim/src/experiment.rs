@@ -404,7 +404,7 @@ impl Experiment {
     /// Each channel's latency on the virtual-channel router where they differ (empty: the link
     /// latency everywhere): a class's from `router.class-latency`, else a graph file's own
     /// (when the file gives any other than 1), else the link latency.
-    fn channel_latency(&self, point: &Resolved) -> Vec<u32> {
+    pub fn channel_latency(&self, point: &Resolved) -> Vec<u32> {
         let Some(p) = point.router.vc() else { return Vec::new() };
         let file = self.graph.as_ref().filter(|g| g.latency_other_than(1).is_some());
         if point.class_latency.is_empty() && file.is_none() {
@@ -462,21 +462,33 @@ impl Experiment {
     /// The turn flows of its routes under its pattern ([`crate::routes::turn_flows`]): every
     /// channel's arrivals split by the input feeding them, per unit request rate; or why they
     /// are not known before a run. A routing that offers several next hops, which the engines
-    /// choose among by queue state, is one of those: an even split over them is not the run's.
-    /// Computed once and kept (the points of a sweep that share this experiment share them).
-    pub fn turn_flows(&self) -> Result<Result<&crate::routes::TurnFlows, &str>, SimError> {
+    /// choose among by queue state, is one of those (an even split over them is not the run's)
+    /// unless `choice` is [`crate::routes::QueueChoice::Servers`]: the caller then models the
+    /// channels offered together ([`crate::routes::TurnFlows::offered`]) as the servers of one
+    /// queue. Computed once and kept (the points of a sweep that share this experiment share
+    /// them).
+    pub fn turn_flows(
+        &self,
+        choice: crate::routes::QueueChoice,
+    ) -> Result<Result<&crate::routes::TurnFlows, &str>, SimError> {
+        if self.choice.routing && choice == crate::routes::QueueChoice::Refuse {
+            return Ok(Err(
+                "the routing offers several next hops, chosen by queue state: how it splits its messages depends on the load",
+            ));
+        }
         let kept = self.turns.get_or_init(|| {
-            if self.choice.routing {
-                return Ok(Err(
-                    "the routing offers several next hops, chosen by queue state: how it splits its messages depends on the load".into(),
-                ));
-            }
             crate::routes::turn_flows(&self.topology, &self.pattern, self.spec.routing.paths())
         });
         match kept {
             Ok(flows) => Ok(flows.as_ref().map_err(String::as_str)),
             Err(e) => Err(e.clone()),
         }
+    }
+
+    /// Whether the routing offers several next hops somewhere, which the engines choose among
+    /// by queue state (adaptive routing).
+    pub fn offers_queue_choice(&self) -> bool {
+        self.choice.routing
     }
 
     /// The built network.

@@ -252,6 +252,14 @@ pub struct TurnFlows {
     pub unrouted: f64,
     /// Mean channels crossed by a message (over all `messages`).
     pub mean_hops: f64,
+    /// The deliveries, by terminal and then input: in each, `channel` is the terminal the
+    /// messages are delivered to and `input` the channel they reached its router by (or
+    /// [`netwrap_topo::metrics::injected`]`(s)` for terminal s's self-addressed messages).
+    pub deliveries: Vec<Turn>,
+    /// The sets of more than one channel the routing offers at a router (each sorted, each
+    /// once): the flow is split evenly over a set's channels, where the engines choose among
+    /// them by queue state or by the message's salt.
+    pub offered: Vec<Vec<u32>>,
     /// How they were computed.
     pub method: String,
 }
@@ -267,14 +275,45 @@ impl TurnFlows {
     }
 }
 
+/// What `Experiment::turn_flows` does with a routing that offers several next hops, which the
+/// engines choose among by queue state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueChoice {
+    /// Refuse it: an even split over the next hops is not the run's (the ideal switch's model,
+    /// whose output queues would each see their own share).
+    Refuse,
+    /// Take it: the caller models the channels offered together ([`TurnFlows::offered`]) as
+    /// the servers of one queue (a message takes whichever frees first), for which the even
+    /// split gives each channel's share of the queue's arrivals.
+    Servers,
+}
+
 /// Collects turns ([`TurnFlows`]): (input, channel) -> messages per cycle.
 #[derive(Default)]
-struct TurnSink(std::collections::HashMap<(u32, u32), f64>);
+struct TurnSink {
+    /// (channel, input) → rate.
+    turns: std::collections::HashMap<(u32, u32), f64>,
+    /// (terminal, input) → rate.
+    deliveries: std::collections::HashMap<(u32, u32), f64>,
+    /// The candidate sets of more than one channel, sorted.
+    offered: std::collections::HashSet<Vec<u32>>,
+}
 
 impl FlowSink for TurnSink {
     const TURNS: bool = true;
     fn take(&mut self, input: u32, channel: u32, weight: f64) {
-        *self.0.entry((channel, input)).or_default() += weight;
+        *self.turns.entry((channel, input)).or_default() += weight;
+    }
+    fn deliver(&mut self, input: u32, t: u32, weight: f64) {
+        *self.deliveries.entry((t, input)).or_default() += weight;
+    }
+    fn offered(&mut self, channels: &[u32]) {
+        let mut set = channels.to_vec();
+        set.sort_unstable();
+        set.dedup();
+        if !self.offered.contains(&set) {
+            self.offered.insert(set);
+        }
     }
 }
 
@@ -348,9 +387,16 @@ impl Visitor for TurnWalk {
 impl TurnSink {
     /// The turns collected, for `messages` sent a cycle in all.
     fn flows(self, messages: f64, method: String) -> TurnFlows {
-        let mut turns: Vec<Turn> =
-            self.0.into_iter().map(|((channel, input), rate)| Turn { channel, input, rate }).collect();
-        turns.sort_unstable_by_key(|t| (t.channel, t.input));
+        let by_key = |map: std::collections::HashMap<(u32, u32), f64>| {
+            let mut v: Vec<Turn> =
+                map.into_iter().map(|((channel, input), rate)| Turn { channel, input, rate }).collect();
+            v.sort_unstable_by_key(|t| (t.channel, t.input));
+            v
+        };
+        let turns = by_key(self.turns);
+        let deliveries = by_key(self.deliveries);
+        let mut offered: Vec<Vec<u32>> = self.offered.into_iter().collect();
+        offered.sort_unstable();
         let injected: f64 = turns.iter().filter(|t| t.input & INJECTED != 0).map(|t| t.rate).sum();
         let crossings: f64 = turns.iter().map(|t| t.rate).sum();
         TurnFlows {
@@ -358,6 +404,8 @@ impl TurnSink {
             messages,
             unrouted: (messages - injected).max(0.0),
             mean_hops: crossings / messages.max(f64::MIN_POSITIVE),
+            deliveries,
+            offered,
             method,
         }
     }
@@ -990,7 +1038,9 @@ mod tests {
     /// Verification: the turns are the exact loads split, from the same route walk: summed
     /// by channel they give [`facts`]' load groups, on a mesh under transpose (routed flow by
     /// flow), a Midimew under uniform traffic (the loads by symmetry) and a fat-tree (several
-    /// candidates a hop, split evenly).
+    /// candidates a hop, split evenly); the deliveries are every message once, and a
+    /// channel's flow leaves it whole (into turns and deliveries); the fat-tree offers its
+    /// up-links in pairs, the mesh nothing.
     #[test]
     fn turns_sum_to_the_exact_loads() {
         let cases = [
@@ -1009,6 +1059,21 @@ mod tests {
                 assert!((a.max - b.max).abs() < 1e-9 && (a.sum - b.sum).abs() < 1e-9, "{json}: {a:?} {b:?}");
             }
             assert!((t.mean_hops - f.mean_hops).abs() < 1e-9, "{json}");
+            // Every message is delivered once, and what reaches a router by a channel leaves
+            // it by another channel or to a terminal.
+            let delivered: f64 = t.deliveries.iter().map(|d| d.rate).sum();
+            assert!((delivered - t.messages).abs() < 1e-9, "{json}: {delivered}");
+            let mut out = vec![0.0; topo.network().channels().len()];
+            for x in t.turns.iter().chain(&t.deliveries).filter(|x| x.input & INJECTED == 0) {
+                out[x.input as usize] += x.rate;
+            }
+            let load = t.loads(out.len());
+            assert!(out.iter().zip(&load).all(|(o, l)| (o - l).abs() < 1e-9), "{json}");
+            // The fat-tree offers a switch's two up-links together; the mesh's dimension order
+            // one next hop.
+            let pairs = !t.offered.is_empty() && t.offered.iter().all(|s| s.len() == 2);
+            assert!(!json.contains("fat-tree") || pairs, "{json}");
+            assert!(!json.contains("mesh") || t.offered.is_empty(), "{json}");
         }
     }
 

@@ -361,6 +361,15 @@ pub trait FlowSink {
     /// `weight` messages per cycle take `channel`, having reached its router by `input` (a
     /// channel, or [`injected`]; meaningful only with [`FlowSink::TURNS`]).
     fn take(&mut self, input: u32, channel: u32, weight: f64);
+    /// `weight` messages per cycle, having reached terminal `t`'s router by `input` (a channel,
+    /// or [`injected`] for a self-addressed message), are delivered to `t` (called only with
+    /// [`FlowSink::TURNS`]).
+    #[inline]
+    fn deliver(&mut self, _input: u32, _t: u32, _weight: f64) {}
+    /// The routing offers `channels` (more than one) at a router, the flow split evenly over
+    /// them (called only with [`FlowSink::TURNS`]).
+    #[inline]
+    fn offered(&mut self, _channels: &[u32]) {}
 }
 
 impl FlowSink for [f64] {
@@ -481,8 +490,14 @@ pub fn walk_leg<R: Routing, S: FlowSink + ?Sized>(
                             "routing from router {from} towards terminal {t} stops at router {r}, not at its ejection router"
                         )));
                     }
+                    if S::TURNS {
+                        load.deliver(via, t, w);
+                    }
                     ends.push((r, w, level, via));
                     continue;
+                }
+                if S::TURNS && c.as_slice().len() > 1 {
+                    load.offered(c.as_slice());
                 }
                 let share = w / c.as_slice().len() as f64;
                 for &ch in c.as_slice() {

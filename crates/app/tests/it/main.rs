@@ -2,3 +2,4 @@
 
 mod models;
 mod network_model;
+mod vc_network_model;

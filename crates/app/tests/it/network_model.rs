@@ -161,12 +161,12 @@ fn eight_ary_two_cube_at_half_load_is_within_ten_percent_of_simulation() {
     }
 }
 
-/// The model refuses what it does not cover, naming the field: the virtual-channel router,
-/// adaptive paths, processors that wait.
+/// The model refuses what it does not cover, naming the field: adaptive next hops on the
+/// ideal switch (the fat-tree's up-links), adaptive paths, processors that wait.
 #[test]
 fn refusals_name_the_field() {
     let cases = [
-        ("[router]\nkind = \"vc\"\n", "router.kind", "not yet built"),
+        ("[topology]\nfamily = \"fat-tree\"\nnodes = 16\n", "routing.algorithm", "queue state"),
         (
             "[routing]\nalgorithm = \"ugal-local\"\n[topology]\nfamily = \"dragonfly\"\n",
             "routing.algorithm",
@@ -284,7 +284,7 @@ fn the_fallback_is_model_networks_prediction() {
 #[test]
 fn the_model_beside_a_simulation_refuses_where_no_model_applies() {
     let cases = [
-        ("[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n", "router.kind", "not yet built"),
+        ("[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n", "router.kind", "not yet drawn beside a simulation"),
         ("[topology]\nfamily = \"midimew\"\n", "routing.algorithm", "queue state"),
     ];
     for (text, field, words) in cases {

@@ -888,9 +888,9 @@ fn figure_out_and_write_failures_are_named() {
 
 /// `model network` end to end: the homework's Ex 1 network from `netwrap sim`'s flags gives
 /// the model's numbers (verification by hand: T0 = n·k_d + B = 11, ρ = m·B·k_d = 0.56,
-/// m_sat = 1/(B·k_d) = 1/14); a curve is an array; the CSV has a row per rate; the
-/// virtual-channel router and adaptive routing are refused with status 2 naming the flag; a
-/// saturated single rate prints its report and exits 3.
+/// m_sat = 1/(B·k_d) = 1/14); a curve is an array; the CSV has a row per rate; what the
+/// models do not cover (store-and-forward on the VC router, adaptive routing) is refused with
+/// status 2 naming the flag; a saturated single rate prints its report and exits 3.
 #[test]
 fn model_network_end_to_end() {
     let v = json(&["model", "network", "--k", "8", "--n", "2", "--rate", "0.04", "--size", "4"]);
@@ -939,7 +939,11 @@ fn model_network_end_to_end() {
     std::fs::write(&file, text.replace("\"workload.rate\" = [0.05, 0.1]", "\"workload.size\" = [1, 2]"))
         .unwrap();
     netwrap().args(["model", "network"]).arg(&file).assert().code(2).stderr(contains("workload.rate alone"));
-    netwrap().args(["model", "network", "--router", "vc"]).assert().code(2).stderr(contains("--router"));
+    netwrap()
+        .args(["model", "network", "--router", "vc", "--switching", "saf"])
+        .assert()
+        .code(2)
+        .stderr(contains("--switching"));
     netwrap()
         .args(["model", "network", "--routing", "ugal-local", "dragonfly"])
         .assert()
@@ -972,7 +976,7 @@ fn sim_model_falls_back_to_model_network() {
     }
     let err = (num(&sim, "latency") - num(&model, "latency")) / num(&model, "latency");
     assert!((num(&m["relative_error"], "latency") - err).abs() < 1e-12);
-    let refusal = "the virtual-channel router's model is not yet built";
+    let refusal = "not yet drawn beside a simulation";
     netwrap()
         .args(["sim", "--model", "--router", "vc", "dragonfly"])
         .assert()
@@ -1021,4 +1025,54 @@ fn saturation_search_prints_the_models_saturation_rate() {
         .assert()
         .code(2)
         .stderr(contains("queue state"));
+}
+
+/// `model network --router vc` end to end (verification): on the 16-processor butterfly
+/// fat-tree set up as Greenberg & Guan assume (one VC, wormhole, a message one worm) the
+/// latency is `model fat-tree --turn conditional`'s eq. 25 less the one cycle netwrap's
+/// router starts earlier (T0 = B + D̄ − 2), to 10⁻⁹, and the saturation is eq. 26's; the
+/// JSON adds the VC model's fields; past saturation a single rate exits 3 naming what fails.
+#[test]
+fn model_network_vc_router_end_to_end() {
+    let rate = "0.01";
+    let vc = [
+        "model",
+        "network",
+        "fat-tree",
+        "--nodes",
+        "16",
+        "--router",
+        "vc",
+        "--vcs",
+        "1",
+        "--pattern",
+        "uniform-others",
+        "--size",
+        "16",
+        "--packet",
+        "16",
+        "--rate",
+        rate,
+    ];
+    let v = json(&vc);
+    let gg = json(&[
+        "model",
+        "fat-tree",
+        "--nodes",
+        "16",
+        "--size",
+        "16",
+        "--turn",
+        "conditional",
+        "--rate",
+        rate,
+    ]);
+    assert!((num(&v, "latency") - (num(&gg, "latency") - 1.0)).abs() < 1e-9, "{v} {gg}");
+    assert!((num(&v, "max_rate") - num(&gg, "max_rate")).abs() < 1e-9 * num(&gg, "max_rate"));
+    assert_eq!(v["holding"], "wormhole");
+    assert!(v["links"].as_array().is_some_and(|l| !l.is_empty()) && v["limiting"].is_string());
+    let mut past = vc.to_vec();
+    let last = past.len() - 1;
+    past[last] = "0.05";
+    netwrap().args(past).assert().code(3).stdout(contains("saturated")).stderr(contains("VC router's model"));
 }

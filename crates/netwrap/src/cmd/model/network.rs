@@ -9,14 +9,16 @@ use crate::runner;
 use anyhow::{Context, bail};
 use clap::Args;
 use netwrap_app::predict::{NetworkCurve, NetworkReport};
+use netwrap_model::network::wormhole::Holding;
 use netwrap_topo::cli::rate;
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Predict any network `netwrap sim` simulates, with the ideal switch: the exact flows of its
-/// routing and destination pattern, turn by turn, and a queue on every channel (Agarwal 1991
-/// eqs. 3-8 generalised to any channel). The network, routing and workload are `netwrap sim`'s
+/// Predict any network `netwrap sim` simulates: the exact flows of its routing and destination
+/// pattern, turn by turn, and a queue on every channel; with the ideal switch Agarwal 1991
+/// eqs. 3-8 generalised to any channel, with --router vc (wormhole or vct) Greenberg & Guan
+/// 1997's wormhole model (eqs. 1-11), service times resolved backwards from the ejection links. The network, routing and workload are `netwrap sim`'s
 /// flags, or a spec file as `netwrap run` reads it.
 #[derive(Debug, Args)]
 #[command(
@@ -63,6 +65,13 @@ pub fn run(a: NetworkModelArgs) -> anyhow::Result<()> {
         [one] => {
             output::emit(one, a.json, a.csv.as_deref())?;
             let p = &one.prediction;
+            if p.saturated && one.vc.is_some() {
+                return Err(output::saturated(format!(
+                    "the network is saturated: the VC router's model does not settle at this rate (its service times grow without bound; {} fails first at the highest sustainable rate, {} messages/node/cycle)",
+                    one.vc.as_ref().map_or("", |v| v.limiting.as_str()),
+                    fixed(p.max_rate, 6)
+                )));
+            }
             if p.saturated {
                 return Err(output::saturated(format!(
                     "the network is saturated: its busiest channel is offered utilization {} >= 1, so its queue is unstable and has no steady-state latency; the highest sustainable rate is {} messages/node/cycle",
@@ -80,7 +89,22 @@ pub fn run(a: NetworkModelArgs) -> anyhow::Result<()> {
 fn table(points: &[NetworkReport], out: &mut dyn Write) -> std::io::Result<()> {
     let Some(first) = points.first() else { return Ok(()) };
     let p = &first.prediction;
-    writeln!(out, "netwrap {VERSION} model network (Agarwal 1991 eqs. 3-8 on every channel; ideal switch)")?;
+    match &first.vc {
+        None => writeln!(
+            out,
+            "netwrap {VERSION} model network (Agarwal 1991 eqs. 3-8 on every channel; ideal switch)"
+        )?,
+        Some(vc) => {
+            let holding = match vc.holding {
+                Holding::Wormhole => "wormhole",
+                Holding::CutThrough => "virtual cut-through",
+            };
+            writeln!(
+                out,
+                "netwrap {VERSION} model network (Greenberg & Guan 1997 eqs. 1-11 on every channel; VC router, {holding})"
+            )?
+        }
+    }
     writeln!(
         out,
         "network: {}, {} nodes, {} routers, {} channels; routing: {}; workload: {}, B = {}",
@@ -116,12 +140,32 @@ fn table(points: &[NetworkReport], out: &mut dyn Write) -> std::io::Result<()> {
             fixed(p.max_utilization, 4)
         )?;
     }
-    writeln!(
-        out,
-        "saturation rate              {} (busiest channel {} reaches rho = 1)",
-        fixed(p.max_rate, 6),
-        p.busiest_channel
-    )
+    match &first.vc {
+        None => writeln!(
+            out,
+            "saturation rate              {} (busiest channel {} reaches rho = 1)",
+            fixed(p.max_rate, 6),
+            p.busiest_channel
+        ),
+        Some(vc) => {
+            let why = if vc.limiting == "the fixed point" {
+                "the service times grow without bound before any queue reaches rho = 1".to_string()
+            } else {
+                format!("{} reaches rho = 1 first", vc.limiting)
+            };
+            writeln!(
+                out,
+                "saturation rate              {} (G&G eq. 26 generalised: {why})",
+                fixed(p.max_rate, 6)
+            )?;
+            writeln!(
+                out,
+                "bandwidth bound              {} (busiest channel {} reaches rho = 1 unblocked)",
+                fixed(vc.bandwidth_rate, 6),
+                p.busiest_channel
+            )
+        }
+    }
 }
 
 /// A spec section's key as the config prints it, or `default`.
