@@ -276,7 +276,7 @@ impl Refusal {
 /// open network at a known rate); periodic intervals (their arrivals are Bernoulli); a size
 /// mix (one service time a channel); adaptive paths and the locality subcube (their turn flows
 /// are not computed); and with `--router vc` what its model does not cover
-/// ([`vc_refusal`]). What only the built network tells is [`network_queues_of`]'s and
+/// (`vc_refusal`). What only the built network tells is [`network_queues_of`]'s and
 /// [`network`]'s.
 pub fn network_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
     use netwrap_engine::params::Interval;
@@ -501,7 +501,7 @@ fn flows_of(spec: &crate::Spec) -> Result<FlowsOf> {
 
 /// The queues of `spec`'s network for the ideal switch, from its turn flows, with the point
 /// the spec resolves to and the network built; refused, with the field at fault, where the
-/// model does not describe it ([`flows_of`]), and for the virtual-channel router (its model is
+/// model does not describe it (`flows_of`), and for the virtual-channel router (its model is
 /// [`worm_network`]).
 pub fn network_queues(spec: &crate::Spec) -> Result<NetworkQueuesOf> {
     let f = flows_of(spec)?;

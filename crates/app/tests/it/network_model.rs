@@ -284,7 +284,11 @@ fn the_fallback_is_model_networks_prediction() {
 #[test]
 fn the_model_beside_a_simulation_refuses_where_no_model_applies() {
     let cases = [
-        ("[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n", "router.kind", "not yet drawn beside a simulation"),
+        (
+            "[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n",
+            "router.kind",
+            "not yet drawn beside a simulation",
+        ),
         ("[topology]\nfamily = \"midimew\"\n", "routing.algorithm", "queue state"),
     ];
     for (text, field, words) in cases {
