@@ -110,8 +110,10 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         }
         // SAFETY: this router holds the packet's header (it is at the front of `ivc`).
         let r = unsafe { *self.pkts.route(pkt) };
-        // The header's wait: since it was ready at the front of its buffer.
-        let header = q.ready.max(self.buf.pool.front_since(q.chunk));
+        // The header's wait: since it was ready at the front of its buffer (`ready`, which is
+        // never before it came to the front: a header behind a tail is ready from the cycle
+        // after the tail left at the earliest, one entering an empty VC later still).
+        let header = q.ready;
         let taken = (now >= self.c.warmup).then(|| (now, now - header));
         let cands = if fresh { self.buf.scratch.as_slice() } else { self.buf.pool.candidates(q.chunk) };
         if cands.is_empty() {

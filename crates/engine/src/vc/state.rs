@@ -468,15 +468,16 @@ pub(super) struct Buffers<S: Numbering> {
 const CACHED: usize = 8;
 
 /// The input VCs' flits, in chunks of F slots, with what a VC's front packet needs only while
-/// it is buffered: the cycle it came to the front, and the candidates of a header left
-/// waiting for a VC (a header asks again every cycle, and its routing depends only on router,
+/// it passes: the cycle it took its output and its header's wait (for the output's
+/// statistics), and the candidates of a header left waiting for a VC (a header asks again every cycle, and its routing depends only on router,
 /// destination and salt, so it is routed once; the network's out-degree in channels of them
 /// in place, at most [`CACHED`], and for more a list of the chunk's own, made at the first
 /// overflow, then reused: room for any out-degree would grow with the square of the degree
 /// on complete graphs, and a fixed room alone would drop candidates).
 ///
 /// On a network whose state outgrows the caches ([`Config::large`]) the pool is *shared*: a VC
-/// takes a chunk when a flit enters it empty and gives it back when it empties, so that the
+/// takes a chunk when a flit enters it idle and gives it back when its last packet's tail
+/// leaves, so that the
 /// flits take memory in proportion to the VCs holding some, not to all of them (at light
 /// load a few percent: 960 bytes a node on a 4-cube with 2 VCs of 8 flits), and the chunks
 /// in use, reused last given back first, stay in the caches. On a smaller network each VC
@@ -487,8 +488,6 @@ pub(super) struct FlitPool {
     /// Slots per chunk (F); chunk k's flits at k·F.
     f: usize,
     flits: Vec<Flit>,
-    /// From when each chunk's front packet is at the front (0: since it entered).
-    front_since: Vec<u64>,
     /// (Cycle, header's wait) at which each chunk's front packet took its output, for the
     /// statistics of the output's class ([`NEVER`]: before the window, or not yet).
     pub taken: Vec<(u64, u64)>,
@@ -509,7 +508,6 @@ impl FlitPool {
             shared,
             f: f as usize,
             flits: Vec::new(),
-            front_since: Vec::new(),
             taken: Vec::new(),
             cands_len: Vec::new(),
             cands: Vec::new(),
@@ -525,16 +523,13 @@ impl FlitPool {
         pool
     }
 
-    /// A chunk for a VC that was empty: its packet at the front since it entered (a flit
-    /// enters a VC the cycle after its last one left at the earliest, ready then or later),
-    /// not yet routed.
+    /// A chunk for a VC that was idle: its packet not yet routed, no output taken.
     #[inline]
     fn take(&mut self) -> u32 {
         let k = match self.free.pop() {
             Some(k) => k,
             None => self.grow(),
         };
-        self.front_since[k as usize] = 0;
         self.taken[k as usize] = (NEVER, 0);
         self.cands_len[k as usize] = NONE;
         k
@@ -543,9 +538,8 @@ impl FlitPool {
     /// A new chunk.
     #[cold]
     fn grow(&mut self) -> u32 {
-        let k = self.front_since.len();
+        let k = self.taken.len();
         self.flits.resize((k + 1) * self.f, Flit::new(0, 0, false));
-        self.front_since.push(0);
         self.taken.push((NEVER, 0));
         self.cands_len.push(NONE);
         self.cands.resize((k + 1) * self.stride, 0);
@@ -562,12 +556,6 @@ impl FlitPool {
     #[inline(always)]
     pub fn flit(&self, k: u32, pos: u32) -> Flit {
         self.flits[self.slot(k, pos)]
-    }
-
-    /// Since when chunk `k`'s front packet is at the front.
-    #[inline]
-    pub fn front_since(&self, k: u32) -> u64 {
-        self.front_since[k as usize]
     }
 
     /// Whether chunk `k`'s front packet has been routed (its candidates are kept).
@@ -595,7 +583,7 @@ impl FlitPool {
             self.cands[k * self.stride..k * self.stride + cands.len()].copy_from_slice(cands);
         } else {
             if self.overflow.len() <= k {
-                self.overflow.resize(self.front_since.len(), Vec::new());
+                self.overflow.resize(self.taken.len(), Vec::new());
             }
             self.overflow[k].clear();
             self.overflow[k].extend_from_slice(cands);
@@ -686,7 +674,7 @@ impl<S: Numbering> Buffers<S> {
         let (k, tail) = (q.chunk as usize, q.tail());
         if tail {
             (q.sent, q.out) = (0, NONE);
-            (self.pool.front_since[k], self.pool.cands_len[k]) = (now + 1, NONE);
+            self.pool.cands_len[k] = NONE;
         }
         if q.len == 0 {
             // (Between two flits of a packet the VC keeps its chunk: its output's `taken`.)
