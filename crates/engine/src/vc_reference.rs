@@ -133,7 +133,7 @@ struct Sim<'a, R: Routing> {
     /// The router each input port belongs to.
     port_router: Vec<u32>,
     /// Per channel: its ring's dimension and whether it is the wrap-around channel (dateline).
-    rings: Vec<(u32, bool)>,
+    rings: Vec<crate::vc::Ring>,
     /// Per channel: its latency (flits and credits alike).
     latency: Vec<u32>,
     /// Per input port: flits per cycle (its channel's width; the terminals' links' for an
@@ -383,16 +383,16 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// ring: its route followed hop by hop while it stays in that dimension.
     fn takes_wrap(&self, c: ChannelId, packet: usize) -> bool {
         let pk = &self.packets[packet];
-        let dim = self.rings[c as usize].0;
+        let dim = self.rings[c as usize].dim();
         let mut hop = c;
         let mut cands = Candidates::default();
         loop {
-            if self.rings[hop as usize].1 {
+            if self.rings[hop as usize].wraps() {
                 return true;
             }
             self.routing.route(self.net.channel(hop).dst, pk.dst, pk.salt, &mut cands);
             match cands.as_slice().first() {
-                Some(&next) if self.rings[next as usize].0 == dim => hop = next,
+                Some(&next) if self.rings[next as usize].dim() == dim => hop = next,
                 _ => return false,
             }
         }
@@ -781,8 +781,8 @@ impl<'a, R: Routing> Sim<'a, R> {
                 // the packet leaves the ring.
                 let half = self.vcs_in / 2;
                 let port = ivc / v;
-                let (dim, wrap) = self.rings[c as usize];
-                let same_ring = port < self.nc && self.rings[port as usize].0 == dim;
+                let (dim, wrap) = (self.rings[c as usize].dim(), self.rings[c as usize].wraps());
+                let same_ring = port < self.nc && self.rings[port as usize].dim() == dim;
                 let came_upper = same_ring && ivc % v >= base + half;
                 let upper = if self.p.dateline_class == DatelineClass::ByRoute {
                     // BookSim2's rule: chosen on entering the ring, for the whole ring.

@@ -273,7 +273,7 @@ fn dependency_check<R: Routing>(
                         && match (rule, arrived) {
                             // Chosen on entering the ring, kept along it.
                             (DatelineClass::ByRoute, Some((p, upper)))
-                                if ring[p as usize].0 == ring[c as usize].0 =>
+                                if ring[p as usize].dim() == ring[c as usize].dim() =>
                             {
                                 upper
                             }

@@ -125,7 +125,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         // The dateline's `by-route` class, for a header entering a ring: whether its route
         // takes the ring's wrap-around channel (dimension order offers one candidate).
         let port = self.layout.network_port(ivc, self.c.vd);
-        let entering = |d: &[(u32, bool)]| port >= self.c.nc || d[port as usize].0 != d[cands[0] as usize].0;
+        let entering =
+            |d: &[super::Ring]| port >= self.c.nc || d[port as usize].dim() != d[cands[0] as usize].dim();
         let wraps = self.c.by_route
             && !self.layout.dateline.is_empty()
             && entering(&self.layout.dateline)
@@ -151,7 +152,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             if self.c.rotate {
                 self.vc_next[(o / self.c.vd) as usize] = (o % self.c.vd + 1) % self.c.vd;
             }
-            self.buf.ovcs[o as usize].held = true;
+            self.buf.ovcs[o as usize].set_held(true);
             self.granted(ivc, o, now);
             if let Some(taken) = taken {
                 self.buf.pool.taken[q.chunk as usize] = taken;
@@ -182,11 +183,11 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.legs.dal_candidates(self.net, self.routing, rt, pk.dst, pk.salt, r.leg, cands);
             return;
         }
-        let Buffers { ovcs, scratch: cands, .. } = &mut self.buf;
+        let Buffers { ovcs, out, scratch: cands, .. } = &mut self.buf;
         if self.legs.active() {
             let (v, depth) = (self.c.v, self.c.depth);
-            let ovcs = &*ovcs;
-            let queue = |c: u32| queue(ovcs, v, depth, c);
+            let (ovcs, link) = (&*ovcs, &out.link);
+            let queue = |c: u32| queue(ovcs, link, v, depth, c);
             let (to, switched) = self.legs.next_target(
                 self.net,
                 self.routing,
@@ -292,7 +293,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             let range = route_class.clone().unwrap_or_else(|| self.vcs_of(ivc, base, c, wraps));
             let free = |&k: &u32| {
                 let ov = self.buf.ovcs[(c * v + k) as usize];
-                !ov.held && ov.credits >= need
+                !ov.held() && ov.credits >= need
             };
             // (Lowest-first is the plain range: the default pays nothing for rotation.)
             let k = if self.c.rotate {
@@ -306,13 +307,13 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         if !deroutes.is_empty() {
             // DAL: the least-queued deroute with a free VC if the test prefers it to the
             // least-queued minimal hop.
-            let (ovcs, v, f) = (&self.buf.ovcs, self.c.v, self.c.depth);
-            let q_min = minimal.iter().map(|&c| queue(ovcs, v, f, c)).min().unwrap_or(0);
+            let (ovcs, link, v, f) = (&self.buf.ovcs, &self.buf.out.link, self.c.v, self.c.depth);
+            let q_min = minimal.iter().map(|&c| queue(ovcs, link, v, f, c)).min().unwrap_or(0);
             let d = choose(deroutes, pk.salt, r.hops, 0, |c| {
-                if free_vc(c) != NONE { queue(ovcs, v, f, c) } else { u64::MAX }
+                if free_vc(c) != NONE { queue(ovcs, link, v, f, c) } else { u64::MAX }
             });
             let o = free_vc(d);
-            if o != NONE && self.legs.dal_prefers_deroute(q_min, minimal.len(), queue(ovcs, v, f, d)) {
+            if o != NONE && self.legs.dal_prefers_deroute(q_min, minimal.len(), queue(ovcs, link, v, f, d)) {
                 return o;
             }
         }
@@ -339,7 +340,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let upper = if self.c.by_route {
             match prev {
                 Some((p, upper))
-                    if self.layout.dateline[p as usize].0 == self.layout.dateline[c as usize].0 =>
+                    if self.layout.dateline[p as usize].dim() == self.layout.dateline[c as usize].dim() =>
                 {
                     upper
                 }
@@ -380,7 +381,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let need = self.room_needed(ivc, e, true, pk, base);
         let o = e * v + base;
         let ov = self.buf.ovcs[o as usize];
-        if !ov.held && ov.credits >= need { o } else { NONE }
+        if !ov.held() && ov.credits >= need { o } else { NONE }
     }
 }
 
@@ -388,8 +389,18 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
 /// are owed, by the credits (BookSim's used credits), and those in its output buffers
 /// (`depth`: a VC's input and output buffer flits together).
 #[inline]
-pub(super) fn queue<S: Numbering>(ovcs: &Part<OutVc, S>, v: u32, depth: u32, c: u32) -> u64 {
+pub(super) fn queue<S: Numbering>(
+    ovcs: &Part<OutVc, S>,
+    link: &Part<u32, S>,
+    v: u32,
+    depth: u32,
+    c: u32,
+) -> u64 {
+    let with_link = !link.items().is_empty();
     (c * v..(c + 1) * v)
-        .map(|o| (depth - ovcs[o as usize].credits - ovcs[o as usize].link) as u64)
+        .map(|o| {
+            let link = if with_link { link[o as usize] } else { 0 };
+            (depth - ovcs[o as usize].credits - link) as u64
+        })
         .sum::<u64>()
 }

@@ -35,7 +35,11 @@ impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
         let Some(c) = c else { return NONE };
         let first = s.route_class_vcs(at, ivc, &pk, &r, pk.base).map_or(0, |r| r.start);
         let o = c * s.c.v + first;
-        if self.at_ovc(o).buf.ovcs[o as usize].held { holders[o as usize] } else { s.layout.down(o, s.c.vd) }
+        if self.at_ovc(o).buf.ovcs[o as usize].held() {
+            holders[o as usize]
+        } else {
+            s.layout.down(o, s.c.vd)
+        }
     }
 
     /// The cycle of waits of a deadlock declared at `now`. In a deadlock every buffered packet

@@ -20,9 +20,20 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         for i in 0..n {
             let len = if i + 1 < n { packet } else { size - (n - 1) * packet };
             let pk = Packet { created: now, src, msg: m, len, dst, salt, base, measured };
-            let route = Route { left: now, hops: 0, leg: netwrap_topo::paths::UNDECIDED, switch_hop: NONE };
+            let route = Route {
+                left: now,
+                hops: 0,
+                leg: netwrap_topo::paths::UNDECIDED,
+                switch_hop: NONE,
+                next: NONE,
+            };
             let id = pkts.add_packet(pk, route);
-            self.terms.queue[src as usize].push_back(id);
+            let s = src as usize;
+            match self.terms.last[s] {
+                NONE => self.terms.first[s] = id,
+                last => pkts.routes[last as usize].next = id,
+            }
+            self.terms.last[s] = id;
         }
         if !self.terms.is_active[src as usize] {
             self.terms.is_active[src as usize] = true;
@@ -52,7 +63,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
                 self.write_more(t, ivc, now);
             }
         }
-        let keep = !self.terms.queue[ti].is_empty();
+        let keep = self.terms.first[ti] != NONE || self.terms.vc[ti] != NONE;
         self.terms.is_active[ti] = keep;
         keep
     }
@@ -65,7 +76,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         // (The injection channel's network port number, and its input port.)
         let network_port = self.c.nc + t;
         let port = self.layout.new_port[network_port as usize];
-        let pk = self.pkts.packet(self.terms.queue[ti][0]);
+        let pk = self.pkts.packet(self.terms.first[ti]);
         let need = if self.c.whole { pk.len } else { 1 };
         let base = pk.base;
         let vcs = base..base + self.c.vcs_in;
@@ -78,6 +89,15 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             vcs.clone().find(free)
         };
         let Some(k) = found else { return };
+        // The packet leaves the queue for the VC.
+        let pkt = self.terms.first[ti];
+        // SAFETY: no router holds the packet yet: it is this shard's terminal's.
+        let next = unsafe { self.pkts.route(pkt).next };
+        self.terms.first[ti] = next;
+        if next == NONE {
+            self.terms.last[ti] = NONE;
+        }
+        self.terms.writing[ti] = pkt;
         self.terms.held[(t * v + k) as usize] = true;
         if self.c.rotate {
             self.terms.vc_next[ti] = (k + 1) % v;
@@ -104,7 +124,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     #[inline(always)]
     fn write_flit(&mut self, t: TerminalId, ivc: u32, now: u64) -> bool {
         let ti = t as usize;
-        let pkt = self.terms.queue[ti][0];
+        let pkt = self.terms.writing[ti];
         let rt = self.net.inject_router(t);
         self.terms.written[ti] += 1;
         let tail = self.terms.written[ti] == self.pkts.packet(pkt).len;
@@ -116,7 +136,6 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             let class = self.stats.injection_class();
             serve(&mut self.stats.service[class], &mut self.stats.inj_taken_at[ti], now);
             self.terms.written[ti] = 0;
-            self.terms.queue[ti].pop_front();
             self.terms.held[(t * self.c.v + ivc % self.c.vd) as usize] = false;
             self.terms.vc[ti] = NONE;
             return true;

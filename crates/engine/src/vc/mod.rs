@@ -294,23 +294,46 @@ pub fn widening(net: &Network) -> Option<(u32, u32, u32)> {
 /// whether it is its ring's wrap-around channel. A torus names its classes `dim i`, or `dim i +`
 /// and `dim i -` when bidirectional; moving + raises the router id by the dimension's stride
 /// except on the wrap-around channel, moving − lowers it except there.
-pub fn rings(net: &Network) -> Vec<(u32, bool)> {
+pub fn rings(net: &Network) -> Vec<Ring> {
     net.edges()
         .map(|(src, c)| {
             let name = &net.classes()[c.class as usize];
             let dim = name.split_whitespace().nth(1).and_then(|d| d.parse().ok()).unwrap_or(0);
             let minus = name.ends_with('-');
-            (dim, if minus { c.dst > src } else { c.dst < src })
+            Ring::new(dim, if minus { c.dst > src } else { c.dst < src })
         })
         .collect()
+}
+
+/// A channel's ring under a dateline: its dimension, and whether it is the ring's wrap-around
+/// channel, in 4 bytes (a million-node torus has four million of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ring(u32);
+
+impl Ring {
+    fn new(dim: u32, wraps: bool) -> Self {
+        Ring(dim << 1 | wraps as u32)
+    }
+
+    /// The ring's dimension.
+    #[inline]
+    pub fn dim(self) -> u32 {
+        self.0 >> 1
+    }
+
+    /// Whether the channel is its ring's wrap-around channel.
+    #[inline]
+    pub fn wraps(self) -> bool {
+        self.0 & 1 != 0
+    }
 }
 
 /// Whether a packet takes channel `next` in the upper VC class under a dateline (`rings` from
 /// [`rings`]): from its ring's wrap-around channel on, until it leaves the ring. `prev` is the
 /// channel it arrives on and whether it holds an upper-class VC there (`None`: injection).
-pub fn upper_class(rings: &[(u32, bool)], prev: Option<(u32, bool)>, next: u32) -> bool {
-    let (dim, wrap) = rings[next as usize];
-    wrap || prev.is_some_and(|(c, upper)| upper && rings[c as usize].0 == dim)
+pub fn upper_class(rings: &[Ring], prev: Option<(u32, bool)>, next: u32) -> bool {
+    let ring = rings[next as usize];
+    ring.wraps() || prev.is_some_and(|(c, upper)| upper && rings[c as usize].dim() == ring.dim())
 }
 
 /// Whether a packet at router `at`, bound for terminal `dst` with salt `salt`, will take the
@@ -320,22 +343,22 @@ pub fn upper_class(rings: &[(u32, bool)], prev: Option<(u32, bool)>, next: u32) 
 pub fn route_wraps<R: Routing>(
     net: &Network,
     routing: &R,
-    rings: &[(u32, bool)],
+    rings: &[Ring],
     next: u32,
     dst: netwrap_topo::TerminalId,
     salt: u32,
     cands: &mut netwrap_topo::Candidates,
 ) -> bool {
-    let dim = rings[next as usize].0;
+    let dim = rings[next as usize].dim();
     let mut c = next;
     // (Minimal routes never turn round within a dimension, so one dimension is one ring.)
     for _ in 0..rings.len() {
-        if rings[c as usize].1 {
+        if rings[c as usize].wraps() {
             return true;
         }
         routing.route(net.channel(c).dst, dst, salt, cands);
         match cands.as_slice().first() {
-            Some(&n) if rings[n as usize].0 == dim => c = n,
+            Some(&n) if rings[n as usize].dim() == dim => c = n,
             _ => return false,
         }
     }
@@ -425,7 +448,7 @@ impl<R: Routing + Sync> Setup<'_, R> {
         // (Threads beyond the cores would only wait on each other: they meet by spinning.)
         let threads = n.min(std::thread::available_parallelism().map_or(1, |c| c.get()));
         let mut hub = hub;
-        let ((now, reason), shards) = with_crew(shards, threads, step, |crew| {
+        let ((now, reason), mut shards) = with_crew(shards, threads, step, |crew| {
             let mut now = 0u64;
             let mut reason = None;
             while now < spec.max_cycles {
@@ -444,7 +467,7 @@ impl<R: Routing + Sync> Setup<'_, R> {
             }
             (now, reason)
         });
-        hub.finish(&shards, net, now, reason)
+        hub.finish(&mut shards, net, now, reason)
     }
 }
 
@@ -548,7 +571,7 @@ impl Hub {
     /// out of cycles).
     fn finish<R: Routing, S: Numbering>(
         mut self,
-        shards: &[Vc<R, S>],
+        shards: &mut [Vc<R, S>],
         net: &Network,
         now: u64,
         reason: Option<StopReason>,
@@ -559,6 +582,12 @@ impl Hub {
                 AllShards { shards, ivcs: &self.ivcs, channels: &self.channels, pkts: self.pkts.shared() };
             whole.deadlock_report(now)
         });
+        // (The flits and output VCs are done with: on a large network their memory makes
+        // room for the outcome's tables, which would otherwise raise the run's peak.)
+        for s in shards.iter_mut() {
+            s.buf.release_flits();
+        }
+        let shards = &*shards;
         let busy = shards.iter().flat_map(|s| s.stats.busy.items().iter().copied());
         let mut outcome = self.collector.finish(net, now, reason, busy);
         let end = outcome.end.max(self.c.warmup);
@@ -623,6 +652,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// arrive, sources write flits, and every router holding flits runs its cycle.
     fn cycle(&mut self, now: u64, shared: Shared) {
         self.pkts = shared;
+        self.used.enter(now);
         self.receive_flits(now);
         self.receive_credits(now);
         self.inject(now);

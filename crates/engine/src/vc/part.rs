@@ -97,6 +97,11 @@ impl<T, S: Numbering> Part<T, S> {
     pub fn items(&self) -> &[T] {
         &self.items
     }
+
+    /// The elements, to write.
+    pub fn items_mut(&mut self) -> &mut [T] {
+        &mut self.items
+    }
 }
 
 impl<T, S: Numbering> Index<usize> for Part<T, S> {

@@ -10,7 +10,6 @@ use super::wires::Wires;
 use crate::params::{Arbitration, Avoidance, Switching, VcParams};
 use crate::{ClassService, Msg, NEVER, PacketStats, RunSpec};
 use netwrap_topo::{Candidates, ChannelId, Legs, Network, Routing, TerminalId};
-use std::collections::VecDeque;
 use strength_reduce::StrengthReducedU32;
 
 /// No port, VC, packet or owner.
@@ -210,7 +209,7 @@ pub(super) struct Layout {
     /// injection channel), so indexed by channel number each channel's class.
     pub class: Vec<u32>,
     /// With a dateline (tori only, checked when the spec is resolved): each channel's ring.
-    pub dateline: Vec<(u32, bool)>,
+    pub dateline: Vec<super::Ring>,
     /// Each channel's latency in cycles (its flits' and its credits').
     pub latency: Vec<u32>,
     /// With wide channels or input speedup ([`Config::regrant`]; empty otherwise), by network
@@ -377,6 +376,10 @@ pub(super) struct Route {
     /// last switched ([`NONE`]: never): `phases` raises its class there.
     pub leg: u32,
     pub switch_hop: u32,
+    /// While it waits in its source queue, the packet behind it ([`NONE`]: none; the
+    /// queues are lists through the routes, which cost no memory of their own on idle
+    /// terminals).
+    pub next: u32,
 }
 
 /// An input VC: its FIFO (in the flit pool's chunk `chunk`) and the output its front packet
@@ -415,18 +418,38 @@ impl InVc {
     }
 }
 
-/// An output VC as its sender sees it (VC k of channel c at c·V + k).
+/// An output VC as its sender sees it (VC k of channel c at c·V + k), in 8 bytes: a large
+/// network has one for every VC of every channel.
 #[derive(Clone, Copy)]
 pub(super) struct OutVc {
     /// The room the switch sees: credits for the downstream buffer, or with output buffers
-    /// the output buffer's free slots.
+    /// the output buffer's free slots (the link stage's credits are [`OutBuffers::link`]).
     pub credits: u32,
-    pub held: bool,
-    /// With output buffers, the credits for the downstream buffer (the link stage's); 0
-    /// without.
-    pub link: u32,
-    /// The input VC it feeds ([`Layout::down`], kept here to spare the send a division).
-    pub down: u32,
+    /// The input VC it feeds ([`Layout::down`], kept here to spare the send a division; below
+    /// 2^27, [`super::MAX_FLIT_SLOTS`]), with [`HELD`] set while a packet holds it.
+    down: u32,
+}
+
+/// Marks an output VC as held (in its `down`).
+const HELD: u32 = 1 << 31;
+
+impl OutVc {
+    /// Whether a packet holds it.
+    #[inline(always)]
+    pub fn held(&self) -> bool {
+        self.down & HELD != 0
+    }
+
+    #[inline(always)]
+    pub fn set_held(&mut self, held: bool) {
+        self.down = if held { self.down | HELD } else { self.down & !HELD };
+    }
+
+    /// The input VC it feeds.
+    #[inline(always)]
+    pub fn down(&self) -> u32 {
+        self.down & !HELD
+    }
 }
 
 /// A flit in an output buffer: its packet, whether it is the tail, and for a header the
@@ -443,6 +466,8 @@ pub(super) struct Queued {
 /// `o · ob`), the flits each channel's VCs hold, and each channel's link arbiter's pointer.
 pub(super) struct OutBuffers<S: Numbering> {
     pub flits: Part<Queued, S>,
+    /// Each output VC's credits for the downstream buffer (the link stage's).
+    pub link: Part<u32, S>,
     pub head: Part<u32, S>,
     pub len: Part<u32, S>,
     pub per_channel: Part<u32, S>,
@@ -612,12 +637,11 @@ impl<S: Numbering> Buffers<S> {
             }),
             ovcs: Part::from_fn(ovcs.clone(), |o| OutVc {
                 credits: if c.ob > 0 { c.ob } else { c.f },
-                held: false,
-                link: if c.ob > 0 { c.f } else { 0 },
                 down: layout.down(o as u32, c.vd),
             }),
             out: OutBuffers {
                 flits: Part::filled(Span::times(&outs, c.ob), Queued { pkt: NONE, need: 0, tail: false }),
+                link: Part::filled(outs.clone(), c.f),
                 head: Part::filled(outs.clone(), 0),
                 len: Part::filled(outs, 0),
                 per_channel: Part::filled(out_channels.clone(), 0),
@@ -692,6 +716,15 @@ impl<S: Numbering> Buffers<S> {
         tail
     }
 
+    /// Gives back the flits' and output VCs' memory once the run is over (the input VCs'
+    /// lengths stay: the buffer occupancy counts the flits still there).
+    pub fn release_flits(&mut self) {
+        let pool = &mut self.pool;
+        (pool.flits, pool.taken, pool.cands_len, pool.cands) = Default::default();
+        (pool.overflow, pool.free) = Default::default();
+        self.ovcs = Part::empty();
+    }
+
     /// The packet at the front of input VC `ivc` (which holds flits).
     #[inline]
     pub fn front_packet(&self, ivc: u32) -> u32 {
@@ -729,22 +762,59 @@ impl<S: Numbering> Routers<S> {
 }
 
 /// The cycle each input port, output channel and ejection port last moved a flit (switch
-/// allocation grants each one flit a cycle).
+/// allocation grants each one flit a cycle), as [`Stamp`]s.
 pub(super) struct SwitchUse<S: Numbering> {
-    pub input: Part<u64, S>,
+    pub input: Part<u32, S>,
     /// With wide channels, each input port's flits left to move in a cycle (the cycle, and
     /// how many): a port moves up to its width a cycle, over one grant or several.
     pub input_room: Part<(u64, u32), S>,
-    pub output: Part<u64, S>,
+    pub output: Part<u32, S>,
     /// With output speedup, each output channel's grants in a cycle (the cycle, how many).
     pub output_grants: Part<(u64, u32), S>,
-    pub eject: Part<u64, S>,
+    pub eject: Part<u32, S>,
+    /// The half of the 2^32 cycles' period the stamps were written in (see [`Stamp`]).
+    pub epoch: u64,
+}
+
+/// A cycle as a switch's use remembers it: its low 32 bits (half the bytes on a network of a
+/// million routers), which only ever answer "this cycle?". Stamps are exact within an *epoch*
+/// of 2^31 cycles, in which every cycle's low 32 bits differ and share their top bit; when a
+/// cycle of a new epoch comes, every stamp is rewritten with that bit flipped, so that no
+/// stamp of an earlier epoch can equal a cycle of this one ([`SwitchUse::enter`]).
+pub(super) trait Stamp {
+    fn stamp(self) -> u32;
+}
+
+impl Stamp for u64 {
+    #[inline(always)]
+    fn stamp(self) -> u32 {
+        self as u32
+    }
+}
+
+impl<S: Numbering> SwitchUse<S> {
+    /// Cycle `now` begins: in a new epoch, the stamps are made unequal to all of its cycles.
+    #[inline]
+    pub fn enter(&mut self, now: u64) {
+        if now >> 31 != self.epoch {
+            self.epoch = now >> 31;
+            let never = now.stamp() ^ (1 << 31);
+            for part in [&mut self.input, &mut self.output, &mut self.eject] {
+                part.items_mut().fill(never);
+            }
+        }
+    }
 }
 
 /// The terminals: source queues, injection and ejection.
 pub(super) struct Terminals<S: Numbering> {
-    /// Each terminal's packets waiting to be written, in creation order.
-    pub queue: Part<VecDeque<u32>, S>,
+    /// Each terminal's packets waiting to be written, in creation order: the first and last
+    /// ([`NONE`]: none), each linked to the next by its [`Route::next`].
+    pub first: Part<u32, S>,
+    pub last: Part<u32, S>,
+    /// The packet being written (taken off the queue with its injection VC: a packet whose
+    /// header has left is some router's, route and all).
+    pub writing: Part<u32, S>,
     /// The injection VC (input VC number) its front packet holds, or [`NONE`]; flits of it
     /// written; which injection VCs (terminal × V) a packet being written holds.
     pub vc: Part<u32, S>,
@@ -971,24 +1041,27 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
                 rr: Part::filled(span.routers.clone(), (0, 0)),
             },
             used: SwitchUse {
-                input: Part::filled(span.ports.clone(), NEVER),
+                epoch: 0,
+                input: Part::filled(span.ports.clone(), 1 << 31),
                 input_room: if c.regrant {
                     Part::filled(span.ports.clone(), (NEVER, 0))
                 } else {
                     Part::empty()
                 },
-                output: Part::filled(span.channels.clone(), NEVER),
+                output: Part::filled(span.channels.clone(), 1 << 31),
                 output_grants: if c.out_speedup > 1 {
                     Part::filled(span.channels.clone(), (NEVER, 0))
                 } else {
                     Part::empty()
                 },
-                eject: Part::filled(span.ejecting.clone(), NEVER),
+                eject: Part::filled(span.ejecting.clone(), 1 << 31),
             },
             wires: Wires::new(c.l),
             credits: Wires::new(c.l),
             terms: Terminals {
-                queue: Part::filled(span.injecting.clone(), VecDeque::new()),
+                first: Part::filled(span.injecting.clone(), NONE),
+                last: Part::filled(span.injecting.clone(), NONE),
+                writing: Part::filled(span.injecting.clone(), NONE),
                 vc: Part::filled(span.injecting.clone(), NONE),
                 written: Part::filled(span.injecting.clone(), 0),
                 held: Part::filled(Span::times(&span.injecting, c.v), false),
@@ -1018,6 +1091,49 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
             legs,
             out: Outbox::default(),
             c,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vc::part::OneShard;
+
+    fn used() -> SwitchUse<OneShard> {
+        SwitchUse {
+            input: Part::filled(0..1, 1 << 31),
+            input_room: Part::empty(),
+            output: Part::filled(0..1, 1 << 31),
+            output_grants: Part::empty(),
+            eject: Part::filled(0..1, 1 << 31),
+            epoch: 0,
+        }
+    }
+
+    /// Verification: a stamp answers "this cycle?" exactly for the cycle that wrote it, also
+    /// after jumps across the 2^32 cycles' period (the low 32 bits repeat there).
+    #[test]
+    fn a_stamp_equals_only_its_own_cycle() {
+        let mut u = used();
+        let fresh = |u: &SwitchUse<OneShard>, now: u64| u.input[0] != now.stamp();
+        // Never stamped: no cycle of the first epoch matches.
+        for now in [0, 1, (1 << 31) - 1] {
+            u.enter(now);
+            assert!(fresh(&u, now));
+        }
+        // Stamped in the last cycle of epoch 0, then the same low bits come 2^32 later, in
+        // the next cycle, and in every epoch jumped to.
+        let written = (1 << 31) - 1;
+        u.input[0] = written.stamp();
+        assert!(!fresh(&u, written));
+        for now in [written + 1, written + (1 << 32), 5 << 33, (5 << 33) + (1 << 31) + 7, (1 << 62) + 3] {
+            u.enter(now);
+            assert!(fresh(&u, now), "cycle {now}");
+            u.input[0] = now.stamp();
+            assert!(!fresh(&u, now));
+            u.enter(now + (1 << 32));
+            assert!(fresh(&u, now + (1 << 32)), "cycle {now} + 2^32");
         }
     }
 }

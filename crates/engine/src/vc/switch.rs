@@ -2,7 +2,7 @@
 //! wires: flits landing in the next router's buffers, credits reaching their senders.
 
 use super::part::Numbering;
-use super::state::{EJECT, NONE, Queued, Scratch, TAIL, Vc, serve};
+use super::state::{EJECT, NONE, Queued, Scratch, Stamp, TAIL, Vc, serve};
 use crate::params::Allocator;
 use crate::prefetch;
 use crate::switch_alloc::{self, Request};
@@ -89,11 +89,10 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let mut returning = std::mem::take(&mut self.scratch.returning);
         self.credits.arrive(now, &mut returning);
         for &o in &returning {
-            let ov = &mut self.buf.ovcs[o as usize];
             if self.c.ob > 0 {
-                ov.link += 1;
+                self.buf.out.link[o as usize] += 1;
             } else {
-                ov.credits += 1;
+                self.buf.ovcs[o as usize].credits += 1;
             }
         }
         returning.clear();
@@ -163,7 +162,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             return false;
         }
         // (A port wider than a flit may grant again while it has room this cycle.)
-        if self.used.input[port] == now && !(self.c.regrant && *self.input_room(port, now) > 0) {
+        if self.used.input[port] == now.stamp() && !(self.c.regrant && *self.input_room(port, now) > 0) {
             return false;
         }
         // (A header granted its VC this cycle waits out its VC allocation stage; onto a wider
@@ -173,10 +172,10 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         }
         if out & EJECT != 0 {
             let t = self.c.eject_terminal(out) as usize;
-            if self.used.eject[t] == now {
+            if self.used.eject[t] == now.stamp() {
                 return false;
             }
-            self.used.eject[t] = now;
+            self.used.eject[t] = now.stamp();
         } else {
             let c = (out / self.c.vd) as usize;
             if self.buf.ovcs[out as usize].credits == 0 {
@@ -192,13 +191,13 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
                 }
                 grants.1 += 1;
             } else {
-                if self.used.output[c] == now {
+                if self.used.output[c] == now.stamp() {
                     return false;
                 }
-                self.used.output[c] = now;
+                self.used.output[c] = now.stamp();
             }
         }
-        self.used.input[port] = now;
+        self.used.input[port] = now.stamp();
         true
     }
 
@@ -375,7 +374,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
                 continue;
             }
             let front = out.flits[(o * ob + out.head[o as usize]) as usize];
-            let link = self.buf.ovcs[o as usize].link;
+            let link = out.link[o as usize];
             if link == 0 || link < front.need {
                 continue;
             }
@@ -396,7 +395,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         for i in 0..width {
             let out = &mut self.buf.out;
             let front = out.flits[(o * ob + out.head[o as usize]) as usize];
-            if i > 0 && (out.len[o as usize] == 0 || front.need > 0 || self.buf.ovcs[o as usize].link == 0) {
+            if i > 0 && (out.len[o as usize] == 0 || front.need > 0 || out.link[o as usize] == 0) {
                 break;
             }
             let out = &mut self.buf.out;
@@ -404,9 +403,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             *head = if *head + 1 == ob { 0 } else { *head + 1 };
             out.len[o as usize] -= 1;
             out.per_channel[c as usize] -= 1;
-            let ov = &mut self.buf.ovcs[o as usize];
-            ov.credits += 1;
-            ov.link -= 1;
+            self.buf.ovcs[o as usize].credits += 1;
+            out.link[o as usize] -= 1;
             self.routers.flits[rt as usize] -= 1;
             self.stats.last_move = now;
             self.send(o, front.pkt, front.need > 0, front.tail, i == 0, now);
@@ -445,7 +443,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let ov = &mut self.buf.ovcs[o as usize];
         ov.credits -= 1;
         if tail {
-            ov.held = false;
+            ov.set_held(false);
         }
     }
 
@@ -465,7 +463,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             // SAFETY: this router holds the packet's header (it is sending it).
             unsafe { self.pkts.route(pkt).hops += 1 };
         }
-        let down = self.buf.ovcs[o as usize].down;
+        let down = self.buf.ovcs[o as usize].down();
         let (flit, d) = ((if tail { down | TAIL } else { down }, pkt), self.layout.latency[c]);
         // (Bound for this shard's routers, or filed in another's after the cycle.)
         if !S::SHARDED || self.buf.ivcs.range().contains(&(down as usize)) {
