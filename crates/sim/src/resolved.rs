@@ -783,6 +783,17 @@ fn router(
             "run.engine = reference chooses the ideal switch's flit-by-flit engine: the virtual-channel router has one engine",
         ));
     }
+    if p.buffer > netwrap_engine::vc::MAX_VC_BUFFER {
+        return Err(error(
+            "router.buffer",
+            &[],
+            format!(
+                "router.buffer = {}: must be from 1 to {} flits (an input VC counts its flits in 16 bits)",
+                p.buffer,
+                netwrap_engine::vc::MAX_VC_BUFFER
+            ),
+        ));
+    }
     for (key, value, min) in [
         ("vcs", p.vcs, 1),
         ("buffer", p.buffer, 1),

@@ -165,7 +165,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     #[inline]
     pub(super) fn stored(&self, ivc: u32, len: u32, now: u64) -> bool {
         let q = &self.buf.ivcs[ivc as usize];
-        q.len >= len && self.buf.pool.flit(q.chunk, self.c.wrap(q.head + len - 1)).ready <= now
+        q.len() >= len && self.buf.pool.flit(q.chunk, self.c.wrap(q.head() + len - 1)).ready <= now
     }
 
     /// Routing: the candidates of packet `pkt` at router `rt` (escape routing: every minimal

@@ -14,7 +14,7 @@ impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
     fn waits_for(&self, ivc: u32, holders: &[u32], cands: &mut Candidates) -> u32 {
         let s = self.at_ivc(ivc);
         let q = s.buf.ivcs[ivc as usize];
-        if q.len == 0 {
+        if q.len() == 0 {
             return NONE;
         }
         if q.out != NONE {
@@ -64,7 +64,7 @@ impl<R: Routing, S: Numbering> AllShards<'_, '_, R, S> {
         // (In the Rules' numbering: input VC k of network port q is q·V + k.)
         let layout = self.shards[0].layout;
         for start in (0..nvc as u32).map(|i| layout.input_vc(i / c.vd, i % c.vd, c.v)) {
-            if self.at_ivc(start).buf.ivcs[start as usize].len == 0 || seen[start as usize] != NONE {
+            if self.at_ivc(start).buf.ivcs[start as usize].len() == 0 || seen[start as usize] != NONE {
                 continue;
             }
             let mut path: Vec<u32> = Vec::new();

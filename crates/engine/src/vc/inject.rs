@@ -57,7 +57,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.take_injection_vc(t, now);
         }
         let ivc = self.terms.vc[ti];
-        if ivc != NONE && self.buf.ivcs[ivc as usize].len < self.c.f {
+        if ivc != NONE && self.buf.ivcs[ivc as usize].len() < self.c.f {
             let last = self.write_flit(t, ivc, now);
             if self.c.terminal_width > 1 && !last {
                 self.write_more(t, ivc, now);
@@ -81,7 +81,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let base = pk.base;
         let vcs = base..base + self.c.vcs_in;
         let (held, ivcs) = (&self.terms.held, &self.buf.ivcs);
-        let free = |&k: &u32| !held[(t * v + k) as usize] && f - ivcs[(port * v + k) as usize].len >= need;
+        let free = |&k: &u32| !held[(t * v + k) as usize] && f - ivcs[(port * v + k) as usize].len() >= need;
         // (Lowest-first is the plain range: the default pays nothing for rotation.)
         let found = if self.c.rotate {
             rotated(vcs, self.terms.vc_next[ti]).find(free)
@@ -113,7 +113,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     #[inline(never)]
     fn write_more(&mut self, t: TerminalId, ivc: u32, now: u64) {
         for _ in 1..self.c.terminal_width {
-            if self.buf.ivcs[ivc as usize].len == self.c.f || self.write_flit(t, ivc, now) {
+            if self.buf.ivcs[ivc as usize].len() == self.c.f || self.write_flit(t, ivc, now) {
                 return;
             }
         }

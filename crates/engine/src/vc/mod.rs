@@ -256,6 +256,10 @@ use state::{Config, Layout, Packets, TAIL, Vc};
 /// The most flit slots the buffers of one run may take (12 bytes each: 1.5 GiB).
 pub const MAX_FLIT_SLOTS: u64 = 1 << 27;
 
+/// Most flits per input VC buffer (`router.buffer`): an input VC keeps its FIFO's first slot
+/// and length in 16 bits each.
+pub const MAX_VC_BUFFER: u32 = u16::MAX as u32;
+
 /// Why the flits of one run would not fit in memory, if they would not.
 pub fn too_large(net: &Network, p: &VcParams) -> Option<String> {
     let ports = net.channels().len() as u64 + net.terminals() as u64;
@@ -598,7 +602,7 @@ impl Hub {
                 let i = layout.down(o, self.c.vd) as usize;
                 let s = &shards[owner(&self.ivcs, i)];
                 // (The flits still there stay to the end.)
-                s.stats.occupancy[i].wrapping_add(s.buf.ivcs[i].len as u64 * end)
+                s.stats.occupancy[i].wrapping_add(s.buf.ivcs[i].len() as u64 * end)
             })
             .collect();
         let mut pstats = PacketStats::default();

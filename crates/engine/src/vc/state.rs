@@ -383,38 +383,64 @@ pub(super) struct Route {
 }
 
 /// An input VC: its FIFO (in the flit pool's chunk `chunk`) and the output its front packet
-/// holds.
+/// holds, in 24 bytes (a million-node network has ten or more of them a node).
 #[derive(Clone, Copy)]
 pub(super) struct InVc {
     /// When the front flit is ready to leave (valid while `len > 0`; kept here so that a
     /// router's scan does not read the flits).
     pub ready: u64,
-    pub head: u32,
-    pub len: u32,
-    /// Flits of the front packet already sent.
-    pub sent: u32,
     /// Output VC (or `EJECT | ejection slot`, terminal × `Config::eject_slots` + slot) held by
     /// the front packet; [`NONE`] before allocation.
     pub out: u32,
-    /// The front flit's packet, with [`TAIL`] set if it is the tail (valid while `len > 0`;
-    /// kept here, as `ready` is, so that the router's stages do not read the flits).
+    /// The front flit's packet, with [`TAIL`] set if it is the tail and [`HEADER`] if it is
+    /// the header (valid while `len > 0`; kept here, as `ready` is, so that the router's
+    /// stages do not read the flits).
     front: u32,
     /// Its chunk of the [`FlitPool`] ([`NONE`]: none, while it holds no flit of a shared
     /// pool).
     pub chunk: u32,
+    /// The FIFO's first slot and its flits (below F, at most [`super::MAX_VC_BUFFER`]).
+    head: u16,
+    len: u16,
 }
+
+// (The sizes the memory per node counts on.)
+const _: () = assert!(std::mem::size_of::<InVc>() == 24 && std::mem::size_of::<OutVc>() == 8);
+
+/// Marks an input VC's front flit as its packet's header (in `front`; packet numbers stay
+/// below it, [`Packets::add_packet`]).
+const HEADER: u32 = 1 << 30;
 
 impl InVc {
     /// The front flit's packet (valid while `len > 0`).
     #[inline(always)]
     pub fn pkt(&self) -> u32 {
-        self.front & !TAIL
+        self.front & !(TAIL | HEADER)
     }
 
     /// Whether the front flit is its packet's tail (valid while `len > 0`).
     #[inline(always)]
     pub fn tail(&self) -> bool {
         self.front & TAIL != 0
+    }
+
+    /// Whether the front flit is its packet's header: no flit of the front packet has left
+    /// (valid while `len > 0`).
+    #[inline(always)]
+    pub fn header(&self) -> bool {
+        self.front & HEADER != 0
+    }
+
+    /// The flits it holds.
+    #[inline(always)]
+    pub fn len(&self) -> u32 {
+        self.len as u32
+    }
+
+    /// The FIFO's first slot.
+    #[inline(always)]
+    pub fn head(&self) -> u32 {
+        self.head as u32
     }
 }
 
@@ -630,7 +656,6 @@ impl<S: Numbering> Buffers<S> {
                 ready: 0,
                 head: 0,
                 len: 0,
-                sent: 0,
                 out: NONE,
                 front: NONE,
                 chunk: if shared { NONE } else { (i - start) as u32 },
@@ -674,13 +699,16 @@ impl<S: Numbering> Buffers<S> {
         let ready = from + c.r;
         let flit = Flit::new(ready, pkt, tail);
         if q.len == 0 {
-            q.ready = if q.sent == 0 { ready + c.routing } else { ready };
-            q.front = flit.packet;
+            // (A VC without flits waits for its next packet's header once its last packet's
+            // tail has released the output, and for the rest of a packet that holds one.)
+            let header = q.out == NONE;
+            q.ready = if header { ready + c.routing } else { ready };
+            q.front = if header { flit.packet | HEADER } else { flit.packet };
             if q.chunk == NONE {
                 q.chunk = self.pool.take();
             }
         }
-        let slot = self.pool.slot(q.chunk, c.wrap(q.head + q.len));
+        let slot = self.pool.slot(q.chunk, c.wrap(q.head() + q.len()));
         q.len += 1;
         self.pool.flits[slot] = flit;
         self.mark(c, layout, rt, ivc, true);
@@ -692,12 +720,11 @@ impl<S: Numbering> Buffers<S> {
     #[inline(always)]
     pub fn pop(&mut self, c: &Config, layout: &Layout, rt: u32, ivc: u32, now: u64) -> bool {
         let q = &mut self.ivcs[ivc as usize];
-        q.head = c.wrap(q.head + 1);
+        q.head = c.wrap(q.head() + 1) as u16;
         q.len -= 1;
-        q.sent += 1;
         let (k, tail) = (q.chunk as usize, q.tail());
         if tail {
-            (q.sent, q.out) = (0, NONE);
+            q.out = NONE;
             self.pool.cands_len[k] = NONE;
         }
         if q.len == 0 {
@@ -710,7 +737,7 @@ impl<S: Numbering> Buffers<S> {
             return tail;
         }
         let next = self.pool.flits[k * self.pool.f + q.head as usize];
-        q.front = next.packet;
+        q.front = if tail { next.packet | HEADER } else { next.packet };
         // (The next packet's header routes once it is at the front.)
         q.ready = if tail { next.ready.max(now + 1) + c.routing } else { next.ready };
         tail
@@ -859,10 +886,11 @@ impl Packets {
         }
     }
 
-    /// Files packet `pk`, on its way as `route`; returns its slot. (Below 2^31, so that a flit
-    /// marks its tail in the number's top bit: 2^31 packets would take 100 GiB.)
+    /// Files packet `pk`, on its way as `route`; returns its slot. (Below 2^30, so that a flit
+    /// marks its tail in the number's top bit and an input VC's front its header in the next:
+    /// 2^30 packets would take 50 GiB.)
     pub fn add_packet(&mut self, pk: Packet, route: Route) -> u32 {
-        assert!(self.list.len() < TAIL as usize, "more than 2^31 packets in flight");
+        assert!(self.list.len() < HEADER as usize, "more than 2^30 packets in flight");
         match self.free.pop() {
             Some(id) => {
                 self.list[id as usize] = pk;

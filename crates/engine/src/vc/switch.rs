@@ -208,7 +208,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     #[inline]
     fn waits_for_tail(&self, ivc: u32, now: u64) -> bool {
         let q = &self.buf.ivcs[ivc as usize];
-        if !self.c.wide || q.sent != 0 || q.out & EJECT != 0 {
+        if !self.c.wide || !q.header() || q.out & EJECT != 0 {
             return false;
         }
         let width = &self.layout.width;
@@ -251,7 +251,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         for _ in 1..burst {
             let q = self.buf.ivcs[ivc as usize];
             // (The tail has left when the VC lets go of its output.)
-            if q.out == NONE || q.len == 0 || q.ready > now {
+            if q.out == NONE || q.len() == 0 || q.ready > now {
                 return;
             }
             if out & EJECT == 0 && self.buf.ovcs[out as usize].credits == 0 {
@@ -296,7 +296,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         }
         let tail = self.buf.pop(&self.c, self.layout, rt, ivc, now);
         self.stats.last_move = now;
-        let header = q.sent == 0;
+        let header = q.header();
         if port < self.c.nc {
             // (The output VC feeding it: VC ivc mod V of channel `port`.)
             let o = port * self.c.v + ivc % self.c.vd;

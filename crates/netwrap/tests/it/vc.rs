@@ -213,7 +213,8 @@ fn options_that_do_not_apply_are_refused() {
             ],
             "router.buffer = 8 is less than router.packet = 16: on the Xbar.16.32",
         ),
-        (vec!["--router", "vc", "--vcs", "65536", "--buffer", "65536"], "lower --vcs or --buffer"),
+        (vec!["--router", "vc", "--vcs", "65536", "--buffer", "65535"], "lower --vcs or --buffer"),
+        (vec!["--router", "vc", "--buffer", "65536"], "must be from 1 to 65535 flits"),
         (vec!["--router", "vc", "--deadlock", "dateline", "--vcs", "1"], "router.vcs >= 2, not 1"),
         (
             vec!["--router", "vc", "--deadlock", "dateline", "mesh", "--k", "4"],
