@@ -106,8 +106,7 @@ pub fn facts(
         }
         Pattern::Hotspot(h) => {
             // The uniform part per channel: the generic walk, which keeps per-channel loads.
-            let (vertex_transitive, class_symmetric) = topo.symmetry();
-            let uniform = match topo.visit(Walk { vertex_transitive, class_symmetric, others: false }) {
+            let uniform = match topo.visit(Walk::of(topo, false)) {
                 Ok(u) => u,
                 // A mesh too large to walk pair by pair still has uniform traffic's hops in
                 // closed form; only its per-channel loads are unknown.
@@ -527,8 +526,7 @@ fn uniform_facts(
             hops_exact: true,
         });
     }
-    let (vertex_transitive, class_symmetric) = topo.symmetry();
-    Walk { vertex_transitive, class_symmetric, others }.visit_grouped(topo)
+    Walk::of(topo, others).visit_grouped(topo)
 }
 
 /// The channels of the route from `s` to `d` (first candidate at every hop: the families'
@@ -558,6 +556,9 @@ fn route<F: Family>(
 
 struct Walk {
     vertex_transitive: bool,
+    /// Every terminal's routes have the same lengths ([`Topology::routes_alike`]): terminal
+    /// 0's are walked alone.
+    alike: bool,
     class_symmetric: bool,
     /// Uniform over the other terminals (the source excluded).
     others: bool,
@@ -576,7 +577,7 @@ impl Visitor for Walk {
     fn visit<F: Family>(self, f: &F) -> Self::Output {
         let net = f.network();
         let n = net.terminals();
-        if !self.vertex_transitive && n > PAIRS_LIMIT {
+        if !self.alike && n > PAIRS_LIMIT {
             return Err(SimError::Invalid(format!(
                 "{n} terminals without symmetry: netwrap simulates asymmetric families up to {PAIRS_LIMIT} terminals (their routes are walked pair by pair)"
             )));
@@ -584,7 +585,7 @@ impl Visitor for Walk {
         // Mean over (source, destination) pairs — from terminal 0 alone when every terminal
         // looks the same — and how often self-addressed messages use each channel.
         let (mut path, mut cands) = (Vec::new(), Candidates::for_network(net));
-        let sources = if self.vertex_transitive { 1 } else { n };
+        let sources = if self.alike { 1 } else { n };
         let (total, longest) = if self.vertex_transitive {
             lengths_from_zero(f)?
         } else {
@@ -614,7 +615,7 @@ impl Visitor for Walk {
             total as f64 / (sources as f64 * n as f64)
         };
         // Terminal 0's mean distance: its routes' length in all, known before they are walked.
-        let from_zero = self.vertex_transitive.then(|| total as f64 / n.max(1) as f64);
+        let from_zero = self.alike.then(|| total as f64 / n.max(1) as f64);
         let (loads, load_method) = match bounded_channel_loads(net, f, self.class_symmetric, from_zero)? {
             Ok((distinct, how)) => (Some(per_channel(net, &distinct, &self_use, self.others)), how),
             Err(why) => (None, why),
@@ -624,6 +625,11 @@ impl Visitor for Walk {
 }
 
 impl Walk {
+    fn of(topo: &Topology, others: bool) -> Self {
+        let (vertex_transitive, class_symmetric) = topo.symmetry();
+        Walk { vertex_transitive, alike: topo.routes_alike(), class_symmetric, others }
+    }
+
     fn visit_grouped(self, topo: &Topology) -> Result<RouteFacts, SimError> {
         let c = topo.visit(self)?;
         let net = topo.network();
@@ -923,6 +929,50 @@ mod tests {
             assert!(topo.symmetry().0, "{json} is not vertex-transitive: not a case of this test");
             assert_eq!(topo.visit(FromDistances), topo.visit(WalkAll), "{json}");
         }
+    }
+
+    /// Verification: where every terminal's routes are alike ([`Topology::routes_alike`]) but
+    /// the family is not vertex-transitive, terminal 0's routes give the mean and longest route
+    /// that every pair's give (the walk of all N² pairs, the exact answer), under uniform
+    /// traffic and uniform traffic over the others; the unbalanced dragonfly, whose routers
+    /// differ, is the case the rule must leave out.
+    #[test]
+    fn terminal_zero_gives_every_pairs_route_lengths_where_routes_are_alike() {
+        let family = RoutingSpec::default();
+        let dmodk = RoutingSpec { up_port: Some(netwrap_topo::UpPort::Dmodk), ..Default::default() };
+        let cases = [
+            r#"{"family": "kary-ntree", "k": 4, "n": 3}"#,
+            r#"{"family": "xgft", "children": [3, 2, 2], "parents": [1, 2, 3]}"#,
+            r#"{"family": "fat-tree", "nodes": 64}"#,
+            r#"{"family": "butterfly", "k": 4, "stages": 3}"#,
+            r#"{"family": "dragonfly", "p": 2}"#,
+            r#"{"family": "dragonfly", "p": 2, "a": 3, "h": 2}"#,
+            r#"{"family": "dragonfly", "p": 3, "arrangement": "relative"}"#,
+            r#"{"family": "dragonfly", "p": 2, "arrangement": "palmtree"}"#,
+        ];
+        let cases = cases.map(|json| (json, &family));
+        let kary = r#"{"family": "kary-ntree", "k": 3, "n": 3}"#;
+        for (json, routing) in cases.into_iter().chain([(kary, &dmodk)]) {
+            let spec: TopologySpec = serde_json::from_str(json).unwrap();
+            let topo = spec.shape(routing).unwrap().build().unwrap();
+            assert!(topo.routes_alike() && !topo.symmetry().0, "{json}: not a case of this test");
+            for others in [false, true] {
+                let (vertex_transitive, class_symmetric) = topo.symmetry();
+                let one = Walk { vertex_transitive, alike: true, class_symmetric, others };
+                let all = Walk { vertex_transitive, alike: false, class_symmetric, others };
+                let (one, all) = (topo.visit(one).unwrap(), topo.visit(all).unwrap());
+                assert!(
+                    (one.mean_hops - all.mean_hops).abs() < 1e-12,
+                    "{json}: {} {}",
+                    one.mean_hops,
+                    all.mean_hops
+                );
+                assert_eq!(one.longest, all.longest, "{json}");
+            }
+        }
+        let unbalanced: TopologySpec =
+            serde_json::from_str(r#"{"family": "dragonfly", "p": 2, "groups": 5}"#).unwrap();
+        assert!(!unbalanced.shape(&family).unwrap().build().unwrap().routes_alike());
     }
 
     /// Regression: a circulant C_N(1, 2) of 10^6 nodes took minutes before its first cycle

@@ -410,6 +410,28 @@ impl Topology {
         }
     }
 
+    /// Whether every terminal's routes to all the terminals have the same lengths, so that
+    /// the mean and longest route are terminal 0's (its routes walked, not distances: on a
+    /// dragonfly a minimal route may be longer than the shortest path). True on the
+    /// vertex-transitive families, and on:
+    /// - the fat-trees and XGFTs, whose automorphisms are transitive on the terminals (see
+    ///   [`Topology::symmetry`]) and whose routes climb to the nearest common ancestor and
+    ///   back, whichever up ports they take;
+    /// - the butterflies and crossbar modules, whose routes all have the same length or are
+    ///   mapped onto each other by the automorphisms of [`Topology::symmetry`];
+    /// - the balanced dragonfly, g = a·h + 1, whatever its arrangement: one global channel
+    ///   joins each pair of groups and every router holds h of them, so from any router the
+    ///   minimal routes to the other groups take the local hop before the global one to all
+    ///   but the h groups it reaches itself, and the local hop after it to all but one router
+    ///   of each group, the same counts from every router.
+    pub fn routes_alike(&self) -> bool {
+        match self {
+            Topology::FatTree(_) | Topology::Xgft(_) | Topology::Xbar(_) | Topology::Multistage(_) => true,
+            Topology::Dragonfly(d) => d.groups() == d.a() * d.h() + 1,
+            _ => self.symmetry().0,
+        }
+    }
+
     /// The bisection: a formula where one is proven, enumeration for tiny networks, otherwise
     /// a natural cut of the family improved by local search (an upper bound). Widths count
     /// directed channels crossing in both directions, weighted by width (flits per cycle).

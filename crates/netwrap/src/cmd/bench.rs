@@ -231,6 +231,46 @@ fn configs(scale: f64) -> Vec<Config> {
             jobs: 1,
         },
         Config {
+            name: "ntree32^4",
+            what: "32-ary 4-tree (1,048,576 nodes, 131,072 switches of 64 ports), random up ports, 0.01 flits/node/cycle, B = 4: memory per node",
+            spec: spec(
+                r#"{"topology": {"family": "kary-ntree", "k": 32, "n": 4}, "workload": {"load": 0.01, "size": 4}, "run": {"warmup": 50}}"#,
+                msgs(20_000.0),
+            ),
+            sweep: None,
+            jobs: 1,
+        },
+        Config {
+            name: "vc-ntree32^4",
+            what: "--router vc on the 32-ary 4-tree, 2 VCs x 8 flits, wormhole, P = B = 4, 0.01 flits/node/cycle: memory per node",
+            spec: spec(
+                r#"{"topology": {"family": "kary-ntree", "k": 32, "n": 4}, "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4}, "workload": {"load": 0.01, "size": 4}, "run": {"warmup": 50}}"#,
+                msgs(20_000.0),
+            ),
+            sweep: None,
+            jobs: 1,
+        },
+        Config {
+            name: "dragonfly-p23",
+            what: "balanced dragonfly p = h = 23, a = 46, g = 1,059 (1,120,422 nodes), minimal routing, 0.01 flits/node/cycle, B = 4: memory per node",
+            spec: spec(
+                r#"{"topology": {"family": "dragonfly", "p": 23}, "workload": {"load": 0.01, "size": 4}, "run": {"warmup": 50}}"#,
+                msgs(20_000.0),
+            ),
+            sweep: None,
+            jobs: 1,
+        },
+        Config {
+            name: "vc-dragonfly-p23",
+            what: "--router vc on the same dragonfly, 2 VCs x 8 flits in route-phase classes, wormhole, P = B = 4, 0.01 flits/node/cycle: memory per node",
+            spec: spec(
+                r#"{"topology": {"family": "dragonfly", "p": 23}, "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4, "deadlock": "phases"}, "workload": {"load": 0.01, "size": 4}, "run": {"warmup": 50}}"#,
+                msgs(20_000.0),
+            ),
+            sweep: None,
+            jobs: 1,
+        },
+        Config {
             name: "butterfly16.8",
             what: "Raghunath & Ranade's Butterfly.16.8 (1024 processors), one point, m = 0.04",
             spec: spec(butterfly, msgs(10_000.0)),
