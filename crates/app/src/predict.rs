@@ -672,13 +672,12 @@ pub struct WormNetworkOf {
 pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve> {
     enum Model {
         Ideal(netwrap_model::network::NetworkQueues),
-        Vc(netwrap_model::network::wormhole::WormNetwork, netwrap_model::network::wormhole::Saturation),
+        Vc(netwrap_model::network::wormhole::WormNetwork),
     }
     let f = flows_of(spec)?;
     let (model, load_method, sim, exp) = if f.sim.router.vc().is_some() {
         let WormNetworkOf { model, method, point, experiment } = worm_links(f)?;
-        let saturation = model.saturation().map_err(invalid_parameters)?;
-        (Model::Vc(model, saturation), method, point, experiment)
+        (Model::Vc(model), method, point, experiment)
     } else {
         let NetworkQueuesOf { queues, method, point, experiment } = queues_of(f);
         (Model::Ideal(queues), method, point, experiment)
@@ -692,14 +691,20 @@ pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve
         routers: net.routers(),
         channels: net.channels().len() as u64,
     };
+    // The VC router's model prepared once for the curve: its classes and its saturation.
+    let solver = match &model {
+        Model::Vc(m) => Some(m.solver().map_err(invalid_parameters)?),
+        Model::Ideal(_) => None,
+    };
     let mut points = Vec::with_capacity(rates.len());
     for &rate in rates {
-        let (prediction, vc) = match &model {
-            Model::Ideal(q) => (q.predict(rate).map_err(invalid_parameters)?, None),
-            Model::Vc(m, saturation) => {
-                let p = m.predict_within(rate, saturation).map_err(invalid_parameters)?;
+        let (prediction, vc) = match (&model, &solver) {
+            (Model::Vc(_), Some(s)) => {
+                let p = s.predict(rate).map_err(invalid_parameters)?;
                 (p.network, Some(p.detail))
             }
+            (Model::Ideal(q), _) => (q.predict(rate).map_err(invalid_parameters)?, None),
+            (Model::Vc(_), None) => unreachable!("the VC router's model is prepared above"),
         };
         points.push(NetworkReport {
             model: "network",
