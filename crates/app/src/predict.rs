@@ -672,6 +672,104 @@ fn worm_model(
     Ok(WormNetwork { links, queues, messages: turns.messages, size: size as f64, packets, holding })
 }
 
+/// The source–destination pairs of the network `exp` built for `sim`, in classes by the
+/// distance between their routers, with what the VC router's model `model` (built from the
+/// same flows, [`worm_model`]) needs for each class's latency
+/// ([`netwrap_model::network::wormhole::PairClasses`]): every flow walked again, turn by turn
+/// ([`netwrap_sim::Experiment::walk_flows`]); `None` where the flows are not walked
+/// (as [`flows_of`] found them, this does not happen).
+fn pair_classes(
+    exp: &netwrap_sim::Experiment,
+    model: &netwrap_model::network::wormhole::WormNetwork,
+) -> Result<Option<netwrap_model::network::wormhole::PairClasses>> {
+    use netwrap_model::network::wormhole::{PairClass, PairClasses};
+    use netwrap_topo::metrics::{FlowSink, INJECTED};
+    /// Accumulates each class's messages, unloaded latency, sources and blocking.
+    struct Sink<'a> {
+        net: &'a netwrap_topo::Network,
+        model: &'a netwrap_model::network::wormhole::WormNetwork,
+        /// (queue, P) per link.
+        p: Vec<Vec<(u32, f64)>>,
+        /// Distances from `from`'s router.
+        dist: Vec<u32>,
+        from: Option<u32>,
+        /// Class index by distance.
+        index: std::collections::BTreeMap<u32, usize>,
+        classes: Vec<(PairClass, Vec<f64>)>,
+        current: usize,
+    }
+    impl Sink<'_> {
+        fn link(&self, input: u32) -> usize {
+            let nc = self.net.channels().len();
+            if input & INJECTED != 0 { nc + (input & !INJECTED) as usize } else { input as usize }
+        }
+        fn turn(&mut self, from: usize, to: usize, weight: f64) {
+            let to = &self.model.links[to];
+            let p = self.p[from].iter().find(|e| e.0 == to.queue).map_or(0.0, |e| e.1);
+            let (class, blocking) = &mut self.classes[self.current];
+            blocking[to.queue as usize] += weight * p;
+            class.unloaded += weight * to.hop;
+        }
+    }
+    impl FlowSink for Sink<'_> {
+        const TURNS: bool = true;
+        fn flow(&mut self, source: u32, destination: u32, weight: f64) {
+            let r = self.net.inject_router(source);
+            if self.from != Some(r) {
+                self.dist = netwrap_topo::bfs_from(self.net, r);
+                self.from = Some(r);
+            }
+            let distance = self.dist[self.net.eject_router(destination) as usize];
+            let next = self.classes.len();
+            self.current = *self.index.entry(distance).or_insert(next);
+            if self.current == next {
+                let queues = self.model.queues.len();
+                self.classes.push((PairClass { distance, ..PairClass::default() }, vec![0.0; queues]));
+            }
+            let inj = (self.net.channels().len() + source as usize) as u32;
+            let hop = self.model.links[inj as usize].hop;
+            let size = self.model.size;
+            let (class, _) = &mut self.classes[self.current];
+            class.messages += weight;
+            class.unloaded += weight * (size + hop);
+            match class.sources.last_mut() {
+                Some(last) if last.0 == inj => last.1 += weight,
+                _ => class.sources.push((inj, weight)),
+            }
+        }
+        fn take(&mut self, input: u32, channel: u32, weight: f64) {
+            self.turn(self.link(input), channel as usize, weight);
+        }
+        fn deliver(&mut self, input: u32, t: u32, weight: f64) {
+            let nc = self.net.channels().len();
+            let nt = self.net.terminals() as usize;
+            self.turn(self.link(input), nc + nt + t as usize, weight);
+        }
+    }
+    let sink = Sink {
+        net: exp.network(),
+        model,
+        p: model.blocking_probabilities(),
+        dist: Vec::new(),
+        from: None,
+        index: std::collections::BTreeMap::new(),
+        classes: Vec::new(),
+        current: 0,
+    };
+    let Ok((sink, _)) = exp.walk_flows(sink)? else { return Ok(None) };
+    let mut classes: Vec<PairClass> = sink
+        .classes
+        .into_iter()
+        .map(|(mut class, blocking)| {
+            class.blocking =
+                blocking.into_iter().enumerate().filter(|e| e.1 > 0.0).map(|(q, b)| (q as u32, b)).collect();
+            class
+        })
+        .collect();
+    classes.sort_by_key(|c| c.distance);
+    Ok(Some(PairClasses { classes }))
+}
+
 /// The VC router's links and queues of a spec's network ([`worm_network`]).
 pub struct WormNetworkOf {
     /// The links and queues.
@@ -709,16 +807,21 @@ pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve
         routers: net.routers(),
         channels: net.channels().len() as u64,
     };
-    // The VC router's model prepared once for the curve: its classes and its saturation.
+    // The VC router's model prepared once for the curve: its classes and its saturation, and
+    // the source–destination pairs by distance.
     let solver = match &model {
         Model::Vc(m) => Some(m.solver().map_err(invalid_parameters)?),
+        Model::Ideal(_) => None,
+    };
+    let pairs = match &model {
+        Model::Vc(m) => pair_classes(&exp, m)?,
         Model::Ideal(_) => None,
     };
     let mut points = Vec::with_capacity(rates.len());
     for &rate in rates {
         let (prediction, vc) = match (&model, &solver) {
             (Model::Vc(_), Some(s)) => {
-                let p = s.predict(rate).map_err(invalid_parameters)?;
+                let p = s.predict_with(rate, pairs.as_ref()).map_err(invalid_parameters)?;
                 (p.network, Some(p.detail))
             }
             (Model::Ideal(q), _) => (q.predict(rate).map_err(invalid_parameters)?, None),

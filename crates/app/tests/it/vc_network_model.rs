@@ -106,7 +106,11 @@ fn fat_tree_against_eq22_as_printed() {
 /// that has no other input (P = 0); a terminal's injection feeds 1 of 3/2 (P = 1/3). So
 /// y_c = (y_c + (2/3)W)/3 = W/3 with W eq. 6's at rate 1.5λ and x = B + W/3 (wormhole) or B
 /// (cut-through), y_inj = 2W/3, and L = T0 + W_src + (S − B) (+ y_inj under cut-through) with
-/// T0 = (h + 1)·1 + 2h + B, h = 1.5. Solved here as a scalar fixed point by bisection.
+/// T0 = (h + 1)·1 + 2h + B, h = 1.5. Solved here as a scalar fixed point by bisection. By
+/// distance (half the messages each): a message to the next router meets the injection's
+/// blocking W/3 alone, one two routers on also the channel's 2W/3, so L(1) = T0(1) + W_src +
+/// W/3 and L(2) = T0(2) + W_src + W, with T0(h) = (h + 1) + 2h + B and W_src the source's
+/// wait (S − B = y_inj under wormhole).
 #[test]
 fn ring_of_three_by_hand() {
     let b = 8.0;
@@ -135,13 +139,27 @@ fn ring_of_three_by_hand() {
                 lam * b * b / (2.0 * (1.0 - lam * b)) + y_inj
             };
             let t0 = 2.5 + 3.0 + b;
-            let (p, _) = vc_model(&s);
+            let (p, vc) = vc_model(&s);
             assert!((p.unloaded_latency - t0).abs() < 1e-9, "{}", p.unloaded_latency);
             let got = p.contention.unwrap();
             assert!(
                 (got - contention).abs() <= 1e-9 * contention,
                 "{switching} {lam}: {got} vs {contention}"
             );
+            // Both switchings: L − T0 = W_src + y_inj (wormhole's S − B is y_inj).
+            let w_src = contention - y_inj;
+            let by = vc.latency_by_distance.unwrap();
+            assert_eq!(by.iter().map(|c| c.distance).collect::<Vec<_>>(), [1, 2]);
+            for (c, (t0, blocking)) in by.iter().zip([(12.0, w / 3.0), (15.0, w)]) {
+                assert!((c.share - 0.5).abs() < 1e-12 && (c.unloaded_latency - t0).abs() < 1e-9);
+                let expect = t0 + w_src + blocking;
+                assert!(
+                    (c.latency - expect).abs() <= 1e-9 * expect,
+                    "{switching} {lam} distance {}: {} vs {expect}",
+                    c.distance,
+                    c.latency
+                );
+            }
         }
     }
 }
@@ -383,4 +401,47 @@ fn where_the_vc_model_holds_against_simulation() {
         let r = netwrap_app::simulate(&of("wormhole", 0.4)).unwrap();
         assert!(r.result.report.latency_ci95.is_some() && !r.result.report.saturated, "{name}");
     }
+}
+
+/// Verification: the latency of each class of source–destination pairs (by distance), weighted
+/// by its share of the messages, averages to the model's mean latency and T0 (the identity in
+/// `PairClasses`' docs: the chain's expected turns are the flows'), to 10⁻⁹ (sums over every
+/// pair against the fixed point's own sums), on the torus with a dateline, the mesh, the
+/// fat-tree, the dragonfly and a kary-ntree with four servers a queue, both switchings; each
+/// class's T0 on the unidirectional torus is B + h at distance h (r = 0, links of one cycle);
+/// latency rises with distance there.
+#[test]
+fn latency_by_distance_averages_to_the_mean() {
+    let specs = [
+        torus_spec("wormhole", 0.15),
+        torus_spec("vct", 0.15),
+        mesh_spec("wormhole", 0.2),
+        mesh_spec("vct", 0.2),
+        fat_tree_sim("wormhole", 0.3),
+        spec("[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n[workload]\nrate = 0.03\n"),
+        spec(
+            "[topology]\nfamily = \"kary-ntree\"\nk = 4\nn = 3\n[routing]\nup-port = \"adaptive\"\n[router]\nkind = \"vc\"\nvcs = 1\nbuffer = 3\npacket = 8\n[workload]\nsize = 16\nrate = 0.01\n",
+        ),
+    ];
+    for (i, s) in specs.iter().enumerate() {
+        let (p, vc) = vc_model(s);
+        let by = vc.latency_by_distance.unwrap();
+        let share: f64 = by.iter().map(|c| c.share).sum();
+        let mean: f64 = by.iter().map(|c| c.share * c.latency).sum();
+        let t0: f64 = by.iter().map(|c| c.share * c.unloaded_latency).sum();
+        let latency = p.latency.unwrap();
+        assert!((share - 1.0).abs() < 1e-12, "{i}: {share}");
+        assert!((mean - latency).abs() <= 1e-9 * latency, "{i}: {mean} vs {latency}");
+        assert!((t0 - p.unloaded_latency).abs() <= 1e-9 * t0, "{i}: {t0} vs {}", p.unloaded_latency);
+        assert!(by.windows(2).all(|w| w[0].distance < w[1].distance), "{i}");
+        if i < 2 {
+            assert_eq!(by.len(), 15);
+            for (h, c) in by.iter().enumerate() {
+                assert!((c.unloaded_latency - (16.0 + h as f64)).abs() < 1e-9, "{i} {h}");
+            }
+            assert!(by.windows(2).all(|w| w[0].latency < w[1].latency), "{i}");
+        }
+    }
+    let (p, vc) = vc_model(&torus_spec("wormhole", 0.3));
+    assert!(p.saturated && vc.latency_by_distance.is_none());
 }

@@ -189,6 +189,59 @@ pub struct WormDetail {
     pub source_service_time: Option<f64>,
     /// Every link at this rate: its flow, service time and wait (`None` when saturated).
     pub links: Option<Vec<WormLinkState>>,
+    /// The latency of each class of source–destination pairs ([`PairClasses`]), by the
+    /// distance between them; `None` when saturated or not asked for.
+    pub latency_by_distance: Option<Vec<ClassLatency>>,
+}
+
+/// The messages of one class of source–destination pairs, per unit request rate, as the
+/// per-class latency needs them ([`PairClasses`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairClass {
+    /// The class: the distance (routers' hops) from source to destination.
+    pub distance: u32,
+    /// Messages a cycle of the class.
+    pub messages: f64,
+    /// Σ over the class's messages (and the routes each splits over) of its unloaded
+    /// latency: B plus its links' header times.
+    pub unloaded: f64,
+    /// (injection link, messages a cycle of the class its terminal sends).
+    pub sources: Vec<(u32, f64)>,
+    /// (queue, Σ over the class's turns into the queue of messages × P_{ℓ|q}): the blocking a
+    /// header meets on its own route, eq. 9's terms summed along it.
+    pub blocking: Vec<(u32, f64)>,
+}
+
+/// The source–destination pairs grouped into classes, for the latency of each
+/// ([`WormSolver::predict_with`]).
+///
+/// A message from s to d waits W_s for its source queue and, on its route, P_{ℓ|q}·W_q for
+/// each queue q it turns into from link ℓ (eqs. 9–10): its header's blocking along its own
+/// route, where y_inj averages over every route from s. Its latency is
+///
+/// **L(s, d) = T0(s, d) + W_s + n·Σ_route P_{ℓ|q}·W_q** (wormhole: the worm holds the injection
+/// link through its blocking, S_s − B = n·y) or with 1 in place of n (cut-through: L = T0 +
+/// W_s + y_inj). Averaged over every pair, weighted by its messages, this is the model's mean
+/// latency exactly: the expected turns of the chain the fixed point takes (from each
+/// injection link, by the turn probabilities R) are the flows' turns, so Σ_s λ_s·y_inj,s =
+/// Σ_turns f(ℓ → ℓ')·P_{ℓ|q(ℓ')}·W_{q(ℓ')} (a test checks the mean to 10⁻⁹).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairClasses {
+    /// Every class with messages, by distance.
+    pub classes: Vec<PairClass>,
+}
+
+/// One class's latency at a rate ([`WormDetail::latency_by_distance`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassLatency {
+    /// The distance (routers' hops) from source to destination.
+    pub distance: u32,
+    /// Its share of the messages.
+    pub share: f64,
+    /// Its mean unloaded latency T0.
+    pub unloaded_latency: f64,
+    /// Its mean latency L.
+    pub latency: f64,
 }
 
 /// The VC router's model at one rate: the fields every model prints, and its own.
@@ -414,6 +467,32 @@ impl WormNetwork {
                         let m = self.queues[q as usize].servers.max(1) as f64;
                         let p = (1.0 - m * f / load[q as usize]).max(0.0);
                         (q, f / l.rate * p)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// P_{ℓ|q} (eq. 10) for every link ℓ and queue q it turns into: (q, P) per link.
+    pub fn blocking_probabilities(&self) -> Vec<Vec<(u32, f64)>> {
+        let load = self.queue_loads();
+        self.links
+            .iter()
+            .map(|l| {
+                let mut by_queue: Vec<(u32, f64)> = Vec::new();
+                for &(to, f) in &l.turns {
+                    let q = self.links[to as usize].queue;
+                    match by_queue.iter_mut().find(|e| e.0 == q) {
+                        Some(e) => e.1 += f,
+                        None => by_queue.push((q, f)),
+                    }
+                }
+                by_queue
+                    .into_iter()
+                    .filter(|&(_, f)| f > 0.0)
+                    .map(|(q, f)| {
+                        let m = self.queues[q as usize].servers.max(1) as f64;
+                        (q, (1.0 - m * f / load[q as usize]).max(0.0))
                     })
                     .collect()
             })
@@ -747,6 +826,11 @@ impl<'a> WormSolver<'a> {
 
     /// The model at request rate `rate` (a probability: checked).
     pub fn predict(&self, rate: f64) -> Result<WormPrediction, ModelError> {
+        self.predict_with(rate, None)
+    }
+
+    /// The model at request rate `rate`, with the latency of each class of `pairs` when given.
+    pub fn predict_with(&self, rate: f64, pairs: Option<&PairClasses>) -> Result<WormPrediction, ModelError> {
         crate::error::check("rate", rate, crate::error::Domain::Probability)?;
         let net = self.net;
         let b = net.worm();
@@ -818,8 +902,37 @@ impl<'a> WormSolver<'a> {
             saturated,
             max_rate,
         };
-        let detail =
-            WormDetail { holding: net.holding, bandwidth_rate, limiting, source_service_time, links };
+        let latency_by_distance = pairs.filter(|_| !saturated).map(|pairs| {
+            let factor = match net.holding {
+                Holding::Wormhole => net.packets,
+                Holding::CutThrough => 1.0,
+            };
+            let w_queue = |q: u32| sol.w[self.queue_class[q as usize] as usize].unwrap_or(f64::INFINITY);
+            let w_source = |i: u32| sol.sources[class(i as usize)].1.unwrap_or(f64::INFINITY);
+            pairs
+                .classes
+                .iter()
+                .filter(|c| c.messages > 0.0)
+                .map(|c| {
+                    let sources: f64 = c.sources.iter().map(|&(i, m)| m * w_source(i)).sum();
+                    let blocking: f64 = c.blocking.iter().map(|&(q, m)| m * w_queue(q)).sum();
+                    ClassLatency {
+                        distance: c.distance,
+                        share: c.messages / net.messages,
+                        unloaded_latency: c.unloaded / c.messages,
+                        latency: (c.unloaded + sources + factor * blocking) / c.messages,
+                    }
+                })
+                .collect()
+        });
+        let detail = WormDetail {
+            holding: net.holding,
+            bandwidth_rate,
+            limiting,
+            source_service_time,
+            links,
+            latency_by_distance,
+        };
         Ok(WormPrediction { network, detail })
     }
 }
