@@ -365,6 +365,9 @@ pub struct WormSolver<'a> {
     saturation: Saturation,
 }
 
+/// Rounds of colour refinement after which [`WormSolver`] leaves every link its own class.
+const MAX_ROUNDS: usize = 100;
+
 /// v rounded to 40 bits of mantissa (a class key: values equal to 2⁻⁴⁰ of themselves agree).
 fn key(v: f64) -> u64 {
     if v == 0.0 { 0 } else { (v.to_bits() + (1 << 11)) >> 12 }
@@ -593,7 +596,16 @@ impl<'a> WormSolver<'a> {
         }
         let mut pairs = Vec::new();
         let mut done = !refine;
+        let mut rounds = 0;
         while !done {
+            // Each round costs a pass over the turns; a partition still splitting after
+            // MAX_ROUNDS (a long chain of links without symmetry) gives way to every link its
+            // own class, which is always equitable.
+            rounds += 1;
+            if rounds > MAX_ROUNDS {
+                (lc, nlc, qc, nqc) = ((0..nl as u32).collect(), nl, (0..nq as u32).collect(), nq);
+                break;
+            }
             let link_keys = (0..nl)
                 .map(|i| {
                     let l = &net.links[i];
@@ -1149,5 +1161,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A chain of 250 channels from one terminal to another: refinement splits one link a
+    /// round from the ejection back, more rounds than [`MAX_ROUNDS`], so every link is its own
+    /// class, and the solution is the plain iteration's.
+    #[test]
+    fn a_long_chain_gives_way_to_every_link_its_own_class() {
+        let n = 250u32;
+        let mut links: Vec<WormLink> =
+            (0..n).map(|i| link(LinkKind::Channel, i, i, 1.0, 1.0, vec![(i + 1, 1.0)])).collect();
+        links[n as usize - 1].turns = vec![(n + 1, 1.0)];
+        links.push(link(LinkKind::Injection, 0, n, 1.0, 0.0, vec![(0, 1.0)]));
+        links.push(link(LinkKind::Ejection, 0, n + 1, 1.0, 0.0, Vec::new()));
+        let queues = (0..n + 2).map(|q| WormQueue { servers: 1, source: q == n }).collect();
+        let net =
+            WormNetwork { links, queues, messages: 1.0, size: 4.0, packets: 1.0, holding: Holding::Wormhole };
+        let fast = net.solver().unwrap();
+        assert_eq!(fast.classes(), (n as usize + 2, n as usize + 2));
+        let mut plain = WormSolver::prepare(&net, false);
+        (plain.saturation.max_rate, plain.saturation.limiting) = plain.max_rate();
+        assert_eq!(fast.saturation().max_rate, plain.saturation().max_rate);
+        let rate = 0.5 * plain.saturation().max_rate;
+        let (p, q) = (fast.predict(rate).unwrap(), plain.predict(rate).unwrap());
+        assert_eq!(p.network.latency, q.network.latency);
+        assert!(p.detail.links == q.detail.links, "the links differ");
     }
 }
