@@ -60,7 +60,9 @@ def network(spec: Any, rates: Optional[Sequence[float]] = None) -> "pandas.DataF
     ``bandwidth_rate``, ``limiting`` and ``source_service_time``. ``attrs`` holds the
     ``network``, ``load_method``, ``model`` and ``netwrap_version``, each row's ``config``, and
     with the VC router each row's ``links`` (every link's service time and wait; None where
-    saturated). Routings that choose paths by queue state (on the ideal switch also next hops),
+    saturated) and ``latency_by_distance`` (each class of source-destination pairs by the
+    distance between them: its ``share`` of the messages, ``unloaded_latency`` and
+    ``latency``; None where saturated). Routings that choose paths by queue state (on the ideal switch also next hops),
     VC router options the model does not cover and workloads it does not cover raise
     :class:`netwrap.SpecError` or ``ValueError``.
     """
@@ -82,6 +84,7 @@ def network(spec: Any, rates: Optional[Sequence[float]] = None) -> "pandas.DataF
     frame.attrs["config"] = [r.get("config") for r in reports]
     if vc:
         frame.attrs["links"] = [r.get("links") for r in reports]
+        frame.attrs["latency_by_distance"] = [r.get("latency_by_distance") for r in reports]
     return frame
 
 

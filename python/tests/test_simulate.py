@@ -454,7 +454,7 @@ def test_the_model_beside_a_simulation_reaches_the_per_channel_model(cli):
     """Verification: a spec's `model` section on a network no paper's model describes (a 4x8
     mesh, unequal radices) is compared with the per-channel model, as `netwrap sim --model`
     does, to the last digit; where no model applies (the virtual-channel router on a
-    dragonfly) netwrap.SpecError names `model` and why."""
+    dragonfly storing and forwarding) netwrap.SpecError names `model` and why."""
     spec = {
         "topology": {"family": "mesh", "radices": [4, 8]},
         "workload": {"rate": 0.02, "size": 2},
@@ -466,5 +466,6 @@ def test_the_model_beside_a_simulation_reaches_the_per_channel_model(cli):
     assert got == cli.json("sim", "--rate", "0.02", "--size", "2", "--messages", "400", "--warmup", "100",
                            "--model", "mesh", "--radices", "4,8")
     with pytest.raises(netwrap.SpecError) as e:
-        netwrap.simulate({"topology": {"family": "dragonfly"}, "router": {"kind": "vc"}, "model": {}})
-    assert e.value.path == "model" and "not yet drawn beside a simulation" in str(e.value)
+        netwrap.simulate({"topology": {"family": "dragonfly"}, "router": {"kind": "vc", "switching": "saf"},
+                          "model": {}})
+    assert e.value.path == "model" and "store-and-forward is not modelled" in str(e.value)

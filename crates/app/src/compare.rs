@@ -4,13 +4,15 @@
 //! The papers' models come first where they apply (they are the published ones): Agarwal
 //! 1991's k-ary n-cube (and the homework's App. D for processors that wait), the indirect
 //! network (Kruskal & Snir) and Greenberg & Guan's fat-tree. Anywhere else the per-channel model
-//! of `netwrap model network` compares, where it applies (the ideal switch, an open
-//! workload at a known rate, one message length, flows known before the run).
+//! of `netwrap model network` compares, where it applies (the ideal switch's queues, or the
+//! VC router's Greenberg & Guan 1997 §2 on every link; an open workload at a known rate, one
+//! message length, flows known before the run).
 
 use crate::error::{Error, Result, spec_error};
-use crate::predict::{Refusal, comparison_refusal, network_queues_of};
+use crate::predict::{NetworkModel, Refusal, network_model_of, network_refusal};
 use crate::spec::ModelSpec;
 use netwrap_model::kary_ncube::{self, ContentionForm, Wiring};
+use netwrap_model::network::wormhole::Holding;
 use netwrap_model::{fat_tree, feedback, indirect};
 use netwrap_sim::report::Report;
 use netwrap_sim::{Destinations, Experiment, Resolved, Source, Switching};
@@ -97,7 +99,7 @@ pub fn model_for(spec: &Resolved) -> Result<Chosen> {
             _ => Chosen::KaryNCube,
         });
     };
-    match comparison_refusal(spec) {
+    match network_refusal(spec) {
         None => Ok(Chosen::Network),
         Some(r) => Err(neither(&paper, &r)),
     }
@@ -212,7 +214,8 @@ fn paper_unavailable(spec: &Resolved) -> Option<String> {
 /// is the injection channel's λ0·x̄_{0,1} (1 at eq. 26's saturation, so no relative error
 /// against the simulation's mean channel utilisation), and its mean distance D̄ counts the
 /// injection and ejection links, so D̄ − 2 is compared with the simulated hops. Anything
-/// else: the per-channel model (`netwrap model network`, [`crate::predict::network_queues_of`]) at
+/// else: the per-channel model (`netwrap model network`, [`crate::predict::network_model_of`]:
+/// the ideal switch's queues, or with `--router vc` Greenberg & Guan 1997 §2 on every link) at
 /// the point's rate, from the experiment's turn flows (computed once per experiment); its
 /// utilisation is the mean over every channel, as the simulation's.
 pub fn predict(spec: &Resolved, model_spec: &ModelSpec, experiment: &Experiment) -> Result<Predicted> {
@@ -223,14 +226,29 @@ pub fn predict(spec: &Resolved, model_spec: &ModelSpec, experiment: &Experiment)
     let mut processor_utilization = None;
     let (model, source, contention, p) = match &spec.topology {
         _ if chosen == Chosen::Network => {
-            let (queues, _) = network_queues_of(spec, experiment)?.map_err(|r| {
+            let (model, _) = network_model_of(spec, experiment)?.map_err(|r| {
                 let paper = paper_unavailable(spec).unwrap_or_default();
                 neither(&paper, &r)
             })?;
-            let p = queues.predict(rate).map_err(model_error)?;
+            let (p, source) = match model {
+                NetworkModel::Ideal(queues) => (
+                    queues.predict(rate).map_err(model_error)?,
+                    "Agarwal 1991 eqs. 3-8 generalised: a queue on every channel".to_string(),
+                ),
+                NetworkModel::Vc(links) => {
+                    let switching = match links.holding {
+                        Holding::Wormhole => "wormhole",
+                        Holding::CutThrough => "virtual cut-through",
+                    };
+                    (
+                        links.predict(rate).map_err(model_error)?.network,
+                        format!("Greenberg & Guan 1997 eqs. 1-11 on every channel: VC router, {switching}"),
+                    )
+                }
+            };
             let values =
                 (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops);
-            ("network", "Agarwal 1991 eqs. 3-8 generalised: a queue on every channel".into(), None, values)
+            ("network", source, None, values)
         }
         TopologySpec::Butterfly { k, stages, .. } | TopologySpec::Omega { k, stages, .. } => {
             let (k, d) = (k.unwrap_or(2), stages.unwrap_or(4));

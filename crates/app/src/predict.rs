@@ -276,7 +276,7 @@ impl Refusal {
 /// open network at a known rate); periodic intervals (their arrivals are Bernoulli); a size
 /// mix (one service time a channel); adaptive paths and the locality subcube (their turn flows
 /// are not computed); and with `--router vc` what its model does not cover
-/// (`vc_refusal`). What only the built network tells is [`network_queues_of`]'s and
+/// (`vc_refusal`). What only the built network tells is [`network_model_of`]'s and
 /// [`network`]'s.
 pub fn network_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
     use netwrap_engine::params::Interval;
@@ -380,21 +380,6 @@ fn vc_refusal(p: &netwrap_engine::params::VcParams) -> Option<Refusal> {
     None
 }
 
-/// Why no per-channel model is drawn beside `sim`'s simulation (`--model`, where no paper's
-/// model applies): [`network_refusal`]'s reasons, and the VC router, whose model `netwrap
-/// model network` gives but the comparison does not yet take.
-pub fn comparison_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
-    network_refusal(sim).or_else(|| {
-        sim.router.vc().is_some().then(|| {
-            Refusal::new(
-                "router.kind",
-                &[],
-                "the virtual-channel router's per-channel model is `netwrap model network`'s, not yet drawn beside a simulation; beside one the per-channel model is the ideal switch's (--router ideal, the default)",
-            )
-        })
-    })
-}
-
 /// The ideal switch's queues of network `net` from its turn flows, for messages of `size`
 /// flits.
 fn ideal_queues(
@@ -424,30 +409,52 @@ fn ideal_queues(
     }
 }
 
-/// The ideal switch's queues of the network `exp` built for `sim` (any point that shares its
-/// [`netwrap_sim::BuildKey`]), from its turn flows (computed once per experiment, so the points
-/// of a sweep over one network share them), with how the flows were computed; or why the model
-/// is not drawn beside it ([`comparison_refusal`], then what the built network tells: a
-/// routing that chooses its next hop by queue state, flows too many to route).
-pub fn network_queues_of(
+/// A router's per-channel model of a network ([`network_model_of`]).
+pub enum NetworkModel {
+    /// The ideal switch's: a queue on every channel (Agarwal 1991 eqs. 3–8 generalised).
+    Ideal(netwrap_model::network::NetworkQueues),
+    /// The virtual-channel router's: Greenberg & Guan 1997 §2 on every link.
+    Vc(netwrap_model::network::wormhole::WormNetwork),
+}
+
+/// The per-channel model of the network `exp` built for `sim` (any point that shares its
+/// [`netwrap_sim::BuildKey`]) — the ideal switch's queues, or with `--router vc` its links and
+/// queues ([`worm_network`]) — from its turn flows (computed once per experiment, so the points
+/// of a sweep over one network share them), with how the flows were computed; or why the
+/// model is not drawn beside it ([`network_refusal`], then what the built network tells: on
+/// the ideal switch a routing that chooses its next hop by queue state, flows too many to
+/// route; on the VC router channels wider than a flit and sets of next hops that overlap).
+pub fn network_model_of(
     sim: &netwrap_sim::Resolved,
     exp: &netwrap_sim::Experiment,
-) -> Result<std::result::Result<(netwrap_model::network::NetworkQueues, String), Refusal>> {
+) -> Result<std::result::Result<(NetworkModel, String), Refusal>> {
     use netwrap_engine::traffic::MessageSize;
-    if let Some(refusal) = comparison_refusal(sim) {
+    use netwrap_sim::routes::QueueChoice;
+    if let Some(refusal) = network_refusal(sim) {
         return Ok(Err(refusal));
     }
     let MessageSize::Fixed(size) = sim.workload.size else {
         unreachable!("network_refusal refuses a size mix")
     };
-    let turns = match exp.turn_flows(netwrap_sim::routes::QueueChoice::Refuse)? {
+    // The VC router's model takes the channels a routing offers together as one queue's
+    // servers (Greenberg & Guan §2.2); the ideal switch's cannot.
+    let choice = if sim.router.vc().is_some() { QueueChoice::Servers } else { QueueChoice::Refuse };
+    let turns = match exp.turn_flows(choice)? {
         Ok(turns) => turns,
         Err(why) => {
             let path = if why.contains("work") { "workload.pattern" } else { "routing.algorithm" };
             return Ok(Err(Refusal::new(path, &[], format!("the flows are not known: {why}"))));
         }
     };
-    Ok(Ok((ideal_queues(exp.network(), turns, size as u64), turns.method.clone())))
+    let model = if sim.router.vc().is_some() {
+        match worm_model(sim, exp, turns, size as u64) {
+            Ok(m) => NetworkModel::Vc(m),
+            Err(refusal) => return Ok(Err(refusal)),
+        }
+    } else {
+        NetworkModel::Ideal(ideal_queues(exp.network(), turns, size as u64))
+    };
+    Ok(Ok((model, turns.method.clone())))
 }
 
 /// A spec resolved for `model network`, its network built and its turn flows: what both
@@ -554,18 +561,30 @@ pub fn worm_network(spec: &crate::Spec) -> Result<WormNetworkOf> {
 
 /// The VC router's links and queues of a network from its flows ([`worm_network`]).
 fn worm_links(f: FlowsOf) -> Result<WormNetworkOf> {
-    use crate::error::spec_error;
+    let model = worm_model(&f.sim, &f.exp, &f.turns, f.size).map_err(|r| r.error("model network: "))?;
+    let FlowsOf { sim, exp, turns, .. } = f;
+    Ok(WormNetworkOf { model, method: turns.method, point: sim, experiment: exp })
+}
+
+/// The VC router's links and queues of the network `exp` built for `sim`, from its turn flows
+/// `turns` for messages of `size` flits ([`worm_network`]); or why the model does not describe
+/// it (channels wider than a flit, sets of next hops that overlap).
+fn worm_model(
+    sim: &netwrap_sim::Resolved,
+    exp: &netwrap_sim::Experiment,
+    turns: &netwrap_sim::routes::TurnFlows,
+    size: u64,
+) -> std::result::Result<netwrap_model::network::wormhole::WormNetwork, Refusal> {
     use netwrap_engine::params::Switching;
     use netwrap_model::network::wormhole::{Holding, LinkKind, WormLink, WormNetwork, WormQueue};
     use netwrap_topo::metrics::INJECTED;
-    let FlowsOf { sim, exp, turns, size } = f;
-    let Some(p) = sim.router.vc().copied() else { unreachable!("worm_links is for the VC router") };
+    let Some(p) = sim.router.vc().copied() else { unreachable!("worm_model is for the VC router") };
     let net = exp.network();
     if net.terminal_width() != 1 || net.channels().iter().any(|c| c.width != 1) {
-        return Err(spec_error(
+        return Err(Refusal::new(
             "topology.width",
             &[],
-            "model network: the VC router's model takes channels of one flit a cycle; this network has wider ones",
+            "the VC router's model takes channels of one flit a cycle; this network has wider ones",
         ));
     }
     let (nc, nt) = (net.channels().len(), net.terminals() as usize);
@@ -575,11 +594,11 @@ fn worm_links(f: FlowsOf) -> Result<WormNetworkOf> {
     if exp.offers_queue_choice() {
         for set in &turns.offered {
             if let Some(&c) = set.iter().find(|&&c| queue_of[c as usize].is_some()) {
-                return Err(spec_error(
+                return Err(Refusal::new(
                     "routing.algorithm",
                     &[],
                     format!(
-                        "model network: the routing offers channel {c} in more than one set of next hops; the VC router's model takes the channels offered together as one queue's servers, so each channel must be in one set"
+                        "the routing offers channel {c} in more than one set of next hops; the VC router's model takes the channels offered together as one queue's servers, so each channel must be in one set"
                     ),
                 ));
             }
@@ -601,7 +620,7 @@ fn worm_links(f: FlowsOf) -> Result<WormNetworkOf> {
     let first_source = queues.len() as u32;
     queues.extend((0..nt).map(|_| WormQueue { servers: 1, source: true }));
     queues.extend((0..nt).map(|_| WormQueue { servers: 1, source: false }));
-    let latency = exp.channel_latency(&sim);
+    let latency = exp.channel_latency(sim);
     let header = (p.router_delay + p.header_extra()) as f64;
     let mut links: Vec<WormLink> = (0..nc)
         .map(|c| WormLink {
@@ -650,8 +669,105 @@ fn worm_links(f: FlowsOf) -> Result<WormNetworkOf> {
     }
     let packets = size.div_ceil(p.packet as u64) as f64;
     let holding = if p.switching == Switching::Wormhole { Holding::Wormhole } else { Holding::CutThrough };
-    let model = WormNetwork { links, queues, messages: turns.messages, size: size as f64, packets, holding };
-    Ok(WormNetworkOf { model, method: turns.method, point: sim, experiment: exp })
+    Ok(WormNetwork { links, queues, messages: turns.messages, size: size as f64, packets, holding })
+}
+
+/// The source–destination pairs of the network `exp` built for `sim`, in classes by the
+/// distance between their routers, with what the VC router's model `model` (built from the
+/// same flows, [`worm_model`]) needs for each class's latency
+/// ([`netwrap_model::network::wormhole::PairClasses`]): every flow walked again, turn by turn
+/// ([`netwrap_sim::Experiment::walk_flows`]); `None` where the flows are not walked
+/// (as [`flows_of`] found them, this does not happen).
+fn pair_classes(
+    exp: &netwrap_sim::Experiment,
+    model: &netwrap_model::network::wormhole::WormNetwork,
+) -> Result<Option<netwrap_model::network::wormhole::PairClasses>> {
+    use netwrap_model::network::wormhole::{PairClass, PairClasses};
+    use netwrap_topo::metrics::{FlowSink, INJECTED};
+    /// Accumulates each class's messages, unloaded latency, sources and blocking.
+    struct Sink<'a> {
+        net: &'a netwrap_topo::Network,
+        model: &'a netwrap_model::network::wormhole::WormNetwork,
+        /// (queue, P) per link.
+        p: Vec<Vec<(u32, f64)>>,
+        /// Distances from `from`'s router.
+        dist: Vec<u32>,
+        from: Option<u32>,
+        /// Class index by distance.
+        index: std::collections::BTreeMap<u32, usize>,
+        classes: Vec<(PairClass, Vec<f64>)>,
+        current: usize,
+    }
+    impl Sink<'_> {
+        fn link(&self, input: u32) -> usize {
+            let nc = self.net.channels().len();
+            if input & INJECTED != 0 { nc + (input & !INJECTED) as usize } else { input as usize }
+        }
+        fn turn(&mut self, from: usize, to: usize, weight: f64) {
+            let to = &self.model.links[to];
+            let p = self.p[from].iter().find(|e| e.0 == to.queue).map_or(0.0, |e| e.1);
+            let (class, blocking) = &mut self.classes[self.current];
+            blocking[to.queue as usize] += weight * p;
+            class.unloaded += weight * to.hop;
+        }
+    }
+    impl FlowSink for Sink<'_> {
+        const TURNS: bool = true;
+        fn flow(&mut self, source: u32, destination: u32, weight: f64) {
+            let r = self.net.inject_router(source);
+            if self.from != Some(r) {
+                self.dist = netwrap_topo::bfs_from(self.net, r);
+                self.from = Some(r);
+            }
+            let distance = self.dist[self.net.eject_router(destination) as usize];
+            let next = self.classes.len();
+            self.current = *self.index.entry(distance).or_insert(next);
+            if self.current == next {
+                let queues = self.model.queues.len();
+                self.classes.push((PairClass { distance, ..PairClass::default() }, vec![0.0; queues]));
+            }
+            let inj = (self.net.channels().len() + source as usize) as u32;
+            let hop = self.model.links[inj as usize].hop;
+            let size = self.model.size;
+            let (class, _) = &mut self.classes[self.current];
+            class.messages += weight;
+            class.unloaded += weight * (size + hop);
+            match class.sources.last_mut() {
+                Some(last) if last.0 == inj => last.1 += weight,
+                _ => class.sources.push((inj, weight)),
+            }
+        }
+        fn take(&mut self, input: u32, channel: u32, weight: f64) {
+            self.turn(self.link(input), channel as usize, weight);
+        }
+        fn deliver(&mut self, input: u32, t: u32, weight: f64) {
+            let nc = self.net.channels().len();
+            let nt = self.net.terminals() as usize;
+            self.turn(self.link(input), nc + nt + t as usize, weight);
+        }
+    }
+    let sink = Sink {
+        net: exp.network(),
+        model,
+        p: model.blocking_probabilities(),
+        dist: Vec::new(),
+        from: None,
+        index: std::collections::BTreeMap::new(),
+        classes: Vec::new(),
+        current: 0,
+    };
+    let Ok((sink, _)) = exp.walk_flows(sink)? else { return Ok(None) };
+    let mut classes: Vec<PairClass> = sink
+        .classes
+        .into_iter()
+        .map(|(mut class, blocking)| {
+            class.blocking =
+                blocking.into_iter().enumerate().filter(|e| e.1 > 0.0).map(|(q, b)| (q as u32, b)).collect();
+            class
+        })
+        .collect();
+    classes.sort_by_key(|c| c.distance);
+    Ok(Some(PairClasses { classes }))
 }
 
 /// The VC router's links and queues of a spec's network ([`worm_network`]).
@@ -672,13 +788,12 @@ pub struct WormNetworkOf {
 pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve> {
     enum Model {
         Ideal(netwrap_model::network::NetworkQueues),
-        Vc(netwrap_model::network::wormhole::WormNetwork, netwrap_model::network::wormhole::Saturation),
+        Vc(netwrap_model::network::wormhole::WormNetwork),
     }
     let f = flows_of(spec)?;
     let (model, load_method, sim, exp) = if f.sim.router.vc().is_some() {
         let WormNetworkOf { model, method, point, experiment } = worm_links(f)?;
-        let saturation = model.saturation().map_err(invalid_parameters)?;
-        (Model::Vc(model, saturation), method, point, experiment)
+        (Model::Vc(model), method, point, experiment)
     } else {
         let NetworkQueuesOf { queues, method, point, experiment } = queues_of(f);
         (Model::Ideal(queues), method, point, experiment)
@@ -692,14 +807,25 @@ pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve
         routers: net.routers(),
         channels: net.channels().len() as u64,
     };
+    // The VC router's model prepared once for the curve: its classes and its saturation, and
+    // the source–destination pairs by distance.
+    let solver = match &model {
+        Model::Vc(m) => Some(m.solver().map_err(invalid_parameters)?),
+        Model::Ideal(_) => None,
+    };
+    let pairs = match &model {
+        Model::Vc(m) => pair_classes(&exp, m)?,
+        Model::Ideal(_) => None,
+    };
     let mut points = Vec::with_capacity(rates.len());
     for &rate in rates {
-        let (prediction, vc) = match &model {
-            Model::Ideal(q) => (q.predict(rate).map_err(invalid_parameters)?, None),
-            Model::Vc(m, saturation) => {
-                let p = m.predict_within(rate, saturation).map_err(invalid_parameters)?;
+        let (prediction, vc) = match (&model, &solver) {
+            (Model::Vc(_), Some(s)) => {
+                let p = s.predict_with(rate, pairs.as_ref()).map_err(invalid_parameters)?;
                 (p.network, Some(p.detail))
             }
+            (Model::Ideal(q), _) => (q.predict(rate).map_err(invalid_parameters)?, None),
+            (Model::Vc(_), None) => unreachable!("the VC router's model is prepared above"),
         };
         points.push(NetworkReport {
             model: "network",

@@ -485,6 +485,18 @@ impl Experiment {
         }
     }
 
+    /// Every flow of its pattern walked turn by turn into `sink` as its turn flows are
+    /// ([`crate::routes::walk_flows`]: each flow announced to the sink first), with the
+    /// messages a cycle sent in all, per unit request rate; or why not (as
+    /// [`Experiment::turn_flows`] refuses, but for next hops chosen by queue state: the caller
+    /// has taken those already). Walked anew each call.
+    pub fn walk_flows<S: netwrap_topo::metrics::FlowSink>(
+        &self,
+        sink: S,
+    ) -> Result<Result<(S, f64), String>, SimError> {
+        crate::routes::walk_flows(&self.topology, &self.pattern, self.spec.routing.paths(), sink)
+    }
+
     /// Whether the routing offers several next hops somewhere, which the engines choose among
     /// by queue state (adaptive routing).
     pub fn offers_queue_choice(&self) -> bool {

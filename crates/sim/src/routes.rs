@@ -327,6 +327,27 @@ pub fn turn_flows(
     pattern: &Pattern,
     paths: Paths,
 ) -> Result<Result<TurnFlows, String>, SimError> {
+    let method = if paths.choice == PathChoice::Minimal {
+        "exact, every flow routed, split evenly over the routing's candidates at every hop, kept apart by the input it arrived by".to_string()
+    } else {
+        format!(
+            "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates, kept apart by the input it arrived by",
+            paths.via.name()
+        )
+    };
+    Ok(walk_flows(topo, pattern, paths, TurnSink::default())?
+        .map(|(sink, messages)| sink.flows(messages, method)))
+}
+
+/// Every flow of `pattern` on `topo` under `paths` walked turn by turn into `sink`, as
+/// [`turn_flows`] walks them (each flow announced first, [`FlowSink::flow`]), with the messages
+/// a cycle sent in all; or why not, as [`turn_flows`] refuses.
+pub fn walk_flows<S: FlowSink>(
+    topo: &Topology,
+    pattern: &Pattern,
+    paths: Paths,
+    sink: S,
+) -> Result<Result<(S, f64), String>, SimError> {
     if paths.choice.adaptive() {
         return Ok(Err(
             "adaptive paths follow queue state: their split over paths is not known before a run".into(),
@@ -337,36 +358,31 @@ pub fn turn_flows(
         return Ok(Err("the locality subcube's flows are known in closed form only, not by turn".into()));
     };
     if paths.choice == PathChoice::Minimal {
-        return topo.visit(TurnWalk { flows });
+        return topo.visit(TurnWalk { flows, sink });
     }
     let messages = flows.iter().map(|f| f.2).sum();
-    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups(), sink: TurnSink::default() }) {
-        Ok((sink, _)) => Ok(Ok(sink.flows(
-            messages,
-            format!(
-                "exact, every flow split evenly over its random intermediate {} and each leg over the routing's candidates, kept apart by the input it arrived by",
-                paths.via.name()
-            ),
-        ))),
+    match topo.visit(ValiantFlows { flows, paths, groups: topo.groups(), sink }) {
+        Ok((sink, _)) => Ok(Ok((sink, messages))),
         Err(SimError::Invalid(why)) if why.starts_with("too much work") => Ok(Err(why)),
         Err(e) => Err(e),
     }
 }
 
-/// Every flow routed into a [`TurnSink`] ([`turn_flows`]).
-struct TurnWalk {
+/// Every flow routed into a sink that keeps turns ([`walk_flows`]).
+struct TurnWalk<S> {
     flows: Vec<(u32, u32, f64)>,
+    sink: S,
 }
 
-impl Visitor for TurnWalk {
-    type Output = Result<Result<TurnFlows, String>, SimError>;
-    fn visit<F: Family>(self, f: &F) -> Self::Output {
+impl<S: FlowSink> Visitor for TurnWalk<S> {
+    type Output = Result<Result<(S, f64), String>, SimError>;
+    fn visit<F: Family>(mut self, f: &F) -> Self::Output {
         let net = f.network();
-        let mut sink = TurnSink::default();
         let mut scratch = FlowScratch::for_network(net);
         let (mut work, mut messages) = (0u64, 0.0);
         for &(s, d, w) in &self.flows {
-            work += add_flow(net, f, s, d, w, &mut sink, &mut scratch)?.0;
+            self.sink.flow(s, d, w);
+            work += add_flow(net, f, s, d, w, &mut self.sink, &mut scratch)?.0;
             messages += w;
             if work > LOAD_WORK_LIMIT {
                 return Ok(Err(format!(
@@ -376,10 +392,7 @@ impl Visitor for TurnWalk {
                 )));
             }
         }
-        Ok(Ok(sink.flows(
-            messages,
-            "exact, every flow routed, split evenly over the routing's candidates at every hop, kept apart by the input it arrived by".into(),
-        )))
+        Ok(Ok((self.sink, messages)))
     }
 }
 
@@ -456,6 +469,9 @@ impl<S: FlowSink> Visitor for ValiantFlows<S> {
         let mut landed: Vec<LegEnd> = Vec::new();
         let mut ends: Vec<LegEnd> = Vec::new();
         for &(r, input, d, w) in &flows {
+            if S::TURNS {
+                sink.flow(input & !INJECTED, d, w);
+            }
             if legs.local(r, d) {
                 let (n, l) = walk_leg(net, f, (r, input), d, w, 0, |_| false, sink, &mut scratch, &mut ends)?;
                 (work, longest) = (work + n, longest.max(l));

@@ -370,6 +370,12 @@ pub trait FlowSink {
     /// them (called only with [`FlowSink::TURNS`]).
     #[inline]
     fn offered(&mut self, _channels: &[u32]) {}
+    /// The walk of one flow begins: `weight` messages per cycle from terminal `source` to
+    /// terminal `destination`, whose takes and deliveries follow until the next (called, with
+    /// [`FlowSink::TURNS`], by the walkers of a pattern's flows one at a time: the simulator's
+    /// turn flows).
+    #[inline]
+    fn flow(&mut self, _source: u32, _destination: u32, _weight: f64) {}
 }
 
 impl FlowSink for [f64] {

@@ -279,15 +279,16 @@ fn the_fallback_is_model_networks_prediction() {
 
 /// The model beside a simulation refuses, with the field `model` and the one the per-channel
 /// model refuses, where neither a paper's model nor the per-channel one applies: the
-/// virtual-channel router on a dragonfly (before anything is built), and a routing that
-/// chooses its next hop by queue state (found once the network is built, before the run).
+/// virtual-channel router storing and forwarding on a dragonfly (before anything is built),
+/// and a routing that chooses its next hop by queue state (found once the network is built,
+/// before the run).
 #[test]
 fn the_model_beside_a_simulation_refuses_where_no_model_applies() {
     let cases = [
         (
-            "[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n",
-            "router.kind",
-            "not yet drawn beside a simulation",
+            "[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\nswitching = \"saf\"\n",
+            "router.switching",
+            "store-and-forward is not modelled",
         ),
         ("[topology]\nfamily = \"midimew\"\n", "routing.algorithm", "queue state"),
     ];
@@ -302,8 +303,9 @@ fn the_model_beside_a_simulation_refuses_where_no_model_applies() {
 
 /// A sweep drawn with a plot ([`Sweep::with_model_where_it_applies`]) is compared with the
 /// model where one applies and runs without one, silently, where none does (the
-/// virtual-channel router; the Midimew's adaptive routing and a one-stage butterfly's want of
-/// channels, found only once they are built).
+/// virtual-channel router storing and forwarding; the Midimew's adaptive routing and a
+/// one-stage butterfly's want of channels, found only once they are built). The VC router's
+/// wormhole is modelled (Greenberg & Guan 1997 §2 on every channel).
 #[test]
 fn a_sweep_takes_the_model_where_it_applies() {
     use netwrap_app::{Sweep, run_points};
@@ -318,7 +320,11 @@ fn a_sweep_takes_the_model_where_it_applies() {
     };
     assert_eq!(run("[topology]\nfamily = \"mesh\"\nradices = [3, 4]\n"), [Some("network"); 2]);
     assert_eq!(run("[topology]\nfamily = \"torus\"\nk = 4\n"), [Some("kary-ncube"); 2]);
-    assert_eq!(run("[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n"), [None; 2]);
+    assert_eq!(run("[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n"), [Some("network"); 2]);
+    assert_eq!(
+        run("[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\nswitching = \"saf\"\n"),
+        [None; 2]
+    );
     assert_eq!(run("[topology]\nfamily = \"midimew\"\n"), [None; 2]);
     assert_eq!(run("[topology]\nfamily = \"butterfly\"\nstages = 1\n"), [None; 2]);
 }

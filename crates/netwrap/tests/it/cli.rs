@@ -257,7 +257,7 @@ fn options_that_do_not_apply_are_errors() {
         (vec!["sim", "--model", "midimew"], "not for a midimew"),
         (vec!["sim", "--model", "fat-tree"], "wormhole routers"),
         (
-            vec!["sim", "--model", "--router", "vc", "torus", "--radices", "4,8"],
+            vec!["sim", "--model", "--router", "vc", "--switching", "saf", "torus", "--radices", "4,8"],
             "same radix in every dimension",
         ),
         (vec!["sim", "--contention", "small-kd"], "--model"),

@@ -976,15 +976,21 @@ fn sim_model_falls_back_to_model_network() {
     }
     let err = (num(&sim, "latency") - num(&model, "latency")) / num(&model, "latency");
     assert!((num(&m["relative_error"], "latency") - err).abs() < 1e-12);
-    let refusal = "not yet drawn beside a simulation";
+    let refusal = "store-and-forward is not modelled";
     netwrap()
-        .args(["sim", "--model", "--router", "vc", "dragonfly"])
+        .args(["sim", "--model", "--router", "vc", "--switching", "saf", "dragonfly"])
         .assert()
         .code(2)
-        .stderr(contains("not for a dragonfly").and(contains(refusal)).and(contains("(--model, --router)")));
+        .stderr(
+            contains("not for a dragonfly").and(contains(refusal)).and(contains("(--model, --switching)")),
+        );
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("vc.toml");
-    std::fs::write(&file, "[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\n[model]\n").unwrap();
+    std::fs::write(
+        &file,
+        "[topology]\nfamily = \"dragonfly\"\n[router]\nkind = \"vc\"\nswitching = \"saf\"\n[model]\n",
+    )
+    .unwrap();
     for command in ["run", "saturation"] {
         netwrap().arg(command).arg(&file).assert().code(2).stderr(contains(refusal));
     }

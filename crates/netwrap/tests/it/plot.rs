@@ -103,8 +103,9 @@ fn a_sweep_draws_its_plot_and_a_single_run_refuses_to() {
 /// A plotted sweep draws the model dashed over it wherever one applies, though the spec asks
 /// for none: a 4×8 mesh (unequal radices: the per-channel model) gets the model's column in
 /// its CSV, one value per point, and the dashed curve in its SVG, which `netwrap plot` draws
-/// again from the CSV; `--no-model` draws none, and the virtual-channel router's sweep (no
-/// model applies) plots without one, and without a word.
+/// again from the CSV; `--no-model` draws none; the virtual-channel router's sweep on a
+/// dragonfly draws its model, and storing and forwarding (no model applies) plots without one,
+/// and without a word.
 #[test]
 fn a_plotted_sweep_draws_the_model_where_one_applies() {
     let dir = scratch("plot-model");
@@ -154,8 +155,17 @@ fn a_plotted_sweep_draws_the_model_where_one_applies() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("--no-model, and the spec asks for the model"));
-    let out =
-        netwrap().args(sweep).arg("--plot").arg(&svg).args(["--router", "vc", "dragonfly"]).assert().code(0);
+    // The VC router's sweep draws its model (Greenberg & Guan 1997 §2 on every channel); one
+    // it does not describe (store-and-forward) draws none, and says nothing of it.
+    netwrap().args(sweep).arg("--plot").arg(&svg).args(["--router", "vc", "dragonfly"]).assert().code(0);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("dashed: the model"));
+    let out = netwrap()
+        .args(sweep)
+        .arg("--plot")
+        .arg(&svg)
+        .args(["--router", "vc", "--switching", "saf", "dragonfly"])
+        .assert()
+        .code(0);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert_eq!(stderr, format!("netwrap: plot: {}\n", svg.display()), "nothing said of a model");
     assert!(!std::fs::read_to_string(&svg).unwrap().contains("dashed: the model"));
