@@ -1,6 +1,7 @@
 //! `model network`: a queue on every channel of any network (netwrap_model::network), fed by
 //! the simulator's exact turn flows, against Agarwal 1991 eq. 10 and against simulations.
 
+use netwrap_app::compare::ModelComparison;
 use netwrap_app::predict::network;
 use netwrap_app::{Spec, simulate};
 use netwrap_model::kary_ncube::{self, ContentionForm, KaryNCube};
@@ -248,30 +249,8 @@ fn the_fallback_is_model_networks_prediction() {
         let s = spec(&format!(
             "[topology]\nfamily = \"torus\"\nk = 4\n[run]\nmessages = 2000\n[model]\n[workload]\nrate = 0.05\nsize = 4\n{extra}"
         ));
-        let m = simulate(&s).unwrap().model.unwrap();
-        let p = network(&s, None).unwrap().points[0].prediction.clone();
+        let m = beside_equals_model_network(&s, extra);
         assert_eq!(m.model, "network");
-        assert_eq!(
-            (
-                m.utilization,
-                m.latency,
-                m.unloaded_latency,
-                m.throughput,
-                m.max_rate,
-                m.mean_hops,
-                m.saturated
-            ),
-            (
-                p.utilization,
-                p.latency,
-                p.unloaded_latency,
-                p.throughput,
-                p.max_rate,
-                p.mean_hops,
-                p.saturated
-            ),
-            "{extra}"
-        );
     }
     let uniform = spec("[topology]\nfamily = \"torus\"\nk = 4\n[run]\nmessages = 200\n[model]\n");
     assert_eq!(simulate(&uniform).unwrap().model.unwrap().model, "kary-ncube");
@@ -327,4 +306,17 @@ fn a_sweep_takes_the_model_where_it_applies() {
     );
     assert_eq!(run("[topology]\nfamily = \"midimew\"\n"), [None; 2]);
     assert_eq!(run("[topology]\nfamily = \"butterfly\"\nstages = 1\n"), [None; 2]);
+}
+
+/// The model `simulate` puts beside run `s`, after checking that it is `model network`'s at
+/// the simulated point, number for number (`context` names the case in a failure).
+pub(crate) fn beside_equals_model_network(s: &Spec, context: &str) -> ModelComparison {
+    let m = simulate(s).unwrap().model.unwrap();
+    let p = network(s, None).unwrap().points[0].prediction.clone();
+    assert_eq!(
+        (m.utilization, m.latency, m.unloaded_latency, m.throughput, m.max_rate, m.mean_hops, m.saturated),
+        (p.utilization, p.latency, p.unloaded_latency, p.throughput, p.max_rate, p.mean_hops, p.saturated),
+        "{context}"
+    );
+    m
 }

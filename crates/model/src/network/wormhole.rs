@@ -450,22 +450,28 @@ impl WormNetwork {
         load
     }
 
+    /// The flow link `l` turns into each queue (summed over that queue's links), where positive.
+    fn turns_by_queue(&self, l: &WormLink) -> Vec<(u32, f64)> {
+        let mut by_queue: Vec<(u32, f64)> = Vec::new();
+        for &(to, f) in &l.turns {
+            let q = self.links[to as usize].queue;
+            match by_queue.iter_mut().find(|e| e.0 == q) {
+                Some(e) => e.1 += f,
+                None => by_queue.push((q, f)),
+            }
+        }
+        by_queue.retain(|&(_, f)| f > 0.0);
+        by_queue
+    }
+
     /// c_{ℓ,q} = R_{ℓ|q}·P_{ℓ|q} for every link ℓ and queue q it turns into (eqs. 9–10).
     fn blocking(&self, load: &[f64]) -> Vec<Vec<(u32, f64)>> {
         self.links
             .iter()
             .map(|l| {
-                let mut by_queue: Vec<(u32, f64)> = Vec::new();
-                for &(to, f) in &l.turns {
-                    let q = self.links[to as usize].queue;
-                    match by_queue.iter_mut().find(|e| e.0 == q) {
-                        Some(e) => e.1 += f,
-                        None => by_queue.push((q, f)),
-                    }
-                }
-                by_queue
+                self.turns_by_queue(l)
                     .into_iter()
-                    .filter(|&(_, f)| f > 0.0 && l.rate > 0.0)
+                    .filter(|_| l.rate > 0.0)
                     .map(|(q, f)| {
                         let m = self.queues[q as usize].servers.max(1) as f64;
                         let p = (1.0 - m * f / load[q as usize]).max(0.0);
@@ -482,17 +488,8 @@ impl WormNetwork {
         self.links
             .iter()
             .map(|l| {
-                let mut by_queue: Vec<(u32, f64)> = Vec::new();
-                for &(to, f) in &l.turns {
-                    let q = self.links[to as usize].queue;
-                    match by_queue.iter_mut().find(|e| e.0 == q) {
-                        Some(e) => e.1 += f,
-                        None => by_queue.push((q, f)),
-                    }
-                }
-                by_queue
+                self.turns_by_queue(l)
                     .into_iter()
-                    .filter(|&(_, f)| f > 0.0)
                     .map(|(q, f)| {
                         let m = self.queues[q as usize].servers.max(1) as f64;
                         (q, (1.0 - m * f / load[q as usize]).max(0.0))
