@@ -455,11 +455,19 @@ fn sweep<'py>(
         &mut tell,
     )?;
     tell(py)?;
-    let columns = Row::columns(&sweep.parameters());
-    let cells: Vec<Bound<'py, PyList>> = columns.iter().map(|_| PyList::empty(py)).collect();
+    let mut columns = Row::columns(&sweep.parameters());
+    let mut rows = Vec::with_capacity(points.len());
     for (p, r) in points.iter().zip(results) {
-        let run = r.raise(py)?;
-        let row = serde_json::to_value(Row::of(p, &run)).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let row = Row::of(p, &r.raise(py)?);
+        if row.collective.is_some() {
+            // A sweep of collectives has their columns too.
+            columns = Row::collective_columns(&sweep.parameters());
+        }
+        rows.push(row);
+    }
+    let cells: Vec<Bound<'py, PyList>> = columns.iter().map(|_| PyList::empty(py)).collect();
+    for row in rows {
+        let row = serde_json::to_value(row).map_err(|e| PyValueError::new_err(e.to_string()))?;
         for (c, list) in columns.iter().zip(&cells) {
             list.append(cell(py, row.get(c).unwrap_or(&Value::Null))?)?;
         }
