@@ -485,6 +485,13 @@ fn columns(parameters: Vec<String>) -> Vec<String> {
     Row::columns(&parameters)
 }
 
+/// The columns of a sweep of collectives over `parameters`, in order (a row's fields, a
+/// collective's among them).
+#[pyfunction]
+fn collective_columns(parameters: Vec<String>) -> Vec<String> {
+    Row::collective_columns(&parameters)
+}
+
 /// A replicated sweep's rows combined (`netwrap_app::row::across`): `rows` are columns of
 /// cells as `sweep` returns them (or a CSV's, its combined rows skipped), the swept paths those
 /// between `replication` and `verdict`; the result is the combined rows as columns.
@@ -702,6 +709,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(task, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(collective_columns, m)?)?;
     m.add_function(wrap_pyfunction!(across, m)?)?;
     m.add_function(wrap_pyfunction!(saturation, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
