@@ -1250,6 +1250,9 @@ fn collective_text(
     line(out, "  messages / hops", format!("{} / {}", b.messages, b.hops))?;
     let channel = c.bound.channel.map_or("-".to_string(), |x| format!("{x:.0}"));
     line(out, "bound: busiest channel / path", format!("{channel} / {:.0}", c.bound.critical_path))?;
+    if let Some(b) = c.bound.bisection {
+        line(out, "bound: bisection", format!("{b:.0}"))?;
+    }
     if let Some(ratio) = c.ratio {
         line(out, "completion / bound", format!("{ratio:.3}"))?;
     }

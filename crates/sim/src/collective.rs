@@ -14,10 +14,12 @@
 //!   away.
 //!
 //! # The bound
-//! Completion cannot come before either of two times (the larger is `bound`):
+//! Completion cannot come before any of these times (the largest is `bound`):
 //! - `channel`: the busiest channel's flits over its width, the flits of every message routed
 //!   as the exact loads route them (each route split evenly over the routing's candidates;
 //!   not computed under adaptive paths, which follow queue state);
+//! - `bisection` (an all-to-all or a bsp among every node): the flits that must cross any
+//!   balanced cut over the bisection's width ([`bisection_bound`]);
 //! - `critical_path`: the unloaded latency of the run's critical path (the chain of messages,
 //!   each created by the last delivery it waited for, ending at the completion): its start,
 //!   its compute, and for each message h hops of at least one cycle each (the link latency on
@@ -257,6 +259,10 @@ pub struct Bound {
     /// The busiest channel's flits over its width (absent under adaptive paths).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<f64>,
+    /// An all-to-all's (or a bsp's) among every node: the flits that cross any balanced cut
+    /// over the bisection's width (absent for other collectives and fewer ranks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bisection: Option<f64>,
     /// The critical path's unloaded latency.
     pub critical_path: f64,
     /// The larger of the two.
@@ -286,6 +292,23 @@ pub fn channel_bound(c: &Collective, topology: &Topology, paths: Paths) -> Resul
             .map(|(i, &l)| l / net.channel(i as u32).width.max(1) as f64)
             .fold(0.0, f64::max),
     ))
+}
+
+/// The bisection bound of an all-to-all or a bsp among all N nodes of `topology` (see
+/// [`Bound::bisection`]): every balanced cut, ⌊N/2⌋ nodes on one side and ⌈N/2⌉ on the other,
+/// carries the ⌊N/2⌋·⌈N/2⌉ blocks of ⌈S/N⌉ flits between them in each direction, every
+/// iteration, over its channels; the bisection's width (a proven minimum, or the width of one
+/// cut, which only lowers the bound) is the fewest such channels. `None` for other collectives
+/// and for fewer ranks than nodes.
+pub fn bisection_bound(c: &Collective, topology: &Topology) -> Option<f64> {
+    let n = topology.network().terminals();
+    if !matches!(c.kind, CollectiveKind::Alltoall | CollectiveKind::Bsp) || c.ranks() != n || n < 2 {
+        return None;
+    }
+    let width = topology.bisection().width;
+    let block = c.size.div_ceil(n).max(1) as f64;
+    let pairs = (n / 2) as f64 * n.div_ceil(2) as f64;
+    (width > 0).then(|| 2.0 * pairs * block * c.iterations as f64 / width as f64)
 }
 
 /// The critical path's unloaded latency (see the module docs) from what the run measured, on

@@ -804,13 +804,10 @@ impl Experiment {
             let widest = net.channels().iter().map(|c| c.width).max().unwrap_or(1);
             let channel = crate::collective::channel_bound(c, &self.topology, self.spec.routing.paths())?;
             let critical = crate::collective::critical_path_bound(done, widest.into(), per_hop);
-            let bound = critical.max(channel.unwrap_or(0.0));
-            report.set_collective(
-                c,
-                summary,
-                done,
-                crate::collective::Bound { channel, critical_path: critical, bound },
-            );
+            let bisection = crate::collective::bisection_bound(c, &self.topology);
+            let bound = critical.max(channel.unwrap_or(0.0)).max(bisection.unwrap_or(0.0));
+            let bound = crate::collective::Bound { channel, bisection, critical_path: critical, bound };
+            report.set_collective(c, summary, done, bound);
         }
         Ok(SimResult {
             network: NetworkInfo {
