@@ -89,6 +89,13 @@ pub struct Completion {
     pub critical: PathSums,
     /// Messages delivered.
     pub messages: u64,
+    /// Nodes of several dependencies created, and the sum over them of the cycles from their
+    /// first dependency's completion to their last's: the time a rank that has part of what
+    /// it waits for waits for the rest (waiting on dependencies; 0 when they all arrive at
+    /// once).
+    pub joined: u64,
+    /// That sum.
+    pub dependency_wait: u64,
     /// Nodes read and not completed when the run ended (0: the graph completed).
     pub unfinished: u64,
 }
@@ -98,8 +105,9 @@ struct Waiting {
     node: Node,
     /// Dependencies not yet complete.
     pending: u32,
-    /// The latest completion among those complete, its critical path, and what the recorder
-    /// calls it: (message id in this run, cycle of its delivery).
+    /// The earliest and the latest completion among those complete, the latest's critical
+    /// path, and what the recorder calls it: (message id in this run, cycle of its delivery).
+    first: u64,
     latest: u64,
     path: PathSums,
     cause: Option<(u64, u64)>,
@@ -188,7 +196,8 @@ impl DepSource {
             let deps = node.after.len() as u32;
             let independent = node.after.is_empty();
             let at = node.cycle.max(now);
-            let w = Waiting { pending: deps, latest: 0, path: PathSums::default(), cause: None, node };
+            let w =
+                Waiting { pending: deps, first: 0, latest: 0, path: PathSums::default(), cause: None, node };
             let slot = match self.free.pop() {
                 Some(s) => {
                     self.slab[s as usize] = Some(w);
@@ -299,14 +308,23 @@ impl DepSource {
     fn release(&mut self, followers: Vec<u32>, at: u64, path: PathSums, cause: Option<(u64, u64)>) {
         for s in followers {
             let Some(w) = self.slab[s as usize].as_mut() else { continue };
-            if w.pending == w.node.after.len() as u32 || at > w.latest {
+            let deps = w.node.after.len() as u32;
+            if w.pending == deps {
+                w.first = at;
+            }
+            if w.pending == deps || at > w.latest {
                 w.latest = at;
                 w.path = path;
                 w.cause = cause;
             }
+            w.first = w.first.min(at);
             w.pending -= 1;
             if w.pending == 0 {
                 self.calendar.push(w.latest.saturating_add(w.node.wait), s);
+                if deps > 1 {
+                    self.outcome.joined += 1;
+                    self.outcome.dependency_wait += w.latest - w.first;
+                }
             }
         }
     }

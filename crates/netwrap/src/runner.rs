@@ -1248,6 +1248,7 @@ fn collective_text(
     line(out, "  network (source queueing)", format!("{} ({})", b.network, b.source_queueing))?;
     line(out, "  unloaded / contention", format!("{:.0} / {:.0}", b.unloaded, b.contention))?;
     line(out, "  messages / hops", format!("{} / {}", b.messages, b.hops))?;
+    line(out, "waiting on dependencies (mean)", format!("{:.1}", b.dependency_wait))?;
     let channel = c.bound.channel.map_or("-".to_string(), |x| format!("{x:.0}"));
     line(out, "bound: busiest channel / path", format!("{channel} / {:.0}", c.bound.critical_path))?;
     if let Some(b) = c.bound.bisection {
@@ -1884,6 +1885,10 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(Point, Simulation)]) 
         .iter()
         .any(|(_, r)| r.result.report.accesses.as_ref().is_some_and(|a| a.processor_utilization.is_some()));
     let with_trip = done.iter().any(|(_, r)| r.result.report.accesses.is_some());
+    let with_collective = done.iter().any(|(_, r)| r.result.report.collective.is_some());
+    if with_collective {
+        head += &format!(" {:>11} {:>11} {:>8}", "completion", "bound", "ratio");
+    }
     if with_u {
         head += &format!(" {:>7}", "U");
     }
@@ -1922,6 +1927,15 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(Point, Simulation)]) 
             verdict
         );
         let a = rep.accesses.as_ref();
+        if with_collective {
+            let c = rep.collective.as_ref();
+            line += &format!(
+                " {:>11} {:>11} {:>8}",
+                rep.completion.map_or("—".into(), |t| t.to_string()),
+                c.map_or("—".into(), |c| format!("{:.0}", c.bound.bound)),
+                c.and_then(|c| c.ratio).map_or("—".into(), |r| format!("{r:.3}"))
+            );
+        }
         if with_u {
             line += &format!(
                 " {:>7}",

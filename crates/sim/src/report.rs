@@ -233,6 +233,10 @@ pub struct Breakdown {
     pub messages: u64,
     /// Their hops.
     pub hops: u64,
+    /// Waiting on dependencies, over the whole run (not only the critical path): the mean,
+    /// over the sends and joins that wait for several messages, of the cycles from the first
+    /// of them arriving to the last (0 when each waits for one, or they arrive together).
+    pub dependency_wait: f64,
 }
 
 impl Report {
@@ -266,6 +270,7 @@ impl Report {
                 contention: p.network as f64 - unloaded,
                 messages: p.messages,
                 hops: p.hops,
+                dependency_wait: done.dependency_wait as f64 / done.joined.max(1) as f64,
             },
             bound,
             ratio: (completed && bound.bound > 0.0).then(|| done.completion as f64 / bound.bound),

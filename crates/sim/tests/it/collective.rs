@@ -91,6 +91,11 @@ fn halo_exchange_with_a_block_mapping_sends_only_to_neighbours() {
         // Each iteration computes 10 cycles, then its faces; the first starts at cycle 10.
         assert_eq!(c.breakdown.start, 10);
         assert_eq!(c.breakdown.compute, 20);
+        // Every face is one hop on a channel of its own, all sent at once: a rank's faces
+        // arrive in the same cycle, so it never waits for one after another.
+        assert_eq!(c.breakdown.dependency_wait, 0.0, "{kind}");
+        // Unloaded: 10 cycles of compute, then 1 hop + 4 flits, three times.
+        assert_eq!(r.report.completion, Some(3 * (10 + 1 + 4)), "{kind}");
     }
 }
 
