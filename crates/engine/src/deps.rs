@@ -149,6 +149,8 @@ pub(crate) struct DepSource {
     outcome: Completion,
     /// Messages in flight.
     in_flight: u64,
+    /// The tie-break rank of the node behind `outcome.critical` ([`DepSource::completed`]).
+    last_rank: u64,
 }
 
 impl DepSource {
@@ -171,6 +173,7 @@ impl DepSource {
             ended: false,
             outcome: Completion::default(),
             in_flight: 0,
+            last_rank: u64::MAX,
         };
         r.advance();
         r
@@ -254,7 +257,7 @@ impl DepSource {
                 let followers = self.waiting.remove(&node.id).unwrap_or_default();
                 if node.size == 0 {
                     // A join completes as it is created.
-                    self.completed(now, node.phase, path);
+                    self.completed(now, node.phase, path, u64::MAX - node.id);
                     self.release(followers, now, path, w.cause);
                     continue;
                 }
@@ -290,12 +293,17 @@ impl DepSource {
         }
     }
 
-    /// A node of `phase` completed at `at` with critical path `path`.
-    fn completed(&mut self, at: u64, phase: u32, path: PathSums) {
+    /// A node of `phase` completed at `at` with critical path `path`; `rank` orders nodes that
+    /// complete in the same cycle (a message by its id in this run; a join after every
+    /// message), so the critical path does not depend on the order the engine announces
+    /// deliveries in.
+    fn completed(&mut self, at: u64, phase: u32, path: PathSums, rank: u64) {
         let o = &mut self.outcome;
-        if at > o.completion || (o.completion == 0 && o.critical == PathSums::default()) {
+        let first = o.completion == 0 && o.critical == PathSums::default();
+        if first || at > o.completion || (at == o.completion && rank < self.last_rank) {
             o.completion = at;
             o.critical = path;
+            self.last_rank = rank;
         }
         let p = phase as usize;
         if o.phases.len() <= p {
@@ -312,7 +320,9 @@ impl DepSource {
             if w.pending == deps {
                 w.first = at;
             }
-            if w.pending == deps || at > w.latest {
+            // Ties go to the earlier message (the lower id in this run), whatever the order the
+            // engine announces same-cycle deliveries in.
+            if w.pending == deps || at > w.latest || (at == w.latest && cause < w.cause) {
                 w.latest = at;
                 w.path = path;
                 w.cause = cause;
@@ -346,7 +356,7 @@ impl DepSource {
         self.free_tags.push(m.tag);
         self.in_flight -= 1;
         self.outcome.messages += 1;
-        self.completed(at, phase, path);
+        self.completed(at, phase, path, run_id);
         self.release(followers, at, path, Some((run_id, at)));
     }
 
