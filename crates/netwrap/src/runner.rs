@@ -1251,6 +1251,9 @@ fn collective_text(
     line(out, "waiting on dependencies (mean)", format!("{:.1}", b.dependency_wait))?;
     let channel = c.bound.channel.map_or("-".to_string(), |x| format!("{x:.0}"));
     line(out, "bound: busiest channel / path", format!("{channel} / {:.0}", c.bound.critical_path))?;
+    if let Some(b) = c.bound.injection {
+        line(out, "bound: injection", format!("{b:.0}"))?;
+    }
     if let Some(b) = c.bound.bisection {
         line(out, "bound: bisection", format!("{b:.0}"))?;
     }

@@ -18,6 +18,9 @@
 //! - `channel`: the busiest channel's flits over its width, the flits of every message routed
 //!   as the exact loads route them (each route split evenly over the routing's candidates;
 //!   not computed under adaptive paths, which follow queue state);
+//! - `injection` (the virtual-channel router): the most flits a terminal sends, each crossing
+//!   its injection channel at one flit a cycle ([`injection_bound`]; the ideal switch has no
+//!   injection channel);
 //! - `bisection` (an all-to-all or a bsp among every node): the flits that must cross any
 //!   balanced cut over the bisection's width ([`bisection_bound`]);
 //! - `critical_path`: the unloaded latency of the run's critical path (the chain of messages,
@@ -259,6 +262,10 @@ pub struct Bound {
     /// The busiest channel's flits over its width (absent under adaptive paths).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<f64>,
+    /// Virtual-channel router: the most flits one terminal sends, each crossing its injection
+    /// channel at one flit a cycle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub injection: Option<f64>,
     /// An all-to-all's (or a bsp's) among every node: the flits that cross any balanced cut
     /// over the bisection's width (absent for other collectives and fewer ranks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -292,6 +299,17 @@ pub fn channel_bound(c: &Collective, topology: &Topology, paths: Paths) -> Resul
             .map(|(i, &l)| l / net.channel(i as u32).width.max(1) as f64)
             .fold(0.0, f64::max),
     ))
+}
+
+/// The most flits one terminal of `c` sends (see [`Bound::injection`]).
+pub fn injection_bound(c: &Collective) -> f64 {
+    let mut sent: std::collections::HashMap<u32, u64> = std::collections::HashMap::new();
+    for n in c.nodes() {
+        if n.size > 0 && n.source != n.destination {
+            *sent.entry(n.source).or_default() += n.size as u64;
+        }
+    }
+    sent.values().copied().max().unwrap_or(0) as f64
 }
 
 /// The bisection bound of an all-to-all or a bsp among all N nodes of `topology` (see

@@ -805,8 +805,10 @@ impl Experiment {
             let channel = crate::collective::channel_bound(c, &self.topology, self.spec.routing.paths())?;
             let critical = crate::collective::critical_path_bound(done, widest.into(), per_hop);
             let bisection = crate::collective::bisection_bound(c, &self.topology);
-            let bound = critical.max(channel.unwrap_or(0.0)).max(bisection.unwrap_or(0.0));
-            let bound = crate::collective::Bound { channel, bisection, critical_path: critical, bound };
+            let injection = point.router.vc().map(|_| crate::collective::injection_bound(c));
+            let bound = [channel, bisection, injection].into_iter().flatten().fold(critical, f64::max);
+            let bound =
+                crate::collective::Bound { channel, injection, bisection, critical_path: critical, bound };
             report.set_collective(c, summary, done, bound);
         }
         Ok(SimResult {
