@@ -37,6 +37,9 @@ def across(rows: Mapping[str, List[Any]]) -> Dict[str, List[Any]]:
 def columns(parameters: List[str]) -> List[str]:
     """The columns of a sweep over these swept paths, in order."""
 
+def collective_columns(parameters: List[str]) -> List[str]:
+    """The columns of a sweep of collectives over these swept paths, in order."""
+
 def saturation(spec: Any, tolerance: float = 0.02) -> Dict[str, Any]:
     """The saturation search of one spec: the dict ``netwrap saturation --json`` prints."""
 

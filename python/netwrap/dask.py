@@ -54,7 +54,10 @@ def sweep(spec: Spec, axes: Optional[Axes] = None,
             own[1].close()
             own[0].close()
     parameters = list(todo[0]["params"]) if todo else []
-    columns: Dict[str, List[Any]] = {name: [] for name in _native.columns(parameters)}
+    # A sweep of collectives has their columns too.
+    collective = any("completion" in row for row, _ in done)
+    names = _native.collective_columns(parameters) if collective else _native.columns(parameters)
+    columns: Dict[str, List[Any]] = {name: [] for name in names}
     for row, _ in done:
         for name, cells in columns.items():
             cells.append(row.get(name))

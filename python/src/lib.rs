@@ -455,11 +455,19 @@ fn sweep<'py>(
         &mut tell,
     )?;
     tell(py)?;
-    let columns = Row::columns(&sweep.parameters());
-    let cells: Vec<Bound<'py, PyList>> = columns.iter().map(|_| PyList::empty(py)).collect();
+    let mut columns = Row::columns(&sweep.parameters());
+    let mut rows = Vec::with_capacity(points.len());
     for (p, r) in points.iter().zip(results) {
-        let run = r.raise(py)?;
-        let row = serde_json::to_value(Row::of(p, &run)).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let row = Row::of(p, &r.raise(py)?);
+        if row.collective.is_some() {
+            // A sweep of collectives has their columns too.
+            columns = Row::collective_columns(&sweep.parameters());
+        }
+        rows.push(row);
+    }
+    let cells: Vec<Bound<'py, PyList>> = columns.iter().map(|_| PyList::empty(py)).collect();
+    for row in rows {
+        let row = serde_json::to_value(row).map_err(|e| PyValueError::new_err(e.to_string()))?;
         for (c, list) in columns.iter().zip(&cells) {
             list.append(cell(py, row.get(c).unwrap_or(&Value::Null))?)?;
         }
@@ -475,6 +483,13 @@ fn sweep<'py>(
 #[pyfunction]
 fn columns(parameters: Vec<String>) -> Vec<String> {
     Row::columns(&parameters)
+}
+
+/// The columns of a sweep of collectives over `parameters`, in order (a row's fields, a
+/// collective's among them).
+#[pyfunction]
+fn collective_columns(parameters: Vec<String>) -> Vec<String> {
+    Row::collective_columns(&parameters)
 }
 
 /// A replicated sweep's rows combined (`netwrap_app::row::across`): `rows` are columns of
@@ -694,6 +709,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(task, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(collective_columns, m)?)?;
     m.add_function(wrap_pyfunction!(across, m)?)?;
     m.add_function(wrap_pyfunction!(saturation, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;

@@ -154,6 +154,12 @@ fn paper_unavailable(spec: &Resolved) -> Option<String> {
                 .into(),
         );
     }
+    if let Source::Collective(_) = spec.workload.source {
+        return Some(
+            "the models predict a rate and a destination pattern, and a collective sends its own messages"
+                .into(),
+        );
+    }
     if spec.replies() {
         return Some(
             "netwrap's models carry no replies: the request network's model applies with --reply-size 0 (the memory answers without a message)".into(),

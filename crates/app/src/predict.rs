@@ -308,6 +308,13 @@ pub fn network_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
                 "the model predicts a rate and a destination pattern, and a trace replays its own messages",
             ));
         }
+        Source::Collective(_) => {
+            return Some(Refusal::new(
+                "workload.collective.kind",
+                &[],
+                "the model predicts a rate and a destination pattern, and a collective sends its own messages",
+            ));
+        }
     }
     if sim.replies() {
         return Some(Refusal::new(

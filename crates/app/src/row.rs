@@ -22,6 +22,10 @@ pub struct Row {
     /// The metrics.
     #[serde(flatten)]
     pub metrics: Metrics,
+    /// A collective's metrics: columns only in a sweep of collectives
+    /// ([`Row::collective_columns`]).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub collective: Option<CollectiveMetrics>,
     /// The experiment the point is of: the last columns.
     #[serde(flatten)]
     pub identity: Identity,
@@ -82,13 +86,59 @@ pub struct Metrics {
     pub jain: Option<f64>,
 }
 
+/// A collective's metric columns (`netwrap_sim::report::CollectiveReport`): its completion in
+/// cycles (empty when it did not complete), the bound the network allows, completion over
+/// bound, and along the critical path the compute, network and contention cycles.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct CollectiveMetrics {
+    pub completion: Option<u64>,
+    pub completion_bound: Option<f64>,
+    pub completion_ratio: Option<f64>,
+    pub channel_bound: Option<f64>,
+    pub bisection_bound: Option<f64>,
+    pub critical_path_bound: Option<f64>,
+    pub critical_compute: Option<u64>,
+    pub critical_network: Option<u64>,
+    pub critical_contention: Option<f64>,
+    pub dependency_wait: Option<f64>,
+    pub ranks: Option<u32>,
+    pub collective_messages: Option<u64>,
+    pub collective_flits: Option<u64>,
+}
+
+impl CollectiveMetrics {
+    /// Those of `s`, if it ran a collective.
+    pub fn of(s: &Simulation) -> Option<CollectiveMetrics> {
+        let rep = &s.result.report;
+        let c = rep.collective.as_ref()?;
+        Some(CollectiveMetrics {
+            completion: rep.completion,
+            completion_bound: Some(c.bound.bound),
+            completion_ratio: c.ratio,
+            channel_bound: c.bound.channel,
+            bisection_bound: c.bound.bisection,
+            critical_path_bound: Some(c.bound.critical_path),
+            critical_compute: Some(c.breakdown.compute),
+            critical_network: Some(c.breakdown.network),
+            critical_contention: Some(c.breakdown.contention),
+            dependency_wait: Some(c.breakdown.dependency_wait),
+            ranks: Some(c.ranks),
+            collective_messages: Some(c.messages),
+            collective_flits: Some(c.flits),
+        })
+    }
+}
+
 impl Row {
     /// The row of `point`, which ran as `s`.
     pub fn of(point: &Point, s: &Simulation) -> Row {
+        let collective = CollectiveMetrics::of(s);
         Row {
             point: point.index,
             replication: point.replication,
             parameters: point.params.iter().cloned().collect(),
+            collective,
             metrics: Metrics::of(s),
             identity: point.identity.clone(),
         }
@@ -96,8 +146,19 @@ impl Row {
 
     /// The columns of a sweep over `parameters`, in order.
     pub fn columns(parameters: &[String]) -> Vec<String> {
+        Self::columns_of(parameters, false)
+    }
+
+    /// The columns of a sweep of collectives over `parameters`, in order: [`Row::columns`] and
+    /// a collective's ([`CollectiveMetrics`]) after the metrics.
+    pub fn collective_columns(parameters: &[String]) -> Vec<String> {
+        Self::columns_of(parameters, true)
+    }
+
+    fn columns_of(parameters: &[String], collective: bool) -> Vec<String> {
         let row = Row {
             parameters: parameters.iter().map(|p| (p.clone(), Value::Null)).collect(),
+            collective: collective.then(CollectiveMetrics::default),
             ..Row::default()
         };
         match serde_json::to_value(row) {

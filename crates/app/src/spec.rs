@@ -117,6 +117,16 @@ impl Spec {
                     ),
                 ));
             }
+            if let Source::Collective(c) = &sim.workload.source {
+                return Err(spec_error(
+                    "model",
+                    &["workload.collective.kind"],
+                    format!(
+                        "model: the analytical models predict a rate and a destination pattern, and workload.collective.kind = {} sends its own messages",
+                        c.kind.name()
+                    ),
+                ));
+            }
             let chosen = model_for(&sim)?;
             if m.contention != ContentionForm::Auto && chosen != Chosen::KaryNCube {
                 return Err(spec_error(

@@ -40,7 +40,9 @@
 #![deny(missing_docs)]
 
 pub mod calendar;
+pub mod collective;
 mod crew;
+pub mod deps;
 pub mod ideal;
 pub mod params;
 pub mod progress;
@@ -347,6 +349,8 @@ pub struct Outcome {
     pub channel_service: Option<Vec<ClassService>>,
     /// Processors that wait and memories that reply: what their accesses measured.
     pub accesses: Option<AccessOutcome>,
+    /// A dependency graph's run (a trace, a collective): its completion and critical path.
+    pub completion: Option<deps::Completion>,
 }
 
 /// How one class of channels served packets on the virtual-channel router, over the packets
@@ -919,6 +923,7 @@ impl Collector {
             vc_occupancy: None,
             channel_service: None,
             accesses: None,
+            completion: None,
         }
     }
 }

@@ -18,6 +18,8 @@ pub enum Purpose {
     /// A processor's compute intervals between accesses (threads, periodic phases): its own
     /// stream, so that its destinations are drawn as an open-loop source's are.
     Interval = 4,
+    /// A collective's random placement of ranks on nodes (drawn once per run, node 0).
+    Placement = 5,
 }
 
 /// SplitMix64 finaliser: a bijective mix used to derive stream seeds.

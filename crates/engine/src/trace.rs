@@ -7,17 +7,13 @@
 //! delivered; its `cycle` says when it was created in the recorded run and orders the trace.
 //!
 //! # Replay
-//! An independent record is created at its `cycle`, a dependent one `wait` cycles after its
-//! `after` message is delivered; records due in the same cycle are created in id order. The
-//! records are read a little ahead of the clock (every record whose `cycle` has come, and, for
-//! dependent records, up to [`TraceSource::distance`] ids ahead), so memory does not grow with
-//! the trace's length.
+//! A trace is replayed by the one dependency-driven message source ([`crate::deps`]), each
+//! record a node with at most one dependency: an independent record is created at its `cycle`,
+//! a dependent one `wait` cycles after its `after` message is delivered; records due in the
+//! same cycle are created in id order. The records are read a little ahead of the clock (every
+//! record whose `cycle` has come, and, for dependent records, up to [`TraceSource::distance`]
+//! ids ahead), so memory does not grow with the trace's length.
 
-use crate::calendar::Calendar;
-use crate::rng::mix;
-use crate::{Collector, Msg};
-use netwrap_topo::{Network, TerminalId};
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
@@ -68,8 +64,10 @@ impl TraceSource {
         TraceSource { records: Arc::new(Mutex::new(Some(Box::new(records)))), distance, name: name.into() }
     }
 
-    fn take(&self) -> Option<Records> {
-        self.records.lock().ok()?.take()
+    /// The records as the dependency-driven source reads them ([`crate::deps`]), taken.
+    pub(crate) fn nodes(&self) -> Option<crate::deps::Nodes> {
+        let records = self.records.lock().ok()?.take()?;
+        Some(Box::new(records.map(crate::deps::Node::from)))
     }
 }
 
@@ -209,173 +207,18 @@ impl Recorder {
     }
 }
 
-/// A replayed trace: records read ahead of the clock, waiting for their cycle or for the
-/// delivery of the message they follow.
-///
-/// Why reading `distance` records ahead of the creations is enough: a record that follows
-/// message X lies at most `distance` records after X's, so it has been read by the time X is
-/// created (each cycle reads up to the last record created plus `distance` before creating).
-/// X is then created knowing what waits for it, carries a tag naming that list, and its
-/// delivery (announced to [`Replay::delivered`], never before the clock) files them at their
-/// cycles. Independent records are read once their cycle comes (the engine wakes up for the
-/// next unread record's cycle), or earlier as part of the read-ahead.
-pub(crate) struct Replay {
-    /// The records not yet read (`None` once they are all read).
-    reader: Option<Records>,
-    distance: u64,
-    head: Option<TraceRecord>,
-    seed: u64,
-    /// Records read and not yet created.
-    slab: Vec<TraceRecord>,
-    free: Vec<u32>,
-    pending: u64,
-    /// Records due, by creation cycle.
-    calendar: Calendar<u32>,
-    due: Vec<u32>,
-    /// Records waiting for a message not yet created, by its id.
-    waiting: HashMap<u64, Vec<u32>>,
-    /// Per tag of a message in flight that others wait for: its id in this run, and them.
-    followers: Vec<(u64, Vec<u32>)>,
-    free_tags: Vec<u32>,
-    /// Messages created so far (the next one's id in this run).
-    created: u64,
-    ended: bool,
-}
-
-impl Replay {
-    pub fn new(source: &TraceSource, seed: u64) -> Self {
-        let mut r = Replay {
-            reader: source.take(),
-            distance: source.distance,
-            head: None,
-            seed,
-            slab: Vec::new(),
-            free: Vec::new(),
-            pending: 0,
-            calendar: Calendar::new(),
-            due: Vec::new(),
-            waiting: HashMap::new(),
-            followers: Vec::new(),
-            free_tags: Vec::new(),
-            created: 0,
-            ended: false,
-        };
-        r.advance();
-        r
-    }
-
-    /// Reads the next record into `head`.
-    fn advance(&mut self) {
-        self.head = None;
-        let Some(reader) = &mut self.reader else { return };
-        match reader.next() {
-            Some(rec) => self.head = Some(rec),
-            None => self.reader = None,
+impl From<TraceRecord> for crate::deps::Node {
+    fn from(r: TraceRecord) -> Self {
+        crate::deps::Node {
+            id: r.id,
+            cycle: r.cycle,
+            source: r.source,
+            destination: r.destination,
+            size: r.size,
+            after: r.after.into_iter().collect(),
+            wait: r.wait,
+            salt: r.salt,
+            phase: 0,
         }
-    }
-
-    /// Reads every record whose cycle has come by `now`, and every record up to id `upto`.
-    fn fill(&mut self, now: u64, upto: Option<u64>) {
-        while let Some(h) = self.head {
-            if h.cycle > now && upto.is_none_or(|u| h.id > u) {
-                break;
-            }
-            let slot = match self.free.pop() {
-                Some(s) => {
-                    self.slab[s as usize] = h;
-                    s
-                }
-                None => {
-                    self.slab.push(h);
-                    (self.slab.len() - 1) as u32
-                }
-            };
-            self.pending += 1;
-            match h.after {
-                None => self.calendar.push(h.cycle.max(now), slot),
-                Some(a) => self.waiting.entry(a).or_default().push(slot),
-            }
-            self.advance();
-        }
-    }
-
-    /// The messages created at `now`, in id order, into `out` (see [`crate::workload`]).
-    pub fn create(
-        &mut self,
-        now: u64,
-        net: &Network,
-        collector: &mut Collector,
-        out: &mut Vec<(TerminalId, Msg)>,
-        recorder: Option<&mut Recorder>,
-    ) {
-        self.fill(now, None);
-        let mut due = std::mem::take(&mut self.due);
-        self.calendar.take(now, &mut due);
-        if !due.is_empty() {
-            due.sort_unstable_by_key(|&s| self.slab[s as usize].id);
-            // Whatever waits for the messages created now is read before they are.
-            let last = self.slab[due[due.len() - 1] as usize].id;
-            self.fill(now, Some(last.saturating_add(self.distance)));
-            let mut recorder = recorder;
-            for &s in &due {
-                let rec = self.slab[s as usize];
-                self.free.push(s);
-                self.pending -= 1;
-                let id = self.created;
-                self.created += 1;
-                let mut tag = crate::workload::UNTRACKED;
-                if let Some(list) = self.waiting.remove(&rec.id) {
-                    tag = match self.free_tags.pop() {
-                        Some(t) => {
-                            self.followers[t as usize] = (id, list);
-                            t
-                        }
-                        None => {
-                            self.followers.push((id, list));
-                            (self.followers.len() - 1) as u32
-                        }
-                    };
-                }
-                let salt = rec.salt.unwrap_or_else(|| mix(self.seed ^ mix(rec.id)) as u32);
-                if let Some(r) = recorder.as_deref_mut() {
-                    let dep = rec.after.map(|a| (a, now - rec.wait.min(now)));
-                    r.message(now, rec.source, rec.destination, rec.size, salt, dep);
-                }
-                let seq = collector.created(rec.source, now, rec.size, rec.source == rec.destination);
-                let at = net.inject_router(rec.source);
-                out.push((
-                    rec.source,
-                    Msg::new(now, rec.source, rec.destination, at, salt, seq, rec.size, tag),
-                ));
-            }
-            due.clear();
-        }
-        self.due = due;
-        if !self.ended && self.head.is_none() && self.pending == 0 {
-            // The trace is over: the measured messages are those created.
-            self.ended = true;
-            collector.creations_ended();
-        }
-    }
-
-    /// The message tagged `tag` will be delivered at `at`: what waits for it is due `wait`
-    /// cycles later.
-    pub fn delivered(&mut self, tag: u32, at: u64) {
-        let Some((id, list)) = self.followers.get_mut(tag as usize).map(|f| (f.0, std::mem::take(&mut f.1)))
-        else {
-            return;
-        };
-        for &s in &list {
-            let rec = &mut self.slab[s as usize];
-            // In this run's numbering, for a recorder.
-            rec.after = Some(id);
-            self.calendar.push(at.saturating_add(rec.wait), s);
-        }
-        self.free_tags.push(tag);
-    }
-
-    /// The next cycle after the current one at which a record may be created.
-    pub fn next_after_now(&self) -> Option<u64> {
-        [self.calendar.next_after_now(), self.head.map(|h| h.cycle)].into_iter().flatten().min()
     }
 }

@@ -51,10 +51,11 @@
 //! the reply network).
 
 use crate::calendar::Calendar;
+use crate::deps::DepSource;
 use crate::params::Interval;
 use crate::rng::{Purpose, Stream, geometric_gap, mix};
 use crate::stats::Measured;
-use crate::trace::{Recorder, Replay};
+use crate::trace::Recorder;
 use crate::traffic::{MessageSize, Pattern};
 use crate::{Collector, Msg, NEVER, Outcome, RunSpec, UNMEASURED};
 use netwrap_topo::{Network, TerminalId};
@@ -87,6 +88,9 @@ pub enum Arrivals {
     /// The records of a trace, streamed ([`crate::trace`]): the destination pattern, the
     /// sizes and the rate are not consulted.
     Trace(crate::trace::TraceSource),
+    /// A collective's messages, generated as they are read ([`crate::collective`]): the
+    /// destination pattern, the sizes and the rate are not consulted.
+    Collective(crate::collective::Collective),
 }
 
 impl Arrivals {
@@ -186,7 +190,7 @@ impl Sources {
         };
         let (rate, interval) = match spec.arrivals {
             Arrivals::Open { rate, interval } | Arrivals::Threads { rate, interval, .. } => (rate, interval),
-            Arrivals::Script(_) | Arrivals::Trace(_) => (1.0, Interval::Geometric),
+            Arrivals::Script(_) | Arrivals::Trace(_) | Arrivals::Collective(_) => (1.0, Interval::Geometric),
         };
         let periodic = interval == Interval::Periodic;
         let interval_streams = if periodic || matches!(spec.arrivals, Arrivals::Threads { .. }) {
@@ -318,8 +322,8 @@ pub(crate) struct Births {
     scratch: Vec<u32>,
     memory_free: Vec<u64>,
     outcome: AccessOutcome,
-    /// A trace replayed instead of the sources.
-    replay: Option<Replay>,
+    /// A dependency graph (a trace, a collective) replayed instead of the sources.
+    replay: Option<DepSource>,
     /// Where the messages are recorded as a trace.
     recorder: Option<Recorder>,
 }
@@ -349,7 +353,7 @@ impl Births {
                 }
                 Some(th)
             }
-            Arrivals::Trace(_) => None,
+            Arrivals::Trace(_) | Arrivals::Collective(_) => None,
             _ => {
                 for p in 0..processors {
                     let at = sources.first(p);
@@ -388,7 +392,10 @@ impl Births {
             scratch: Vec::new(),
             memory_free: vec![0; if spec.memories.is_some() { processors as usize } else { 0 }],
             replay: match &spec.arrivals {
-                Arrivals::Trace(t) => Some(Replay::new(t, spec.seed)),
+                Arrivals::Trace(t) => Some(DepSource::new(t.nodes(), t.distance, spec.seed)),
+                Arrivals::Collective(c) => {
+                    Some(DepSource::new(Some(c.nodes()), c.summary().distance, spec.seed))
+                }
                 _ => None,
             },
             recorder: spec.record.trace.clone().map(|sink| {
@@ -632,7 +639,7 @@ impl Births {
         collector.delivered(m, at);
         if m.tag != UNTRACKED {
             if let Some(r) = &mut self.replay {
-                return r.delivered(m.tag, at);
+                return r.delivered(m, at);
             }
             self.accesses[(m.tag & !REPLY) as usize].hops += m.hops;
             self.arrived.push(at, m.tag);
@@ -653,6 +660,9 @@ impl Births {
 
     /// Adds what the workload measured to the run's outcome (its window ends at `o.end`).
     pub fn close(mut self, o: &mut Outcome) {
+        if let Some(r) = self.replay.take() {
+            o.completion = Some(r.close());
+        }
         if !self.track {
             return;
         }

@@ -124,6 +124,7 @@ pub fn flag(path: &str) -> String {
         "workload.reply" => "--memory-latency, --reply-size, --reply-network",
         "model" => "--model",
         "model.contention" => "--contention",
+        "workload.collective.kind" => "--collective",
         _ => "",
     };
     if !named.is_empty() {

@@ -110,6 +110,11 @@ fn inputs_of(p: &Point) -> Vec<(&'static str, PathBuf)> {
     if let netwrap_sim::Source::Trace(path) = &sim.workload.source {
         inputs.push(("the trace it replays (--trace)", path.clone()));
     }
+    if let netwrap_sim::Source::Collective(c) = &sim.workload.source
+        && let Some(path) = &c.placement_file
+    {
+        inputs.push(("the placement file (--placement-file)", path.clone()));
+    }
     if let netwrap_topo::TopologySpec::Graph { file, terminals } = &sim.topology {
         inputs.push(("the graph file", file.clone()));
         inputs.extend(terminals.iter().map(|t| ("the graph's terminals file", t.clone())));
@@ -767,7 +772,13 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
         }
     }
     let params = sweep.parameters();
-    let header = csv_line(&Row::columns(&params));
+    // A sweep of collectives has their columns too.
+    let collective = indices
+        .clone()
+        .next()
+        .and_then(|i| sweep.point(i).ok())
+        .is_some_and(|p| matches!(p.job.sim.workload.source, Source::Collective(_)));
+    let header = csv_line(&if collective { Row::collective_columns(&params) } else { Row::columns(&params) });
     // A replicated sweep's CSV ends with each point's runs combined (a shard's has only some
     // of them: `merge` combines them).
     let combine = sweep.replications() > 1 && o.shard.is_none();
@@ -1211,6 +1222,48 @@ fn c_trace(r: &Simulation) -> Option<&Path> {
     }
 }
 
+/// Whether the run is a collective's (the destination pattern's figures do not apply to it).
+fn c_collective(r: &Simulation) -> bool {
+    matches!(r.result.point.workload.source, Source::Collective(_))
+}
+
+/// A collective's completion, its critical path and its bound, in the text report.
+fn collective_text(
+    out: &mut dyn Write,
+    rep: &netwrap_sim::report::Report,
+    c: &netwrap_sim::report::CollectiveReport,
+) -> std::io::Result<()> {
+    let line = |out: &mut dyn Write, name: &str, value: String| writeln!(out, "{name:<32}{value:>20}");
+    match rep.completion {
+        Some(t) => line(out, "completion (cycles)", t.to_string())?,
+        None => line(out, "completion (cycles)", "not completed".into())?,
+    }
+    if c.iterations.len() > 1 {
+        let ends: Vec<String> = c.iterations.iter().map(u64::to_string).collect();
+        line(out, "iterations end at", ends.join(" "))?;
+        line(out, "mean iteration (cycles)", format!("{:.1}", c.iteration_time))?;
+    }
+    let b = &c.breakdown;
+    line(out, "critical path: compute", b.compute.to_string())?;
+    line(out, "  network (source queueing)", format!("{} ({})", b.network, b.source_queueing))?;
+    line(out, "  unloaded / contention", format!("{:.0} / {:.0}", b.unloaded, b.contention))?;
+    line(out, "  messages / hops", format!("{} / {}", b.messages, b.hops))?;
+    line(out, "waiting on dependencies (mean)", format!("{:.1}", b.dependency_wait))?;
+    let channel = c.bound.channel.map_or("-".to_string(), |x| format!("{x:.0}"));
+    line(out, "bound: busiest channel / path", format!("{channel} / {:.0}", c.bound.critical_path))?;
+    if let Some(b) = c.bound.injection {
+        line(out, "bound: injection", format!("{b:.0}"))?;
+    }
+    if let Some(b) = c.bound.bisection {
+        line(out, "bound: bisection", format!("{b:.0}"))?;
+    }
+    if let Some(ratio) = c.ratio {
+        line(out, "completion / bound", format!("{ratio:.3}"))?;
+    }
+    line(out, "ranks, rounds per iteration", format!("{}, {}", c.ranks, c.rounds))?;
+    line(out, "messages (flits)", format!("{} ({})", c.messages, c.flits))
+}
+
 /// Relative error as a signed percentage.
 fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "—".into(), |e| format!("{:+.1}%", 100.0 * e))
@@ -1333,6 +1386,25 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
             writeln!(out, "workload: the trace {} replayed", path.display())?;
             (None, netwrap_sim::Interval::Geometric)
         }
+        Source::Collective(c) => {
+            let schedule = match c.kind {
+                netwrap_sim::CollectiveKind::Alltoall => format!(", {} schedule", c.schedule.name()),
+                _ => String::new(),
+            };
+            let placement = match &c.placement_file {
+                Some(f) => format!("placement from {}", f.display()),
+                None => format!("{} placement", c.placement.name()),
+            };
+            writeln!(
+                out,
+                "workload: {} of {size} a rank{schedule}, {} iteration{}, compute {} cycles a step, {placement}",
+                c.kind.name(),
+                c.iterations,
+                if c.iterations == 1 { "" } else { "s" },
+                c.compute
+            )?;
+            (None, netwrap_sim::Interval::Geometric)
+        }
         Source::Open { interval, .. } => {
             writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
             (None, *interval)
@@ -1389,7 +1461,11 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
     writeln!(
         out,
         "run: {warmup}, {} measured messages, {} engine; routing: {}; offered loads: {}",
-        c.run.messages,
+        if c_collective(r) {
+            format!("all {}", r.result.outcome.measured.target)
+        } else {
+            c.run.messages.to_string()
+        },
         match c.router {
             netwrap_sim::Router::Vc(_) => "virtual-channel",
             netwrap_sim::Router::Ideal(netwrap_sim::EngineKind::Fast) => "fast",
@@ -1398,6 +1474,8 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
         routing_text(&r.result.point),
         if c_trace(r).is_some() {
             "none (a trace's messages are the run's own)"
+        } else if c_collective(r) {
+            "none (a collective's messages are its own)"
         } else {
             &r.result.load_method
         }
@@ -1544,6 +1622,9 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
             }
             None => writeln!(out, "{name:<32}{sim:>20}"),
         };
+    if let Some(c) = &rep.collective {
+        collective_text(out, rep, c)?;
+    }
     row(
         out,
         "channel utilization rho",
@@ -1606,7 +1687,7 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
     } else {
         "routes' mean hops (uniform's)"
     };
-    if c_trace(r).is_none() {
+    if c_trace(r).is_none() && !c_collective(r) {
         line(out, hops_label, format!("{:.3}", r.result.expected_mean_hops))?;
     }
     if let (Some(u), Some(max)) = (r.result.offered_utilization, r.result.max_rate) {
@@ -1807,6 +1888,10 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(Point, Simulation)]) 
         .iter()
         .any(|(_, r)| r.result.report.accesses.as_ref().is_some_and(|a| a.processor_utilization.is_some()));
     let with_trip = done.iter().any(|(_, r)| r.result.report.accesses.is_some());
+    let with_collective = done.iter().any(|(_, r)| r.result.report.collective.is_some());
+    if with_collective {
+        head += &format!(" {:>11} {:>11} {:>8}", "completion", "bound", "ratio");
+    }
     if with_u {
         head += &format!(" {:>7}", "U");
     }
@@ -1845,6 +1930,15 @@ pub fn table(out: &mut impl Write, sweep: &Sweep, done: &[(Point, Simulation)]) 
             verdict
         );
         let a = rep.accesses.as_ref();
+        if with_collective {
+            let c = rep.collective.as_ref();
+            line += &format!(
+                " {:>11} {:>11} {:>8}",
+                rep.completion.map_or("—".into(), |t| t.to_string()),
+                c.map_or("—".into(), |c| format!("{:.0}", c.bound.bound)),
+                c.and_then(|c| c.ratio).map_or("—".into(), |r| format!("{r:.3}"))
+            );
+        }
         if with_u {
             line += &format!(
                 " {:>7}",

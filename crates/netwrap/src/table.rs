@@ -74,7 +74,10 @@ impl Table {
     /// A sweep's rows, with their columns as `netwrap run --csv` writes them.
     pub fn of_runs(runs: &Runs) -> Table {
         Table {
-            header: Row::columns(&runs.parameters),
+            header: match runs.rows.first() {
+                Some(Row { collective: Some(_), .. }) => Row::collective_columns(&runs.parameters),
+                _ => Row::columns(&runs.parameters),
+            },
             rows: runs.rows.iter().map(|r| fields(r).into_iter().map(|(_, v)| v).collect()).collect(),
         }
     }
@@ -390,7 +393,7 @@ pub fn write(data: &Data) -> String {
     match data {
         Data::Runs(runs) => {
             let lines = runs.rows.iter().map(|r| csv_line(&row_cells(r)));
-            std::iter::once(csv_line(&Row::columns(&runs.parameters))).chain(lines).collect()
+            std::iter::once(csv_line(&Table::of_runs(runs).header)).chain(lines).collect()
         }
         Data::Channels(rows) => channels_csv(rows),
         Data::Model(rows) => write_plain(rows),
@@ -514,11 +517,16 @@ fn read_runs(text: &str) -> anyhow::Result<Runs> {
             (Some(e), Some(p)) => Identity { experiment: rec[e].to_string(), points: whole(p)? },
             _ => Identity::default(),
         };
+        let collective = match header.iter().any(|h| h == "completion") {
+            true => Some(rec.deserialize(Some(&header)).with_context(|| format!("line {line}"))?),
+            false => None,
+        };
         rows.push(Row {
             point: whole(0)?,
             replication: whole(1)? as u32,
             parameters: parameters.iter().enumerate().map(|(j, p)| (p.clone(), value(&rec[2 + j]))).collect(),
             metrics,
+            collective,
             identity,
         });
     }
@@ -673,6 +681,7 @@ mod tests {
                 seed: 1,
                 ..Metrics::default()
             },
+            collective: None,
             identity: Identity { experiment: "00c0ffee00c0ffee".into(), points: 2 },
         };
         let runs = Runs {

@@ -344,6 +344,9 @@ impl Experiment {
                 ));
             }
         }
+        if let Some(c) = crate::collective::source(point) {
+            self.collective(point, c)?;
+        }
         let paths = self.spec.routing.paths();
         if paths.choice != PathChoice::Minimal && self.joined.is_some() {
             return Err(error(
@@ -399,6 +402,31 @@ impl Experiment {
             ));
         }
         Ok(())
+    }
+
+    /// `point`'s collective `c` on this network: placed, checked, and counted.
+    fn collective(
+        &self,
+        point: &Resolved,
+        c: &crate::resolved::CollectiveSource,
+    ) -> Result<(engine::collective::Collective, engine::collective::Summary), SimError> {
+        let size = point.workload.size.max();
+        let built = crate::collective::build(c, size, &self.topology, point.run.seed)?;
+        let summary = built.summary();
+        if summary.messages > crate::MAX_MESSAGES {
+            return Err(error(
+                "workload.collective.kind",
+                &["workload.collective.iterations"],
+                format!(
+                    "{} on {} ranks sends {} messages, more than the {} a run measures: fewer iterations or ranks",
+                    c.kind.name(),
+                    built.ranks(),
+                    summary.messages,
+                    crate::MAX_MESSAGES
+                ),
+            ));
+        }
+        Ok((built, summary))
     }
 
     /// Each channel's latency on the virtual-channel router where they differ (empty: the link
@@ -526,7 +554,7 @@ impl Experiment {
         // Replies add load the request pattern's loads do not hold: the run's own measurements
         // judge it. Processors that wait never offer more than the network accepts.
         // (Nor does a trace offer what the rate says.)
-        let trace = matches!(w.source, Source::Trace(_));
+        let trace = matches!(w.source, Source::Trace(_) | Source::Collective(_));
         let closed = point.closed_loop() || trace;
         let replies = point.replies();
         // The loads split each message evenly over the routing's candidates: the run's own
@@ -679,8 +707,18 @@ impl Experiment {
             }
             _ => None,
         };
+        let collective = match &w.source {
+            Source::Collective(c) => Some(self.collective(&point, c)?),
+            _ => None,
+        };
         let arrivals = match (&w.source, &replay) {
             (_, Some(replay)) => Arrivals::Trace(replay.source()),
+            (Source::Collective(_), _) => Arrivals::Collective(
+                collective
+                    .as_ref()
+                    .map(|c| c.0.clone())
+                    .ok_or_else(|| SimError::Invalid("a collective's point was not built as one".into()))?,
+            ),
             (Source::Threads { rate, interval, threads }, _) => {
                 Arrivals::Threads { rate: *rate, interval: *interval, threads: *threads }
             }
@@ -699,8 +737,9 @@ impl Experiment {
             memories,
             warmup,
             // A trace holds no more messages than its records (replies aside).
-            messages: match (&replay, w.reply, self.trace) {
-                (Some(_), None, Some(t)) => r.messages.min(t.records.max(1)),
+            messages: match (&replay, w.reply, self.trace, &collective) {
+                (_, _, _, Some((_, summary))) => summary.messages.max(1),
+                (Some(_), None, Some(t), _) => r.messages.min(t.records.max(1)),
                 _ => r.messages,
             },
             max_cycles: r.max_cycles,
@@ -723,7 +762,8 @@ impl Experiment {
             finite_buffers: point.router.vc().is_some(),
             closed_loop: point.closed_loop(),
             nonminimal_paths: point.routing.paths().choice != PathChoice::Minimal,
-            steady_test: replay.is_none(),
+            steady_test: replay.is_none() && collective.is_none(),
+            collective: collective.as_ref().map(|(c, summary)| (c.kind.name(), summary.messages)),
             trace_last_cycle: self.trace.map(|t| t.last_cycle),
             relaxation: offered_max.filter(|&rho| rho < 1.0).map(|rho| {
                 let widest = net.channels().iter().map(|c| c.width as u64).max().unwrap_or(1);
@@ -767,6 +807,21 @@ impl Experiment {
         if run.warmup != planned {
             report.warmup_extended_from = Some(planned);
             point.run.warmup = Warmup::Cycles(run.warmup);
+        }
+        if let (Some((c, summary)), Some(done)) = (&collective, &outcome.completion) {
+            let per_hop = match point.router {
+                Router::Vc(p) => self.channel_latency(&point).into_iter().min().unwrap_or(p.link_latency),
+                Router::Ideal(_) => 1,
+            };
+            let widest = net.channels().iter().map(|c| c.width).max().unwrap_or(1);
+            let channel = crate::collective::channel_bound(c, &self.topology, self.spec.routing.paths())?;
+            let critical = crate::collective::critical_path_bound(done, widest.into(), per_hop);
+            let bisection = crate::collective::bisection_bound(c, &self.topology);
+            let injection = point.router.vc().map(|_| crate::collective::injection_bound(c));
+            let bound = [channel, bisection, injection].into_iter().flatten().fold(critical, f64::max);
+            let bound =
+                crate::collective::Bound { channel, injection, bisection, critical_path: critical, bound };
+            report.set_collective(c, summary, done, bound);
         }
         Ok(SimResult {
             network: NetworkInfo {

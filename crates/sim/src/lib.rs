@@ -17,6 +17,7 @@
 //! salts, never by iteration order or thread count.
 #![deny(missing_docs)]
 
+pub mod collective;
 pub mod deadlock;
 mod experiment;
 pub mod graph_file;
@@ -34,14 +35,15 @@ pub use experiment::{
     execute_on, hop_events, in_flight_limit, seconds_per_hop_event, setup_seconds, simulate,
 };
 pub use resolved::{
-    BuildKey, Destinations, MAX_MESSAGES, MAX_THREADS, Reply, Resolved, Router, Run, Source, Warmup,
-    Workload, num, shape_of,
+    BuildKey, CollectiveSource, Destinations, MAX_MESSAGES, MAX_THREADS, Reply, Resolved, Router, Run,
+    Source, Warmup, Workload, num, shape_of,
 };
 pub use result::{NetworkInfo, SimResult};
 pub use spec::{
-    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, Mapping, PatternKind,
-    Preset, ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec,
-    Stages, Switching, Threads, VcChoice, VcParams, WorkloadSpec, defaults,
+    Allocator, Arbitration, Avoidance, CollectiveKind, CollectiveSpec, DatelineClass, Ejection, EngineKind,
+    Interval, Mapping, PatternKind, Placement, Preset, ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind,
+    RouterSpec, RunControl, Schedule, SelfTraffic, SimSpec, Stages, Switching, Threads, VcChoice, VcParams,
+    WorkloadSpec, defaults,
 };
 use thiserror::Error;
 

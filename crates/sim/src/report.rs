@@ -175,6 +175,107 @@ pub struct Report {
     /// Processors that wait and memories that reply: their accesses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accesses: Option<AccessReport>,
+    /// A collective's completion time in cycles: the cycle its last message was delivered
+    /// (absent when it did not complete).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion: Option<u64>,
+    /// A collective: what it sent, its iterations, its critical path and the bound the network
+    /// allows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collective: Option<CollectiveReport>,
+}
+
+/// What a collective's run measured ([`crate::collective`], `netwrap_engine::collective`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CollectiveReport {
+    /// Which collective.
+    pub kind: String,
+    /// Ranks.
+    pub ranks: u32,
+    /// Its messages and their flits, over every iteration.
+    pub messages: u64,
+    /// Their flits.
+    pub flits: u64,
+    /// Rounds per iteration.
+    pub rounds: u32,
+    /// Messages delivered.
+    pub delivered: u64,
+    /// The cycle each iteration's last message was delivered (iterations may overlap: a rank
+    /// starts the next as soon as it has finished the last).
+    pub iterations: Vec<u64>,
+    /// The mean iteration: completion over iterations.
+    pub iteration_time: f64,
+    /// Along the critical path: completion = start + compute + network.
+    pub breakdown: Breakdown,
+    /// The lower bound the network allows ([`crate::collective::Bound`]).
+    pub bound: crate::collective::Bound,
+    /// Completion over the bound (at least 1).
+    pub ratio: Option<f64>,
+}
+
+/// Where a collective's time went, along its critical path (the chain of messages, each
+/// created by the last delivery it waited for, ending at the completion).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Breakdown {
+    /// The cycle its first message was created.
+    pub start: u64,
+    /// Cycles of compute.
+    pub compute: u64,
+    /// Cycles its messages spent from creation to delivery.
+    pub network: u64,
+    /// Of `network`, cycles at their sources before their first hop.
+    pub source_queueing: u64,
+    /// Of `network`, what an idle network takes (the critical-path bound's part).
+    pub unloaded: f64,
+    /// Of `network`, the rest: waiting for channels other messages held.
+    pub contention: f64,
+    /// Messages on the critical path.
+    pub messages: u64,
+    /// Their hops.
+    pub hops: u64,
+    /// Waiting on dependencies, over the whole run (not only the critical path): the mean,
+    /// over the sends and joins that wait for several messages, of the cycles from the first
+    /// of them arriving to the last (0 when each waits for one, or they arrive together).
+    pub dependency_wait: f64,
+}
+
+impl Report {
+    /// Fills in what collective `c` measured, `done`, against `bound`.
+    pub fn set_collective(
+        &mut self,
+        c: &netwrap_engine::collective::Collective,
+        summary: &netwrap_engine::collective::Summary,
+        done: &netwrap_engine::deps::Completion,
+        bound: crate::collective::Bound,
+    ) {
+        let completed = done.unfinished == 0 && self.verdict == Verdict::Ok;
+        let p = &done.critical;
+        let unloaded = (bound.critical_path - (p.start + p.compute) as f64).max(0.0);
+        self.completion = completed.then_some(done.completion);
+        self.collective = Some(CollectiveReport {
+            kind: c.kind.name().to_string(),
+            ranks: c.ranks(),
+            messages: summary.messages,
+            flits: summary.flits,
+            rounds: summary.rounds,
+            delivered: done.messages,
+            iterations: done.phases.clone(),
+            iteration_time: done.completion as f64 / c.iterations.max(1) as f64,
+            breakdown: Breakdown {
+                start: p.start,
+                compute: p.compute,
+                network: p.network,
+                source_queueing: p.queueing,
+                unloaded,
+                contention: p.network as f64 - unloaded,
+                messages: p.messages,
+                hops: p.hops,
+                dependency_wait: done.dependency_wait as f64 / done.joined.max(1) as f64,
+            },
+            bound,
+            ratio: (completed && bound.bound > 0.0).then(|| done.completion as f64 / bound.bound),
+        });
+    }
 }
 
 /// The steady-state test over a run's deliveries (warm-up included) in buckets of
@@ -405,6 +506,8 @@ pub struct Context {
     pub steady_test: bool,
     /// A replayed trace's last record's cycle: when it creates its last message.
     pub trace_last_cycle: Option<u64>,
+    /// A collective's name and messages.
+    pub collective: Option<(&'static str, u64)>,
     /// The busiest channel's queue's relaxation time in cycles, when its load ρ is known
     /// exactly: x̄/(1 − √ρ)² for a message holding it x̄ cycles (Morse 1955, the M/M/1
     /// queue's relaxation time), the span over which its length, and latencies, stay
@@ -579,6 +682,16 @@ fn judge(
         ),
         StopReason::CycleLimit if dynamic_verdict && behind => {
             (Verdict::Saturated, Some(dynamic("the cycle limit was reached")))
+        }
+        StopReason::CycleLimit if ctx.collective.is_some() => {
+            let (kind, messages) = ctx.collective.unwrap_or_default();
+            (
+                Verdict::LimitReached,
+                Some(format!(
+                    "the cycle limit ({} cycles) was reached before the {kind} completed: {} of its {messages} messages delivered, {} in flight; raise --max-cycles",
+                    ctx.max_cycles, m.delivered, o.in_flight
+                )),
+            )
         }
         StopReason::CycleLimit => {
             let drain = (4.0 * m.mean_latency()).max(10.0 * ctx.unloaded_worst as f64);
@@ -820,6 +933,8 @@ pub fn summarize(o: &Outcome, net: &Network, expected: Option<&[f64]>, ctx: &Con
                 accesses_issued: a.issued,
             }
         }),
+        completion: None,
+        collective: None,
     }
 }
 

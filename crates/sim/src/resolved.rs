@@ -7,9 +7,10 @@
 //! ([`crate::Experiment::build`]).
 
 use crate::spec::{
-    Allocator, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, Mapping, PatternKind,
-    Preset, ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind, RouterSpec, RunControl, SelfTraffic, SimSpec,
-    Stages, Switching, Threads, VcChoice, VcParams, WorkloadSpec, defaults,
+    Allocator, Avoidance, CollectiveKind, CollectiveSpec, DatelineClass, Ejection, EngineKind, Interval,
+    MAX_VC_PARAM, Mapping, PatternKind, Placement, Preset, ProcessorSpec, ReplyNetwork, ReplySpec,
+    RouterKind, RouterSpec, RunControl, Schedule, SelfTraffic, SimSpec, Stages, Switching, Threads, VcChoice,
+    VcParams, WorkloadSpec, defaults,
 };
 use crate::{SimError, SpecError};
 use netwrap_engine::traffic::MessageSize;
@@ -95,6 +96,30 @@ pub enum Source {
     },
     /// A trace's messages.
     Trace(PathBuf),
+    /// A collective run to completion (its size: the workload's, the data per rank).
+    Collective(CollectiveSource),
+}
+
+/// A collective, resolved: what can be checked without the network is (the rank count,
+/// placement and grid against the nodes are checked when it is built).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CollectiveSource {
+    /// Which collective.
+    pub kind: CollectiveKind,
+    /// Ranks (`None`: one per node, or a placement file's lines).
+    pub ranks: Option<u32>,
+    /// Repetitions.
+    pub iterations: u32,
+    /// Compute cycles per step.
+    pub compute: u64,
+    /// An all-to-all's schedule.
+    pub schedule: Schedule,
+    /// A halo's process grid (`None`: chosen for the ranks).
+    pub grid: Option<Vec<u32>>,
+    /// Which node runs which rank.
+    pub placement: Placement,
+    /// The placement file, with `Placement::File`.
+    pub placement_file: Option<PathBuf>,
 }
 
 /// Where messages go: the destination pattern with its parameters.
@@ -254,32 +279,37 @@ impl SimSpec {
         if let Some(path) = &w.trace {
             trace_alone(w, path)?;
         }
+        let collective = collective(w, &self.run)?;
         let size = message_size(w)?;
         let rate = rate(w, &size)?;
         let destinations = destinations(w, &topology)?;
         let processor = &w.processor;
         let threads = processor.threads.unwrap_or_default();
         let interval = processor.interval.unwrap_or_default();
-        let source = match (&w.trace, threads) {
-            (Some(path), _) => Source::Trace(path.clone()),
-            (None, Threads::Unbounded) => Source::Open { rate, interval },
-            (None, Threads::Count(0)) => {
-                return Err(error(
-                    "workload.processor.threads",
-                    &[],
-                    "workload.processor.threads = 0: a processor needs at least one thread, or unbounded for an open loop",
-                ));
+        let source = if let Some(c) = &collective {
+            Source::Collective(c.clone())
+        } else {
+            match (&w.trace, threads) {
+                (Some(path), _) => Source::Trace(path.clone()),
+                (None, Threads::Unbounded) => Source::Open { rate, interval },
+                (None, Threads::Count(0)) => {
+                    return Err(error(
+                        "workload.processor.threads",
+                        &[],
+                        "workload.processor.threads = 0: a processor needs at least one thread, or unbounded for an open loop",
+                    ));
+                }
+                (None, Threads::Count(t)) if t > MAX_THREADS => {
+                    return Err(error(
+                        "workload.processor.threads",
+                        &[],
+                        format!(
+                            "workload.processor.threads = {t}: at most {MAX_THREADS} threads per processor (each keeps an access in flight)"
+                        ),
+                    ));
+                }
+                (None, Threads::Count(threads)) => Source::Threads { rate, interval, threads },
             }
-            (None, Threads::Count(t)) if t > MAX_THREADS => {
-                return Err(error(
-                    "workload.processor.threads",
-                    &[],
-                    format!(
-                        "workload.processor.threads = {t}: at most {MAX_THREADS} threads per processor (each keeps an access in flight)"
-                    ),
-                ));
-            }
-            (None, Threads::Count(threads)) => Source::Threads { rate, interval, threads },
         };
         let reply = (!w.reply.is_empty()).then_some(w.reply).map(|r| Reply {
             memory_latency: r.memory_latency.unwrap_or(0),
@@ -288,7 +318,7 @@ impl SimSpec {
             }),
             network: r.network.unwrap_or_default(),
         });
-        let run = run(&self.run, w.trace.is_some())?;
+        let run = run(&self.run, w.trace.is_some() || collective.is_some())?;
         let engine = self.run.engine.unwrap_or_default();
         let router = router(&self.router, engine, &topology, &routing)?;
         if let (Some(reply), Router::Vc(p)) = (&reply, &router) {
@@ -1116,6 +1146,155 @@ fn updown_routing(routing: &RoutingSpec) -> Result<RoutingSpec, SimError> {
     Ok(RoutingSpec { algorithm: RoutingAlgorithm::Family, ..Default::default() })
 }
 
+/// The collective asked for (`workload.collective`), checked as far as it can be without the
+/// network; `None` without one. With a collective the keys describing open-loop sources
+/// must be left out, as must `run.messages` (a collective runs to completion).
+fn collective(w: &WorkloadSpec, run: &RunControl) -> Result<Option<CollectiveSource>, SimError> {
+    let c: &CollectiveSpec = &w.collective;
+    let Some(kind) = c.kind else {
+        let given = [
+            ("collective.ranks", c.ranks.is_some()),
+            ("collective.iterations", c.iterations.is_some()),
+            ("collective.compute", c.compute.is_some()),
+            ("collective.schedule", c.schedule.is_some()),
+            ("collective.grid", c.grid.is_some()),
+            ("placement", w.placement.is_some()),
+            ("placement-file", w.placement_file.is_some()),
+        ];
+        if let Some((key, _)) = given.iter().find(|g| g.1) {
+            return Err(error(
+                &format!("workload.{key}"),
+                &["workload.collective.kind"],
+                format!(
+                    "workload.{key} belongs to a collective: choose one with workload.collective.kind (--collective)"
+                ),
+            ));
+        }
+        return Ok(None);
+    };
+    let given = [
+        ("trace", w.trace.is_some()),
+        ("rate", w.rate.is_some()),
+        ("load", w.load.is_some()),
+        ("long-size", w.long_size.is_some()),
+        ("long-fraction", w.long_fraction.is_some()),
+        ("pattern", w.pattern.is_some_and(|p| p != PatternKind::Uniform)),
+        ("locality", w.locality.is_some()),
+        ("shift", w.shift.is_some()),
+        ("hotspots", w.hotspots.is_some()),
+        ("hotspot-fraction", w.hotspot_fraction.is_some()),
+        ("self-traffic", w.self_traffic.is_some()),
+        ("mapping", w.mapping.is_some()),
+        ("processor.threads", w.processor.threads.is_some_and(|t| t != Threads::Unbounded)),
+        ("processor.interval", w.processor.interval.is_some_and(|i| i != Interval::Geometric)),
+        ("reply", !w.reply.is_empty()),
+    ];
+    if let Some((key, _)) = given.iter().find(|g| g.1) {
+        return Err(error(
+            &format!("workload.{key}"),
+            &["workload.collective.kind"],
+            format!(
+                "workload.{key} does not apply with workload.collective.kind = {}: the collective says what every rank sends, to whom and when (workload.size is the data per rank)",
+                kind.name()
+            ),
+        ));
+    }
+    if run.messages.is_some() {
+        return Err(error(
+            "run.messages",
+            &["workload.collective.kind"],
+            format!(
+                "run.messages does not apply with workload.collective.kind = {}: a collective runs to completion, every one of its messages measured",
+                kind.name()
+            ),
+        ));
+    }
+    let iterations = c.iterations.unwrap_or(1);
+    if iterations == 0 {
+        return Err(error(
+            "workload.collective.iterations",
+            &[],
+            "workload.collective.iterations = 0: a collective runs at least once",
+        ));
+    }
+    if c.ranks == Some(0) {
+        return Err(error(
+            "workload.collective.ranks",
+            &[],
+            "workload.collective.ranks = 0: a collective needs at least one rank",
+        ));
+    }
+    if c.schedule.is_some() && kind != CollectiveKind::Alltoall {
+        return Err(error(
+            "workload.collective.schedule",
+            &["workload.collective.kind"],
+            format!(
+                "workload.collective.schedule orders an all-to-all's rounds: it does not apply to {}",
+                kind.name()
+            ),
+        ));
+    }
+    let grid = match (&c.grid, kind.grid_dimensions()) {
+        (None, _) => None,
+        (Some(_), None) => {
+            return Err(error(
+                "workload.collective.grid",
+                &["workload.collective.kind"],
+                format!(
+                    "workload.collective.grid is a halo exchange's process grid: it does not apply to {}",
+                    kind.name()
+                ),
+            ));
+        }
+        (Some(g), Some(d)) if g.len() != d || g.contains(&0) => {
+            return Err(error(
+                "workload.collective.grid",
+                &[],
+                format!("workload.collective.grid = {g:?}: {} takes {d} sides, each at least 1", kind.name()),
+            ));
+        }
+        (Some(g), Some(_)) => Some(g.clone()),
+    };
+    let placement = match (w.placement, &w.placement_file) {
+        (None, Some(_)) | (Some(Placement::File), Some(_)) => Placement::File,
+        (Some(Placement::File), None) => {
+            return Err(error(
+                "workload.placement",
+                &["workload.placement-file"],
+                "workload.placement = file reads the ranks' nodes from workload.placement-file (--placement-file FILE): give it",
+            ));
+        }
+        (Some(p), Some(_)) => {
+            return Err(error(
+                "workload.placement-file",
+                &["workload.placement"],
+                format!("workload.placement-file is read with workload.placement = file, not {}", p.name()),
+            ));
+        }
+        (p, None) => p.unwrap_or_default(),
+    };
+    if placement == Placement::Block && kind.grid_dimensions().is_none() {
+        return Err(error(
+            "workload.placement",
+            &["workload.collective.kind"],
+            format!(
+                "workload.placement = block maps a halo exchange's process grid onto a torus's coordinates: {} has no process grid (use linear, random or file)",
+                kind.name()
+            ),
+        ));
+    }
+    Ok(Some(CollectiveSource {
+        kind,
+        ranks: c.ranks,
+        iterations,
+        compute: c.compute.unwrap_or(0),
+        schedule: c.schedule.unwrap_or_default(),
+        grid,
+        placement,
+        placement_file: w.placement_file.clone(),
+    }))
+}
+
 /// With `workload.trace`, the trace says what every message is: the keys that describe the
 /// sources (rate, sizes, pattern, processors, memories) must be left out.
 fn trace_alone(w: &WorkloadSpec, path: &std::path::Path) -> Result<(), SimError> {
@@ -1154,7 +1333,7 @@ impl Resolved {
     pub fn rate(&self) -> f64 {
         match self.workload.source {
             Source::Open { rate, .. } | Source::Threads { rate, .. } => rate,
-            Source::Trace(_) => defaults::RATE,
+            Source::Trace(_) | Source::Collective(_) => defaults::RATE,
         }
     }
 
@@ -1223,7 +1402,7 @@ impl Resolved {
                 Some(*rate),
                 ProcessorSpec { threads: Some(Threads::Count(*threads)), interval: Some(*interval) },
             ),
-            Source::Trace(_) => (None, ProcessorSpec::default()),
+            Source::Trace(_) | Source::Collective(_) => (None, ProcessorSpec::default()),
         };
         let (size, long_size, long_fraction) = match w.size {
             MessageSize::Fixed(b) => (b, None, None),
@@ -1289,7 +1468,8 @@ impl Resolved {
                 size: Some(size),
                 long_size,
                 long_fraction,
-                pattern: Some(w.destinations.kind()),
+                // A collective says where its messages go.
+                pattern: (!matches!(w.source, Source::Collective(_))).then_some(w.destinations.kind()),
                 locality,
                 shift,
                 hotspots,
@@ -1309,13 +1489,33 @@ impl Resolved {
                     Source::Trace(path) => Some(path.clone()),
                     _ => None,
                 },
+                collective: match &w.source {
+                    Source::Collective(c) => CollectiveSpec {
+                        kind: Some(c.kind),
+                        ranks: c.ranks,
+                        iterations: Some(c.iterations),
+                        compute: Some(c.compute),
+                        schedule: (c.kind == CollectiveKind::Alltoall).then_some(c.schedule),
+                        grid: c.grid.clone(),
+                    },
+                    _ => CollectiveSpec::default(),
+                },
+                placement: match &w.source {
+                    Source::Collective(c) => Some(c.placement),
+                    _ => None,
+                },
+                placement_file: match &w.source {
+                    Source::Collective(c) => c.placement_file.clone(),
+                    _ => None,
+                },
             },
             run: RunControl {
                 warmup: match self.run.warmup {
                     Warmup::Cycles(c) => Some(c),
                     Warmup::Default => None,
                 },
-                messages: Some(self.run.messages),
+                // A collective runs to completion.
+                messages: (!matches!(w.source, Source::Collective(_))).then_some(self.run.messages),
                 max_cycles: Some(self.run.max_cycles),
                 seed: Some(self.run.seed),
                 engine: Some(engine),

@@ -423,6 +423,51 @@ impl TurnSink {
     }
 }
 
+/// Per-channel loads of `flows` (source, destination, weight) under `paths`: each route split
+/// evenly over the routing's candidates (and, under Valiant's paths, over the intermediates),
+/// in the flows' own unit (a collective's flits); `None` under adaptive paths (they follow
+/// queue state) or when walking them is too much work.
+pub fn flow_loads(
+    topo: &Topology,
+    flows: Vec<(u32, u32, f64)>,
+    paths: Paths,
+) -> Result<Option<Vec<f64>>, SimError> {
+    if paths.choice.adaptive() {
+        return Ok(None);
+    }
+    let sink = vec![0.0; topo.network().channels().len()];
+    let walked = if paths.choice == PathChoice::Minimal {
+        topo.visit(MinimalFlows { flows, sink })
+    } else {
+        topo.visit(ValiantFlows { flows, paths, groups: topo.groups(), sink }).map(|(l, _)| l)
+    };
+    match walked {
+        Ok(loads) => Ok(Some(loads)),
+        Err(SimError::Invalid(why)) if why.starts_with("too much work") => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Flows walked along the routing's minimal routes (see [`flow_loads`]).
+struct MinimalFlows {
+    flows: Vec<(u32, u32, f64)>,
+    sink: Vec<f64>,
+}
+
+impl Visitor for MinimalFlows {
+    type Output = Result<Vec<f64>, SimError>;
+    fn visit<F: Family>(mut self, f: &F) -> Self::Output {
+        let net = f.network();
+        let mut scratch = FlowScratch::for_network(net);
+        let mut ends: Vec<LegEnd> = Vec::new();
+        let sink: &mut [f64] = &mut self.sink;
+        for &(s, d, w) in &self.flows {
+            walk_leg(net, f, (net.inject_router(s), 0), d, w, 0, |_| false, sink, &mut scratch, &mut ends)?;
+        }
+        Ok(self.sink)
+    }
+}
+
 /// Valiant's flows walked leg by leg (see [`nonminimal_facts`]) into `sink`: the loads, or
 /// (with a sink that keeps inputs apart) the turn flows.
 struct ValiantFlows<S> {

@@ -10,6 +10,7 @@
 //! [`crate::Resolved::written`] is the spec with every key written, the `config` a result
 //! prints, which reads back to the same result.
 
+pub use netwrap_engine::collective::{CollectiveKind, Schedule};
 pub use netwrap_engine::params::{
     Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, Stages,
     Switching, Threads, VcChoice, VcParams,
@@ -487,9 +488,109 @@ pub struct WorkloadSpec {
     /// its records give every message's cycle, source, destination and size [spec:
     /// workload.trace]; the rate, size, pattern, processor and memory options do not apply,
     /// and the warm-up defaults to 0.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "shift", "hotspots", "hotspot_fraction", "mapping", "threads", "interval", "memory_latency", "reply_size", "reply_network"]))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "shift", "hotspots", "hotspot_fraction", "mapping", "threads", "interval", "memory_latency", "reply_size", "reply_network", "collective"]))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<std::path::PathBuf>,
+    /// A collective or motif run to completion instead of the sources (docs/sim.md,
+    /// "Collectives"); `size` is then the data per rank.
+    #[cfg_attr(feature = "cli", command(flatten))]
+    #[serde(skip_serializing_if = "CollectiveSpec::is_empty")]
+    pub collective: CollectiveSpec,
+    /// Which node runs which rank of a collective: linear (rank r on node r), random (a
+    /// permutation drawn from the seed), block (a halo's process grid onto a torus's or mesh's
+    /// coordinates), or file (--placement-file) [spec: workload.placement] (default: linear,
+    /// file with --placement-file).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Placement>(), global = true, help_heading = "Collectives"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
+    /// A placement file: one node number per line, line r giving rank r's node (blank lines and
+    /// lines starting with `#` skipped) [spec: workload.placement-file].
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Collectives"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement_file: Option<std::path::PathBuf>,
+}
+
+/// The `workload.collective` section: a collective or motif as the workload.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+#[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
+pub struct CollectiveSpec {
+    /// Run this collective to completion instead of open-loop sources; --size is the data per
+    /// rank in flits [spec: workload.collective.kind].
+    #[cfg_attr(feature = "cli", arg(id = "collective", long = "collective", value_parser = netwrap_topo::cli::choice::<CollectiveKind>(), global = true, help_heading = "Collectives"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<CollectiveKind>,
+    /// Ranks of the collective, at most the nodes [spec: workload.collective.ranks] (default:
+    /// one per node; a placement file's lines).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Collectives"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<u32>,
+    /// Times the collective runs, each rank starting the next when it has finished the last
+    /// (a motif's iterations) [spec: workload.collective.iterations] (default 1).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, global = true, help_heading = "Collectives"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u32>,
+    /// Cycles of compute per step: between a rank's receipt and its next sends (a reduction's
+    /// arithmetic), and before each iteration's exchange of halo2d, halo3d and bsp [spec:
+    /// workload.collective.compute] (default 0).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::count::<0>, allow_negative_numbers = true, global = true, help_heading = "Collectives"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compute: Option<u64>,
+    /// The all-to-all's schedule: linear-shift or pairwise [spec: workload.collective.schedule]
+    /// (default: linear-shift).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Schedule>(), global = true, help_heading = "Collectives"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Schedule>,
+    /// A halo exchange's process grid, comma-separated sides whose product is the ranks, e.g.
+    /// 4,8 [spec: workload.collective.grid] (default: the most balanced, as MPI_Dims_create;
+    /// with --placement block, the torus's radices).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, value_delimiter = ',', num_args = 1.., allow_negative_numbers = true, global = true, help_heading = "Collectives"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid: Option<Vec<u32>>,
+}
+
+impl CollectiveSpec {
+    /// Nothing written: no collective.
+    pub fn is_empty(&self) -> bool {
+        *self == CollectiveSpec::default()
+    }
+}
+
+/// Which node runs which rank (`workload.placement`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Placement {
+    /// Rank r on node r.
+    #[default]
+    Linear,
+    /// Ranks on distinct nodes drawn at random from the run's seed.
+    Random,
+    /// A halo's process grid onto a torus's or mesh's router coordinates: rank (x0, …, xn−1)
+    /// on the router whose coordinate i is xi (the grid's sides are the radices).
+    Block,
+    /// Read from workload.placement-file.
+    File,
+}
+
+impl Placement {
+    /// The spelling of the spec and the flag.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// The `workload.processor` section.
@@ -714,5 +815,8 @@ mod tests {
         same::<Avoidance>();
         same::<Interval>();
         same::<EngineKind>();
+        same::<CollectiveKind>();
+        same::<Schedule>();
+        same::<Placement>();
     }
 }

@@ -15,6 +15,7 @@
 //! word or empty.
 
 mod agarwal;
+mod collectives;
 mod data;
 mod homework;
 mod others;
@@ -53,6 +54,8 @@ pub enum Paper {
     Kim,
     /// Petrini & Vanneschi 1997, the k-ary n-tree.
     PetriniVanneschi,
+    /// Thakur, Rabenseifner & Gropp 2005, MPICH's collectives.
+    Thakur,
 }
 
 impl Paper {
@@ -66,6 +69,7 @@ impl Paper {
             Paper::Homework => "The homework",
             Paper::Kim => "Kim, Dally, Scott & Abts 2008",
             Paper::PetriniVanneschi => "Petrini & Vanneschi 1997",
+            Paper::Thakur => "Thakur, Rabenseifner & Gropp 2005",
         }
     }
 }
@@ -224,6 +228,8 @@ pub const EXPERIMENTS: &[(&str, &str)] = embedded![
     "ex5-locality",
     "kim-dragonfly-routing",
     "kary-ntree",
+    "allreduce-crossover",
+    "alltoall-bisection",
 ];
 
 /// The text of the experiment file `name` (as in [`EXPERIMENTS`]).
@@ -336,6 +342,7 @@ pub fn items() -> Vec<Item> {
     all.extend(others::items());
     all.extend(homework::items());
     all.extend(today::items());
+    all.extend(collectives::items());
     all
 }
 

@@ -228,6 +228,8 @@ fn pictures(item: &Item, data: &Data) -> anyhow::Result<Pictures> {
         "homework-ex-8" => homework::ex_8(data.feedback()?),
         "kim-2008-dragonfly-routing" => others::kim_routing(data.runs()?),
         "petrini-vanneschi-1997-kary-ntree" => others::kary_ntree(data.runs()?),
+        "thakur-2005-allreduce-crossover" => others::allreduce_crossover(data.runs()?),
+        "thakur-2005-alltoall-bisection" => others::alltoall_bisection(data.runs()?),
         // Tables and single numbers.
         _ => Ok(Vec::new()),
     }

@@ -1,5 +1,5 @@
 //! The pictures of Puente et al. 1999 (Figs. 6–8), Greenberg & Guan 1997 (Fig. 3) and
-//! Raghunath & Ranade 1995 (Figs. 4–8).
+//! Raghunath & Ranade 1995 (Figs. 4–8), and Thakur, Rabenseifner & Gropp 2005's collectives.
 
 use super::{Picture, Pictures, axes, runs_chart};
 use crate::chart::{Chart, Series, Style};
@@ -205,5 +205,28 @@ pub fn kary_ntree(runs: &Runs) -> anyhow::Result<Pictures> {
         &["routing.up-port"],
         "Petrini & Vanneschi 1997: the 4-ary 3-tree, uniform traffic".to_string(),
     );
+    Ok(vec![(String::new(), runs_chart(runs, &a)?)])
+}
+
+pub fn allreduce_crossover(runs: &Runs) -> anyhow::Result<Pictures> {
+    let mut a = axes(
+        "workload.size",
+        "completion",
+        &["workload.collective.kind"],
+        "Thakur, Rabenseifner & Gropp 2005: all-reduce on the 64-node hypercube, 20 cycles a step"
+            .to_string(),
+    );
+    (a.log_x, a.log_y) = (true, true);
+    Ok(vec![(String::new(), runs_chart(runs, &a)?)])
+}
+
+pub fn alltoall_bisection(runs: &Runs) -> anyhow::Result<Pictures> {
+    let mut a = axes(
+        "workload.size",
+        "completion",
+        &["topology.family", "topology.k"],
+        "The direct all-to-all (linear shift) on four networks".to_string(),
+    );
+    (a.log_x, a.log_y) = (true, true);
     Ok(vec![(String::new(), runs_chart(runs, &a)?)])
 }
