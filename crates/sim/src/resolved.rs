@@ -1172,23 +1172,7 @@ fn collective(w: &WorkloadSpec, run: &RunControl) -> Result<Option<CollectiveSou
         }
         return Ok(None);
     };
-    let given = [
-        ("trace", w.trace.is_some()),
-        ("rate", w.rate.is_some()),
-        ("load", w.load.is_some()),
-        ("long-size", w.long_size.is_some()),
-        ("long-fraction", w.long_fraction.is_some()),
-        ("pattern", w.pattern.is_some_and(|p| p != PatternKind::Uniform)),
-        ("locality", w.locality.is_some()),
-        ("shift", w.shift.is_some()),
-        ("hotspots", w.hotspots.is_some()),
-        ("hotspot-fraction", w.hotspot_fraction.is_some()),
-        ("self-traffic", w.self_traffic.is_some()),
-        ("mapping", w.mapping.is_some()),
-        ("processor.threads", w.processor.threads.is_some_and(|t| t != Threads::Unbounded)),
-        ("processor.interval", w.processor.interval.is_some_and(|i| i != Interval::Geometric)),
-        ("reply", !w.reply.is_empty()),
-    ];
+    let given = [[("trace", w.trace.is_some())].as_slice(), &sources_keys(w)].concat();
     if let Some((key, _)) = given.iter().find(|g| g.1) {
         return Err(error(
             &format!("workload.{key}"),
@@ -1295,13 +1279,12 @@ fn collective(w: &WorkloadSpec, run: &RunControl) -> Result<Option<CollectiveSou
     }))
 }
 
-/// With `workload.trace`, the trace says what every message is: the keys that describe the
-/// sources (rate, sizes, pattern, processors, memories) must be left out.
-fn trace_alone(w: &WorkloadSpec, path: &std::path::Path) -> Result<(), SimError> {
-    let given = [
+/// The workload keys of synthetic sources (rate, pattern, processors, replies), and whether
+/// each is given: what a trace or a collective replaces.
+fn sources_keys(w: &WorkloadSpec) -> [(&'static str, bool); 14] {
+    [
         ("rate", w.rate.is_some()),
         ("load", w.load.is_some()),
-        ("size", w.size.is_some_and(|s| s != defaults::SIZE)),
         ("long-size", w.long_size.is_some()),
         ("long-fraction", w.long_fraction.is_some()),
         ("pattern", w.pattern.is_some_and(|p| p != PatternKind::Uniform)),
@@ -1314,7 +1297,15 @@ fn trace_alone(w: &WorkloadSpec, path: &std::path::Path) -> Result<(), SimError>
         ("processor.threads", w.processor.threads.is_some_and(|t| t != Threads::Unbounded)),
         ("processor.interval", w.processor.interval.is_some_and(|i| i != Interval::Geometric)),
         ("reply", !w.reply.is_empty()),
-    ];
+    ]
+}
+
+/// With `workload.trace`, the trace says what every message is: the keys that describe the
+/// sources (rate, sizes, pattern, processors, memories) must be left out.
+fn trace_alone(w: &WorkloadSpec, path: &std::path::Path) -> Result<(), SimError> {
+    let size = ("size", w.size.is_some_and(|s| s != defaults::SIZE));
+    let mut given = sources_keys(w).to_vec();
+    given.insert(2, size);
     if let Some((key, _)) = given.iter().find(|g| g.1) {
         return Err(error(
             &format!("workload.{key}"),
