@@ -40,11 +40,18 @@ impl<T: Copy + Ord> Calendar<T> {
 
     /// Moves to cycle `t` (not before the current one) and hands back that cycle's events,
     /// swapping them into `out` (which must be empty); `out`'s old buffer is reused by the
-    /// emptied slot when it is small, and freed otherwise.
+    /// emptied slot when it is small, and otherwise by the next cycle's slot, which most
+    /// events are filed in when many are (a buffer of a cycle's events is then not freed and
+    /// grown again every cycle, which left the heap fragmented: megabytes at a million nodes).
     pub fn take(&mut self, t: u64, out: &mut Vec<T>) {
         debug_assert!(t >= self.now && out.is_empty());
         if out.capacity() > KEEP {
-            *out = Vec::new();
+            let next = &mut self.ring[(t + 1) as usize & (RING - 1)];
+            let mut large = std::mem::take(out);
+            if next.capacity() < large.capacity() {
+                large.extend_from_slice(next);
+                std::mem::swap(next, &mut large);
+            }
         }
         self.now = t;
         while let Some(&Reverse((at, ev))) = self.far.peek() {

@@ -14,7 +14,16 @@
 //! channels stay inside a shard), each holding its routers' outgoing channels and the events
 //! of the messages at its routers. Every cycle each shard processes its events in salt order,
 //! on its own thread: an event at a router touches only that router's outgoing channels and
-//! its own message, so the shards' orders together are the global one. A message granted a
+//! its own message, so the shards' orders together are the global one.
+//!
+//! # Order
+//! For the same reason only the order of the events at one router matters: a cycle's events
+//! are grouped by router (a list per router, threaded through the cycle's events), the
+//! routers taken in increasing order (their channels' state is then read in memory order,
+//! which matters once it outgrows the caches) and each router's events in salt order. This
+//! equals processing all of them in salt order, which a run did before, without sorting the
+//! cycle's events: on a 65,536-node torus sorting them was a third of the instructions.
+//! UGAL-global reads queues at other routers, so its events keep the global salt order. A message granted a
 //! channel into another shard's router is filed there after the cycle (it is due at s + 1, a
 //! later cycle), and the cycle's deliveries reach the collector in event order, merged across
 //! the shards: a run is the same for any number of threads, bit for bit. UGAL-global reads the
@@ -61,6 +70,10 @@ struct Ctx<'a, R> {
     legs: Legs,
     /// Channels differ in width (a message waits for its tail before a wider channel).
     widths_differ: bool,
+    /// A cycle's events are grouped by router (see the module's "Order"): not where the
+    /// routing reads channels beyond the event's router (UGAL-global), nor on shards of fewer
+    /// than [`BY_ROUTER`] routers.
+    by_router: bool,
     /// A message that uses no channel passes to its processor over the terminal's link.
     terminal_width: u64,
     warmup: u64,
@@ -73,9 +86,19 @@ struct Shard<'a> {
     /// `lanes[i]` is channel `first + i`.
     first: u32,
     lanes: &'a mut [Lane],
+    /// Events ([`event`]).
     events: Calendar<u64>,
-    /// This cycle's events: salt << 32 | message slot.
+    /// This cycle's events, in no particular order.
     due: Vec<u64>,
+    /// This cycle's events by router (see the module's "Order"): `head[r]` the index in `due`
+    /// of the last event at the shard's router r (or [`NO_EVENT`]), each event's top 32 bits
+    /// then the index of the one before it at its router; `touched` a bit per router with
+    /// events, `summary` a bit per word of `touched` that is not zero.
+    head: Vec<u32>,
+    touched: Vec<u64>,
+    summary: Vec<u64>,
+    /// Messages (slots) in processing order, at most [`CHUNK`] and a router's at a time.
+    order: Vec<u32>,
     cands: Candidates,
     flit_hops: u64,
     /// Idle stretches a grant leaves ahead of the clock on a channel (a message waiting for
@@ -88,8 +111,26 @@ struct Shard<'a> {
     wraps: HashMap<u32, u64>,
     /// Events for another shard's router: (cycle, event, router).
     away: Vec<(u64, u64, u32)>,
-    /// This cycle's deliveries, in event order: (event, cycle of delivery).
+    /// This cycle's deliveries, in salt order: (salt << 32 | message slot, cycle of delivery).
     delivered: Vec<(u64, u64)>,
+}
+
+/// The fewest routers a shard groups its events by (see the module's "Order"): on fewer, all
+/// their state stays in the caches and sorting a cycle's few events costs less.
+const BY_ROUTER: usize = 4096;
+
+/// Messages taken at a time (their slots in processing order): a cycle's order is not held
+/// whole, as on a 1,048,576-node network it would be megabytes.
+const CHUNK: usize = 4096;
+
+/// No event (the end of a router's list of events).
+const NO_EVENT: u32 = u32::MAX;
+
+/// The event of the message in `slot` (of salt `salt`) at router `router`: router << 32 |
+/// slot grouped `by_router`, salt << 32 | slot (their order) otherwise.
+#[inline(always)]
+fn event(by_router: bool, router: u32, salt: u32, slot: u32) -> u64 {
+    ((if by_router { router } else { salt } as u64) << 32) | slot as u64
 }
 
 /// The messages in flight, by slot, as the shards share them while they step.
@@ -111,6 +152,16 @@ unsafe impl Sync for Messages {}
 impl Messages {
     fn of(msgs: &mut [Msg]) -> Self {
         Messages { ptr: msgs.as_mut_ptr(), len: msgs.len() }
+    }
+
+    /// The salt of the message in `slot`.
+    ///
+    /// # Safety
+    /// As [`Messages::get`].
+    #[inline(always)]
+    unsafe fn salt(&self, slot: u32) -> u32 {
+        // SAFETY: by the caller's contract.
+        unsafe { self.get(slot).salt }
     }
 
     /// The message in `slot`.
@@ -144,7 +195,25 @@ pub(crate) fn shards(net: &Network, spec: &RunSpec) -> usize {
 
 /// Runs the ideal-switch network (see the module docs).
 pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spec: &RunSpec) -> Outcome {
+    run_as(net, routing, pattern, spec, None)
+}
+
+/// [`run`], grouping a cycle's events by router (see the module's "Order") as `by_router` says
+/// (`None`: on shards of [`BY_ROUTER`] routers or more), wherever the routing allows it: tests
+/// take both orders on small networks.
+pub fn run_as<R: Routing + Sync>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    by_router: Option<bool>,
+) -> Outcome {
     let channels = net.channels();
+    // Shard i holds routers bounds[i]..bounds[i + 1], as equal as can be.
+    let n = shards(net, spec);
+    let routers = net.routers();
+    let by_router = crate::shardable(net, spec.paths.choice, false)
+        && by_router.unwrap_or(routers as usize / n >= BY_ROUTER);
     let mut lanes = vec![Lane { free_at: 0, busy: 0 }; channels.len()];
     let width0 = channels.first().map_or(1, |c| c.width);
     let ctx = Ctx {
@@ -155,10 +224,8 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
         widths_differ: channels.iter().any(|c| c.width != width0),
         terminal_width: net.terminal_width() as u64,
         warmup: spec.warmup,
+        by_router,
     };
-    // Shard i holds routers bounds[i]..bounds[i + 1], as equal as can be.
-    let n = shards(net, spec);
-    let routers = net.routers();
     let bounds: Vec<u32> = (0..=n).map(|i| (i as u64 * routers as u64 / n as u64) as u32).collect();
     let channel_at = |r: u32| if r < routers { net.out_channels(r).start } else { channels.len() as u32 };
     let mut shards = Vec::with_capacity(n);
@@ -173,6 +240,10 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
             lanes: mine,
             events: Calendar::new(),
             due: Vec::new(),
+            head: if by_router { vec![NO_EVENT; (w[1] - w[0]) as usize] } else { Vec::new() },
+            touched: if by_router { vec![0; (w[1] - w[0]).div_ceil(64) as usize] } else { Vec::new() },
+            summary: if by_router { vec![0; (w[1] - w[0]).div_ceil(64 * 64) as usize] } else { Vec::new() },
+            order: Vec::new(),
             cands: Candidates::for_network(net),
             flit_hops: 0,
             gaps: Vec::new(),
@@ -214,10 +285,10 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
                         (msgs.len() - 1) as u32
                     }
                 };
-                shards[shard_of(msg.at)].due.push(((msg.salt as u64) << 32) | slot as u64);
+                shards[shard_of(msg.at)].due.push(event(ctx.by_router, msg.at, msg.salt, slot));
             }
             if !idle {
-                // (Events come in salt order, their messages' slots at random: where the
+                // (Events come by router, their messages' slots at random: where the
                 // messages outgrow the caches, the next ones are prefetched.)
                 shards.step_all((now, Messages::of(&mut msgs), msgs.len() > 1 << 14));
                 // Messages crossing into another shard are filed there; the deliveries reach
@@ -291,10 +362,76 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
 }
 
 impl Shard<'_> {
-    /// The shard's events at `now`, in salt order: each message routes, takes the first free
-    /// (or first freed) channel among its candidates and is filed at the next router, or is
-    /// delivered.
+    /// The shard's events at `now` (`due`): `by_router`, the routers in increasing order and
+    /// each router's events in salt order (see the module's "Order"); all in salt order
+    /// otherwise. Each message moves on ([`Shard::hop_all`]), [`CHUNK`] messages at a time.
     fn step<R: Routing>(&mut self, now: u64, msgs: Messages, prefetch: bool, x: &Ctx<R>) {
+        let mut due = std::mem::take(&mut self.due);
+        let mut order = std::mem::take(&mut self.order);
+        if !x.by_router {
+            due.sort_unstable();
+            for chunk in due.chunks(CHUNK) {
+                order.clear();
+                order.extend(chunk.iter().map(|&ev| ev as u32));
+                self.hop_all(&order, now, msgs, prefetch, x);
+            }
+        } else {
+            let (mut head, mut touched, mut summary) = (
+                std::mem::take(&mut self.head),
+                std::mem::take(&mut self.touched),
+                std::mem::take(&mut self.summary),
+            );
+            let start = self.routers.start;
+            // Each event joins its router's list: its top half becomes the list's next.
+            for (i, ev) in due.iter_mut().enumerate() {
+                let r = ((*ev >> 32) as u32 - start) as usize;
+                if head[r] == NO_EVENT {
+                    touched[r / 64] |= 1 << (r % 64);
+                    summary[r / 4096] |= 1 << (r / 64 % 64);
+                }
+                *ev = ((head[r] as u64) << 32) | (*ev & 0xffff_ffff);
+                head[r] = i as u32;
+            }
+            order.clear();
+            for (s, summary) in summary.iter_mut().enumerate() {
+                let mut words = std::mem::take(summary);
+                while words != 0 {
+                    let w = s * 64 + words.trailing_zeros() as usize;
+                    words &= words - 1;
+                    let mut bits = std::mem::take(&mut touched[w]);
+                    while bits != 0 {
+                        let r = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let from = order.len();
+                        let mut i = std::mem::replace(&mut head[r], NO_EVENT);
+                        while i != NO_EVENT {
+                            order.push(due[i as usize] as u32);
+                            i = (due[i as usize] >> 32) as u32;
+                        }
+                        if order.len() - from > 1 {
+                            // (Salt, then slot: the order of the key salt << 32 | slot.)
+                            // SAFETY: these are this shard's events, whose messages no other
+                            // shard touches.
+                            order[from..].sort_unstable_by_key(|&slot| (unsafe { msgs.salt(slot) }, slot));
+                        }
+                        if order.len() >= CHUNK {
+                            self.hop_all(&order, now, msgs, prefetch, x);
+                            order.clear();
+                        }
+                    }
+                }
+            }
+            self.hop_all(&order, now, msgs, prefetch, x);
+            (self.head, self.touched, self.summary) = (head, touched, summary);
+        }
+        due.clear();
+        (self.due, self.order) = (due, order);
+    }
+
+    /// The messages in `order` (slots), in that order, at `now`: each routes, takes the first
+    /// free (or first freed) channel among its candidates and is filed at the next router, or
+    /// is delivered.
+    fn hop_all<R: Routing>(&mut self, order: &[u32], now: u64, msgs: Messages, prefetch: bool, x: &Ctx<R>) {
         const AHEAD: usize = 8;
         // (The fields apart, as locals: the compiler then keeps them in registers across the
         // calls into the routing.)
@@ -303,7 +440,6 @@ impl Shard<'_> {
             first,
             lanes,
             events,
-            due,
             cands,
             flit_hops,
             gaps,
@@ -311,16 +447,15 @@ impl Shard<'_> {
             wraps,
             away,
             delivered,
+            ..
         } = self;
         let (first, routers) = (*first, routers.clone());
         let mut hops = 0u64;
-        due.sort_unstable();
-        for (i, &ev) in due.iter().enumerate() {
-            if prefetch && let Some(&ahead) = due.get(i + AHEAD) {
-                msgs.prefetch(ahead as u32);
+        for (i, &slot) in order.iter().enumerate() {
+            if prefetch && let Some(&ahead) = order.get(i + AHEAD) {
+                msgs.prefetch(ahead);
             }
-            let slot = ev as u32;
-            // SAFETY: `ev` is this shard's event for the message in `slot`.
+            // SAFETY: the message in `slot` has its one event at this shard's router.
             let m = unsafe { msgs.get(slot) };
             let lanes_now = &**lanes;
             // UGAL's queue: the cycles a channel is already granted ahead of the clock (the
@@ -339,7 +474,7 @@ impl Shard<'_> {
                 } else {
                     m.tail_at + 1
                 };
-                delivered.push((ev, at));
+                delivered.push((((m.salt as u64) << 32) | slot as u64, at));
                 continue;
             }
             let c = choose(cands.as_slice(), m.salt, m.hops, now, |c| lanes[(c - first) as usize].free_at);
@@ -379,6 +514,7 @@ impl Shard<'_> {
             m.hops += 1;
             m.at = channel.dst;
             if start < NEVER {
+                let ev = event(x.by_router, channel.dst, m.salt, slot);
                 if routers.contains(&channel.dst) {
                     events.push(start + 1, ev);
                 } else {
@@ -386,7 +522,6 @@ impl Shard<'_> {
                 }
             }
         }
-        due.clear();
         *flit_hops += hops;
     }
 }
