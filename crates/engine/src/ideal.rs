@@ -199,7 +199,7 @@ pub fn run<R: Routing + Sync>(net: &Network, routing: &R, pattern: &Pattern, spe
 }
 
 /// [`run`], grouping a cycle's events by router (see the module's "Order") as `by_router` says
-/// (`None`: on shards of [`BY_ROUTER`] routers or more), wherever the routing allows it: tests
+/// (`None`: on shards of 4,096 routers or more), wherever the routing allows it: tests
 /// take both orders on small networks.
 pub fn run_as<R: Routing + Sync>(
     net: &Network,
