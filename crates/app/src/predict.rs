@@ -482,11 +482,15 @@ struct FlowsOf {
 /// where each output queue would see its own share, and are one queue's servers on the VC
 /// router).
 fn flows_of(spec: &crate::Spec) -> Result<FlowsOf> {
+    let spec = crate::Spec { model: None, ..spec.clone() };
+    flows_at(spec.resolve()?.sim)
+}
+
+/// [`flows_of`] a point already resolved.
+fn flows_at(sim: netwrap_sim::Resolved) -> Result<FlowsOf> {
     use crate::error::spec_error;
     use netwrap_engine::traffic::MessageSize;
     use netwrap_sim::routes::QueueChoice;
-    let spec = crate::Spec { model: None, ..spec.clone() };
-    let sim = spec.resolve()?.sim;
     if let Some(refusal) = network_refusal(&sim) {
         return Err(refusal.error("model network: "));
     }
@@ -793,11 +797,21 @@ pub struct WormNetworkOf {
 /// rate when `None`): the ideal switch's ([`network_queues`]) or, with `--router vc`, the
 /// virtual-channel router's ([`worm_network`]).
 pub fn network(spec: &crate::Spec, rates: Option<&[f64]>) -> Result<NetworkCurve> {
+    network_curve(flows_of(spec)?, rates)
+}
+
+/// [`network`] of a point already resolved (a sweep's, [`crate::Point`]'s `job.sim`): the
+/// same curve, at `rates` or else at the point's own rate.
+pub fn network_at(sim: &netwrap_sim::Resolved, rates: Option<&[f64]>) -> Result<NetworkCurve> {
+    network_curve(flows_at(sim.clone())?, rates)
+}
+
+/// [`network`] from a point's flows.
+fn network_curve(f: FlowsOf, rates: Option<&[f64]>) -> Result<NetworkCurve> {
     enum Model {
         Ideal(netwrap_model::network::NetworkQueues),
         Vc(netwrap_model::network::wormhole::WormNetwork),
     }
-    let f = flows_of(spec)?;
     let (model, load_method, sim, exp) = if f.sim.router.vc().is_some() {
         let WormNetworkOf { model, method, point, experiment } = worm_links(f)?;
         (Model::Vc(model), method, point, experiment)

@@ -403,6 +403,7 @@ pub fn write(data: &Data) -> String {
         Data::Rings(rows) => write_plain(rows),
         Data::Designs(rows) => write_plain(rows),
         Data::Feedback(rows) => write_plain(rows),
+        Data::Accuracy(rows) => write_plain(rows),
     }
 }
 
@@ -418,6 +419,7 @@ pub fn read(kind: Kind, text: &str) -> anyhow::Result<Data> {
         Kind::Rings => Data::Rings(read_plain(text)?),
         Kind::Designs => Data::Designs(read_plain(text)?),
         Kind::Feedback => Data::Feedback(read_plain(text)?),
+        Kind::Accuracy => Data::Accuracy(read_plain(text)?),
     })
 }
 

@@ -298,6 +298,104 @@ impl Legs {
         (target, switched)
     }
 
+    /// A lower bound on the frontier entries ([`crate::metrics::walk_leg`]'s routing decisions)
+    /// that walking `flows` — (source router, destination terminal), each walked through every
+    /// one of `vias` ([`Legs::intermediates`]) unless [`Legs::local`], each leg with `salts`
+    /// salts — takes, or `None` when computing it would cost more than `budget` steps.
+    ///
+    /// A leg walked level by level routes at least one entry a level, and it takes at least as
+    /// many levels as the shortest path it follows has hops, plus one: the first leg from r to
+    /// the routers where the intermediate v counts as reached (its router, or with `Via::Group`
+    /// its group), A_v, at least d(r, A_v) + 1; the second from the router of A_v it landed
+    /// on to the destination's router, at least d(A_v, r_d) + 1 (breadth-first distances,
+    /// forwards and backwards from A_v). A walk that must take more than its limit is refused
+    /// before it starts with the same verdict it would reach at the limit.
+    pub fn least_work(
+        &self,
+        net: &Network,
+        vias: &[(TerminalId, f64)],
+        salts: u64,
+        flows: &[(RouterId, TerminalId)],
+        budget: u64,
+    ) -> Option<f64> {
+        let r = net.routers() as usize;
+        // The arrival sets, each with the number of intermediates that share it.
+        let mut sets: Vec<(Vec<RouterId>, u64)> = Vec::new();
+        let steps = (vias.len() as u64).saturating_mul(r as u64 + net.channels().len() as u64);
+        if steps > budget || self.router_of.is_empty() {
+            return None;
+        }
+        for &(v, _) in vias {
+            let set: Vec<RouterId> = (0..net.routers()).filter(|&a| self.arrived(a, v)).collect();
+            match sets.iter_mut().find(|(s, _)| *s == set) {
+                Some(e) => e.1 += 1,
+                None => sets.push((set, 1)),
+            }
+        }
+        // The flows that leave their minimal path, counted by source router and by the
+        // destination's router; a local one takes at least one entry.
+        let (mut from, mut to) = (vec![0u64; r], vec![0u64; r]);
+        let (mut walked, mut local) = (0u64, 0u64);
+        for &(src, d) in flows {
+            if self.local(src, d) {
+                local += 1;
+            } else {
+                walked += 1;
+                from[src as usize] += 1;
+                to[self.router_of[d as usize] as usize] += 1;
+            }
+        }
+        let (start, srcs) = crate::graph::in_lists(net);
+        let mut dist = vec![crate::graph::UNREACHED; r];
+        let mut queue: Vec<RouterId> = Vec::with_capacity(r);
+        let mut bfs = |set: &[RouterId], backwards: bool, dist: &mut Vec<u32>| {
+            dist.fill(crate::graph::UNREACHED);
+            queue.clear();
+            for &a in set {
+                dist[a as usize] = 0;
+                queue.push(a);
+            }
+            let mut head = 0;
+            while head < queue.len() {
+                let x = queue[head];
+                head += 1;
+                let next = dist[x as usize] + 1;
+                let mut visit = |y: RouterId| {
+                    if dist[y as usize] == crate::graph::UNREACHED {
+                        dist[y as usize] = next;
+                        queue.push(y);
+                    }
+                };
+                if backwards {
+                    for &y in &srcs[start[x as usize] as usize..start[x as usize + 1] as usize] {
+                        visit(y);
+                    }
+                } else {
+                    for c in net.out_channels(x) {
+                        visit(net.channel(c).dst);
+                    }
+                }
+            }
+        };
+        let weighted = |count: &[u64], dist: &[u32]| -> f64 {
+            count
+                .iter()
+                .zip(dist)
+                .filter(|&(_, &d)| d != crate::graph::UNREACHED)
+                .map(|(&n, &d)| n as f64 * d as f64)
+                .sum()
+        };
+        let mut least = local as f64 * salts as f64;
+        for (set, shared) in &sets {
+            bfs(set, true, &mut dist);
+            let first = weighted(&from, &dist);
+            bfs(set, false, &mut dist);
+            let second = weighted(&to, &dist);
+            least += (*shared * salts) as f64 * (2.0 * walked as f64 + first + second);
+        }
+        Some(least)
+    }
+
     /// The intermediates a message may draw (non-minimal paths), as one terminal per router
     /// with the chance of drawing that router's terminals (the first leg's route and its end depend only on the
     /// intermediate's router): what exact loads and the static check walk.

@@ -30,6 +30,8 @@ pub enum Data {
     Designs(Vec<DesignRow>),
     /// The feedback model against the open one (the homework's Ex 8).
     Feedback(Vec<FeedbackRow>),
+    /// The per-channel model against simulation, case by case and load by load.
+    Accuracy(Vec<AccuracyRow>),
 }
 
 /// The form of a page's [`Data`] (its variant), to read an earlier run's data back as.
@@ -45,6 +47,7 @@ pub enum Kind {
     Rings,
     Designs,
     Feedback,
+    Accuracy,
 }
 
 macro_rules! variants {
@@ -77,6 +80,7 @@ variants! {
     Rings(Vec<RingRow>) => rings,
     Designs(Vec<DesignRow>) => designs,
     Feedback(Vec<FeedbackRow>) => feedback,
+    Accuracy(Vec<AccuracyRow>) => accuracy,
 }
 
 fn wrong(wanted: Kind, got: Kind) -> Error {
@@ -338,4 +342,38 @@ pub struct FeedbackRow {
     pub processor_utilization: f64,
     pub latency_open: Option<f64>,
     pub slope: f64,
+}
+
+/// One case of the model's characterisation at one load, or a case the model refuses
+/// (`refused` its reason, the numbers empty): the network, its routing and pattern, the
+/// router, and at the offered load ρ (a fraction of the model's bandwidth bound, where the
+/// busiest channel or link would carry one flit a cycle unblocked) the simulated latency with
+/// its 95% half-width and the model's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AccuracyRow {
+    /// The family and size, as `netwrap sim` names it (`torus k=8 n=2`).
+    pub network: String,
+    /// The routing algorithm.
+    pub routing: String,
+    /// The destination pattern.
+    pub pattern: String,
+    /// `ideal`, `wormhole` or `vct`.
+    pub router: String,
+    /// Offered load as a fraction of the model's bandwidth bound.
+    pub rho: Option<f64>,
+    /// Messages a terminal creates per cycle.
+    pub rate: Option<f64>,
+    /// The simulated latency (none where the run did not settle).
+    pub latency: Option<f64>,
+    /// Its 95% confidence half-width (none where too few batches give an honest one).
+    pub latency_ci95: Option<f64>,
+    /// The run's verdict (`ok`: settled below saturation; `saturated`, `limit-reached`,
+    /// `deadlock`, `not-steady`).
+    pub verdict: Option<String>,
+    /// The model's latency (none where it saturates).
+    pub model_latency: Option<f64>,
+    /// The model's own saturation (its highest rate) as a fraction of the bandwidth bound.
+    pub model_saturation: Option<f64>,
+    /// Why the model does not describe the case (empty where it does).
+    pub refused: String,
 }

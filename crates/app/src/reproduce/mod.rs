@@ -14,6 +14,7 @@
 //! (`topology.family`, `topology.k`, …), so that every cell of a page's data is a number, a
 //! word or empty.
 
+mod accuracy;
 mod agarwal;
 mod collectives;
 mod data;
@@ -23,8 +24,8 @@ mod today;
 
 pub use agarwal::model_title;
 pub use data::{
-    ChannelRow, Data, DesignRow, FeedbackRow, Kind, ModelPoint, ModuleRow, NetworkRow, Params, RingRow, Runs,
-    TableIIRow,
+    AccuracyRow, ChannelRow, Data, DesignRow, FeedbackRow, Kind, ModelPoint, ModuleRow, NetworkRow, Params,
+    RingRow, Runs, TableIIRow,
 };
 pub use others::{
     FAMILIES, NS_PER_CYCLE, OpenPoint, SizePoint, THREAD_NETWORKS, TRAFFICS, base_latencies, family_label,
@@ -56,6 +57,8 @@ pub enum Paper {
     PetriniVanneschi,
     /// Thakur, Rabenseifner & Gropp 2005, MPICH's collectives.
     Thakur,
+    /// netwrap's own models characterised against its simulator (issue 23).
+    Netwrap,
 }
 
 impl Paper {
@@ -70,6 +73,7 @@ impl Paper {
             Paper::Kim => "Kim, Dally, Scott & Abts 2008",
             Paper::PetriniVanneschi => "Petrini & Vanneschi 1997",
             Paper::Thakur => "Thakur, Rabenseifner & Gropp 2005",
+            Paper::Netwrap => "netwrap's models against its simulator",
         }
     }
 }
@@ -96,6 +100,7 @@ impl Item {
     pub fn full_title(&self) -> String {
         match self.paper {
             Paper::Homework => format!("The homework's {}", self.title),
+            Paper::Netwrap => format!("netwrap: {}", self.title),
             p => format!("{} {}", p.name(), self.title),
         }
     }
@@ -202,6 +207,14 @@ fn invalid(message: String) -> Error {
     Error::Invalid(message)
 }
 
+/// An error about the experiment file `name`, naming it.
+fn in_file(name: &str, e: Error) -> Error {
+    match e {
+        Error::Invalid(m) => invalid(format!("in {EXPERIMENT_DIR}/{name}.toml: {m}")),
+        other => other,
+    }
+}
+
 /// The folder of the experiment files, in the repository.
 pub const EXPERIMENT_DIR: &str = "crates/app/experiments";
 
@@ -230,6 +243,9 @@ pub const EXPERIMENTS: &[(&str, &str)] = embedded![
     "kary-ntree",
     "allreduce-crossover",
     "alltoall-bisection",
+    "accuracy-ideal",
+    "accuracy-wormhole",
+    "accuracy-vct",
 ];
 
 /// The text of the experiment file `name` (as in [`EXPERIMENTS`]).
@@ -302,26 +318,35 @@ impl<'a> Ctx<'a> {
         Ok(done.iter().flat_map(|(p, s)| ChannelRow::of(p, s)).collect())
     }
 
-    fn simulate(
-        &self,
-        name: &'static str,
-        thin: u64,
-        channels: bool,
-    ) -> Result<(Sweep, Vec<(Point, Simulation)>)> {
+    /// Whether runs are quick ([`quicken`]).
+    pub fn quick(&self) -> bool {
+        self.quick
+    }
+
+    /// The sweep of the experiment file `name` (of [`EXPERIMENTS`]), for a page that makes
+    /// its points from it (and runs them with [`Ctx::run`]).
+    pub fn sweep(&self, name: &'static str) -> Result<Sweep> {
         let text = experiment(name).ok_or_else(|| invalid(format!("no experiment {name}")))?;
-        let context = |e: Error| match e {
-            Error::Invalid(m) => invalid(format!("in {EXPERIMENT_DIR}/{name}.toml: {m}")),
-            other => other,
-        };
-        let sweep = Sweep::from_toml(text).map_err(context)?;
-        let thin = if self.quick { thin.max(1) } else { 1 };
-        let mut points = sweep.points_where(|i| i % thin == 0).map_err(context)?;
+        Sweep::from_toml(text).map_err(|e| in_file(name, e))
+    }
+
+    /// Runs `points` of the experiment file `name` (quickened in a quick run); a point that
+    /// fails fails the page.
+    pub fn run(&self, name: &'static str, mut points: Vec<Point>) -> Result<Vec<(Point, Simulation)>> {
         if self.quick {
             for p in &mut points {
                 quicken(&mut p.job.sim.run);
             }
         }
-        let record = Record { channels, ..Record::default() };
+        self.run_as_given(name, points, Record::default())
+    }
+
+    fn run_as_given(
+        &self,
+        name: &'static str,
+        points: Vec<Point>,
+        record: Record,
+    ) -> Result<Vec<(Point, Simulation)>> {
         let results = (self.runner)(&points, record);
         let mut done = Vec::new();
         for (p, r) in points.into_iter().zip(results) {
@@ -332,6 +357,24 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        Ok(done)
+    }
+
+    fn simulate(
+        &self,
+        name: &'static str,
+        thin: u64,
+        channels: bool,
+    ) -> Result<(Sweep, Vec<(Point, Simulation)>)> {
+        let sweep = self.sweep(name)?;
+        let thin = if self.quick { thin.max(1) } else { 1 };
+        let mut points = sweep.points_where(|i| i % thin == 0).map_err(|e| in_file(name, e))?;
+        if self.quick {
+            for p in &mut points {
+                quicken(&mut p.job.sim.run);
+            }
+        }
+        let done = self.run_as_given(name, points, Record { channels, ..Record::default() })?;
         Ok((sweep, done))
     }
 }
@@ -343,6 +386,7 @@ pub fn items() -> Vec<Item> {
     all.extend(homework::items());
     all.extend(today::items());
     all.extend(collectives::items());
+    all.extend(accuracy::items());
     all
 }
 
@@ -409,7 +453,8 @@ mod tests {
     #[test]
     fn pages_without_simulation_pass_their_checks() {
         let mut ctx = Ctx::with_runner(true, |_, _| panic!("nothing to simulate"));
-        for item in items().iter().filter(|i| !matches!(i.kind, Kind::Runs | Kind::Channels)) {
+        for item in items().iter().filter(|i| !matches!(i.kind, Kind::Runs | Kind::Channels | Kind::Accuracy))
+        {
             let data = item.data(&mut ctx).unwrap();
             let page = item.page(&data).unwrap();
             assert_eq!(page.tally().fail, 0, "{}: {:?}", item.id, page.claims);

@@ -343,7 +343,7 @@ fn mesh_spec(switching: &str, rho: f64) -> Spec {
 /// saturation on their fat-trees) — plus the simulation's 95% interval (40,000 messages,
 /// seed 1), on the 8-ary 2-cube torus (dateline over 2 VCs) and mesh and the 64-processor
 /// fat-tree, both switchings, at the busiest-channel utilisations listed; and where it does
-/// not, as docs/models.md's table shows: the wormhole model, one server a physical channel,
+/// not, as the page `netwrap reproduce netwrap-model-accuracy` shows: the wormhole model, one server a physical channel,
 /// saturates below ρ = 0.4 on the torus and the mesh, where the router, whose second VC lets
 /// a worm pass one blocked, carries ρ = 0.4 with a settled latency. Measured: torus ρ = 0.1
 /// 26.41 ± 0.12 against 26.30 (wormhole) and 25.66 (cut-through); mesh ρ = 0.1–0.3 wormhole

@@ -6,6 +6,7 @@
 //! files. With `replot`, the data are read back from the CSV an earlier run wrote, so the
 //! pictures and pages are redrawn without simulating.
 
+mod accuracy;
 mod agarwal;
 mod homework;
 mod others;
@@ -230,6 +231,7 @@ fn pictures(item: &Item, data: &Data) -> anyhow::Result<Pictures> {
         "petrini-vanneschi-1997-kary-ntree" => others::kary_ntree(data.runs()?),
         "thakur-2005-allreduce-crossover" => others::allreduce_crossover(data.runs()?),
         "thakur-2005-alltoall-bisection" => others::alltoall_bisection(data.runs()?),
+        "netwrap-model-accuracy" => accuracy::model_accuracy(data.accuracy()?),
         // Tables and single numbers.
         _ => Ok(Vec::new()),
     }

@@ -228,6 +228,13 @@ fn sim_answers_every_input_honestly() {
         // A single run's error is its own, not "point 0 of the sweep failed" (the Midimew's
         // routing chooses by queue state: found once the network is built).
         case(2, Err, "netwrap: error: model: the papers' models are for", &["sim", "--model", "midimew"]),
+        // Valiant's paths on the 1,056-node dragonfly: too many to walk for the model, refused
+        // before the walk (which used to take 8.5 s to reach its limit), with the reason.
+        case(2, Err, "the per-channel model (`netwrap model network`) does not apply either: the flows are not known: too much work", &["sim", "--model", "--routing", "valiant", "dragonfly", "--p", "4"]),
+        case(2, Err, "model network: the flows are not known: too much work", &["model", "network", "--routing", "valiant", "dragonfly", "--p", "4"]),
+        // The exact loads' walk is not begun: its least work (each leg as long as the shortest
+        // path) already passes the limit.
+        case(0, Out, "takes at least 4.0e8 routing decisions (each leg at least as long as the shortest path)", &["topo", "--routing", "valiant", "dragonfly", "--p", "4"]),
         // Extreme but valid runs.
         case(0, Out, "effective l = 0.0156", &["sim", "--locality", "1e-300", "--messages", "200"]),
         // A warm-up is a least: the steady-state test grows one the transient outlasts.

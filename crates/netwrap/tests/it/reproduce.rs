@@ -39,6 +39,7 @@ fn same_when_quick(id: &str) -> bool {
         "raghunath-ranade-1995-fig-8",
         "kim-2008-dragonfly-routing",
         "petrini-vanneschi-1997-kary-ntree",
+        "netwrap-model-accuracy",
     ];
     !simulated_in_full.contains(&id)
 }
