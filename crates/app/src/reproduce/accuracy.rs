@@ -1,4 +1,4 @@
-//! The per-channel model (`netwrap model network`) against simulation, issue 23 item 4's
+//! The per-channel model (`netwrap model network`) against simulation, netwrap's
 //! "errors stated, not hidden": every family on a small instance, under uniform traffic,
 //! transpose, bit-complement and a hot spot, on the ideal switch (Agarwal 1991 eqs. 3–8 on
 //! every channel) and the virtual-channel router under wormhole and virtual cut-through
@@ -361,13 +361,13 @@ fn page(data: &[AccuracyRow]) -> Result<Page> {
         |list: &[String], known: &[&str]| list.iter().all(|n| known.iter().any(|k| n.starts_with(k)));
     let ideal = if fail.is_empty() && refused.is_empty() {
         Claim::new(
-            "issue 23: within 10% of simulation up to ρ = 0.6 on the ideal switch for every family under uniform traffic",
+            "netwrap's aim: within 10% of simulation up to ρ = 0.6 on the ideal switch for every family under uniform traffic",
             format!("holds on all of {}", hold.join(", ")),
             true,
         )
     } else {
         Claim::differs(
-            "issue 23: within 10% of simulation up to ρ = 0.6 on the ideal switch for every family under uniform traffic",
+            "netwrap's aim: within 10% of simulation up to ρ = 0.6 on the ideal switch for every family under uniform traffic",
             format!(
                 "holds on {}; does not hold on {}; refused on {} (next hops chosen by queue state: the flows depend on the load)",
                 list(&hold),
@@ -392,13 +392,13 @@ fn page(data: &[AccuracyRow]) -> Result<Page> {
     );
     let vc = if vc_all {
         Claim::new(
-            "issue 23: within 10% up to ρ = 0.6 on the VC router for tori, meshes and fat-trees under uniform traffic",
+            "netwrap's aim: within 10% up to ρ = 0.6 on the VC router for tori, meshes and fat-trees under uniform traffic",
             vc_text,
             true,
         )
     } else {
         Claim::differs(
-            "issue 23: within 10% up to ρ = 0.6 on the VC router for tori, meshes and fat-trees under uniform traffic",
+            "netwrap's aim: within 10% up to ρ = 0.6 on the VC router for tori, meshes and fat-trees under uniform traffic",
             vc_text,
             // As documented: the VC router's model holds to ρ = 0.6 on none of them, under
             // either switching (a model that came to hold on one fails this check, for the
@@ -412,7 +412,7 @@ fn page(data: &[AccuracyRow]) -> Result<Page> {
         all.iter().filter(|c| c.refused().is_some_and(|w| short(w) == "see below")).map(Case::name).collect();
     let adaptive = all.iter().filter(|c| c.routing == "ugal-local").all(|c| c.refused().is_some());
     let covers = Claim::new(
-        "issue 23: the cases the model does not cover (adaptive routing whose path mix depends on load) are named",
+        "netwrap's aim: the cases the model does not cover (adaptive routing whose path mix depends on load) are named",
         format!(
             "{} of {} cases refused, each for a routing that chooses by queue state or offers overlapping sets of next hops{}; UGAL refused on every router: {adaptive}",
             all.iter().filter(|c| c.refused().is_some()).count(),
@@ -444,7 +444,7 @@ fn page(data: &[AccuracyRow]) -> Result<Page> {
     );
     let notes = vec![
         Note::Text(
-            "**Where issue 23's statements do not hold** (the first two checks above; they check that what does not hold is what this note says, so that a change shows). On the ideal switch under uniform traffic the per-channel model holds to ρ = 0.6 on every family it models but the 6-cube, where it is 11.5% low at ρ = 0.5 (and the bidirectional torus, at the edge at ρ = 0.6: 11.5% low, inside 10% plus the interval in the full run, outside it in a quick run's shorter runs); it refuses the fat-tree and the HyperX, whose routings choose among next hops by queue state, so that the flows that would feed it depend on the load. On the VC router it holds to ρ = 0.6 on none of the tori, the mesh and the fat-tree under either switching: the model makes each physical channel one server whatever its virtual channels, so under wormhole it runs high or saturates early on the direct networks (and runs low on the two-VC fat-tree), and under cut-through it frees every channel behind a blocked packet and runs low.\n"
+            "**Where netwrap's aims do not hold** (the first two checks above; they check that what does not hold is what this note says, so that a change shows). On the ideal switch under uniform traffic the per-channel model holds to ρ = 0.6 on every family it models but the 6-cube, where it is 11.5% low at ρ = 0.5 (and the bidirectional torus, at the edge at ρ = 0.6: 11.5% low, inside 10% plus the interval in the full run, outside it in a quick run's shorter runs); it refuses the fat-tree and the HyperX, whose routings choose among next hops by queue state, so that the flows that would feed it depend on the load. On the VC router it holds to ρ = 0.6 on none of the tori, the mesh and the fat-tree under either switching: the model makes each physical channel one server whatever its virtual channels, so under wormhole it runs high or saturates early on the direct networks (and runs low on the two-VC fat-tree), and under cut-through it frees every channel behind a blocked packet and runs low.\n"
                 .into(),
         ),
         Note::Text(

@@ -57,7 +57,7 @@ pub enum Paper {
     PetriniVanneschi,
     /// Thakur, Rabenseifner & Gropp 2005, MPICH's collectives.
     Thakur,
-    /// netwrap's own models characterised against its simulator (issue 23).
+    /// netwrap's own models characterised against its simulator.
     Netwrap,
 }
 
