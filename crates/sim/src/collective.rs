@@ -164,7 +164,7 @@ fn place(
 }
 
 /// Which node runs each of a trace's `ranks` ranks (a netrace trace's nodes, an MPI dump's
-/// ranks) on `topology` under `t`'s placement, by the rule collectives follow ([`place`]): a
+/// ranks) on `topology` under `t`'s placement, by the rule collectives follow (`place`): a
 /// block placement lays the ranks, in row-major order, on the cube's router coordinates.
 pub fn trace_placement(
     t: &crate::resolved::TraceInput,

@@ -585,7 +585,7 @@ impl CollectiveSpec {
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 pub enum TraceKind {
-    /// netwrap's CSV: id,cycle,source,destination,size[,after,wait,salt], network nodes.
+    /// netwrap's CSV: id, cycle, source, destination, size (after, wait, salt optional), network nodes.
     Csv,
     /// netwrap's JSON lines, one record an object, the CSV's keys.
     Jsonl,
