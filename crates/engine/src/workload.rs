@@ -863,6 +863,7 @@ mod tests {
             let n: usize = creations(m, o, 16, t).iter().map(Vec::len).sum();
             let expected = m * 16.0 * t as f64;
             let sd = (16.0 * count_variance(o.burst, idle, p, t as f64)).sqrt();
+            eprintln!("on/off {o:?}: {n} messages, expected {expected} ± {sd:.0} (1 sd)");
             assert!(
                 (n as f64 - expected).abs() < 4.0 * sd,
                 "{o:?}: {n} messages, expected {expected} ± {sd}"
@@ -894,6 +895,7 @@ mod tests {
             let n = x.len() as f64;
             let got = x.iter().sum::<f64>() / n;
             let se = (mean * (mean - 1.0) / n).sqrt();
+            eprintln!("{what}: mean {got:.3} over {n} spells, expected {mean} ± {se:.3} (1 se)");
             assert!(
                 n > 10_000.0 && (got - mean).abs() < 4.0 * se,
                 "{what}: mean {got} of {n}, expected {mean} ± {se}"

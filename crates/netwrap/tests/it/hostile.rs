@@ -272,6 +272,7 @@ fn sim_answers_every_input_honestly() {
         case(2, Err, "below one message in 10^6 bursts it is refused", &["sim", "--interval", "on-off", "--burst", "4", "--idle", "1e12", "--rate", "1e-300"]),
         case(2, Err, "the largest rate such a source offers is burst/(burst + 1)", &["sim", "--interval", "on-off", "--burst", "4", "--rate", "0.95"]),
         case(2, Err, "less than m = 1", &["sim", "--interval", "on-off", "--burst", "4", "--idle", "4", "--rate", "1"]),
+        case(2, Err, "an on/off source sends in bursts", &["sim", "--interval", "on-off", "--burst", "4", "--model"]),
         case(0, Out, "sources: on/off", &["sim", "--interval", "on-off", "--burst", "1e12", "--idle", "1", "--rate", "0.01", "--messages", "100"]),
         // Standard traces that are not: endless, empty, or not a trace at all.
         case(2, Err, "header (byte 0): magic number 0x00000000", &["sim", "--trace", "/dev/zero", "--trace-format", "netrace"]),
