@@ -504,4 +504,4 @@ def test_bursty_sources_and_standard_traces_equal_the_command_line(cli):
                             "workload": {"trace": dump, "trace-format": "dumpi", "flit-bytes": 16}})
     assert got == cli.json("sim", "ring", "--k", "4", "--trace", dump, "--trace-format", "dumpi",
                            "--flit-bytes", "16")
-    assert got["report"]["completion"] == 105
+    assert got["completion"] == 105
