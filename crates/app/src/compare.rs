@@ -160,6 +160,12 @@ fn paper_unavailable(spec: &Resolved) -> Option<String> {
                 .into(),
         );
     }
+    if let Source::Open { interval: netwrap_engine::params::Interval::OnOff, .. } = spec.workload.source {
+        return Some(
+            "the papers' models (Agarwal 1991, Kruskal & Snir, Greenberg & Guan) take independent (Bernoulli) arrivals, and an on/off source sends in bursts"
+                .into(),
+        );
+    }
     if spec.replies() {
         return Some(
             "netwrap's models carry no replies: the request network's model applies with --reply-size 0 (the memory answers without a message)".into(),

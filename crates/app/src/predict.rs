@@ -294,6 +294,13 @@ pub fn network_refusal(sim: &netwrap_sim::Resolved) -> Option<Refusal> {
                 "the model's arrivals are Bernoulli (geometric intervals); periodic intervals are not modelled",
             ));
         }
+        Source::Open { interval: Interval::OnOff, .. } => {
+            return Some(Refusal::new(
+                "workload.processor.interval",
+                &[],
+                "the model's arrivals are Bernoulli (geometric intervals); an on/off source's bursts are not modelled",
+            ));
+        }
         Source::Threads { .. } => {
             return Some(Refusal::new(
                 "workload.processor.threads",

@@ -108,9 +108,15 @@ pub struct CollectiveMetrics {
 }
 
 impl CollectiveMetrics {
-    /// Those of `s`, if it ran a collective.
+    /// Those of `s`, if it ran a collective; a netrace trace's or an MPI dump's completion
+    /// alone.
     pub fn of(s: &Simulation) -> Option<CollectiveMetrics> {
         let rep = &s.result.report;
+        if let netwrap_sim::Source::Trace(t) = &s.result.point.workload.source
+            && t.format.ranked()
+        {
+            return Some(CollectiveMetrics { completion: rep.completion, ..CollectiveMetrics::default() });
+        }
         let c = rep.collective.as_ref()?;
         Some(CollectiveMetrics {
             completion: rep.completion,

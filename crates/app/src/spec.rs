@@ -107,7 +107,8 @@ impl Spec {
     pub fn resolve(&self) -> Result<Job> {
         let sim = self.sim.resolve()?;
         if let Some(m) = &self.model {
-            if let Source::Trace(path) = &sim.workload.source {
+            if let Source::Trace(t) = &sim.workload.source {
+                let path = &t.path;
                 return Err(spec_error(
                     "model",
                     &["workload.trace"],

@@ -62,8 +62,8 @@ use crate::stats::{Measured, Series, SeriesBucket};
 use crate::traffic::MessageSize;
 use netwrap_topo::{ChannelId, Network, TerminalId};
 pub use params::{
-    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, Stages,
-    Switching, Threads, VcChoice, VcParams,
+    Allocator, Arbitration, Avoidance, DatelineClass, Ejection, EngineKind, Interval, MAX_VC_PARAM, OnOff,
+    Stages, Switching, Threads, VcChoice, VcParams,
 };
 use serde::Serialize;
 pub(crate) use workload::Births;

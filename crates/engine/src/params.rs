@@ -349,6 +349,56 @@ pub enum Interval {
     Geometric,
     /// A constant 1/m cycles (Raghunath & Ranade 1995 §6.2's periodic model).
     Periodic,
+    /// Bursty, open loop only: a two-state Markov (on/off) source, on for bursts of mean
+    /// --burst cycles and off for idle spells of mean --idle cycles, a Bernoulli trial each
+    /// cycle while on; the long-run rate is m ([`OnOff`]).
+    OnOff,
+}
+
+/// An on/off source's sojourns ([`Interval::OnOff`]; see [`crate::workload`]): each terminal
+/// is a two-state Markov chain stepped once a cycle, on for a geometric number of cycles of
+/// mean `burst` (≥ 1), then off for a geometric number of mean `idle` (≥ 1); while on it
+/// creates a message each cycle with probability p = m·(burst + idle)/burst, so that its
+/// long-run rate is m.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct OnOff {
+    /// Mean cycles on, at least 1.
+    pub burst: f64,
+    /// Mean cycles off, at least 1; `None`: whatever makes p = 1 at the rate, burst·(1 − m)/m
+    /// (a message every cycle while on, so a burst is a train of back-to-back messages).
+    pub idle: Option<f64>,
+}
+
+impl OnOff {
+    /// The mean idle spell and the probability of a message in an on cycle at long-run rate
+    /// `m`; `Err` says why they do not exist (p above 1, a derived idle spell below a cycle),
+    /// or why the source is refused: a message in fewer than one burst in 10^6 (p·burst below
+    /// 10^-6; the source is stepped burst by burst, so that would cost a million steps a
+    /// message).
+    pub fn at(&self, m: f64) -> Result<(f64, f64), String> {
+        let b = self.burst;
+        let idle = self.idle.unwrap_or(b * (1.0 - m) / m);
+        if self.idle.is_none() && idle < 1.0 {
+            return Err(format!(
+                "a message every cycle of a burst of mean {b} cycles needs idle spells of mean {idle:.4} cycles at m = {m}, less than one cycle: the largest rate such a source offers is burst/(burst + 1) = {:.4}",
+                b / (b + 1.0)
+            ));
+        }
+        let p = m * (b + idle) / b;
+        if p > 1.0 + 1e-12 {
+            return Err(format!(
+                "bursts of mean {b} cycles and idle spells of mean {idle} cycles offer at most burst/(burst + idle) = {:.4} messages a cycle (one every cycle while on), less than m = {m}",
+                b / (b + idle)
+            ));
+        }
+        if p * b < 1e-6 {
+            return Err(format!(
+                "at m = {m}, bursts of mean {b} cycles hold a message once in {:.3e} on average (p·burst = {p:.3e}): an on/off source is stepped burst by burst, and below one message in 10^6 bursts it is refused; lengthen the bursts or raise the rate",
+                1.0 / (p * b)
+            ));
+        }
+        Ok((idle, p.min(1.0)))
+    }
 }
 
 /// Which engine runs the ideal switch.

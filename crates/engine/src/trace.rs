@@ -38,14 +38,13 @@ pub struct TraceRecord {
     pub salt: Option<u32>,
 }
 
-/// A trace's records, read in order.
-type Records = Box<dyn Iterator<Item = TraceRecord> + Send>;
-
 /// The records of a trace to replay, in order (ids 0, 1, 2, …, cycles nondecreasing, every
-/// `after` an earlier id, nodes within the network: the caller checks them), read by one run.
+/// `after` an earlier id, nodes within the network: the caller checks them), read by one run;
+/// or a trace's dependency graph as nodes ([`TraceSource::graph`]: a record may wait for
+/// several others, through joins).
 #[derive(Clone)]
 pub struct TraceSource {
-    records: Arc<Mutex<Option<Records>>>,
+    records: Arc<Mutex<Option<crate::deps::Nodes>>>,
     /// The largest `id − after` of a dependent record (0 without any): how far ahead of its
     /// creations a replay reads.
     pub distance: u64,
@@ -61,13 +60,24 @@ impl TraceSource {
         distance: u64,
         records: impl Iterator<Item = TraceRecord> + Send + 'static,
     ) -> Self {
-        TraceSource { records: Arc::new(Mutex::new(Some(Box::new(records)))), distance, name: name.into() }
+        Self::graph(name, distance, records.map(crate::deps::Node::from))
+    }
+
+    /// A trace given as the dependency-driven source's nodes ([`crate::deps::Node`]: ids 0, 1,
+    /// 2, …, independent nodes' cycles nondecreasing, every `after` an earlier id at most
+    /// `distance` back, nodes within the network: the caller checks them), such as a trace
+    /// whose messages wait for several others (netrace's, an MPI dump's).
+    pub fn graph(
+        name: impl Into<String>,
+        distance: u64,
+        nodes: impl Iterator<Item = crate::deps::Node> + Send + 'static,
+    ) -> Self {
+        TraceSource { records: Arc::new(Mutex::new(Some(Box::new(nodes)))), distance, name: name.into() }
     }
 
     /// The records as the dependency-driven source reads them ([`crate::deps`]), taken.
     pub(crate) fn nodes(&self) -> Option<crate::deps::Nodes> {
-        let records = self.records.lock().ok()?.take()?;
-        Some(Box::new(records.map(crate::deps::Node::from)))
+        self.records.lock().ok()?.take()
     }
 }
 

@@ -458,7 +458,7 @@ fn case() -> impl Strategy<Value = Case> {
         let rate = (k.load / k.size.mean()).min(1.0);
         let arrivals = match k.arrivals {
             0..=6 => Arrivals::bernoulli(rate),
-            7 => Arrivals::Open { rate, interval: Interval::Periodic },
+            7 => Arrivals::Open { rate, interval: Interval::Periodic, on_off: None },
             _ => Arrivals::Threads { rate, interval: Interval::Geometric, threads: k.threads },
         };
         let stop = match k.stop {

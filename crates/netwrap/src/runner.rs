@@ -107,8 +107,11 @@ fn identity(p: &Path) -> PathBuf {
 fn inputs_of(p: &Point) -> Vec<(&'static str, PathBuf)> {
     let sim = &p.job.sim;
     let mut inputs = Vec::new();
-    if let netwrap_sim::Source::Trace(path) = &sim.workload.source {
-        inputs.push(("the trace it replays (--trace)", path.clone()));
+    if let netwrap_sim::Source::Trace(t) = &sim.workload.source {
+        inputs.push(("the trace it replays (--trace)", t.path.clone()));
+        if let Some(path) = &t.placement_file {
+            inputs.push(("the placement file (--placement-file)", path.clone()));
+        }
     }
     if let netwrap_sim::Source::Collective(c) = &sim.workload.source
         && let Some(path) = &c.placement_file
@@ -773,11 +776,13 @@ pub fn run(sweep: &Sweep, o: &RunOptions) -> anyhow::Result<()> {
     }
     let params = sweep.parameters();
     // A sweep of collectives has their columns too.
-    let collective = indices
-        .clone()
-        .next()
-        .and_then(|i| sweep.point(i).ok())
-        .is_some_and(|p| matches!(p.job.sim.workload.source, Source::Collective(_)));
+    let collective = indices.clone().next().and_then(|i| sweep.point(i).ok()).is_some_and(|p| {
+        match &p.job.sim.workload.source {
+            Source::Collective(_) => true,
+            Source::Trace(t) => t.format.ranked(),
+            _ => false,
+        }
+    });
     let header = csv_line(&if collective { Row::collective_columns(&params) } else { Row::columns(&params) });
     // A replicated sweep's CSV ends with each point's runs combined (a shard's has only some
     // of them: `merge` combines them).
@@ -1217,7 +1222,7 @@ pub fn verdict(r: &Simulation) -> anyhow::Result<()> {
 /// The replayed trace, if any (the destination pattern's figures do not apply to it).
 fn c_trace(r: &Simulation) -> Option<&Path> {
     match &r.result.point.workload.source {
-        Source::Trace(path) => Some(path),
+        Source::Trace(t) => Some(&t.path),
         _ => None,
     }
 }
@@ -1382,8 +1387,22 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
         }
     };
     let (threads, interval) = match &w.source {
-        Source::Trace(path) => {
-            writeln!(out, "workload: the trace {} replayed", path.display())?;
+        Source::Trace(t) if t.format.ranked() => {
+            let placement = match &t.placement_file {
+                Some(f) => format!("placement from {}", f.display()),
+                None => format!("{} placement", t.placement().name()),
+            };
+            writeln!(
+                out,
+                "workload: the {} trace {} replayed with its dependencies, {} bytes a flit, {placement}",
+                t.format.name(),
+                t.path.display(),
+                t.flit_bytes()
+            )?;
+            (None, netwrap_sim::Interval::Geometric)
+        }
+        Source::Trace(t) => {
+            writeln!(out, "workload: the trace {} replayed", t.path.display())?;
             (None, netwrap_sim::Interval::Geometric)
         }
         Source::Collective(c) => {
@@ -1405,8 +1424,20 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
             )?;
             (None, netwrap_sim::Interval::Geometric)
         }
-        Source::Open { interval, .. } => {
+        Source::Open { interval, on_off, .. } => {
             writeln!(out, "workload: {traffic}, m = {rate}, B = {size}")?;
+            if let Some(o) = on_off
+                && let Ok((idle, p)) = o.at(c.rate())
+            {
+                writeln!(
+                    out,
+                    "sources: on/off, bursts of mean {} cycles, idle spells of mean {} cycles{}, a message with probability {} each cycle on",
+                    brief(o.burst),
+                    brief(idle),
+                    if o.idle.is_none() { " (for a message every cycle on)" } else { "" },
+                    brief(p)
+                )?;
+            }
             (None, *interval)
         }
         Source::Threads { interval, threads, .. } => {
@@ -1418,6 +1449,7 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
         let intervals = match interval {
             netwrap_sim::Interval::Geometric => "geometric",
             netwrap_sim::Interval::Periodic => "periodic",
+            netwrap_sim::Interval::OnOff => "on/off",
         };
         let threads = match threads {
             None => "open loop".to_string(),
@@ -1461,8 +1493,12 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
     writeln!(
         out,
         "run: {warmup}, {} measured messages, {} engine; routing: {}; offered loads: {}",
-        if c_collective(r) {
+        if c_collective(r)
+            || matches!(&c.workload.source, Source::Trace(t) if t.format.ranked() && t.messages.is_none())
+        {
             format!("all {}", r.result.outcome.measured.target)
+        } else if matches!(&c.workload.source, Source::Trace(t) if t.format.ranked()) {
+            r.result.outcome.measured.target.to_string()
         } else {
             c.run.messages.to_string()
         },
@@ -1624,6 +1660,9 @@ pub fn report(out: &mut impl Write, r: &Simulation) -> std::io::Result<()> {
         };
     if let Some(c) = &rep.collective {
         collective_text(out, rep, c)?;
+    } else if let Some(t) = rep.completion {
+        // A netrace trace's or a dump's, replayed to its end.
+        writeln!(out, "{:<32}{:>20}", "completion (cycles)", t)?;
     }
     row(
         out,

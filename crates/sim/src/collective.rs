@@ -2,7 +2,8 @@
 //! against the network, and the lower bound the network allows its completion.
 //!
 //! # Placement
-//! Which node runs which rank, one rule for whatever maps ranks to nodes:
+//! Which node runs which rank, one rule for whatever maps ranks to nodes (a collective's ranks,
+//! a netrace trace's nodes, an MPI dump's ranks: [`trace_placement`]):
 //! - `linear`: rank r on node r.
 //! - `random`: ranks on distinct nodes, a random permutation of the nodes drawn from the run's
 //!   seed (Fisher–Yates; the first R of it).
@@ -121,7 +122,31 @@ pub fn build(
             grid
         }
     };
-    let placement = match c.placement {
+    let placement = place(c.placement, ranks, from_file, &grid, topology, seed)?;
+    Ok(Collective {
+        kind: c.kind,
+        size,
+        compute: c.compute,
+        iterations: c.iterations,
+        schedule: c.schedule,
+        grid,
+        placement: Arc::new(placement),
+    })
+}
+
+/// Which node runs each of `ranks` ranks (at most the network's nodes) under `placement`: the
+/// one rule for collectives and traces (see the module docs). `listed`: a placement file's
+/// nodes, read; `grid`: the process grid a block placement lays on the cube's coordinates.
+fn place(
+    placement: Placement,
+    ranks: u32,
+    listed: Option<Vec<u32>>,
+    grid: &[u32],
+    topology: &Topology,
+    seed: u64,
+) -> Result<Vec<u32>, SimError> {
+    let nodes = topology.network().terminals();
+    Ok(match placement {
         Placement::Linear => (0..ranks).collect(),
         Placement::Random => {
             let mut order: Vec<u32> = (0..nodes).collect();
@@ -133,18 +158,58 @@ pub fn build(
             order.truncate(ranks as usize);
             order
         }
-        Placement::File => from_file.unwrap_or_default(),
-        Placement::Block => block(topology, &grid)?,
-    };
-    Ok(Collective {
-        kind: c.kind,
-        size,
-        compute: c.compute,
-        iterations: c.iterations,
-        schedule: c.schedule,
-        grid,
-        placement: Arc::new(placement),
+        Placement::File => listed.unwrap_or_default(),
+        Placement::Block => block(topology, grid)?,
     })
+}
+
+/// Which node runs each of a trace's `ranks` ranks (a netrace trace's nodes, an MPI dump's
+/// ranks) on `topology` under `t`'s placement, by the rule collectives follow (`place`): a
+/// block placement lays the ranks, in row-major order, on the cube's router coordinates.
+pub fn trace_placement(
+    t: &crate::resolved::TraceInput,
+    ranks: u32,
+    topology: &Topology,
+    seed: u64,
+) -> Result<Vec<u32>, SimError> {
+    let net = topology.network();
+    let nodes = net.terminals();
+    let placement = t.placement();
+    let listed = match &t.placement_file {
+        Some(path) => Some(read_placement(path, nodes)?),
+        None => None,
+    };
+    if let Some(list) = &listed
+        && (list.len() as u32) < ranks
+    {
+        return Err(spec_error(
+            "workload.placement-file",
+            &["workload.trace"],
+            format!(
+                "workload.placement-file places {} ranks, and the trace {} has {ranks}: one line a rank",
+                list.len(),
+                t.path.display()
+            ),
+        ));
+    }
+    if ranks > nodes {
+        return Err(spec_error(
+            "workload.trace",
+            &["workload.placement"],
+            format!(
+                "the trace {} has {ranks} ranks, and the {} has {nodes} nodes: one rank a node at most",
+                t.path.display(),
+                net.name()
+            ),
+        ));
+    }
+    let grid = match placement {
+        Placement::Block => cube(topology)?.spec().radices.clone(),
+        _ => Vec::new(),
+    };
+    let mut list = place(placement, ranks, listed, &grid, topology, seed)?;
+    list.truncate(ranks as usize);
+    Ok(list)
 }
 
 fn sides(g: &[u32]) -> String {

@@ -267,7 +267,7 @@ impl Experiment {
         };
         // Every error in a trace comes before any simulation.
         let trace = match &spec.workload.source {
-            Source::Trace(path) => Some(crate::trace::validate(path, topology.network().terminals())?),
+            Source::Trace(t) => Some(crate::trace::validate_input(t, &topology, spec.run.seed)?),
             _ => None,
         };
         struct Probe(Vec<(u32, u32)>);
@@ -702,8 +702,12 @@ impl Experiment {
         let limit = stop.in_flight_limit;
         let rate = point.rate();
         let replay = match (&w.source, self.trace) {
-            (Source::Trace(path), Some(summary)) => {
-                Some(crate::trace::TraceReplay::new(path.clone(), nodes, summary))
+            (Source::Trace(t), Some(summary)) => {
+                let placement = match t.format.ranked() {
+                    true => crate::collective::trace_placement(t, summary.ranks, &self.topology, r.seed)?,
+                    false => Vec::new(),
+                };
+                Some(crate::trace::TraceReplay::of(t, nodes, summary, placement))
             }
             _ => None,
         };
@@ -722,7 +726,19 @@ impl Experiment {
             (Source::Threads { rate, interval, threads }, _) => {
                 Arrivals::Threads { rate: *rate, interval: *interval, threads: *threads }
             }
-            (Source::Open { rate, interval }, _) => Arrivals::Open { rate: *rate, interval: *interval },
+            (Source::Open { rate, interval, on_off }, _) => {
+                // A saturation search's probe may ask a rate the source cannot offer.
+                if let Some(o) = on_off {
+                    o.at(*rate).map_err(|why| {
+                        SimError::Spec(crate::SpecError::new(
+                            "workload.processor.interval",
+                            &["workload.rate"],
+                            format!("workload.processor.interval = on-off: {why}"),
+                        ))
+                    })?;
+                }
+                Arrivals::Open { rate: *rate, interval: *interval, on_off: *on_off }
+            }
             (Source::Trace(_), None) => unreachable!("an experiment with a trace validated it"),
         };
         let memories = w.reply.map(|reply| Memories {
@@ -739,6 +755,10 @@ impl Experiment {
             // A trace holds no more messages than its records (replies aside).
             messages: match (&replay, w.reply, self.trace, &collective) {
                 (_, _, _, Some((_, summary))) => summary.messages.max(1),
+                // A netrace trace or a dump replays to its end unless asked for fewer.
+                (Some(p), None, Some(t), _) if p.input.as_ref().is_some_and(|i| i.format.ranked()) => {
+                    p.input.as_ref().and_then(|i| i.messages).unwrap_or(t.records).min(t.records).max(1)
+                }
                 (Some(_), None, Some(t), _) => r.messages.min(t.records.max(1)),
                 _ => r.messages,
             },
@@ -822,6 +842,16 @@ impl Experiment {
             let bound =
                 crate::collective::Bound { channel, injection, bisection, critical_path: critical, bound };
             report.set_collective(c, summary, done, bound);
+        }
+        // A netrace trace or a dump: its completion, the cycle its last message was delivered,
+        // when every message of it was (joins after the last delivery, a rank's reaching its
+        // last receives, do not count).
+        if let (Some(p), Some(done)) = (&replay, &outcome.completion)
+            && p.input.as_ref().is_some_and(|i| i.format.ranked())
+            && done.messages == p.summary.records
+            && report.verdict == crate::report::Verdict::Ok
+        {
+            report.completion = Some(done.completion);
         }
         Ok(SimResult {
             network: NetworkInfo {

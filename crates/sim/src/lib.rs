@@ -36,14 +36,14 @@ pub use experiment::{
 };
 pub use resolved::{
     BuildKey, CollectiveSource, Destinations, MAX_MESSAGES, MAX_THREADS, Reply, Resolved, Router, Run,
-    Source, Warmup, Workload, num, shape_of,
+    Source, TraceInput, Warmup, Workload, num, shape_of,
 };
 pub use result::{NetworkInfo, SimResult};
 pub use spec::{
     Allocator, Arbitration, Avoidance, CollectiveKind, CollectiveSpec, DatelineClass, Ejection, EngineKind,
     Interval, Mapping, PatternKind, Placement, Preset, ProcessorSpec, ReplyNetwork, ReplySpec, RouterKind,
-    RouterSpec, RunControl, Schedule, SelfTraffic, SimSpec, Stages, Switching, Threads, VcChoice, VcParams,
-    WorkloadSpec, defaults,
+    RouterSpec, RunControl, Schedule, SelfTraffic, SimSpec, Stages, Switching, Threads, TraceKind, VcChoice,
+    VcParams, WorkloadSpec, defaults,
 };
 use thiserror::Error;
 

@@ -9,10 +9,11 @@
 use crate::spec::{
     Allocator, Avoidance, CollectiveKind, CollectiveSpec, DatelineClass, Ejection, EngineKind, Interval,
     MAX_VC_PARAM, Mapping, PatternKind, Placement, Preset, ProcessorSpec, ReplyNetwork, ReplySpec,
-    RouterKind, RouterSpec, RunControl, Schedule, SelfTraffic, SimSpec, Stages, Switching, Threads, VcChoice,
-    VcParams, WorkloadSpec, defaults,
+    RouterKind, RouterSpec, RunControl, Schedule, SelfTraffic, SimSpec, Stages, Switching, Threads,
+    TraceKind, VcChoice, VcParams, WorkloadSpec, defaults,
 };
 use crate::{SimError, SpecError};
+use netwrap_engine::params::OnOff;
 use netwrap_engine::traffic::MessageSize;
 use netwrap_topo::{PathChoice, RoutingAlgorithm, RoutingSpec, Shape, TopologySpec};
 use std::hash::{Hash, Hasher};
@@ -82,8 +83,10 @@ pub enum Source {
     Open {
         /// Request rate m.
         rate: f64,
-        /// Geometric or periodic intervals.
+        /// Geometric, periodic or on/off intervals.
         interval: Interval,
+        /// An on/off source's burst and idle means (with [`Interval::OnOff`] only).
+        on_off: Option<OnOff>,
     },
     /// Processors of `threads` threads that wait for their accesses.
     Threads {
@@ -95,9 +98,45 @@ pub enum Source {
         threads: u32,
     },
     /// A trace's messages.
-    Trace(PathBuf),
+    Trace(TraceInput),
     /// A collective run to completion (its size: the workload's, the data per rank).
     Collective(CollectiveSource),
+}
+
+/// A trace to replay, as written: its format (detected from the file when not given), and for
+/// a netrace trace or an MPI dump (whose nodes are ranks) the flit's bytes, the placement and
+/// the measured messages (all of them when not given).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TraceInput {
+    /// The file.
+    pub path: PathBuf,
+    /// Its format: as given, else from the file's name or first bytes
+    /// ([`crate::trace::detect`]).
+    pub format: TraceKind,
+    /// Bytes a flit, if given (default 16).
+    pub flit_bytes: Option<u32>,
+    /// Which node runs which rank, if given.
+    pub placement: Option<Placement>,
+    /// The placement file, if given.
+    pub placement_file: Option<PathBuf>,
+    /// `run.messages`, if given.
+    pub messages: Option<u64>,
+}
+
+impl TraceInput {
+    /// The bytes of a flit.
+    pub fn flit_bytes(&self) -> u32 {
+        self.flit_bytes.unwrap_or(crate::trace::FLIT_BYTES)
+    }
+
+    /// The placement: as given, file with a file, else linear.
+    pub fn placement(&self) -> Placement {
+        match (self.placement, &self.placement_file) {
+            (Some(p), _) => p,
+            (None, Some(_)) => Placement::File,
+            (None, None) => Placement::Linear,
+        }
+    }
 }
 
 /// A collective, resolved: what can be checked without the network is (the rank count,
@@ -230,7 +269,7 @@ pub struct BuildKey {
     updown: bool,
     /// Where replies travel, when there are reply messages (a separate network is built).
     replies: Option<ReplyNetwork>,
-    trace: Option<PathBuf>,
+    trace: Option<TraceInput>,
 }
 
 /// The most threads a processor may run.
@@ -278,6 +317,19 @@ impl SimSpec {
         let w = &self.workload;
         if let Some(path) = &w.trace {
             trace_alone(w, path)?;
+        } else if let Some(key) =
+            [("trace-format", w.trace_format.is_some()), ("flit-bytes", w.flit_bytes.is_some())]
+                .iter()
+                .find(|k| k.1)
+        {
+            return Err(error(
+                &format!("workload.{}", key.0),
+                &["workload.trace"],
+                format!(
+                    "workload.{} describes a trace: it applies with workload.trace (--trace FILE)",
+                    key.0
+                ),
+            ));
         }
         let collective = collective(w, &self.run)?;
         let size = message_size(w)?;
@@ -290,8 +342,10 @@ impl SimSpec {
             Source::Collective(c.clone())
         } else {
             match (&w.trace, threads) {
-                (Some(path), _) => Source::Trace(path.clone()),
-                (None, Threads::Unbounded) => Source::Open { rate, interval },
+                (Some(path), _) => Source::Trace(trace_input(w, path, self.run.messages)?),
+                (None, Threads::Unbounded) => {
+                    Source::Open { rate, interval, on_off: on_off(processor, rate)? }
+                }
                 (None, Threads::Count(0)) => {
                     return Err(error(
                         "workload.processor.threads",
@@ -306,6 +360,13 @@ impl SimSpec {
                         format!(
                             "workload.processor.threads = {t}: at most {MAX_THREADS} threads per processor (each keeps an access in flight)"
                         ),
+                    ));
+                }
+                (None, Threads::Count(_)) if interval == Interval::OnOff => {
+                    return Err(error(
+                        "workload.processor.interval",
+                        &["workload.processor.threads"],
+                        "workload.processor.interval = on-off is an open-loop source's: processors whose threads wait for their accesses compute for geometric or periodic intervals",
                     ));
                 }
                 (None, Threads::Count(threads)) => Source::Threads { rate, interval, threads },
@@ -1158,8 +1219,8 @@ fn collective(w: &WorkloadSpec, run: &RunControl) -> Result<Option<CollectiveSou
             ("collective.compute", c.compute.is_some()),
             ("collective.schedule", c.schedule.is_some()),
             ("collective.grid", c.grid.is_some()),
-            ("placement", w.placement.is_some()),
-            ("placement-file", w.placement_file.is_some()),
+            ("placement", w.placement.is_some() && w.trace.is_none()),
+            ("placement-file", w.placement_file.is_some() && w.trace.is_none()),
         ];
         if let Some((key, _)) = given.iter().find(|g| g.1) {
             return Err(error(
@@ -1279,9 +1340,60 @@ fn collective(w: &WorkloadSpec, run: &RunControl) -> Result<Option<CollectiveSou
     }))
 }
 
+/// An open-loop source's on/off parameters, checked at `rate` (see
+/// [`netwrap_engine::workload`]): with `interval = on-off` a burst of at least one cycle, an
+/// idle spell of at least one if given, and a rate they can offer; neither key otherwise.
+fn on_off(p: &ProcessorSpec, rate: f64) -> Result<Option<OnOff>, SimError> {
+    if p.interval != Some(Interval::OnOff) {
+        if let Some(key) = [("burst", p.burst.is_some()), ("idle", p.idle.is_some())].iter().find(|k| k.1) {
+            return Err(error(
+                &format!("workload.processor.{}", key.0),
+                &["workload.processor.interval"],
+                format!(
+                    "workload.processor.{} is an on/off source's: it applies with workload.processor.interval = on-off (--interval on-off)",
+                    key.0
+                ),
+            ));
+        }
+        return Ok(None);
+    }
+    let Some(burst) = p.burst else {
+        return Err(error(
+            "workload.processor.burst",
+            &["workload.processor.interval"],
+            "workload.processor.interval = on-off needs workload.processor.burst (--burst): the mean cycles a source stays on",
+        ));
+    };
+    for (key, x) in [("burst", Some(burst)), ("idle", p.idle)] {
+        if let Some(x) = x
+            && !(x.is_finite() && (1.0..=1e12).contains(&x))
+        {
+            return Err(error(
+                &format!("workload.processor.{key}"),
+                &[],
+                format!(
+                    "workload.processor.{key} = {}: a mean {} in cycles, from 1 to 1e12",
+                    num(x),
+                    if key == "burst" { "burst" } else { "idle spell" }
+                ),
+            ));
+        }
+    }
+    let o = OnOff { burst, idle: p.idle };
+    o.at(rate).map_err(|why| {
+        let key = if p.idle.is_some() { "workload.processor.idle" } else { "workload.processor.burst" };
+        error(
+            key,
+            &["workload.rate", "workload.load"],
+            format!("workload.processor.interval = on-off: {why}"),
+        )
+    })?;
+    Ok(Some(o))
+}
+
 /// The workload keys of synthetic sources (rate, pattern, processors, replies), and whether
 /// each is given: what a trace or a collective replaces.
-fn sources_keys(w: &WorkloadSpec) -> [(&'static str, bool); 14] {
+fn sources_keys(w: &WorkloadSpec) -> [(&'static str, bool); 16] {
     [
         ("rate", w.rate.is_some()),
         ("load", w.load.is_some()),
@@ -1296,8 +1408,75 @@ fn sources_keys(w: &WorkloadSpec) -> [(&'static str, bool); 14] {
         ("mapping", w.mapping.is_some()),
         ("processor.threads", w.processor.threads.is_some_and(|t| t != Threads::Unbounded)),
         ("processor.interval", w.processor.interval.is_some_and(|i| i != Interval::Geometric)),
+        ("processor.burst", w.processor.burst.is_some()),
+        ("processor.idle", w.processor.idle.is_some()),
         ("reply", !w.reply.is_empty()),
     ]
+}
+
+/// The trace of `workload.trace` = `path` with its options: the format, the flit's bytes and the
+/// placement (checked against the file when the experiment is built), and placement file and
+/// placement agreeing as for a collective.
+fn trace_input(
+    w: &WorkloadSpec,
+    path: &std::path::Path,
+    messages: Option<u64>,
+) -> Result<TraceInput, SimError> {
+    if w.flit_bytes == Some(0) {
+        return Err(error(
+            "workload.flit-bytes",
+            &[],
+            "workload.flit-bytes = 0: a flit carries at least one byte",
+        ));
+    }
+    match (w.placement, &w.placement_file) {
+        (Some(Placement::File), None) => {
+            return Err(error(
+                "workload.placement",
+                &["workload.placement-file"],
+                "workload.placement = file reads the ranks' nodes from workload.placement-file (--placement-file FILE): give it",
+            ));
+        }
+        (Some(p), Some(_)) if p != Placement::File => {
+            return Err(error(
+                "workload.placement-file",
+                &["workload.placement"],
+                format!("workload.placement-file is read with workload.placement = file, not {}", p.name()),
+            ));
+        }
+        _ => {}
+    }
+    let format = match w.trace_format {
+        Some(f) => f,
+        None => crate::trace::detect(path)?,
+    };
+    if !format.ranked() {
+        let f = format;
+        for (key, given) in [
+            ("flit-bytes", w.flit_bytes.is_some()),
+            ("placement", w.placement.is_some()),
+            ("placement-file", w.placement_file.is_some()),
+        ] {
+            if given {
+                return Err(error(
+                    &format!("workload.{key}"),
+                    &["workload.trace-format"],
+                    format!(
+                        "workload.{key} does not apply with workload.trace-format = {}: its records name the network's nodes and sizes in flits (it applies to netrace and dumpi traces, whose ranks it places)",
+                        f.name()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(TraceInput {
+        path: path.to_path_buf(),
+        format,
+        flit_bytes: w.flit_bytes,
+        placement: w.placement,
+        placement_file: w.placement_file.clone(),
+        messages,
+    })
 }
 
 /// With `workload.trace`, the trace says what every message is: the keys that describe the
@@ -1374,7 +1553,7 @@ impl Resolved {
             updown: self.updown(),
             replies: w.reply.filter(|r| r.size != 0).map(|r| r.network),
             trace: match &w.source {
-                Source::Trace(path) => Some(path.clone()),
+                Source::Trace(t) => Some(t.clone()),
                 _ => None,
             },
         }
@@ -1385,13 +1564,25 @@ impl Resolved {
     pub fn written(&self) -> SimSpec {
         let w = &self.workload;
         let (rate, processor) = match &w.source {
-            Source::Open { rate, interval: Interval::Geometric } => (Some(*rate), ProcessorSpec::default()),
-            Source::Open { rate, interval } => {
-                (Some(*rate), ProcessorSpec { threads: Some(Threads::Unbounded), interval: Some(*interval) })
+            Source::Open { rate, interval: Interval::Geometric, .. } => {
+                (Some(*rate), ProcessorSpec::default())
             }
+            Source::Open { rate, interval, on_off } => (
+                Some(*rate),
+                ProcessorSpec {
+                    threads: Some(Threads::Unbounded),
+                    interval: Some(*interval),
+                    burst: on_off.map(|o| o.burst),
+                    idle: on_off.and_then(|o| o.idle),
+                },
+            ),
             Source::Threads { rate, interval, threads } => (
                 Some(*rate),
-                ProcessorSpec { threads: Some(Threads::Count(*threads)), interval: Some(*interval) },
+                ProcessorSpec {
+                    threads: Some(Threads::Count(*threads)),
+                    interval: Some(*interval),
+                    ..ProcessorSpec::default()
+                },
             ),
             Source::Trace(_) | Source::Collective(_) => (None, ProcessorSpec::default()),
         };
@@ -1477,7 +1668,17 @@ impl Resolved {
                     network: Some(r.network),
                 }),
                 trace: match &w.source {
-                    Source::Trace(path) => Some(path.clone()),
+                    Source::Trace(t) => Some(t.path.clone()),
+                    _ => None,
+                },
+                // A netrace trace's or a dump's format is written (a CSV's and a JSON lines'
+                // come from the file again), with its options as given.
+                trace_format: match &w.source {
+                    Source::Trace(t) if t.format.ranked() => Some(t.format),
+                    _ => None,
+                },
+                flit_bytes: match &w.source {
+                    Source::Trace(t) => t.flit_bytes,
                     _ => None,
                 },
                 collective: match &w.source {
@@ -1493,10 +1694,12 @@ impl Resolved {
                 },
                 placement: match &w.source {
                     Source::Collective(c) => Some(c.placement),
+                    Source::Trace(t) => t.placement,
                     _ => None,
                 },
                 placement_file: match &w.source {
                     Source::Collective(c) => c.placement_file.clone(),
+                    Source::Trace(t) => t.placement_file.clone(),
                     _ => None,
                 },
             },
@@ -1505,8 +1708,13 @@ impl Resolved {
                     Warmup::Cycles(c) => Some(c),
                     Warmup::Default => None,
                 },
-                // A collective runs to completion.
-                messages: (!matches!(w.source, Source::Collective(_))).then_some(self.run.messages),
+                // A collective runs to completion, as does a netrace trace or a dump unless
+                // asked for fewer messages.
+                messages: match &w.source {
+                    Source::Collective(_) => None,
+                    Source::Trace(t) if t.format.ranked() => t.messages,
+                    _ => Some(self.run.messages),
+                },
                 max_cycles: Some(self.run.max_cycles),
                 seed: Some(self.run.seed),
                 engine: Some(engine),
@@ -1594,6 +1802,11 @@ mod tests {
             r#"{"workload": {"pattern": "hotspot", "hotspots": [1, 2], "hotspot-fraction": 0.2, "processor": {"threads": 2}}}"#,
             r#"{"workload": {"processor": {"interval": "periodic"}, "reply": {"memory-latency": 3}}, "run": {"seed": 5, "warmup": 20}}"#,
             r#"{"router": {"kind": "vc", "deadlock": "updown"}, "topology": {"family": "fat-tree"}}"#,
+            r#"{"workload": {"rate": 0.1, "processor": {"interval": "on-off", "burst": 4}}}"#,
+            r#"{"workload": {"rate": 0.1, "processor": {"interval": "on-off", "burst": 4, "idle": 12}}}"#,
+            r#"{"workload": {"trace": "a.tra.bz2", "placement": "random", "flit-bytes": 8}}"#,
+            r#"{"workload": {"trace": "a.dumpi", "placement-file": "p.txt"}, "run": {"messages": 20}}"#,
+            r#"{"workload": {"trace": "a.txt", "trace-format": "dumpi"}}"#,
         ];
         for text in specs {
             let spec: SimSpec = serde_json::from_str(text).unwrap();

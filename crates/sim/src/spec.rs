@@ -488,18 +488,30 @@ pub struct WorkloadSpec {
     /// its records give every message's cycle, source, destination and size [spec:
     /// workload.trace]; the rate, size, pattern, processor and memory options do not apply,
     /// and the warm-up defaults to 0.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "shift", "hotspots", "hotspot_fraction", "mapping", "threads", "interval", "memory_latency", "reply_size", "reply_network", "collective"]))]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE", global = true, help_heading = "Workload", conflicts_with_all = ["rate", "load", "size", "long_size", "long_fraction", "pattern", "locality", "shift", "hotspots", "hotspot_fraction", "mapping", "threads", "interval", "burst", "idle", "memory_latency", "reply_size", "reply_network", "collective"]))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<std::path::PathBuf>,
+    /// The trace's format: csv, jsonl, netrace (Hestness et al. 2010's binary traces, bzip2 or
+    /// not) or dumpi (an MPI dump as text: time rank send|recv peer bytes) [spec:
+    /// workload.trace-format] (default: from the file's extension — .csv, .jsonl, .tra or .bz2,
+    /// .dumpi — else its first bytes).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<TraceKind>(), requires = "trace", global = true, help_heading = "Workload"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_format: Option<TraceKind>,
+    /// Bytes a flit carries, turning a netrace packet's or an MPI message's bytes into flits
+    /// (⌈bytes / flit-bytes⌉, at least 1) [spec: workload.flit-bytes] (default 16).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::small_count::<0>, allow_negative_numbers = true, requires = "trace", global = true, help_heading = "Workload"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flit_bytes: Option<u32>,
     /// A collective or motif run to completion instead of the sources (docs/sim.md,
     /// "Collectives"); `size` is then the data per rank.
     #[cfg_attr(feature = "cli", command(flatten))]
     #[serde(skip_serializing_if = "CollectiveSpec::is_empty")]
     pub collective: CollectiveSpec,
-    /// Which node runs which rank of a collective: linear (rank r on node r), random (a
-    /// permutation drawn from the seed), block (a halo's process grid onto a torus's or mesh's
-    /// coordinates), or file (--placement-file) [spec: workload.placement] (default: linear,
-    /// file with --placement-file).
+    /// Which node runs which rank of a collective, a netrace trace or an MPI dump: linear (rank
+    /// r on node r), random (a permutation drawn from the seed), block (a process grid onto a
+    /// torus's or mesh's coordinates), or file (--placement-file) [spec: workload.placement]
+    /// (default: linear, file with --placement-file).
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Placement>(), global = true, help_heading = "Collectives"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<Placement>,
@@ -556,6 +568,46 @@ impl CollectiveSpec {
     }
 }
 
+/// A trace file's format (`workload.trace-format`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::EnumMessage,
+    strum::IntoStaticStr,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum TraceKind {
+    /// netwrap's CSV: id, cycle, source, destination, size (after, wait, salt optional), network nodes.
+    Csv,
+    /// netwrap's JSON lines, one record an object, the CSV's keys.
+    Jsonl,
+    /// netrace v1 (Hestness et al. 2010): binary packets with dependencies, bzip2 or not.
+    Netrace,
+    /// An MPI dump as text: time rank send|recv peer bytes, a line an event.
+    Dumpi,
+}
+
+impl TraceKind {
+    /// The spelling of the spec and the flag.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// Whether its nodes are ranks, placed by `workload.placement` (netrace's, a dump's), rather
+    /// than the network's nodes.
+    pub fn ranked(self) -> bool {
+        matches!(self, TraceKind::Netrace | TraceKind::Dumpi)
+    }
+}
+
 /// Which node runs which rank (`workload.placement`).
 #[derive(
     Clone,
@@ -594,7 +646,7 @@ impl Placement {
 }
 
 /// The `workload.processor` section.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 #[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
 pub struct ProcessorSpec {
@@ -607,11 +659,23 @@ pub struct ProcessorSpec {
     )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threads: Option<Threads>,
-    /// Intervals between a processor's accesses, of mean 1/m: geometric or periodic [spec:
-    /// workload.processor.interval] (default: geometric).
+    /// Intervals between a processor's accesses, of mean 1/m: geometric, periodic, or on-off
+    /// (bursty, open loop; --burst, --idle) [spec: workload.processor.interval] (default:
+    /// geometric).
     #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::choice::<Interval>(), global = true, help_heading = "Processors and memories"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<Interval>,
+    /// With --interval on-off: the mean burst, in cycles (at least 1) that a source stays on
+    /// [spec: workload.processor.burst].
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::number, allow_negative_numbers = true, global = true, help_heading = "Processors and memories"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst: Option<f64>,
+    /// With --interval on-off: the mean idle spell, in cycles (at least 1) that a source stays
+    /// off; the rate while on is then m·(burst + idle)/burst [spec: workload.processor.idle]
+    /// (default: burst·(1 − m)/m, a message every cycle while on).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = netwrap_topo::cli::number, allow_negative_numbers = true, global = true, help_heading = "Processors and memories"))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idle: Option<f64>,
 }
 
 impl ReplySpec {
@@ -818,5 +882,6 @@ mod tests {
         same::<CollectiveKind>();
         same::<Schedule>();
         same::<Placement>();
+        same::<TraceKind>();
     }
 }

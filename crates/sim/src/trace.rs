@@ -1,5 +1,19 @@
 //! Message traces: a run's messages as data, replayed on any network (`workload.trace`,
-//! `--trace FILE`) and written by any run (`--record-trace FILE`).
+//! `--trace FILE`) and written by any run (`--record-trace FILE`); and the standard traces of
+//! other tools replayed alike, with their dependencies: netrace's ([`netrace`], Hestness et al.
+//! 2010) and MPI point-to-point dumps as text ([`dumpi`]).
+//!
+//! # Which format
+//! `workload.trace-format` (`--trace-format`) names it: `csv`, `jsonl` (netwrap's own, below),
+//! `netrace` or `dumpi`. Without it the file's name says (`.csv`; `.jsonl`, `.ndjson`,
+//! `.json`; `.tra` or `.bz2`: netrace; `.dumpi`), else its first bytes: netrace's magic number
+//! or bzip2's `BZh` is netrace, `{` JSON lines, anything else CSV. netrace's nodes and a
+//! dump's ranks are placed on the network by `workload.placement` (`linear`, `random`,
+//! `block`, `file`: the rule collectives follow, [`crate::collective::trace_placement`]), and
+//! their bytes become flits of `workload.flit-bytes` (default [`FLIT_BYTES`]); netwrap's own
+//! traces name the network's nodes and flits. A netrace trace or a dump replays to its end
+//! (every message measured, unless `run.messages` asks for fewer), and its report gives its
+//! completion: the cycle its last message was delivered.
 //!
 //! # Format
 //! One record per message, in nondecreasing order of `cycle`, either as CSV with a header
@@ -44,7 +58,12 @@
 //! waits for), so memory does not grow with the trace's length. [`validate`] reads the whole file
 //! once before the run, so that every error (with its line number) comes before any simulation.
 
+pub mod dumpi;
+pub mod netrace;
+
 use crate::SimError;
+use crate::resolved::TraceInput;
+use crate::spec::TraceKind;
 pub use netwrap_engine::trace::TraceRecord;
 use netwrap_engine::trace::{MessageLog, TraceSource};
 use std::fmt;
@@ -54,6 +73,44 @@ use std::sync::{Arc, Mutex};
 
 /// The largest message a trace may hold, in flits (as `--size`).
 pub const MAX_SIZE: u32 = 1 << 30;
+
+/// The bytes a flit carries when `workload.flit-bytes` is not given: a netrace packet of 8
+/// bytes is 1 flit, one of 72 bytes (a cache line and its header) 5.
+pub const FLIT_BYTES: u32 = 16;
+
+/// The format of the trace at `path`, from its name, else its first bytes (see the module
+/// docs).
+pub fn detect(path: &Path) -> Result<TraceKind, SimError> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+    if name.ends_with(".tra") || name.ends_with(".bz2") {
+        return Ok(TraceKind::Netrace);
+    }
+    if name.ends_with(".dumpi") {
+        return Ok(TraceKind::Dumpi);
+    }
+    match TraceFormat::of_path(path) {
+        Some(TraceFormat::Csv) => return Ok(TraceKind::Csv),
+        Some(TraceFormat::JsonLines) => return Ok(TraceKind::Jsonl),
+        None => {}
+    }
+    let cannot = |e: io::Error| {
+        SimError::Invalid(format!("workload.trace: cannot read {}: {e} (--trace)", path.display()))
+    };
+    let mut head = Vec::new();
+    std::fs::File::open(path).map_err(cannot)?.take(4096).read_to_end(&mut head).map_err(cannot)?;
+    Ok(if head.starts_with(&netrace::MAGIC.to_le_bytes()) || head.starts_with(b"BZh") {
+        TraceKind::Netrace
+    } else if head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        TraceKind::Jsonl
+    } else {
+        TraceKind::Csv
+    })
+}
+
+/// An error in trace `name` at `position` (a line, a packet and its byte offset).
+pub(crate) fn fail_at(name: &str, position: &str, what: impl fmt::Display) -> SimError {
+    SimError::Invalid(format!("workload.trace {name} {position}: {what} (--trace)"))
+}
 
 /// How a trace is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -460,13 +517,86 @@ fn parse_json(k: usize, v: &serde_json::Value) -> Result<u64, String> {
 /// What [`validate`] learned about a trace.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TraceSummary {
-    /// Records.
+    /// Records (messages: a dump's sends, a netrace trace's packets).
     pub records: u64,
+    /// A netrace trace's nodes or a dump's ranks (0: the trace names the network's nodes).
+    pub ranks: u32,
+    /// netrace: dependencies listed and never met (on a packet not later in the file); a dump:
+    /// sends never received. Neither holds anything back.
+    pub unmet: u64,
     /// The largest `id − after` of a dependent record (0 without any): how far ahead of its
     /// creations a replay reads.
     pub distance: u64,
     /// The last record's cycle.
     pub last_cycle: u64,
+}
+
+/// Reads the whole trace of `t` once, checking every record against `topology` (a netrace
+/// trace's or a dump's ranks placed as `t` says, with `seed`).
+pub fn validate_input(
+    t: &TraceInput,
+    topology: &netwrap_topo::Topology,
+    seed: u64,
+) -> Result<TraceSummary, SimError> {
+    let nodes = topology.network().terminals();
+    let mut graph = match t.format {
+        TraceKind::Csv | TraceKind::Jsonl => return validate(&t.path, nodes),
+        _ => Graph::open(t, Vec::new())?,
+    };
+    let mut s = TraceSummary::default();
+    while let Some(n) = graph.next_node()? {
+        s.last_cycle = n.cycle;
+        s.records += (n.size > 0) as u64;
+    }
+    (s.distance, s.ranks, s.unmet) = graph.totals();
+    if s.records == 0 {
+        return Err(SimError::Invalid(format!(
+            "workload.trace {}: no messages in it (--trace)",
+            t.path.display()
+        )));
+    }
+    crate::collective::trace_placement(t, s.ranks, topology, seed)?;
+    Ok(s)
+}
+
+/// A netrace trace or a dump, as the dependency-driven replay's nodes.
+enum Graph {
+    Netrace(netrace::NetraceNodes),
+    Dumpi(dumpi::DumpiNodes),
+}
+
+impl Graph {
+    /// `t`'s file, rank r on node `placement[r]` (on node r past its end).
+    fn open(t: &TraceInput, placement: Vec<u32>) -> Result<Self, SimError> {
+        Ok(match t.format {
+            TraceKind::Dumpi => Graph::Dumpi(dumpi::DumpiNodes::new(
+                dumpi::DumpiReader::open(&t.path)?,
+                placement,
+                t.flit_bytes(),
+            )),
+            _ => Graph::Netrace(netrace::NetraceNodes::new(
+                netrace::NetraceReader::open(&t.path)?,
+                placement,
+                t.flit_bytes(),
+            )),
+        })
+    }
+
+    fn next_node(&mut self) -> Result<Option<netwrap_engine::deps::Node>, SimError> {
+        match self {
+            Graph::Netrace(g) => g.next_node(),
+            Graph::Dumpi(g) => g.next_node(),
+        }
+    }
+
+    /// After the last node: the largest distance back of a dependency, the ranks, and what
+    /// never met its partner.
+    fn totals(&self) -> (u64, u32, u64) {
+        match self {
+            Graph::Netrace(g) => (g.distance, g.ranks(), g.unmet()),
+            Graph::Dumpi(g) => (g.distance, g.ranks_named, g.unreceived()),
+        }
+    }
 }
 
 /// Reads the whole trace at `path` once, checking every record for a network of `nodes` nodes.
@@ -495,13 +625,30 @@ pub struct TraceReplay {
     pub nodes: u32,
     /// What [`validate`] found.
     pub summary: TraceSummary,
+    /// The trace and its options.
+    pub input: Option<TraceInput>,
+    /// A netrace trace's or a dump's ranks' nodes.
+    pub placement: Vec<u32>,
     error: Arc<Mutex<Option<SimError>>>,
 }
 
 impl TraceReplay {
     /// The validated trace at `path` for a network of `nodes` nodes.
     pub fn new(path: PathBuf, nodes: u32, summary: TraceSummary) -> Self {
-        TraceReplay { path, nodes, summary, error: Arc::default() }
+        TraceReplay { path, nodes, summary, input: None, placement: Vec::new(), error: Arc::default() }
+    }
+
+    /// The validated trace of `t` for a network of `nodes` nodes, a netrace trace's or a
+    /// dump's ranks on the nodes of `placement`.
+    pub fn of(t: &TraceInput, nodes: u32, summary: TraceSummary, placement: Vec<u32>) -> Self {
+        TraceReplay {
+            path: t.path.clone(),
+            nodes,
+            summary,
+            input: Some(t.clone()),
+            placement,
+            error: Arc::default(),
+        }
     }
 
     /// The records, for one run.
@@ -512,6 +659,28 @@ impl TraceReplay {
                 slot.get_or_insert(e);
             }
         };
+        if let Some(t) = self.input.as_ref().filter(|t| t.format.ranked()) {
+            let mut graph = match Graph::open(t, self.placement.clone()) {
+                Ok(g) => Some(g),
+                Err(e) => {
+                    fail(e);
+                    None
+                }
+            };
+            let nodes = std::iter::from_fn(move || {
+                let g = graph.as_mut()?;
+                match g.next_node() {
+                    Ok(Some(n)) => Some(n),
+                    Ok(None) => None,
+                    Err(e) => {
+                        fail(e);
+                        graph = None;
+                        None
+                    }
+                }
+            });
+            return TraceSource::graph(self.path.to_string_lossy(), self.summary.distance, nodes);
+        }
         let mut reader = match TraceReader::open(&self.path, self.nodes) {
             Ok(r) => Some(r),
             Err(e) => {
@@ -839,7 +1008,10 @@ mod tests {
             }
         );
         let path = file("summary.csv", csv);
-        assert_eq!(validate(&path, 16).unwrap(), TraceSummary { records: 2, distance: 1, last_cycle: 7 });
+        assert_eq!(
+            validate(&path, 16).unwrap(),
+            TraceSummary { records: 2, distance: 1, last_cycle: 7, ..TraceSummary::default() }
+        );
         std::fs::remove_file(path).ok();
     }
 

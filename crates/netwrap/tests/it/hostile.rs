@@ -273,6 +273,19 @@ fn sim_answers_every_input_honestly() {
         case(3, Err, "the accesses fall behind", &["sim", "--rate", "1", "--memory-latency", "4294967295", "--messages", "10"]),
         case(3, Err, "the accesses fall behind", &["sim", "--reply-size", "4294967295", "--messages", "10", "--max-cycles", "100000"]),
         case(5, Err, "limit", &["sim", "--threads", "1", "--rate", "1e-300", "--interval", "periodic", "--messages", "10", "--max-cycles", "100000"]),
+        // On/off sources past their limits: refused before the run, never a hang.
+        case(2, Err, "from 1 to 1e12", &["sim", "--interval", "on-off", "--burst", "1e300"]),
+        case(2, Err, "from 1 to 1e12", &["sim", "--interval", "on-off", "--burst", "0.5"]),
+        case(2, Err, "below one message in 10^6 bursts it is refused", &["sim", "--interval", "on-off", "--burst", "4", "--idle", "1e12", "--rate", "1e-300"]),
+        case(2, Err, "the largest rate such a source offers is burst/(burst + 1)", &["sim", "--interval", "on-off", "--burst", "4", "--rate", "0.95"]),
+        case(2, Err, "less than m = 1", &["sim", "--interval", "on-off", "--burst", "4", "--idle", "4", "--rate", "1"]),
+        case(2, Err, "an on/off source sends in bursts", &["sim", "--interval", "on-off", "--burst", "4", "--model"]),
+        case(0, Out, "sources: on/off", &["sim", "--interval", "on-off", "--burst", "1e12", "--idle", "1", "--rate", "0.01", "--messages", "100"]),
+        // Standard traces that are not: endless, empty, or not a trace at all.
+        case(2, Err, "header (byte 0): magic number 0x00000000", &["sim", "--trace", "/dev/zero", "--trace-format", "netrace"]),
+        case(2, Err, "the file ends within the header (0 of its 72 bytes)", &["sim", "--trace", "/dev/null", "--trace-format", "netrace"]),
+        case(2, Err, "line 1: a line longer than 4096 bytes", &["sim", "--trace", "/dev/zero", "--trace-format", "dumpi"]),
+        case(2, Err, "no messages in it", &["sim", "--trace", "/dev/null", "--trace-format", "dumpi"]),
         // Files that cannot be written.
         case(1, Err, "cannot write the detailed statistics file /nonexistent/dir/x", &["sim", "--det-file", "/nonexistent/dir/x"]),
         case(1, Err, "cannot write the detailed statistics file /dev/full", &["sim", "--messages", "100", "--det-file", "/dev/full"]),

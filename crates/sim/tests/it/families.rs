@@ -373,6 +373,8 @@ fn the_ideal_switch_gives_the_same_result_on_any_number_of_threads() {
         r#"{"topology": {"family": "two-level", "name": "Butterfly.16.8"}, "workload": {"rate": 0.04}}"#,
         r#"{"topology": {"family": "torus", "k": 4}, "workload": {"rate": 0.05, "reply": {"memory-latency": 3, "size": 2}}}"#,
         r#"{"topology": {"family": "torus", "k": 4, "n": 3}, "workload": {"rate": 0.05, "processor": {"threads": 4, "interval": "periodic"}, "reply": {"memory-latency": 10, "size": 8}}}"#,
+        r#"{"topology": {"family": "torus", "k": 4, "n": 3}, "workload": {"rate": 0.1, "processor": {"interval": "on-off", "burst": 8}}}"#,
+        r#"{"topology": {"family": "mesh", "k": 6}, "workload": {"rate": 0.05, "processor": {"interval": "on-off", "burst": 4, "idle": 20}, "reply": {"memory-latency": 3, "size": 2}}}"#,
     ];
     for j in json {
         let mut s: SimSpec = serde_json::from_str(j).unwrap();
@@ -384,7 +386,7 @@ fn the_ideal_switch_gives_the_same_result_on_any_number_of_threads() {
 
 /// Verification: each case's whole result (every message and channel recorded) on 2, 3 and 4
 /// threads (shards forced, however small the network) equals its result on one.
-fn same_on_any_number_of_threads(cases: Vec<(String, SimSpec)>) {
+pub(crate) fn same_on_any_number_of_threads(cases: Vec<(String, SimSpec)>) {
     use netwrap_engine::{Jobs, Record};
     for (name, s) in cases {
         let point = s.resolve().unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -442,6 +444,7 @@ fn the_vc_router_gives_the_same_result_on_any_number_of_threads() {
         r#"{"topology": {"family": "dragonfly", "p": 2}, "routing": {"algorithm": "ugal-local"}, "router": {"kind": "vc", "vcs": 4, "deadlock": "phases", "buffer": 8, "packet": 4}, "workload": {"rate": 0.2, "pattern": "group-shift"}}"#,
         r#"{"topology": {"family": "dragonfly", "p": 2}, "routing": {"algorithm": "ugal-global"}, "router": {"kind": "vc", "vcs": 4, "deadlock": "phases", "buffer": 8, "packet": 4}, "workload": {"rate": 0.2, "pattern": "group-shift"}}"#,
         r#"{"topology": {"family": "hyperx", "sizes": [4, 4], "p": 4}, "routing": {"algorithm": "dal"}, "router": {"kind": "vc", "vcs": 4, "deadlock": "phases", "buffer": 8, "packet": 4}, "workload": {"rate": 0.2, "pattern": "transpose"}}"#,
+        r#"{"topology": {"family": "torus", "k": 4, "bidirectional": true}, "router": {"kind": "vc", "vcs": 2, "deadlock": "dateline", "buffer": 4}, "workload": {"rate": 0.1, "processor": {"interval": "on-off", "burst": 16, "idle": 48}}}"#,
     ];
     for j in json {
         let mut s: SimSpec = serde_json::from_str(j).unwrap();

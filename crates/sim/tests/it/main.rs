@@ -6,5 +6,6 @@ mod dragonfly;
 mod engine;
 mod families;
 mod hyperx;
+mod standard_traces;
 mod vc;
 mod workload;
