@@ -279,7 +279,8 @@ impl KaryNCube {
             i as u32
         } else {
             let plus = if self.spec.wrap {
-                let forward = (b + k - a) % k;
+                // (Coordinates are below k: no division for the way forward, b − a mod k.)
+                let forward = if b >= a { b - a } else { b + k - a };
                 let backward = k - forward;
                 // Half-way round an even ring: either way is minimal; the message's salt picks,
                 // so both directions carry half of these messages.
