@@ -1445,7 +1445,8 @@ fn header(out: &mut impl Write, r: &Simulation, axes: &[&Axis]) -> std::io::Resu
             (Some(*threads), *interval)
         }
     };
-    if threads.is_some() || interval != netwrap_sim::Interval::Geometric {
+    // (An open loop's on/off sources have their own line above.)
+    if threads.is_some() || interval == netwrap_sim::Interval::Periodic {
         let intervals = match interval {
             netwrap_sim::Interval::Geometric => "geometric",
             netwrap_sim::Interval::Periodic => "periodic",
