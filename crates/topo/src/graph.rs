@@ -10,23 +10,44 @@ pub const UNREACHED: u32 = u32::MAX;
 /// Hop counts from router `src` to every router, following channels forwards.
 pub fn bfs_from(net: &Network, src: RouterId) -> Vec<u32> {
     let mut dist = vec![UNREACHED; net.routers() as usize];
-    let mut queue = Vec::with_capacity(net.routers() as usize);
-    dist[src as usize] = 0;
-    queue.push(src);
+    bfs_into(net, &[src], None, &mut dist, &mut Vec::with_capacity(net.routers() as usize));
+    dist
+}
+
+/// Hop counts from the nearest of `sources` to every router, into `dist` (one a router):
+/// following channels forwards, or with `backwards` (the network's [`in_lists`]) against them,
+/// the hops from every router to the nearest of `sources`. `queue` is scratch.
+pub(crate) fn bfs_into(
+    net: &Network,
+    sources: &[RouterId],
+    backwards: Option<(&[u32], &[RouterId])>,
+    dist: &mut [u32],
+    queue: &mut Vec<RouterId>,
+) {
+    dist.fill(UNREACHED);
+    queue.clear();
+    for &a in sources {
+        dist[a as usize] = 0;
+        queue.push(a);
+    }
     let mut head = 0;
     while head < queue.len() {
-        let r = queue[head];
+        let x = queue[head];
         head += 1;
-        let d = dist[r as usize] + 1;
-        for c in net.out_channels(r) {
-            let next = net.channel(c).dst as usize;
-            if dist[next] == UNREACHED {
-                dist[next] = d;
-                queue.push(next as RouterId);
+        let next = dist[x as usize] + 1;
+        let mut visit = |y: RouterId| {
+            if dist[y as usize] == UNREACHED {
+                dist[y as usize] = next;
+                queue.push(y);
             }
+        };
+        match backwards {
+            Some((start, srcs)) => srcs[start[x as usize] as usize..start[x as usize + 1] as usize]
+                .iter()
+                .for_each(|&y| visit(y)),
+            None => net.out_channels(x).for_each(|c| visit(net.channel(c).dst)),
         }
     }
-    dist
 }
 
 /// Incoming-channel lists, for searches that run backwards from a destination:

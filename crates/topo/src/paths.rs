@@ -349,33 +349,8 @@ impl Legs {
         let mut dist = vec![crate::graph::UNREACHED; r];
         let mut queue: Vec<RouterId> = Vec::with_capacity(r);
         let mut bfs = |set: &[RouterId], backwards: bool, dist: &mut Vec<u32>| {
-            dist.fill(crate::graph::UNREACHED);
-            queue.clear();
-            for &a in set {
-                dist[a as usize] = 0;
-                queue.push(a);
-            }
-            let mut head = 0;
-            while head < queue.len() {
-                let x = queue[head];
-                head += 1;
-                let next = dist[x as usize] + 1;
-                let mut visit = |y: RouterId| {
-                    if dist[y as usize] == crate::graph::UNREACHED {
-                        dist[y as usize] = next;
-                        queue.push(y);
-                    }
-                };
-                if backwards {
-                    for &y in &srcs[start[x as usize] as usize..start[x as usize + 1] as usize] {
-                        visit(y);
-                    }
-                } else {
-                    for c in net.out_channels(x) {
-                        visit(net.channel(c).dst);
-                    }
-                }
-            }
+            let against = backwards.then_some((&start[..], &srcs[..]));
+            crate::graph::bfs_into(net, set, against, dist, &mut queue)
         };
         let weighted = |count: &[u64], dist: &[u32]| -> f64 {
             count
