@@ -121,10 +121,17 @@ mod bounded {
     /// Runs netwrap with `args` under `limits`, standard input empty; standard output goes to
     /// `stdout` when given (a closed pipe, /dev/full), else it is captured. The child runs two
     /// worker threads, as on the CI machine: thread stacks count toward the address space, and
-    /// a many-core machine would otherwise reserve more of it.
+    /// a many-core machine would otherwise reserve more of it. It allocates from one malloc
+    /// arena: glibc reserves 64 MiB of address space for each thread's own arena the first
+    /// time that thread allocates, which made a run under 128 MiB fail or not by the threads'
+    /// timing (a reservation, not memory used).
     pub fn run_bounded(args: &[String], limits: Limits, stdout: Option<Stdio>) -> Bounded {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_netwrap"));
-        cmd.args(args).env("RAYON_NUM_THREADS", "2").stdin(Stdio::null()).stderr(Stdio::piped());
+        cmd.args(args)
+            .env("RAYON_NUM_THREADS", "2")
+            .env("MALLOC_ARENA_MAX", "1")
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped());
         let capture = stdout.is_none();
         cmd.stdout(stdout.unwrap_or_else(Stdio::piped));
         let limit = limits.address_space;
