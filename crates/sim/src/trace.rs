@@ -659,54 +659,37 @@ impl TraceReplay {
                 slot.get_or_insert(e);
             }
         };
+        let (name, distance) = (self.path.to_string_lossy(), self.summary.distance);
         if let Some(t) = self.input.as_ref().filter(|t| t.format.ranked()) {
-            let mut graph = match Graph::open(t, self.placement.clone()) {
-                Ok(g) => Some(g),
-                Err(e) => {
-                    fail(e);
-                    None
-                }
-            };
-            let nodes = std::iter::from_fn(move || {
-                let g = graph.as_mut()?;
-                match g.next_node() {
-                    Ok(Some(n)) => Some(n),
-                    Ok(None) => None,
-                    Err(e) => {
-                        fail(e);
-                        graph = None;
-                        None
-                    }
-                }
-            });
-            return TraceSource::graph(self.path.to_string_lossy(), self.summary.distance, nodes);
+            let nodes = until_error(Graph::open(t, self.placement.clone()), Graph::next_node, fail);
+            return TraceSource::graph(name, distance, nodes);
         }
-        let mut reader = match TraceReader::open(&self.path, self.nodes) {
-            Ok(r) => Some(r),
-            Err(e) => {
-                fail(e);
-                None
-            }
-        };
-        let records = std::iter::from_fn(move || {
-            let r = reader.as_mut()?;
-            match r.next_record() {
-                Ok(Some(rec)) => Some(rec),
-                Ok(None) => None,
-                Err(e) => {
-                    fail(e);
-                    reader = None;
-                    None
-                }
-            }
-        });
-        TraceSource::new(self.path.to_string_lossy(), self.summary.distance, records)
+        let records = until_error(TraceReader::open(&self.path, self.nodes), TraceReader::next_record, fail);
+        TraceSource::new(name, distance, records)
     }
 
     /// The error met while replaying, taken.
     pub fn take_error(&self) -> Option<SimError> {
         self.error.lock().ok()?.take()
     }
+}
+
+/// The items `next` reads from `opened`, ending at the first error (handed to `fail`, as is
+/// an error opening it): a replay streams its file and reports what went wrong after the run.
+fn until_error<S, T>(
+    opened: Result<S, SimError>,
+    mut next: impl FnMut(&mut S) -> Result<Option<T>, SimError>,
+    fail: impl Fn(SimError),
+) -> impl Iterator<Item = T> {
+    let mut source = opened.map_err(&fail).ok();
+    std::iter::from_fn(move || match next(source.as_mut()?) {
+        Ok(item) => item,
+        Err(e) => {
+            fail(e);
+            source = None;
+            None
+        }
+    })
 }
 
 /// Writes records in either format.
