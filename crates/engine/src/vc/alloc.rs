@@ -3,8 +3,8 @@
 use super::part::{Numbering, Part};
 use super::state::{Buffers, EJECT, NONE, OutVc, Packet, Route, Vc};
 use super::upper_class;
-use crate::choose;
 use crate::params::rotated;
+use crate::{NEVER, choose};
 use netwrap_topo::paths::split_deroutes;
 use netwrap_topo::{ChannelId, Legs, Routing};
 use std::ops::Range;
@@ -154,9 +154,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             }
             self.buf.ovcs[o as usize].set_held(true);
             self.granted(ivc, o, now);
-            if let Some(taken) = taken {
-                self.buf.pool.taken[q.chunk as usize] = taken;
-            }
+            self.count_grant(q.chunk, o, taken, now);
         }
     }
 
@@ -257,10 +255,26 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         };
         self.terms.eject_owner[slot as usize] = pkt;
         self.granted(ivc, EJECT | slot, now);
-        if let Some(taken) = taken {
-            self.buf.pool.taken[self.buf.ivcs[ivc as usize].chunk as usize] = taken;
-        }
+        self.count_grant(self.buf.ivcs[ivc as usize].chunk, EJECT | slot, taken, now);
         true
+    }
+
+    /// A header granted output `out` at `now` (its input VC's chunk `chunk`), `taken` (cycle,
+    /// wait) if in the measurement window: its packet counts in the output's class now, its
+    /// hold as minus `now` until its tail adds the cycle after it leaves (`Stats::release`).
+    /// The chunk keeps `taken`, for the run's end to take back the grants whose tails are
+    /// still to leave. (Counting at the tail alone would read the chunk then, a cache miss
+    /// a packet-hop on a large network.)
+    #[inline]
+    fn count_grant(&mut self, chunk: u32, out: u32, taken: Option<(u64, u64)>, now: u64) {
+        self.buf.pool.set_taken(chunk, taken.unwrap_or((NEVER, 0)));
+        if let Some((_, wait)) = taken {
+            let class = self.output_class(out);
+            let s = &mut self.stats.service[class];
+            s.packets += 1;
+            s.wait_sum += wait;
+            s.hold_sum = s.hold_sum.wrapping_sub(now);
+        }
     }
 
     /// Input VC `ivc`'s header is granted output `out` at `now`: it may ask for the switch
@@ -363,11 +377,12 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     pub(super) fn room_needed(&self, ivc: u32, c: u32, escape_vc: bool, pk: &Packet, base: u32) -> u32 {
         let (v, class) = (self.c.v, &self.layout.class);
         let whole = if self.c.whole { pk.len } else { 1 };
-        let crosses = class[self.layout.network_port(ivc, self.c.vd) as usize] != class[c as usize];
+        // (Read only where a ring's entry matters: the classes are a table apart.)
+        let crosses = || class[self.layout.network_port(ivc, self.c.vd) as usize] != class[c as usize];
         let entering = if escape_vc {
-            self.c.escape_bubble && (ivc % v != base || crosses)
+            self.c.escape_bubble && (ivc % v != base || crosses())
         } else {
-            self.c.bubble && crosses
+            self.c.bubble && crosses()
         };
         if entering { 2 * whole } else { whole }
     }

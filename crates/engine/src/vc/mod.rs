@@ -589,6 +589,7 @@ impl Hub {
         // (The flits and output VCs are done with: on a large network their memory makes
         // room for the outcome's tables, which would otherwise raise the run's peak.)
         for s in shards.iter_mut() {
+            s.uncount_open_grants();
             s.buf.release_flits();
         }
         let shards = &*shards;
@@ -656,6 +657,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// arrive, sources write flits, and every router holding flits runs its cycle.
     fn cycle(&mut self, now: u64, shared: Shared) {
         self.pkts = shared;
+        self.note_early_grants(now);
         self.used.enter(now);
         self.receive_flits(now);
         self.receive_credits(now);

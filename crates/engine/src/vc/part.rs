@@ -261,6 +261,18 @@ impl Shared {
         unsafe { &*self.packets.add(p as usize) }
     }
 
+    /// Brings packet `p` and its route into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, p: u32) {
+        if (p as usize) < self.npk {
+            // SAFETY: in range; nothing is read.
+            unsafe {
+                crate::prefetch(&*self.packets.add(p as usize));
+                crate::prefetch(&*self.routes.add(p as usize));
+            }
+        }
+    }
+
     /// Packet `p`'s route.
     ///
     /// # Safety

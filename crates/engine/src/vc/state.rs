@@ -210,8 +210,11 @@ pub(super) struct Layout {
     pub class: Vec<u32>,
     /// With a dateline (tori only, checked when the spec is resolved): each channel's ring.
     pub dateline: Vec<super::Ring>,
-    /// Each channel's latency in cycles (its flits' and its credits').
-    pub latency: Vec<u32>,
+    /// Each channel's latency in cycles (its flits' and its credits'), or empty when all
+    /// channels have `one_latency` (read per flit: a table would cost a cache miss a flit on a
+    /// large network).
+    latency: Vec<u32>,
+    one_latency: u32,
     /// With wide channels or input speedup ([`Config::regrant`]; empty otherwise), by network
     /// port number, each port's flits per cycle: its channel's width, then the terminals'
     /// links' width for injection channels. Port c's width is also output channel c's.
@@ -257,7 +260,11 @@ impl Layout {
         }
         let class = channels.iter().map(|c| c.class as u32).chain((0..terminals).map(|_| NONE)).collect();
         let dateline = if p.deadlock == Avoidance::Dateline { super::rings(net) } else { Vec::new() };
-        let latency = crate::channel_latencies(net, p, spec);
+        let mut latency = crate::channel_latencies(net, p, spec);
+        let one_latency = latency.first().copied().unwrap_or(p.link_latency);
+        if latency.iter().all(|&l| l == one_latency) {
+            latency = Vec::new();
+        }
         let width: Vec<u32> = if wide(net) || p.input_speedup > 1 {
             channels
                 .iter()
@@ -297,6 +304,7 @@ impl Layout {
             class,
             dateline,
             latency,
+            one_latency,
             width,
             room,
             out_starts,
@@ -306,6 +314,12 @@ impl Layout {
 }
 
 impl Layout {
+    /// Channel `c`'s latency in cycles.
+    #[inline(always)]
+    pub fn latency(&self, c: usize) -> u32 {
+        if self.latency.is_empty() { self.one_latency } else { self.latency[c] }
+    }
+
     /// The network port number of input VC `ivc`'s port: its channel c, or C + t for terminal
     /// t's injection channel.
     #[inline(always)]
@@ -431,6 +445,12 @@ impl InVc {
         self.front & HEADER != 0
     }
 
+    /// Whether its one flit is a header: a packet's header that has just come to the front.
+    #[inline(always)]
+    pub fn front_header(&self) -> bool {
+        self.len == 1 && self.header()
+    }
+
     /// The flits it holds.
     #[inline(always)]
     pub fn len(&self) -> u32 {
@@ -452,14 +472,34 @@ pub(super) struct OutVc {
     /// the output buffer's free slots (the link stage's credits are [`OutBuffers::link`]).
     pub credits: u32,
     /// The input VC it feeds ([`Layout::down`], kept here to spare the send a division; below
-    /// 2^27, [`super::MAX_FLIT_SLOTS`]), with [`HELD`] set while a packet holds it.
+    /// 2^27, [`super::MAX_FLIT_SLOTS`]), with [`HELD`] set while a packet holds it, and in
+    /// the bits between ([`CLASS`]) its channel's class plus one where that is below 15 (0:
+    /// not kept). A tail counts its packet's service in the class, and the output VC is in
+    /// the cache then; a table of classes would cost a cache miss a packet-hop on a large
+    /// network.
     down: u32,
 }
 
 /// Marks an output VC as held (in its `down`).
 const HELD: u32 = 1 << 31;
+/// Where an output VC keeps its channel's class plus one (in its `down`).
+const CLASS: u32 = 0xf << 27;
 
 impl OutVc {
+    /// Output VC feeding input VC `down` over a channel of class `class`.
+    pub fn new(credits: u32, down: u32, class: u32) -> Self {
+        debug_assert!(down < 1 << 27);
+        let kept = if class < 15 { (class + 1) << 27 } else { 0 };
+        OutVc { credits, down: down | kept }
+    }
+
+    /// Its channel's class, if kept here (otherwise [`Layout::class`] has it).
+    #[inline(always)]
+    pub fn class(&self) -> Option<u32> {
+        let kept = (self.down & CLASS) >> 27;
+        kept.checked_sub(1)
+    }
+
     /// Whether a packet holds it.
     #[inline(always)]
     pub fn held(&self) -> bool {
@@ -474,7 +514,7 @@ impl OutVc {
     /// The input VC it feeds.
     #[inline(always)]
     pub fn down(&self) -> u32 {
-        self.down & !HELD
+        self.down & !(HELD | CLASS)
     }
 }
 
@@ -520,53 +560,67 @@ const CACHED: usize = 8;
 
 /// The input VCs' flits, in chunks of F slots, with what a VC's front packet needs only while
 /// it passes: the cycle it took its output and its header's wait (for the output's
-/// statistics), and the candidates of a header left waiting for a VC (a header asks again every cycle, and its routing depends only on router,
-/// destination and salt, so it is routed once; the network's out-degree in channels of them
-/// in place, at most [`CACHED`], and for more a list of the chunk's own, made at the first
-/// overflow, then reused: room for any out-degree would grow with the square of the degree
-/// on complete graphs, and a fixed room alone would drop candidates).
+/// statistics), and the candidates of a header left waiting for a VC (a header asks again
+/// every cycle, and its routing depends only on router, destination and salt, so it is routed
+/// once; the network's out-degree in channels of them in place, at most [`CACHED`], and for
+/// more a list of the chunk's own, made at the first overflow, then reused: room for any
+/// out-degree would grow with the square of the degree on complete graphs, and a fixed room
+/// alone would drop candidates).
+///
+/// A chunk is one run of words, its packet's part first, then its flits: a header's VC
+/// allocation, its tail's statistics and the flits then touch neighbouring cache lines, not
+/// four tables (on a 65,536-node torus the separate table of grant cycles alone cost a cache
+/// miss a packet-hop).
 ///
 /// On a network whose state outgrows the caches ([`Config::large`]) the pool is *shared*: a VC
 /// takes a chunk when a flit enters it idle and gives it back when its last packet's tail
-/// leaves, so that the
-/// flits take memory in proportion to the VCs holding some, not to all of them (at light
-/// load a few percent: 960 bytes a node on a 4-cube with 2 VCs of 8 flits), and the chunks
-/// in use, reused last given back first, stay in the caches. On a smaller network each VC
-/// keeps a chunk of its own for the run, as taking and giving back would only cost
-/// instructions (8% more on `netwrap bench vc-caminos8x8`'s configuration, by callgrind).
+/// leaves, so that the flits take memory in proportion to the VCs holding some, not to all of
+/// them (at light load a few percent: 960 bytes a node on a 4-cube with 2 VCs of 8 flits),
+/// and the chunks in use, reused last given back first, stay in the caches. On a smaller
+/// network each VC keeps a chunk of its own for the run, as taking and giving back would only
+/// cost instructions (8% more on `netwrap bench vc-caminos8x8`'s configuration, by callgrind).
 pub(super) struct FlitPool {
     shared: bool,
-    /// Slots per chunk (F); chunk k's flits at k·F.
-    f: usize,
-    flits: Vec<Flit>,
-    /// (Cycle, header's wait) at which each chunk's front packet took its output, for the
-    /// statistics of the output's class ([`NEVER`]: before the window, or not yet).
-    pub taken: Vec<(u64, u64)>,
-    /// Each chunk's kept candidates: `cands_len[k]` of them ([`NONE`]: its front packet is not
-    /// yet routed), from `cands[k · stride]`, or in the overflow list when more than `stride`.
-    cands_len: Vec<u32>,
-    cands: Vec<ChannelId>,
+    /// Candidates a chunk keeps in place.
     stride: usize,
+    /// Words per chunk: [`TAKEN`] (4), [`CANDS_LEN`] (1), the candidates kept in place
+    /// (`stride`), then the F flits ([`FLIT_WORDS`] each) from `flits_at`.
+    per: usize,
+    flits_at: usize,
+    words: Vec<u32>,
+    chunks: u32,
     overflow: Vec<Vec<ChannelId>>,
     /// Chunks given back.
     free: Vec<u32>,
 }
 
+/// Where a chunk keeps (cycle, header's wait) at which its front packet took its output, for
+/// the statistics of the output's class ([`NEVER`]: before the window, or not yet): two
+/// words each.
+const TAKEN: usize = 0;
+/// Where a chunk keeps how many candidates its front packet has ([`NONE`]: not yet routed);
+/// they follow, or are in the overflow list when more than `stride`.
+const CANDS_LEN: usize = 4;
+/// Words a flit takes: its ready cycle (two) and its packet.
+const FLIT_WORDS: usize = 3;
+
 impl FlitPool {
     /// A shared pool, or without `shared` a chunk for each of `vcs` VCs.
     fn new(f: u32, net: &Network, shared: bool, vcs: usize) -> Self {
+        let stride = (net.degree_range().1 as usize).clamp(1, CACHED);
+        let flits_at = CANDS_LEN + 1 + stride;
         let mut pool = FlitPool {
             shared,
-            f: f as usize,
-            flits: Vec::new(),
-            taken: Vec::new(),
-            cands_len: Vec::new(),
-            cands: Vec::new(),
-            stride: (net.degree_range().1 as usize).clamp(1, CACHED),
+            stride,
+            per: flits_at + FLIT_WORDS * f as usize,
+            flits_at,
+            words: Vec::new(),
+            chunks: 0,
             overflow: Vec::new(),
             free: Vec::new(),
         };
         if !shared {
+            pool.words.reserve_exact(vcs * pool.per);
             for _ in 0..vcs {
                 pool.grow();
             }
@@ -581,60 +635,104 @@ impl FlitPool {
             Some(k) => k,
             None => self.grow(),
         };
-        self.taken[k as usize] = (NEVER, 0);
-        self.cands_len[k as usize] = NONE;
+        self.set_taken(k, (NEVER, 0));
+        self.unroute(k);
         k
     }
 
     /// A new chunk.
     #[cold]
     fn grow(&mut self) -> u32 {
-        let k = self.taken.len();
-        self.flits.resize((k + 1) * self.f, Flit::new(0, 0, false));
-        self.taken.push((NEVER, 0));
-        self.cands_len.push(NONE);
-        self.cands.resize((k + 1) * self.stride, 0);
-        k as u32
+        let k = self.chunks;
+        self.chunks += 1;
+        self.words.resize(self.chunks as usize * self.per, 0);
+        self.set_taken(k, (NEVER, 0));
+        self.unroute(k);
+        k
+    }
+
+    /// Where chunk `k`'s words start.
+    #[inline(always)]
+    fn base(&self, k: u32) -> usize {
+        k as usize * self.per
+    }
+
+    #[inline(always)]
+    fn word64(&self, i: usize) -> u64 {
+        self.words[i] as u64 | (self.words[i + 1] as u64) << 32
+    }
+
+    #[inline(always)]
+    fn set_word64(&mut self, i: usize, x: u64) {
+        (self.words[i], self.words[i + 1]) = (x as u32, (x >> 32) as u32);
     }
 
     /// Slot `pos` (< F) of chunk `k`.
     #[inline(always)]
     fn slot(&self, k: u32, pos: u32) -> usize {
-        k as usize * self.f + pos as usize
+        self.base(k) + self.flits_at + FLIT_WORDS * pos as usize
     }
 
     /// The flit at slot `pos` of chunk `k`.
     #[inline(always)]
     pub fn flit(&self, k: u32, pos: u32) -> Flit {
-        self.flits[self.slot(k, pos)]
+        let i = self.slot(k, pos);
+        Flit { ready: self.word64(i), packet: self.words[i + 2] }
+    }
+
+    /// Writes `flit` at slot `pos` of chunk `k`.
+    #[inline(always)]
+    fn set_flit(&mut self, k: u32, pos: u32, flit: Flit) {
+        let i = self.slot(k, pos);
+        self.set_word64(i, flit.ready);
+        self.words[i + 2] = flit.packet;
+    }
+
+    /// (Cycle, header's wait) at which chunk `k`'s front packet took its output.
+    #[inline(always)]
+    pub fn taken(&self, k: u32) -> (u64, u64) {
+        let i = self.base(k) + TAKEN;
+        (self.word64(i), self.word64(i + 2))
+    }
+
+    #[inline(always)]
+    pub fn set_taken(&mut self, k: u32, (at, wait): (u64, u64)) {
+        let i = self.base(k) + TAKEN;
+        self.set_word64(i, at);
+        self.set_word64(i + 2, wait);
     }
 
     /// Whether chunk `k`'s front packet has been routed (its candidates are kept).
     #[inline]
     pub fn routed(&self, k: u32) -> bool {
-        self.cands_len[k as usize] != NONE
+        self.words[self.base(k) + CANDS_LEN] != NONE
+    }
+
+    /// Chunk `k`'s next packet is not yet routed.
+    #[inline(always)]
+    fn unroute(&mut self, k: u32) {
+        let i = self.base(k) + CANDS_LEN;
+        self.words[i] = NONE;
     }
 
     /// The candidates kept for chunk `k`'s front packet (which has been routed).
     #[inline]
     pub fn candidates(&self, k: u32) -> &[ChannelId] {
-        let (k, len) = (k as usize, self.cands_len[k as usize] as usize);
-        if len <= self.stride {
-            &self.cands[k * self.stride..k * self.stride + len]
-        } else {
-            &self.overflow[k][..]
-        }
+        let at = self.base(k) + CANDS_LEN;
+        let len = self.words[at] as usize;
+        if len <= self.stride { &self.words[at + 1..at + 1 + len] } else { &self.overflow[k as usize][..] }
     }
 
     /// Keeps `cands` as chunk `k`'s front packet's candidates.
     pub fn keep(&mut self, k: u32, cands: &[ChannelId]) {
-        let k = k as usize;
-        self.cands_len[k] = cands.len() as u32;
+        let at = self.base(k) + CANDS_LEN;
+        self.words[at] = cands.len() as u32;
         if cands.len() <= self.stride {
-            self.cands[k * self.stride..k * self.stride + cands.len()].copy_from_slice(cands);
+            self.words[at + 1..at + 1 + cands.len()].copy_from_slice(cands);
         } else {
+            let k = k as usize;
             if self.overflow.len() <= k {
-                self.overflow.resize(self.taken.len(), Vec::new());
+                self.overflow.resize(self.chunks as usize, Vec::new());
             }
             self.overflow[k].clear();
             self.overflow[k].extend_from_slice(cands);
@@ -660,9 +758,9 @@ impl<S: Numbering> Buffers<S> {
                 front: NONE,
                 chunk: if shared { NONE } else { (i - start) as u32 },
             }),
-            ovcs: Part::from_fn(ovcs.clone(), |o| OutVc {
-                credits: if c.ob > 0 { c.ob } else { c.f },
-                down: layout.down(o as u32, c.vd),
+            ovcs: Part::from_fn(ovcs.clone(), |o| {
+                let credits = if c.ob > 0 { c.ob } else { c.f };
+                OutVc::new(credits, layout.down(o as u32, c.vd), layout.class[o / c.v as usize])
             }),
             out: OutBuffers {
                 flits: Part::filled(Span::times(&outs, c.ob), Queued { pkt: NONE, need: 0, tail: false }),
@@ -708,9 +806,9 @@ impl<S: Numbering> Buffers<S> {
                 q.chunk = self.pool.take();
             }
         }
-        let slot = self.pool.slot(q.chunk, c.wrap(q.head() + q.len()));
+        let (chunk, pos) = (q.chunk, c.wrap(q.head() + q.len()));
         q.len += 1;
-        self.pool.flits[slot] = flit;
+        self.pool.set_flit(chunk, pos, flit);
         self.mark(c, layout, rt, ivc, true);
     }
 
@@ -722,10 +820,10 @@ impl<S: Numbering> Buffers<S> {
         let q = &mut self.ivcs[ivc as usize];
         q.head = c.wrap(q.head() + 1) as u16;
         q.len -= 1;
-        let (k, tail) = (q.chunk as usize, q.tail());
+        let (k, tail) = (q.chunk, q.tail());
         if tail {
             q.out = NONE;
-            self.pool.cands_len[k] = NONE;
+            self.pool.unroute(k);
         }
         if q.len == 0 {
             // (Between two flits of a packet the VC keeps its chunk: its output's `taken`.)
@@ -736,7 +834,7 @@ impl<S: Numbering> Buffers<S> {
             self.mark(c, layout, rt, ivc, false);
             return tail;
         }
-        let next = self.pool.flits[k * self.pool.f + q.head as usize];
+        let next = self.pool.flit(k, q.head as u32);
         q.front = if tail { next.packet | HEADER } else { next.packet };
         // (The next packet's header routes once it is at the front.)
         q.ready = if tail { next.ready.max(now + 1) + c.routing } else { next.ready };
@@ -747,8 +845,7 @@ impl<S: Numbering> Buffers<S> {
     /// lengths stay: the buffer occupancy counts the flits still there).
     pub fn release_flits(&mut self) {
         let pool = &mut self.pool;
-        (pool.flits, pool.taken, pool.cands_len, pool.cands) = Default::default();
-        (pool.overflow, pool.free) = Default::default();
+        (pool.words, pool.overflow, pool.free) = Default::default();
         self.ovcs = Part::empty();
     }
 
@@ -931,9 +1028,13 @@ pub(super) struct Stats<S: Numbering> {
     pub occupancy: Part<u64, S>,
     /// Service per channel class: the network's, then injection, then ejection.
     pub service: Vec<ClassService>,
-    /// (cycle taken, header's wait) per injection channel ([`NEVER`]: before the window; an
-    /// output VC's and an ejection port's are their holder's chunk's, [`FlitPool::taken`]).
+    /// (cycle taken, header's wait) per injection channel ([`NEVER`]: before the window). An
+    /// output VC's and an ejection port's count at the grant ([`FlitPool::taken`]).
     pub inj_taken_at: Part<(u64, u64), S>,
+    /// The run has reached the warm-up's end, and the input VCs whose front packets then held
+    /// outputs granted before it (until their tails leave).
+    pub warm: bool,
+    pub early: std::collections::HashSet<u32>,
     pub pstats: PacketStats,
     pub flit_hops: u64,
     /// The last cycle a flit moved, and the flits buffered or on a wire (written into a
@@ -943,6 +1044,13 @@ pub(super) struct Stats<S: Numbering> {
 }
 
 impl<S: Numbering> Stats<S> {
+    /// Whether the tail leaving input VC `ivc` ends a grant from before the warm-up (its last
+    /// question: the answer is then forgotten).
+    #[inline(always)]
+    pub fn granted_early(&mut self, ivc: u32) -> bool {
+        !self.early.is_empty() && self.early.remove(&ivc)
+    }
+
     /// A flit enters channel input VC `i` at `now`: its stay starts (see `occupancy`).
     #[inline]
     pub fn arrive(&mut self, i: usize, now: u64, warmup: u64) {
@@ -1104,6 +1212,8 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
                 occupancy: Part::filled(ivcs, 0),
                 service: ClassService::per_class(net),
                 inj_taken_at: Part::filled(span.injecting.clone(), (NEVER, 0)),
+                warm: false,
+                early: Default::default(),
                 pstats: PacketStats::default(),
                 flit_hops: 0,
                 last_move: 0,

@@ -2,7 +2,8 @@
 //! wires: flits landing in the next router's buffers, credits reaching their senders.
 
 use super::part::Numbering;
-use super::state::{EJECT, NONE, Queued, Scratch, Stamp, TAIL, Vc, serve};
+use super::state::{EJECT, NONE, Queued, Scratch, Stamp, TAIL, Vc};
+use crate::NEVER;
 use crate::params::Allocator;
 use crate::prefetch;
 use crate::switch_alloc::{self, Request};
@@ -80,6 +81,11 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             let rt = self.layout.port_router[(ivc / self.c.vd) as usize];
             self.buf.push(&self.c, self.layout, rt, ivc, pkt, tail, now);
             self.routers.add_flit(rt);
+            // (A header at the front of its VC is routed when its block steps, a few routers
+            // on: its packet and route, at random in their tables, are brought in meanwhile.)
+            if self.c.large && self.buf.ivcs[ivc as usize].front_header() {
+                self.pkts.prefetch(pkt);
+            }
         }
     }
 
@@ -285,14 +291,11 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         if port < self.c.nc {
             self.stats.depart(ivc as usize, now, self.c.warmup);
         }
-        if q.tail() {
-            // The tail lets go of the output: its service counts in the output's class.
-            let class = if q.out & EJECT != 0 {
-                self.stats.ejection_class()
-            } else {
-                self.net.channels()[(q.out / self.c.vd) as usize].class as usize
-            };
-            serve(&mut self.stats.service[class], &mut self.buf.pool.taken[q.chunk as usize], now);
+        if q.tail() && now >= self.c.warmup && !self.stats.granted_early(ivc) {
+            // The tail lets go of the output: its hold ends (its grant, in the window, counted).
+            let class = self.output_class(q.out);
+            let s = &mut self.stats.service[class];
+            s.hold_sum = s.hold_sum.wrapping_add(now + 1);
         }
         let tail = self.buf.pop(&self.c, self.layout, rt, ivc, now);
         self.stats.last_move = now;
@@ -300,7 +303,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         if port < self.c.nc {
             // (The output VC feeding it: VC ivc mod V of channel `port`.)
             let o = port * self.c.v + ivc % self.c.vd;
-            let d = self.layout.latency[port as usize];
+            let d = self.layout.latency(port as usize);
             if !S::SHARDED || self.buf.ovcs.range().contains(&(o as usize)) {
                 self.credits.send(o, d);
             } else {
@@ -321,6 +324,49 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.routers.flits[rt as usize] -= 1;
             self.take_output(q.out, tail);
             self.send(q.out, pkt, header, tail, first, now);
+        }
+    }
+
+    /// The service class of output `out`: its channel's, or the ejection class.
+    #[inline(always)]
+    pub(super) fn output_class(&self, out: u32) -> usize {
+        if out & EJECT != 0 {
+            self.stats.ejection_class()
+        } else {
+            let kept = self.buf.ovcs[out as usize].class();
+            kept.unwrap_or_else(|| self.layout.class[(out / self.c.vd) as usize]) as usize
+        }
+    }
+
+    /// At the first cycle simulated from the warm-up's end on, before any grant or tail of
+    /// it: the input VCs whose front packets hold outputs granted before it, whose tails
+    /// must not count ([`Stats::granted_early`]).
+    pub(super) fn note_early_grants(&mut self, now: u64) {
+        if self.stats.warm || now < self.c.warmup {
+            return;
+        }
+        self.stats.warm = true;
+        let range = self.buf.ivcs.range();
+        let early = self.buf.ivcs.items().iter().zip(range).filter(|(q, _)| q.out != NONE);
+        self.stats.early = early.map(|(_, i)| i as u32).collect();
+    }
+
+    /// At the run's end: the grants counted whose tails have not left are taken back, so
+    /// that a class counts the packets that took its channels in the window and let them go.
+    pub(super) fn uncount_open_grants(&mut self) {
+        for i in self.buf.ivcs.range() {
+            let q = self.buf.ivcs[i];
+            if q.out == NONE {
+                continue;
+            }
+            let (at, wait) = self.buf.pool.taken(q.chunk);
+            if at != NEVER {
+                let class = self.output_class(q.out);
+                let s = &mut self.stats.service[class];
+                s.packets -= 1;
+                s.wait_sum -= wait;
+                s.hold_sum = s.hold_sum.wrapping_add(at);
+            }
         }
     }
 
@@ -464,7 +510,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             unsafe { self.pkts.route(pkt).hops += 1 };
         }
         let down = self.buf.ovcs[o as usize].down();
-        let (flit, d) = ((if tail { down | TAIL } else { down }, pkt), self.layout.latency[c]);
+        let (flit, d) = ((if tail { down | TAIL } else { down }, pkt), self.layout.latency(c));
         // (Bound for this shard's routers, or filed in another's after the cycle.)
         if !S::SHARDED || self.buf.ivcs.range().contains(&(down as usize)) {
             self.wires.send(flit, d);
