@@ -603,7 +603,7 @@ impl Hub {
                 let i = layout.down(o, self.c.vd) as usize;
                 let s = &shards[owner(&self.ivcs, i)];
                 // (The flits still there stay to the end.)
-                s.stats.occupancy[i].wrapping_add(s.buf.ivcs[i].len() as u64 * end)
+                s.buf.ivcs[i].occupancy.wrapping_add(s.buf.ivcs[i].len() as u64 * end)
             })
             .collect();
         let mut pstats = PacketStats::default();

@@ -396,13 +396,23 @@ pub(super) struct Route {
     pub next: u32,
 }
 
-/// An input VC: its FIFO (in the flit pool's chunk `chunk`) and the output its front packet
-/// holds, in 24 bytes (a million-node network has ten or more of them a node).
+/// An input VC: its FIFO (in the flit pool's chunk `chunk`), the output its front packet
+/// holds and its buffer occupancy, in 32 bytes, two to a cache line (a million-node network
+/// has ten or more of them a node). The occupancy is kept here, not in a table of its own,
+/// because every flit arriving and leaving touches both: on a large network each table is
+/// another cache line a flit.
 #[derive(Clone, Copy)]
+#[repr(align(32))]
 pub(super) struct InVc {
     /// When the front flit is ready to leave (valid while `len > 0`; kept here so that a
     /// router's scan does not read the flits).
     pub ready: u64,
+    /// A channel's input VC's buffer occupancy: flit-cycles in the window, each flit's stay
+    /// clamped to the window, as its departure cycle less its arrival cycle (both raised to
+    /// the warm-up's end; [`InVc::arrive`] and [`InVc::depart`], in wrapping arithmetic: the
+    /// sum is short by the arrivals of the flits it still holds until the run's end is added
+    /// for them). An injection channel's stays 0.
+    pub occupancy: u64,
     /// Output VC (or `EJECT | ejection slot`, terminal × `Config::eject_slots` + slot) held by
     /// the front packet; [`NONE`] before allocation.
     pub out: u32,
@@ -419,13 +429,25 @@ pub(super) struct InVc {
 }
 
 // (The sizes the memory per node counts on.)
-const _: () = assert!(std::mem::size_of::<InVc>() == 24 && std::mem::size_of::<OutVc>() == 8);
+const _: () = assert!(std::mem::size_of::<InVc>() == 32 && std::mem::size_of::<OutVc>() == 8);
 
 /// Marks an input VC's front flit as its packet's header (in `front`; packet numbers stay
 /// below it, [`Packets::add_packet`]).
 const HEADER: u32 = 1 << 30;
 
 impl InVc {
+    /// A flit enters this channel input VC at `now`: its stay starts (see `occupancy`).
+    #[inline(always)]
+    pub fn arrive(&mut self, now: u64, warmup: u64) {
+        self.occupancy = self.occupancy.wrapping_sub(now.max(warmup));
+    }
+
+    /// A flit leaves this channel input VC at `now`: its stay ends.
+    #[inline(always)]
+    pub fn depart(&mut self, now: u64, warmup: u64) {
+        self.occupancy = self.occupancy.wrapping_add(now.max(warmup));
+    }
+
     /// The front flit's packet (valid while `len > 0`).
     #[inline(always)]
     pub fn pkt(&self) -> u32 {
@@ -752,6 +774,7 @@ impl<S: Numbering> Buffers<S> {
             pool: FlitPool::new(c.f, net, shared, ivcs.len()),
             ivcs: Part::from_fn(ivcs, |i| InVc {
                 ready: 0,
+                occupancy: 0,
                 head: 0,
                 len: 0,
                 out: NONE,
@@ -1020,12 +1043,6 @@ impl Packets {
 pub(super) struct Stats<S: Numbering> {
     /// Busy cycles per channel in the window.
     pub busy: Part<u64, S>,
-    /// Buffer occupancy of the channels' input VCs (by input VC; the injection channels' stay
-    /// 0): flit-cycles in the window, each flit's stay clamped to the window, as its departure
-    /// cycle less its arrival cycle (both raised to the warm-up's end; `arrive` and `depart`,
-    /// in wrapping arithmetic: a VC's sum is short by the arrivals of the flits it still holds
-    /// until the run's end is added for them).
-    pub occupancy: Part<u64, S>,
     /// Service per channel class: the network's, then injection, then ejection.
     pub service: Vec<ClassService>,
     /// (cycle taken, header's wait) per injection channel ([`NEVER`]: before the window). An
@@ -1049,18 +1066,6 @@ impl<S: Numbering> Stats<S> {
     #[inline(always)]
     pub fn granted_early(&mut self, ivc: u32) -> bool {
         !self.early.is_empty() && self.early.remove(&ivc)
-    }
-
-    /// A flit enters channel input VC `i` at `now`: its stay starts (see `occupancy`).
-    #[inline]
-    pub fn arrive(&mut self, i: usize, now: u64, warmup: u64) {
-        self.occupancy[i] = self.occupancy[i].wrapping_sub(now.max(warmup));
-    }
-
-    /// A flit leaves channel input VC `i` at `now`: its stay ends.
-    #[inline]
-    pub fn depart(&mut self, i: usize, now: u64, warmup: u64) {
-        self.occupancy[i] = self.occupancy[i].wrapping_add(now.max(warmup));
     }
 
     /// The injection class's index in `service`, then the ejection class's.
@@ -1161,7 +1166,6 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
     ) -> Self {
         let buf = Buffers::new(&c, layout, &span, net);
         let (terminals, ports) = (net.terminals(), c.nc + net.terminals());
-        let ivcs = Span::times(&span.ports, c.v);
         let slots = Span::times(&span.ejecting, c.eject_slots);
         let separable = p.allocator != crate::params::Allocator::Greedy;
         Vc {
@@ -1209,7 +1213,6 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
             pkts: Shared::default(),
             stats: Stats {
                 busy: Part::filled(span.channels.clone(), 0),
-                occupancy: Part::filled(ivcs, 0),
                 service: ClassService::per_class(net),
                 inj_taken_at: Part::filled(span.injecting.clone(), (NEVER, 0)),
                 warm: false,

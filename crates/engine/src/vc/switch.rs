@@ -74,10 +74,9 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             {
                 let ahead = (ahead & !TAIL) as usize;
                 prefetch(&self.buf.ivcs[ahead]);
-                prefetch(&self.stats.occupancy[ahead]);
             }
             let (ivc, tail) = (bound & !TAIL, bound & TAIL != 0);
-            self.stats.arrive(ivc as usize, now, self.c.warmup);
+            self.buf.ivcs[ivc as usize].arrive(now, self.c.warmup);
             let rt = self.layout.port_router[(ivc / self.c.vd) as usize];
             self.buf.push(&self.c, self.layout, rt, ivc, pkt, tail, now);
             self.routers.add_flit(rt);
@@ -289,7 +288,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let q = self.buf.ivcs[ivc as usize];
         let pkt = self.buf.front_packet(ivc);
         if port < self.c.nc {
-            self.stats.depart(ivc as usize, now, self.c.warmup);
+            self.buf.ivcs[ivc as usize].depart(now, self.c.warmup);
         }
         if q.tail() && now >= self.c.warmup && !self.stats.granted_early(ivc) {
             // The tail lets go of the output: its hold ends (its grant, in the window, counted).
