@@ -908,6 +908,14 @@ impl<S: Numbering> Routers<S> {
     }
 }
 
+/// An output channel's last grant, as a [`Stamp`], and its busy cycles in the window.
+#[derive(Clone, Copy)]
+#[repr(C, packed(4))]
+pub(super) struct OutputUse {
+    pub stamp: u32,
+    pub busy: u64,
+}
+
 /// The cycle each input port, output channel and ejection port last moved a flit (switch
 /// allocation grants each one flit a cycle), as [`Stamp`]s.
 pub(super) struct SwitchUse<S: Numbering> {
@@ -915,7 +923,10 @@ pub(super) struct SwitchUse<S: Numbering> {
     /// With wide channels, each input port's flits left to move in a cycle (the cycle, and
     /// how many): a port moves up to its width a cycle, over one grant or several.
     pub input_room: Part<(u64, u32), S>,
-    pub output: Part<u32, S>,
+    /// Each output channel's stamp and busy cycles, side by side: a flit's grant reads the one
+    /// and its crossing adds to the other, and on a large network each table is another
+    /// cache line a flit.
+    pub output: Part<OutputUse, S>,
     /// With output speedup, each output channel's grants in a cycle (the cycle, how many).
     pub output_grants: Part<(u64, u32), S>,
     pub eject: Part<u32, S>,
@@ -946,9 +957,10 @@ impl<S: Numbering> SwitchUse<S> {
         if now >> 31 != self.epoch {
             self.epoch = now >> 31;
             let never = now.stamp() ^ (1 << 31);
-            for part in [&mut self.input, &mut self.output, &mut self.eject] {
+            for part in [&mut self.input, &mut self.eject] {
                 part.items_mut().fill(never);
             }
+            self.output.items_mut().iter_mut().for_each(|o| o.stamp = never);
         }
     }
 }
@@ -1041,8 +1053,7 @@ impl Packets {
 
 /// What the run measures beyond the collector.
 pub(super) struct Stats<S: Numbering> {
-    /// Busy cycles per channel in the window.
-    pub busy: Part<u64, S>,
+    // (Busy cycles per channel are counted beside the switch's stamps, `SwitchUse::output`.)
     /// Service per channel class: the network's, then injection, then ejection.
     pub service: Vec<ClassService>,
     /// (cycle taken, header's wait) per injection channel ([`NEVER`]: before the window). An
@@ -1188,7 +1199,7 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
                 } else {
                     Part::empty()
                 },
-                output: Part::filled(span.channels.clone(), 1 << 31),
+                output: Part::filled(span.channels.clone(), OutputUse { stamp: 1 << 31, busy: 0 }),
                 output_grants: if c.out_speedup > 1 {
                     Part::filled(span.channels.clone(), (NEVER, 0))
                 } else {
@@ -1212,7 +1223,6 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
             },
             pkts: Shared::default(),
             stats: Stats {
-                busy: Part::filled(span.channels.clone(), 0),
                 service: ClassService::per_class(net),
                 inj_taken_at: Part::filled(span.injecting.clone(), (NEVER, 0)),
                 warm: false,
@@ -1245,7 +1255,7 @@ mod tests {
         SwitchUse {
             input: Part::filled(0..1, 1 << 31),
             input_room: Part::empty(),
-            output: Part::filled(0..1, 1 << 31),
+            output: Part::filled(0..1, OutputUse { stamp: 1 << 31, busy: 0 }),
             output_grants: Part::empty(),
             eject: Part::filled(0..1, 1 << 31),
             epoch: 0,

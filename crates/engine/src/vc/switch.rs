@@ -196,10 +196,10 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
                 }
                 grants.1 += 1;
             } else {
-                if self.used.output[c] == now.stamp() {
+                if self.used.output[c].stamp == now.stamp() {
                     return false;
                 }
-                self.used.output[c] = now.stamp();
+                self.used.output[c].stamp = now.stamp();
             }
         }
         self.used.input[port] = now.stamp();
@@ -500,7 +500,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let c = (o / self.c.vd) as usize;
         if first {
             if now >= self.c.warmup {
-                self.stats.busy[c] += 1;
+                self.used.output[c].busy += 1;
             }
             self.stats.flit_hops += 1;
         }
