@@ -261,7 +261,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
 
     /// A header granted output `out` at `now` (its input VC's chunk `chunk`), `taken` (cycle,
     /// wait) if in the measurement window: its packet counts in the output's class now, its
-    /// hold as minus `now` until its tail adds the cycle after it leaves (`Stats::release`).
+    /// hold as minus `now` until its tail adds the cycle after it leaves (`move_flit`).
     /// The chunk keeps `taken`, for the run's end to take back the grants whose tails are
     /// still to leave. (Counting at the tail alone would read the chunk then, a cache miss
     /// a packet-hop on a large network.)
