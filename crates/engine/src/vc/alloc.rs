@@ -1,7 +1,7 @@
 //! A router's requests in its arbitration order, routing, and VC allocation.
 
 use super::part::{Numbering, Part};
-use super::state::{Buffers, EJECT, NONE, OutVc, Packet, Route, Vc};
+use super::state::{Buffers, EJECT, NONE, OutQueue, OutVc, Packet, Route, Vc};
 use super::upper_class;
 use crate::params::rotated;
 use crate::{NEVER, choose};
@@ -184,7 +184,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let Buffers { ovcs, out, scratch: cands, .. } = &mut self.buf;
         if self.legs.active() {
             let (v, depth) = (self.c.v, self.c.depth);
-            let (ovcs, link) = (&*ovcs, &out.link);
+            let (ovcs, link) = (&*ovcs, &out.queues);
             let queue = |c: u32| queue(ovcs, link, v, depth, c);
             let (to, switched) = self.legs.next_target(
                 self.net,
@@ -321,7 +321,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         if !deroutes.is_empty() {
             // DAL: the least-queued deroute with a free VC if the test prefers it to the
             // least-queued minimal hop.
-            let (ovcs, link, v, f) = (&self.buf.ovcs, &self.buf.out.link, self.c.v, self.c.depth);
+            let (ovcs, link, v, f) = (&self.buf.ovcs, &self.buf.out.queues, self.c.v, self.c.depth);
             let q_min = minimal.iter().map(|&c| queue(ovcs, link, v, f, c)).min().unwrap_or(0);
             let d = choose(deroutes, pk.salt, r.hops, 0, |c| {
                 if free_vc(c) != NONE { queue(ovcs, link, v, f, c) } else { u64::MAX }
@@ -406,7 +406,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
 #[inline]
 pub(super) fn queue<S: Numbering>(
     ovcs: &Part<OutVc, S>,
-    link: &Part<u32, S>,
+    link: &Part<OutQueue, S>,
     v: u32,
     depth: u32,
     c: u32,
@@ -414,7 +414,7 @@ pub(super) fn queue<S: Numbering>(
     let with_link = !link.items().is_empty();
     (c * v..(c + 1) * v)
         .map(|o| {
-            let link = if with_link { link[o as usize] } else { 0 };
+            let link = if with_link { link[o as usize].link } else { 0 };
             (depth - ovcs[o as usize].credits - link) as u64
         })
         .sum::<u64>()

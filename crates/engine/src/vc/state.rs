@@ -222,10 +222,9 @@ pub(super) struct Layout {
     /// With [`Config::regrant`], by input port, the flits each may move in a cycle: its width
     /// times the input speedup.
     pub room: Vec<u32>,
-    /// With output buffers, each router's outgoing channels:
-    /// `out_channels[out_starts[rt]..out_starts[rt + 1]]`.
+    /// With output buffers, each router's outgoing channels: `out_starts[rt]..out_starts[rt + 1]`
+    /// (a router's channels are numbered in a run, [`Network::out_channels`]).
     pub out_starts: Vec<u32>,
-    pub out_channels: Vec<u32>,
 }
 
 impl Layout {
@@ -279,22 +278,14 @@ impl Layout {
         } else {
             old_port.iter().map(|&old| width[old as usize] * p.input_speedup).collect()
         };
-        let (mut out_starts, mut out_channels) = (Vec::new(), Vec::new());
-        if p.output_buffer > 0 {
-            out_starts = vec![0u32; routers + 1];
-            for (src, _) in net.edges() {
-                out_starts[src as usize + 1] += 1;
-            }
-            for i in 0..routers {
-                out_starts[i + 1] += out_starts[i];
-            }
-            out_channels = vec![0u32; channels.len()];
-            let mut fill = out_starts.clone();
-            for (c, (src, _)) in net.edges().enumerate() {
-                out_channels[fill[src as usize] as usize] = c as u32;
-                fill[src as usize] += 1;
-            }
-        }
+        let out_starts = if p.output_buffer > 0 {
+            let routers = net.routers();
+            (0..=routers)
+                .map(|r| if r < routers { net.out_channels(r).start } else { channels.len() as u32 })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Layout {
             port_router,
             starts,
@@ -308,7 +299,6 @@ impl Layout {
             width,
             room,
             out_starts,
-            out_channels,
         }
     }
 }
@@ -551,15 +541,28 @@ pub(super) struct Queued {
 }
 
 /// The output buffers: a FIFO of [`Queued`] flits per channel output VC (in the arena at
-/// `o · ob`), the flits each channel's VCs hold, and each channel's link arbiter's pointer.
+/// `o · ob`) with its state, and each channel's link arbiter.
 pub(super) struct OutBuffers<S: Numbering> {
     pub flits: Part<Queued, S>,
-    /// Each output VC's credits for the downstream buffer (the link stage's).
-    pub link: Part<u32, S>,
-    pub head: Part<u32, S>,
-    pub len: Part<u32, S>,
-    pub per_channel: Part<u32, S>,
-    pub next: Part<u32, S>,
+    pub queues: Part<OutQueue, S>,
+    pub arbiters: Part<LinkArbiter, S>,
+}
+
+/// An output VC's output buffer: its FIFO's first slot and flits, and its credits for the
+/// downstream buffer (the link stage's). One record: a flit's crossing reads and writes all
+/// three.
+#[derive(Clone, Copy)]
+pub(super) struct OutQueue {
+    pub link: u32,
+    pub head: u32,
+    pub len: u32,
+}
+
+/// A channel's link stage: the flits its output buffers hold, and its arbiter's pointer.
+#[derive(Clone, Copy)]
+pub(super) struct LinkArbiter {
+    pub queued: u32,
+    pub next: u32,
 }
 
 /// The buffers and the VC state.
@@ -787,11 +790,8 @@ impl<S: Numbering> Buffers<S> {
             }),
             out: OutBuffers {
                 flits: Part::filled(Span::times(&outs, c.ob), Queued { pkt: NONE, need: 0, tail: false }),
-                link: Part::filled(outs.clone(), c.f),
-                head: Part::filled(outs.clone(), 0),
-                len: Part::filled(outs, 0),
-                per_channel: Part::filled(out_channels.clone(), 0),
-                next: Part::filled(out_channels, 0),
+                queues: Part::filled(outs, OutQueue { link: c.f, head: 0, len: 0 }),
+                arbiters: Part::filled(out_channels, LinkArbiter { queued: 0, next: 0 }),
             },
             occupied: Part::filled(span.words.clone(), 0),
             scratch: Candidates::for_network(net),

@@ -95,7 +95,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         self.credits.arrive(now, &mut returning);
         for &o in &returning {
             if self.c.ob > 0 {
-                self.buf.out.link[o as usize] += 1;
+                self.buf.out.queues[o as usize].link += 1;
             } else {
                 self.buf.ovcs[o as usize].credits += 1;
             }
@@ -372,12 +372,13 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// A flit enters output VC `o`'s output buffer.
     #[inline]
     fn enqueue(&mut self, o: u32, flit: Queued) {
-        let out = &mut self.buf.out;
-        let (head, len) = (out.head[o as usize], &mut out.len[o as usize]);
-        let slot = (head + *len) % self.c.ob;
-        out.flits[(o * self.c.ob + slot) as usize] = flit;
-        *len += 1;
-        out.per_channel[(o / self.c.vd) as usize] += 1;
+        let (ob, out) = (self.c.ob, &mut self.buf.out);
+        let q = &mut out.queues[o as usize];
+        let slot = q.head + q.len;
+        let slot = if slot >= ob { slot - ob } else { slot };
+        q.len += 1;
+        out.flits[(o * ob + slot) as usize] = flit;
+        out.arbiters[(o / self.c.vd) as usize].queued += 1;
     }
 
     /// The credits the header of packet `pkt`, crossing from input VC `ivc` to output VC `o`,
@@ -393,9 +394,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// buffers hold flits carries some.
     pub fn link_stage(&mut self, rt: u32, now: u64) {
         let (a, b) = (self.layout.out_starts[rt as usize], self.layout.out_starts[rt as usize + 1]);
-        for i in a..b {
-            let c = self.layout.out_channels[i as usize];
-            if self.buf.out.per_channel[c as usize] > 0 {
+        for c in a..b {
+            if self.buf.out.arbiters[c as usize].queued > 0 {
                 self.link_arbitration(rt, c, now);
             }
         }
@@ -409,25 +409,22 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// it after a tail.
     fn link_arbitration(&mut self, rt: u32, c: u32, now: u64) {
         let (v, ob) = (self.c.v, self.c.ob);
-        let start = self.buf.out.next[c as usize];
+        let start = self.buf.out.arbiters[c as usize].next;
         let mut pick = NONE;
         for j in 0..v {
             let k = if start + j >= v { start + j - v } else { start + j };
             let o = c * v + k;
             let out = &self.buf.out;
-            if out.len[o as usize] == 0 {
+            let q = out.queues[o as usize];
+            if q.len == 0 || q.link == 0 {
                 continue;
             }
-            let front = out.flits[(o * ob + out.head[o as usize]) as usize];
-            let link = out.link[o as usize];
-            if link == 0 || link < front.need {
-                continue;
-            }
-            if front.need == 0 {
+            let need = out.flits[(o * ob + q.head) as usize].need;
+            if need == 0 {
                 pick = k;
                 break;
             }
-            if pick == NONE {
+            if pick == NONE && q.link >= need {
                 pick = k;
             }
         }
@@ -439,17 +436,16 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         let mut tail = false;
         for i in 0..width {
             let out = &mut self.buf.out;
-            let front = out.flits[(o * ob + out.head[o as usize]) as usize];
-            if i > 0 && (out.len[o as usize] == 0 || front.need > 0 || out.link[o as usize] == 0) {
+            let q = &mut out.queues[o as usize];
+            let front = out.flits[(o * ob + q.head) as usize];
+            if i > 0 && (q.len == 0 || front.need > 0 || q.link == 0) {
                 break;
             }
-            let out = &mut self.buf.out;
-            let head = &mut out.head[o as usize];
-            *head = if *head + 1 == ob { 0 } else { *head + 1 };
-            out.len[o as usize] -= 1;
-            out.per_channel[c as usize] -= 1;
+            q.head = if q.head + 1 == ob { 0 } else { q.head + 1 };
+            q.len -= 1;
+            q.link -= 1;
+            out.arbiters[c as usize].queued -= 1;
             self.buf.ovcs[o as usize].credits += 1;
-            out.link[o as usize] -= 1;
             self.routers.flits[rt as usize] -= 1;
             self.stats.last_move = now;
             self.send(o, front.pkt, front.need > 0, front.tail, i == 0, now);
@@ -458,7 +454,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
                 break;
             }
         }
-        self.buf.out.next[c as usize] = if tail && pick + 1 < v {
+        self.buf.out.arbiters[c as usize].next = if tail && pick + 1 < v {
             pick + 1
         } else if tail {
             0
