@@ -225,7 +225,10 @@
 //! a flit's move reads neither the flits nor its packet for them. On a network whose state
 //! outgrows the caches the landing flits' VCs and the next router's state are prefetched, and
 //! a cycle's flits land block by block of 64 routers, each just before the block steps. VC
-//! numbers are divided by V by multiplication (`strength_reduce`).
+//! numbers are divided by V by multiplication (`strength_reduce`). With output buffers, a flit
+//! crossing the switch into its channel's empty output buffers leaves on the link at once when
+//! the downstream credits allow (what the router's link stage would do with it, as the only
+//! flit there), and a router's link stage runs only while its output buffers hold flits.
 //! Flits live in chunks of F slots, one for each input VC (on a large network, for each input
 //! VC holding flits, taken and given back: `state::FlitPool`), packets and messages in slot
 //! vectors with free lists; flits on the wires and credits on their way back sit in rings of l + 1 buckets
@@ -711,7 +714,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         self.requests(rt as usize, now);
         self.vc_allocation(rt, now);
         self.switch_allocation_and_traversal(rt, now);
-        if self.c.ob > 0 {
+        if self.c.ob > 0 && self.routers.queued[rt as usize] > 0 {
             self.link_stage(rt, now);
         }
     }

@@ -32,6 +32,10 @@ pub(super) struct Config {
     pub depth: u32,
     /// Grants an output channel takes per cycle (output speedup).
     pub out_speedup: u32,
+    /// With output buffers, a flit crossing the switch into a channel's empty output buffers
+    /// leaves on the link at once when it may (`through`): one grant a channel a cycle
+    /// (no output speedup), one flit a cycle a channel (no wide channels).
+    pub through: bool,
     /// An input port may be granted again in a cycle: wide channels or input speedup
     /// ([`Layout::room`]).
     pub regrant: bool,
@@ -124,6 +128,7 @@ impl Config {
             ob: p.output_buffer,
             depth: p.buffer + p.output_buffer,
             out_speedup: p.output_speedup,
+            through: p.output_buffer > 0 && p.output_speedup == 1 && !wide(net),
             regrant: wide(net) || p.input_speedup > 1,
             r,
             l,
@@ -881,8 +886,10 @@ impl<S: Numbering> Buffers<S> {
 
 /// The routers' activity: which hold flits, and their rotating priorities.
 pub(super) struct Routers<S: Numbering> {
-    /// Flits in each router's input and output buffers.
+    /// Flits in each router's input and output buffers, and with output buffers those in its
+    /// output buffers (its link stage has nothing to do without them).
     pub flits: Part<u32, S>,
+    pub queued: Part<u32, S>,
     /// The shard's routers holding flits, a bit each from its first router (`first`; visited
     /// in number order, so that a large network's state is walked in memory order), and how
     /// many. Bits of the shard's own: shards need not start at a multiple of 64.
@@ -1186,6 +1193,7 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
             buf,
             routers: Routers {
                 flits: Part::filled(span.routers.clone(), 0),
+                queued: if c.ob > 0 { Part::filled(span.routers.clone(), 0) } else { Part::empty() },
                 first: span.routers.start as u32,
                 active: vec![0; span.routers.len().div_ceil(64)],
                 active_count: 0,

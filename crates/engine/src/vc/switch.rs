@@ -315,10 +315,14 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.routers.flits[rt as usize] -= 1;
             self.eject(q.out & !EJECT, pkt, tail, now);
         } else if self.c.ob > 0 {
-            // (The flit stays in the router, in its output buffer.)
+            // (The flit stays in the router, in its output buffer, or leaves at once.)
             self.take_output(q.out, tail);
             let need = if header { self.link_need(ivc, q.out, pkt) } else { 0 };
-            self.enqueue(q.out, Queued { pkt, need, tail });
+            let flit = Queued { pkt, need, tail };
+            if !self.through(rt, q.out, flit, now) {
+                self.enqueue(q.out, flit);
+                self.routers.queued[rt as usize] += 1;
+            }
         } else {
             self.routers.flits[rt as usize] -= 1;
             self.take_output(q.out, tail);
@@ -379,6 +383,50 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         q.len += 1;
         out.flits[(o * ob + slot) as usize] = flit;
         out.arbiters[(o / self.c.vd) as usize].queued += 1;
+    }
+
+    /// A flit crossing the switch into output VC `o`, when its channel's output buffers are
+    /// empty and the downstream credits allow it, leaves on the link now; whether it did.
+    /// This is what the router's link stage would do with it later in the cycle (`through`:
+    /// it is the only flit there, and nothing changes the link's credits or its arbiter
+    /// before then), without queueing it.
+    #[inline(always)]
+    fn through(&mut self, rt: u32, o: u32, flit: Queued, now: u64) -> bool {
+        let c = (o / self.c.vd) as usize;
+        if !self.c.through || self.buf.out.arbiters[c].queued > 0 {
+            return false;
+        }
+        let link = &mut self.buf.out.queues[o as usize].link;
+        if *link == 0 || *link < flit.need {
+            return false;
+        }
+        self.onto_link(rt, o, flit, true, now);
+        self.advance_arbiter(c, o % self.c.vd, flit.tail);
+        true
+    }
+
+    /// A flit of output VC `o`'s output buffer (`first`: its grant's first) leaves on the
+    /// link: it frees its slot and takes a downstream credit.
+    #[inline(always)]
+    fn onto_link(&mut self, rt: u32, o: u32, flit: Queued, first: bool, now: u64) {
+        self.buf.out.queues[o as usize].link -= 1;
+        self.buf.ovcs[o as usize].credits += 1;
+        self.routers.flits[rt as usize] -= 1;
+        self.stats.last_move = now;
+        self.send(o, flit.pkt, flit.need > 0, flit.tail, first, now);
+    }
+
+    /// Channel `c`'s link arbiter, having sent from its VC `k` up to a tail or not: it stays on
+    /// the VC, and moves past it after a tail.
+    #[inline(always)]
+    fn advance_arbiter(&mut self, c: usize, k: u32, tail: bool) {
+        self.buf.out.arbiters[c].next = if !tail {
+            k
+        } else if k + 1 < self.c.v {
+            k + 1
+        } else {
+            0
+        };
     }
 
     /// The credits the header of packet `pkt`, crossing from input VC `ivc` to output VC `o`,
@@ -443,24 +491,15 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             }
             q.head = if q.head + 1 == ob { 0 } else { q.head + 1 };
             q.len -= 1;
-            q.link -= 1;
             out.arbiters[c as usize].queued -= 1;
-            self.buf.ovcs[o as usize].credits += 1;
-            self.routers.flits[rt as usize] -= 1;
-            self.stats.last_move = now;
-            self.send(o, front.pkt, front.need > 0, front.tail, i == 0, now);
+            self.routers.queued[rt as usize] -= 1;
+            self.onto_link(rt, o, front, i == 0, now);
             tail = front.tail;
             if tail {
                 break;
             }
         }
-        self.buf.out.arbiters[c as usize].next = if tail && pick + 1 < v {
-            pick + 1
-        } else if tail {
-            0
-        } else {
-            pick
-        };
+        self.advance_arbiter(c as usize, pick, tail);
     }
 
     /// A header leaves its source router: the message's first one ends its source queueing, as
