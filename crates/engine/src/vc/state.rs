@@ -886,9 +886,10 @@ impl<S: Numbering> Buffers<S> {
 
 /// The routers' activity: which hold flits, and their rotating priorities.
 pub(super) struct Routers<S: Numbering> {
-    /// Flits in each router's input and output buffers, and with output buffers those in its
-    /// output buffers (its link stage has nothing to do without them).
+    /// Flits in each router's input and output buffers.
     pub flits: Part<u32, S>,
+    /// With output buffers, the flits in each router's output buffers (its link stage has
+    /// nothing to do without them).
     pub queued: Part<u32, S>,
     /// The shard's routers holding flits, a bit each from its first router (`first`; visited
     /// in number order, so that a large network's state is walked in memory order), and how
