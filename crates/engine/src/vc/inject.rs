@@ -125,7 +125,9 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     fn write_flit(&mut self, t: TerminalId, ivc: u32, now: u64) -> bool {
         let ti = t as usize;
         let pkt = self.terms.writing[ti];
-        let rt = self.net.inject_router(t);
+        // (The injection port's router, from the layout: the terminal's attachment would
+        // divide for it.)
+        let rt = self.layout.port_router[(ivc / self.c.vd) as usize];
         self.terms.written[ti] += 1;
         let tail = self.terms.written[ti] == self.pkts.packet(pkt).len;
         self.buf.push(&self.c, self.layout, rt, ivc, pkt, tail, now + self.c.inject_latency);
