@@ -772,3 +772,133 @@ fn cube_case(
         uniform_others: false,
     }
 }
+
+/// `c` bent to the runs whose packets move as trains (`vc::run_trains`): one VC, virtual
+/// cut-through, no output buffers or stages, greedy allocation without speedup, minimal paths,
+/// no replies on split VCs, and none, Bubble or up*/down* avoidance; `None` on a network with
+/// a channel or terminal link wider than a flit.
+fn as_trains(mut c: Case) -> Option<Case> {
+    let built = c.shape.build().expect("a valid shape");
+    let net = built.network();
+    if net.terminal_width() > 1 || net.channels().iter().any(|ch| ch.width > 1) {
+        return None;
+    }
+    let p = &mut c.p;
+    p.vcs = 1;
+    p.switching = Switching::Vct;
+    p.output_buffer = 0;
+    if let Some(s) = p.stages.take() {
+        p.router_delay = s.switch_alloc + s.traversal;
+    }
+    p.allocator = Allocator::Greedy;
+    (p.input_speedup, p.output_speedup) = (1, 1);
+    if !matches!(p.deadlock, Avoidance::Bubble | Avoidance::Updown) {
+        p.deadlock = Avoidance::None;
+    }
+    let least = if p.deadlock == Avoidance::Bubble { 2 * p.packet } else { p.packet };
+    p.buffer = p.buffer.max(least);
+    c.spec.paths = Paths::default();
+    if c.spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0) {
+        c.spec.memories = None;
+    }
+    Some(c)
+}
+
+/// The packet-by-packet path and the flit engine (one, two or three shards, by the seed) on one
+/// network and routing; the packet-by-packet path's `None` (a run the deadlock watch stops)
+/// stands for the flit engine's deadlock.
+fn trains_and_flits<R: Routing + Sync>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    c: &Case,
+) -> (Option<Outcome>, Outcome) {
+    let shards = 1 + (c.spec.seed >> 1) as usize % 3;
+    (
+        vc::run_trains(net, routing, pattern, &c.spec, &c.p),
+        vc::run_as(net, routing, pattern, &c.spec, &c.p, None, shards),
+    )
+}
+
+struct TrainsAndFlits<'a>(&'a Case, &'a Pattern);
+
+impl Visitor for TrainsAndFlits<'_> {
+    type Output = (Option<Outcome>, Outcome);
+    fn visit<F: Family>(self, f: &F) -> Self::Output {
+        trains_and_flits(f.network(), f, self.1, self.0)
+    }
+}
+
+/// Runs `c` packet by packet and flit by flit, and compares; returns the flit engine's outcome.
+fn check_trains(c: &Case) -> Outcome {
+    let topology: Topology = c.shape.build().expect("a valid shape");
+    let n = topology.network().terminals();
+    let pattern = if c.uniform_others && n >= 2 { Pattern::UniformOthers(n) } else { Pattern::Uniform(n) };
+    let (trains, flits) = if c.spec.memories.is_some_and(|m| m.joined) {
+        let net = topology.network();
+        let joined = TableRouted::joined(net.joined(&net.reversed())).expect("the joined network");
+        trains_and_flits(joined.network(), &joined, &pattern, c)
+    } else {
+        topology.visit(TrainsAndFlits(c, &pattern))
+    };
+    match &trains {
+        Some(trains) => assert_same(trains, &flits),
+        None => assert_eq!(
+            flits.stop,
+            StopReason::Deadlock,
+            "the packet-by-packet path gave up on a run that ends"
+        ),
+    }
+    flits
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Verification: where packets move as trains (one VC, virtual cut-through; see
+    /// `vc::run_trains`), the packet-by-packet path gives the flit engine's outcome, on the
+    /// random cases above bent to its conditions.
+    #[test]
+    fn trains_match_the_flit_engine(c in case().prop_filter_map("wide channels", as_trains)) {
+        check_trains(&c);
+    }
+}
+
+/// Verification: on a crossbar (one router, every terminal on it) and a mesh with three
+/// terminals a router, under heavy load, many packets' tails are ejected at one router in one
+/// cycle; the packet-by-packet path delivers them as the flit engine does, both arbitrations.
+#[test]
+fn trains_eject_together_as_flits_do() {
+    for (i, (shape, arbitration)) in [
+        (Shape::Crossbar { nodes: 8 }, Arbitration::RoundRobin),
+        (Shape::Crossbar { nodes: 8 }, Arbitration::OldestFirst),
+        (
+            Shape::Cube {
+                radices: vec![3, 3],
+                wrap: false,
+                bidirectional: true,
+                order: DimensionOrder::HighestFirst,
+                concentration: 3,
+            },
+            Arbitration::RoundRobin,
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = VcParams {
+            vcs: 1,
+            buffer: 8,
+            packet: 2,
+            switching: Switching::Vct,
+            arbitration,
+            ..VcParams::DEFAULT
+        };
+        let mut c = cube_case(vec![2], false, true, p, (0.3, 3), (400, 20_000), 5 + i as u64);
+        c.shape = shape;
+        c.spec.arrivals = Arrivals::Threads { rate: 0.3, interval: Interval::Geometric, threads: 2 };
+        let flits = check_trains(&c);
+        assert_eq!(flits.stop, StopReason::Drained);
+        assert!(flits.packets.is_some_and(|p| p.delivered >= 400));
+    }
+}

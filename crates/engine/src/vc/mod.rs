@@ -246,6 +246,7 @@ mod inject;
 mod part;
 mod state;
 mod switch;
+mod train;
 mod wires;
 
 use crate::crew::{Crew, with_crew};
@@ -388,7 +389,27 @@ pub fn run<R: Routing + Sync>(
     spec: &RunSpec,
     p: &VcParams,
 ) -> Outcome {
-    run_as(net, routing, pattern, spec, p, None, crate::ideal::shards(net, spec))
+    let shards = crate::ideal::shards(net, spec);
+    if shards == 1
+        && train::applies(net, p, spec)
+        && let Some(outcome) = train::run(net, routing, pattern, spec, p)
+    {
+        return outcome;
+    }
+    run_as(net, routing, pattern, spec, p, None, shards)
+}
+
+/// The packet-by-packet path ([`train`]), for a run it applies to: `None` where it does not,
+/// or where the deadlock watch would stop the run (the flit engine reports the cycle of waits).
+#[doc(hidden)]
+pub fn run_trains<R: Routing>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    p: &VcParams,
+) -> Option<Outcome> {
+    if train::applies(net, p, spec) { train::run(net, routing, pattern, spec, p) } else { None }
 }
 
 /// [`run`] on `shards` shards (however small the network, at most one a router; one under

@@ -1,0 +1,786 @@
+//! The virtual-channel router packet by packet, where its packets move as trains: one VC per
+//! port, virtual cut-through, no output buffers, no stages, one flit a cycle everywhere
+//! ([`applies`]). [`super::run`] takes this path there; the flit-by-flit engine is its
+//! reference, and tests require identical [`Outcome`]s.
+//!
+//! # Why a packet is a train there
+//! With one VC per port a packet that takes an output VC holds the only VC of that output, so
+//! no other flit competes for the output or for its input port while it streams; with virtual
+//! cut-through its VC allocation saw room downstream for the whole packet (two where Bubble flow
+//! control asks), and nothing else spends those credits. So a header that takes its VC
+//! crosses the switch in the same cycle d, and flit i of the packet follows at d + i: it is in
+//! the buffer by then (by induction from the source, which writes one flit a cycle once it has
+//! room for the packet, flit i lands i cycles after the header) and ready (the header was
+//! ready at d, so flit i at d + i). A packet's flits at a router are then known from its
+//! header's landing a and leaving d alone: flit i lands at a + i and leaves at d + i, its
+//! credit returns at d + i + l, and the router holds some flit of it in every cycle of
+//! [a, d + len − 1]. Only the headers are simulated: a header's landing, its wait for a VC
+//! (asking every cycle, in the router's arbitration order, as the flit engine's header does),
+//! its leaving, and a packet's tail ejection (its delivery). What the flit engine counts per
+//! flit — credits, the round-robin priority's cycles, buffer occupancy, a channel's busy
+//! cycles, the stop rule's checked cycles — is counted from those cycles.
+//!
+//! A run that the deadlock watch would stop is run again by the flit engine, which reports the
+//! cycle of waits ([`run`] returns `None` there).
+
+use crate::params::{Allocator, Arbitration, Avoidance, Switching, VcParams};
+use crate::traffic::Pattern;
+use crate::{
+    Births, ClassService, Collector, Msg, Outcome, PacketStats, RunSpec, StopReason, UNMEASURED, choose,
+};
+use netwrap_topo::paths::{UNDECIDED, split_deroutes, went_nonminimal};
+use netwrap_topo::{Candidates, ChannelId, Network, Routing, TerminalId};
+use std::collections::VecDeque;
+
+/// A train that has not left (its header has no output yet).
+const NEVER: u64 = u64::MAX;
+
+/// Whether the run's packets move as trains (see the module docs): one VC, `vct`, no output
+/// buffers or stages, greedy allocation without speedup, channels and terminals' links one
+/// flit wide, minimal paths, no replies on split VCs, and a deadlock avoidance that leaves
+/// every VC alike (none, Bubble, up*/down*).
+pub fn applies(net: &Network, p: &VcParams, spec: &RunSpec) -> bool {
+    p.vcs == 1
+        && p.switching == Switching::Vct
+        && p.output_buffer == 0
+        && p.stages.is_none()
+        && p.input_speedup == 1
+        && p.output_speedup == 1
+        && p.allocator == Allocator::Greedy
+        && matches!(p.deadlock, Avoidance::None | Avoidance::Bubble | Avoidance::Updown)
+        && net.terminal_width() == 1
+        && net.channels().iter().all(|c| c.width == 1)
+        && spec.paths.choice == netwrap_topo::PathChoice::Minimal
+        && !spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0)
+}
+
+/// A packet in (or on its way to) an input port: its header lands at `land`, leaves at
+/// `leave`; `wait` and `measured` are those of the grant that sent it there (the sender's VC
+/// allocation, or its source's taking the injection VC), counted in the class service.
+#[derive(Clone, Copy)]
+struct Train {
+    pkt: u32,
+    len: u32,
+    land: u64,
+    leave: u64,
+    wait: u64,
+    measured: bool,
+}
+
+/// An input port's trains, oldest first, from one landing or on its way to the last whose
+/// credits are still owed; counted by sequence number.
+#[derive(Default)]
+struct Port {
+    trains: VecDeque<Train>,
+    /// Trains ever pushed, landed, left, and dropped from `trains`.
+    pushed: u64,
+    landed: u64,
+    left: u64,
+    popped: u64,
+    /// From when the next header may be at the front (the last tail's leaving + 1).
+    free_from: u64,
+    /// When its front header became eligible to ask (`NEVER`: none asks).
+    asking_since: u64,
+}
+
+impl Port {
+    fn train(&self, seq: u64) -> Option<&Train> {
+        self.trains.get(seq.checked_sub(self.popped)? as usize)
+    }
+
+    fn train_mut(&mut self, seq: u64) -> &mut Train {
+        &mut self.trains[(seq - self.popped) as usize]
+    }
+}
+
+/// A router's cycles holding a flit, counted lazily: `before` of them before `since`, and
+/// every cycle from `since` while trains are here (`landed`) or until `end`.
+#[derive(Default, Clone)]
+struct Busy {
+    before: u64,
+    since: u64,
+    end: u64,
+    landed: u32,
+    /// Its input ports whose front header asks for a VC.
+    asking: Vec<u32>,
+}
+
+struct Packet {
+    msg: u32,
+    dst: TerminalId,
+    salt: u32,
+    len: u32,
+    created: u64,
+    /// When its header left the source router.
+    left: u64,
+    hops: u32,
+}
+
+struct Message {
+    msg: Msg,
+    packets_left: u32,
+    started: bool,
+}
+
+/// A packet whose tail is ejected at its bucket's cycle.
+#[derive(Clone, Copy)]
+struct Tail {
+    pkt: u32,
+    wait: u64,
+    measured: bool,
+}
+
+/// Events by cycle, in a ring of `len` buckets (every event is due less than `len` cycles
+/// after it is filed).
+struct Ring<T> {
+    buckets: Vec<Vec<T>>,
+}
+
+impl<T> Ring<T> {
+    fn new(len: usize) -> Self {
+        Ring { buckets: (0..len).map(|_| Vec::new()).collect() }
+    }
+
+    fn at(&mut self, t: u64) -> &mut Vec<T> {
+        let n = self.buckets.len() as u64;
+        &mut self.buckets[(t % n) as usize]
+    }
+}
+
+struct Sim<'a, R> {
+    net: &'a Network,
+    routing: &'a R,
+    p: VcParams,
+    warmup: u64,
+    nc: u32,
+    latency: Vec<u32>,
+    /// Per input port: its router, and its place in the router's arbitration order.
+    port_router: Vec<u32>,
+    place: Vec<u32>,
+    /// Per router: its input ports.
+    ports_of: Vec<u32>,
+    class: Vec<u16>,
+    ports: Vec<Port>,
+    routers: Vec<Busy>,
+    /// Routers with a header asking, as a bitset.
+    asking: Vec<u64>,
+    /// Per channel: from when its VC is free; per terminal: its ejection port's.
+    out_free: Vec<u64>,
+    sink_free: Vec<u64>,
+    /// Per terminal: its queued packets, and from when it may begin the next.
+    sources: Vec<VecDeque<u32>>,
+    write_free: Vec<u64>,
+    active_sources: Vec<u32>,
+    is_active: Vec<bool>,
+    packets: Vec<Packet>,
+    free_packets: Vec<u32>,
+    messages: Vec<Message>,
+    free_messages: Vec<u32>,
+    lands: Ring<u32>,
+    eligible: Ring<u32>,
+    tails: Ring<Tail>,
+    /// The cycles some flit or credit arrives: intervals by first cycle (the last cycle), and
+    /// the last cycle of those begun.
+    arrivals: Ring<u64>,
+    arrive_to: u64,
+    /// The last cycle anything filed is due.
+    horizon: u64,
+    /// Trains landed and not left; the last cycle a tail leaves; packets queued at sources
+    /// and not begun, and the last cycle a source writes; the last cycle a flit moves.
+    waiting: u64,
+    present_to: u64,
+    queued: u64,
+    written_to: u64,
+    moves_to: u64,
+    busy: Vec<u64>,
+    flit_hops: u64,
+    occupancy: Vec<u64>,
+    service: Vec<ClassService>,
+    pstats: PacketStats,
+    collector: Collector,
+    births: Births,
+}
+
+/// Runs the virtual-channel router network packet by packet (see the module docs; same
+/// contract as [`super::run`], for a run that [`applies`]); `None` if the deadlock watch
+/// would stop it.
+pub fn run<R: Routing>(
+    net: &Network,
+    routing: &R,
+    pattern: &Pattern,
+    spec: &RunSpec,
+    p: &VcParams,
+) -> Option<Outcome> {
+    debug_assert!(applies(net, p, spec));
+    let mut s = Sim::new(net, routing, spec, *p);
+    let quiet = 2 * (p.router_delay as u64 + p.injection_latency as u64 + 2 * s.longest() as u64) + 100;
+    let mut born = Vec::new();
+    let mut now = 0;
+    let mut reason = None;
+    let mut checked = true;
+    while now < spec.max_cycles {
+        let begun = s.arrivals.at(now);
+        s.arrive_to = s.arrive_to.max(begun.iter().copied().max().unwrap_or(0));
+        begun.clear();
+        s.land(now);
+        s.births.create(now, pattern, net, &mut s.collector, &mut born);
+        for &(src, msg) in &born {
+            s.queue_message(src, msg, now);
+        }
+        s.inject(now);
+        let eligible = std::mem::take(s.eligible.at(now));
+        for &q in &eligible {
+            s.ask(q, now);
+        }
+        *s.eligible.at(now) = recycle(eligible);
+        s.allocate(now);
+        s.eject_tails(now);
+        s.collector.tick(now);
+        if checked {
+            reason = s.collector.stop(now);
+            let last_move = s.moves_to.min(now);
+            if reason.is_none() && s.waiting > 0 && now - last_move >= quiet {
+                return None;
+            }
+            if reason.is_some() {
+                break;
+            }
+        }
+        // (The reference checks the stop rule only in the cycles the flit engine simulates.)
+        let next = now + 1;
+        let arrives = s.arrive_to >= next || s.arrivals.at(next).iter().any(|&e| e >= next);
+        checked = s.waiting > 0
+            || s.present_to > now
+            || s.queued > 0
+            || s.written_to > now
+            || arrives
+            || s.births.next_after_now() == Some(next)
+            || s.collector.next_delivery() == Some(next);
+        if !checked && s.horizon < next {
+            // Nothing in the network: on to the workload's or the collector's next event, a
+            // cycle the flit engine simulates.
+            let events = [s.births.next_after_now(), s.collector.next_delivery(), None];
+            now = crate::next_busy_cycle(now, events, spec.max_cycles);
+            checked = true;
+        } else {
+            now = next;
+        }
+    }
+    Some(s.finish(now, reason))
+}
+
+/// An emptied bucket, its memory kept.
+fn recycle<T>(mut v: Vec<T>) -> Vec<T> {
+    v.clear();
+    v
+}
+
+impl<'a, R: Routing> Sim<'a, R> {
+    fn new(net: &'a Network, routing: &'a R, spec: &RunSpec, p: VcParams) -> Self {
+        let nc = net.channels().len() as u32;
+        let terminals = net.terminals();
+        let routers = net.routers() as usize;
+        let port_router: Vec<u32> = net
+            .channels()
+            .iter()
+            .map(|c| c.dst)
+            .chain((0..terminals).map(|t| net.inject_router(t)))
+            .collect();
+        let mut ports_of = vec![0u32; routers];
+        let mut place = vec![0u32; port_router.len()];
+        for (q, &rt) in port_router.iter().enumerate() {
+            place[q] = ports_of[rt as usize];
+            ports_of[rt as usize] += 1;
+        }
+        let latency = crate::channel_latencies(net, &p, spec);
+        let longest = latency.iter().copied().max().unwrap_or(1).max(1) as usize;
+        let ring = (longest + (p.router_delay + p.injection_latency + 2 * p.packet) as usize + 4)
+            .next_power_of_two();
+        Sim {
+            net,
+            routing,
+            p,
+            warmup: spec.warmup,
+            nc,
+            latency,
+            port_router: port_router.clone(),
+            place,
+            ports_of,
+            class: net.channels().iter().map(|c| c.class).collect(),
+            ports: (0..port_router.len()).map(|_| Port { asking_since: NEVER, ..Port::default() }).collect(),
+            routers: vec![Busy::default(); routers],
+            asking: vec![0; routers.div_ceil(64)],
+            out_free: vec![0; nc as usize],
+            sink_free: vec![0; terminals as usize],
+            sources: (0..terminals).map(|_| VecDeque::new()).collect(),
+            write_free: vec![0; terminals as usize],
+            active_sources: Vec::new(),
+            is_active: vec![false; terminals as usize],
+            packets: Vec::new(),
+            free_packets: Vec::new(),
+            messages: Vec::new(),
+            free_messages: Vec::new(),
+            lands: Ring::new(ring),
+            eligible: Ring::new(ring),
+            tails: Ring::new(ring),
+            arrivals: Ring::new(ring),
+            arrive_to: 0,
+            horizon: 0,
+            waiting: 0,
+            present_to: 0,
+            queued: 0,
+            written_to: 0,
+            moves_to: 0,
+            busy: vec![0; nc as usize],
+            flit_hops: 0,
+            occupancy: vec![0; nc as usize],
+            service: ClassService::per_class(net),
+            pstats: PacketStats::default(),
+            collector: Collector::new(spec, net),
+            births: Births::new(spec, net),
+        }
+    }
+
+    fn longest(&self) -> u32 {
+        self.latency.iter().copied().max().unwrap_or(1).max(1)
+    }
+
+    /// Files an event due at `t` in `ring`.
+    fn file<T>(ring: &mut Ring<T>, horizon: &mut u64, t: u64, x: T) {
+        *horizon = (*horizon).max(t);
+        ring.at(t).push(x);
+    }
+
+    /// Flits or credits arrive in every cycle of `from..=to`.
+    fn arrivals_in(&mut self, from: u64, to: u64) {
+        Self::file(&mut self.arrivals, &mut self.horizon, from, to);
+        self.horizon = self.horizon.max(to);
+    }
+
+    /// The headers due at `now` land.
+    fn land(&mut self, now: u64) {
+        let lands = std::mem::take(self.lands.at(now));
+        for &q in &lands {
+            let seq = self.ports[q as usize].landed;
+            self.landed(q, seq, now);
+        }
+        *self.lands.at(now) = recycle(lands);
+    }
+
+    /// Train `seq` of port `q` lands at `now`: its router holds a flit from now on, and a
+    /// header at the front asks once it is ready.
+    fn landed(&mut self, q: u32, seq: u64, now: u64) {
+        let b = &mut self.routers[self.port_router[q as usize] as usize];
+        if b.landed == 0 && b.end <= now {
+            b.before += b.end - b.since;
+            b.since = now;
+        }
+        b.landed += 1;
+        self.waiting += 1;
+        let port = &mut self.ports[q as usize];
+        port.landed += 1;
+        if seq == port.left {
+            self.front(q, now);
+        }
+    }
+
+    /// Port `q`'s front train (landed, its predecessor gone) asks once ready and at the front.
+    fn front(&mut self, q: u32, now: u64) {
+        let port = &self.ports[q as usize];
+        let t = port.train(port.left).expect("a front train");
+        let delay = if q >= self.nc { self.p.injection_latency as u64 } else { 0 };
+        let at = (t.land + delay + self.p.router_delay as u64).max(port.free_from);
+        if at <= now {
+            self.ask(q, now);
+        } else {
+            Self::file(&mut self.eligible, &mut self.horizon, at, q);
+        }
+    }
+
+    /// Port `q`'s front header asks for a VC from `now` on.
+    fn ask(&mut self, q: u32, now: u64) {
+        self.ports[q as usize].asking_since = now;
+        let rt = self.port_router[q as usize] as usize;
+        self.routers[rt].asking.push(q);
+        self.asking[rt / 64] |= 1 << (rt % 64);
+    }
+
+    /// A new message joins its source's queue as packets of at most P flits.
+    fn queue_message(&mut self, src: TerminalId, msg: Msg, now: u64) {
+        let n = msg.size.div_ceil(self.p.packet);
+        let m = Message { msg, packets_left: n, started: false };
+        let m = match self.free_messages.pop() {
+            Some(i) => {
+                self.messages[i as usize] = m;
+                i
+            }
+            None => {
+                self.messages.push(m);
+                self.messages.len() as u32 - 1
+            }
+        };
+        for i in 0..n {
+            let len = if i + 1 < n { self.p.packet } else { msg.size - (n - 1) * self.p.packet };
+            let pk = Packet { msg: m, dst: msg.dst, salt: msg.salt, len, created: now, left: now, hops: 0 };
+            let id = match self.free_packets.pop() {
+                Some(i) => {
+                    self.packets[i as usize] = pk;
+                    i
+                }
+                None => {
+                    self.packets.push(pk);
+                    self.packets.len() as u32 - 1
+                }
+            };
+            self.sources[src as usize].push_back(id);
+            self.queued += 1;
+        }
+        if !self.is_active[src as usize] {
+            self.is_active[src as usize] = true;
+            self.active_sources.push(src);
+        }
+    }
+
+    /// Each source done writing its last packet begins its next if its injection VC has room
+    /// for it (flits written and not yet left, seen directly in the buffer).
+    fn inject(&mut self, now: u64) {
+        let mut active = std::mem::take(&mut self.active_sources);
+        active.retain(|&t| {
+            let ti = t as usize;
+            if now < self.write_free[ti] {
+                return true;
+            }
+            let q = self.nc + t;
+            let pkt = self.sources[ti][0];
+            let len = self.packets[pkt as usize].len;
+            let port = &self.ports[q as usize];
+            let held: u64 = port
+                .trains
+                .iter()
+                .map(|tr| {
+                    now.saturating_sub(tr.land).min(tr.len as u64)
+                        - now.saturating_sub(tr.leave).min(tr.len as u64)
+                })
+                .sum();
+            if (self.p.buffer as u64) < held + len as u64 {
+                return true;
+            }
+            self.sources[ti].pop_front();
+            self.queued -= 1;
+            let created = self.packets[pkt as usize].created;
+            let measured = now >= self.warmup;
+            if measured {
+                let s = &mut self.service[self.net.classes().len()];
+                s.packets += 1;
+                s.hold_sum += len as u64;
+                s.wait_sum += now - created;
+            }
+            let end = now + len as u64 - 1;
+            self.write_free[ti] = end + 1;
+            self.written_to = self.written_to.max(end);
+            self.moves_to = self.moves_to.max(end);
+            let port = &mut self.ports[q as usize];
+            while port
+                .trains
+                .front()
+                .is_some_and(|tr| tr.leave != NEVER && now > tr.leave + tr.len as u64 - 1)
+            {
+                port.trains.pop_front();
+                port.popped += 1;
+            }
+            port.trains.push_back(Train { pkt, len, land: now, leave: NEVER, wait: now - created, measured });
+            let seq = port.pushed;
+            port.pushed += 1;
+            self.landed(q, seq, now);
+            let keep = !self.sources[ti].is_empty();
+            self.is_active[ti] = keep;
+            keep
+        });
+        self.active_sources = active;
+    }
+
+    /// The credits output channel `c`'s VC shows at `now`: the buffer less the flits sent on
+    /// it whose credits have not come back.
+    fn credits(&self, c: ChannelId, now: u64) -> u64 {
+        let l = self.latency[c as usize] as u64;
+        let owed: u64 = self.ports[c as usize]
+            .trains
+            .iter()
+            .map(|t| {
+                let back = if t.leave == NEVER {
+                    0
+                } else {
+                    (now + 1).saturating_sub(t.leave + l).min(t.len as u64)
+                };
+                t.len as u64 - back
+            })
+            .sum();
+        self.p.buffer as u64 - owed
+    }
+
+    /// The routers with a header asking, in number order: each asks in its arbitration order.
+    fn allocate(&mut self, now: u64) {
+        let mut cands = Candidates::default();
+        for w in 0..self.asking.len() {
+            let mut bits = self.asking[w];
+            while bits != 0 {
+                let rt = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut asking = std::mem::take(&mut self.routers[rt].asking);
+                if asking.len() > 1 {
+                    self.order(rt, now, &mut asking);
+                }
+                asking.retain(|&q| !self.vc_allocation(rt as u32, q, now, &mut cands));
+                if asking.is_empty() {
+                    self.asking[w] &= !(1 << (rt % 64));
+                }
+                self.routers[rt].asking = asking;
+            }
+        }
+    }
+
+    /// Sorts router `rt`'s ports `qs` into its arbitration order at `now`.
+    fn order(&self, rt: usize, now: u64, qs: &mut [u32]) {
+        if self.p.arbitration == Arbitration::OldestFirst {
+            qs.sort_by_key(|&q| {
+                let port = &self.ports[q as usize];
+                let pk = &self.packets[port.train(port.left).expect("a front train").pkt as usize];
+                (pk.created, pk.salt, q)
+            });
+        } else {
+            let b = &self.routers[rt];
+            let n = self.ports_of[rt];
+            // (The rotating priority counts the cycles the router held a flit, modulo 2^32.)
+            let rot = ((b.before + (now - b.since)) as u32) % n;
+            qs.sort_by_key(|&q| (self.place[q as usize] + n - rot) % n);
+        }
+    }
+
+    /// VC allocation for port `q`'s front header at router `rt`; on a grant the packet
+    /// leaves at once. Returns whether it left.
+    fn vc_allocation(&mut self, rt: u32, q: u32, now: u64, cands: &mut Candidates) -> bool {
+        let port = &self.ports[q as usize];
+        let t = *port.train(port.left).expect("a front train");
+        let pk = &self.packets[t.pkt as usize];
+        self.routing.route(rt, pk.dst, pk.salt, cands);
+        let waited = now - port.asking_since;
+        if cands.is_empty() {
+            let dst = pk.dst as usize;
+            if now < self.sink_free[dst] {
+                return false;
+            }
+            self.sink_free[dst] = now + t.len as u64;
+            let tail = now + t.len as u64 - 1;
+            let measured = now >= self.warmup;
+            if measured {
+                let s = &mut self.service[self.net.classes().len() + 1];
+                s.packets += 1;
+                s.hold_sum += t.len as u64;
+                s.wait_sum += waited;
+            }
+            let e = Tail { pkt: t.pkt, wait: waited, measured };
+            Self::file(&mut self.tails, &mut self.horizon, tail, e);
+            self.leave(q, now);
+            return true;
+        }
+        let mut need = t.len as u64;
+        if self.p.deadlock == Avoidance::Bubble
+            && (q >= self.nc || self.class[q as usize] != self.class[cands.as_slice()[0] as usize])
+        {
+            need *= 2;
+        }
+        let free = |c: ChannelId| now >= self.out_free[c as usize] && self.credits(c, now) >= need;
+        let (minimal, _) = split_deroutes(cands.as_slice());
+        let c = choose(minimal, pk.salt, pk.hops, now, |c| if free(c) { now } else { now + 1 });
+        if !free(c) {
+            return false;
+        }
+        self.send(c, t, waited, now);
+        self.leave(q, now);
+        true
+    }
+
+    /// Train `t` leaves on channel `c` at `now`, granted after `waited` cycles.
+    fn send(&mut self, c: ChannelId, t: Train, waited: u64, now: u64) {
+        let (ci, len) = (c as usize, t.len as u64);
+        self.out_free[ci] = now + len;
+        self.packets[t.pkt as usize].hops += 1;
+        let land = now + self.latency[ci] as u64;
+        let measured = now >= self.warmup;
+        if measured {
+            let s = &mut self.service[self.class[ci] as usize];
+            s.packets += 1;
+            s.hold_sum += len;
+            s.wait_sum += waited;
+        }
+        self.busy[ci] += (now + len).saturating_sub(now.max(self.warmup));
+        self.flit_hops += len;
+        let port = &mut self.ports[ci];
+        let l = self.latency[ci] as u64;
+        while port
+            .trains
+            .front()
+            .is_some_and(|tr| tr.leave != NEVER && now >= tr.leave + l + tr.len as u64 - 1)
+        {
+            port.trains.pop_front();
+            port.popped += 1;
+        }
+        port.trains.push_back(Train { pkt: t.pkt, len: t.len, land, leave: NEVER, wait: waited, measured });
+        port.pushed += 1;
+        Self::file(&mut self.lands, &mut self.horizon, land, c);
+        self.arrivals_in(land, land + len - 1);
+    }
+
+    /// Port `q`'s front train leaves at `now`: its flits follow one a cycle, its credits
+    /// return a link latency later, and the next train comes to the front after its tail.
+    fn leave(&mut self, q: u32, now: u64) {
+        let qi = q as usize;
+        let port = &mut self.ports[qi];
+        let seq = port.left;
+        let t = port.train_mut(seq);
+        t.leave = now;
+        let t = *t;
+        port.left += 1;
+        port.asking_since = NEVER;
+        let len = t.len as u64;
+        port.free_from = now + len;
+        let next_landed = port.landed > port.left;
+        let b = &mut self.routers[self.port_router[qi] as usize];
+        b.landed -= 1;
+        b.end = b.end.max(now + len);
+        self.waiting -= 1;
+        self.present_to = self.present_to.max(now + len - 1);
+        self.moves_to = self.moves_to.max(now + len - 1);
+        self.horizon = self.horizon.max(now + len);
+        if q < self.nc {
+            self.occupancy[qi] += held(&t, self.warmup, u64::MAX, u64::MAX);
+            let l = self.latency[qi] as u64;
+            self.arrivals_in(now + l, now + l + len - 1);
+        } else {
+            // A header leaves its source router; the message's first ends its source queueing.
+            let pk = &mut self.packets[t.pkt as usize];
+            pk.left = now;
+            let m = &mut self.messages[pk.msg as usize];
+            if !m.started {
+                m.started = true;
+                m.msg.first_start = now;
+            }
+        }
+        if next_landed {
+            self.front(q, now);
+        }
+    }
+
+    /// The packets whose tails are ejected at `now` are delivered. (In any order: the
+    /// collector and the workload file a cycle's deliveries by cycle, and tests hold routers
+    /// ejecting several tails in a cycle to the flit engine.)
+    fn eject_tails(&mut self, now: u64) {
+        let tails = std::mem::take(self.tails.at(now));
+        for e in &tails {
+            self.deliver(e.pkt, now);
+        }
+        *self.tails.at(now) = recycle(tails);
+    }
+
+    /// Packet `pkt`'s tail is ejected at `now`: it is delivered at `now + 1` plus the ejection
+    /// channel's latency, and its message with its last packet.
+    fn deliver(&mut self, pkt: u32, now: u64) {
+        let arrives = now + 1 + self.p.ejection_latency as u64;
+        let pk = &self.packets[pkt as usize];
+        let m = &mut self.messages[pk.msg as usize];
+        if m.msg.seq != UNMEASURED {
+            self.pstats.delivered += 1;
+            self.pstats.nonminimal += u64::from(went_nonminimal(UNDECIDED));
+            self.pstats.latency_sum += arrives - pk.created;
+            self.pstats.network_sum += arrives - pk.left;
+        }
+        m.packets_left -= 1;
+        if m.packets_left == 0 {
+            // The message's hops are those of its last packet.
+            m.msg.hops = pk.hops;
+            m.msg.leg = UNDECIDED;
+            self.births.deliver(&m.msg, arrives, &mut self.collector);
+            self.free_messages.push(pk.msg);
+        }
+        self.free_packets.push(pkt);
+    }
+
+    /// The outcome of a run that stopped at the end of cycle `now` for `reason` (`None`: it ran
+    /// out of cycles). Flits that the packets' leaving cycles place after the last simulated
+    /// cycle never moved: what was counted for them is taken back.
+    fn finish(mut self, now: u64, reason: Option<StopReason>) -> Outcome {
+        let last = if reason.is_some() { now } else { now - 1 };
+        let (classes, warmup) = (self.net.classes().len(), self.warmup);
+        let unserve = |s: &mut ClassService, len: u64, wait: u64| {
+            s.packets -= 1;
+            s.hold_sum -= len;
+            s.wait_sum -= wait;
+        };
+        for (q, port) in self.ports.iter().enumerate() {
+            for t in &port.trains {
+                let len = t.len as u64;
+                if q < self.nc as usize {
+                    // Sent from `sent` on, one flit a cycle.
+                    let sent = t.land - self.latency[q] as u64;
+                    let unsent = (sent + len).saturating_sub(last + 1).min(len);
+                    if unsent > 0 {
+                        let from = (last + 1).max(sent);
+                        self.busy[q] -= (sent + len).saturating_sub(from.max(warmup));
+                        self.flit_hops -= unsent;
+                        if t.measured {
+                            unserve(&mut self.service[self.class[q] as usize], len, t.wait);
+                        }
+                    }
+                } else if t.measured && t.land + len - 1 > last {
+                    unserve(&mut self.service[classes], len, t.wait);
+                }
+            }
+        }
+        let pending: Vec<Tail> = self.tails.buckets.iter().flatten().copied().collect();
+        for e in pending {
+            if e.measured {
+                let len = self.packets[e.pkt as usize].len as u64;
+                unserve(&mut self.service[classes + 1], len, e.wait);
+            }
+        }
+        self.collector.transmitted(self.flit_hops);
+        let busy = std::mem::take(&mut self.busy);
+        let mut outcome = self.collector.finish(self.net, now, reason, busy.into_iter());
+        let end = outcome.end.max(warmup);
+        for (q, port) in self.ports.iter().enumerate().take(self.nc as usize) {
+            for t in &port.trains {
+                if t.leave != NEVER {
+                    self.occupancy[q] -= held(t, warmup, u64::MAX, u64::MAX);
+                }
+                self.occupancy[q] += held(t, warmup, last, end);
+            }
+        }
+        outcome.packets = Some(self.pstats);
+        outcome.vc_occupancy = Some(self.occupancy);
+        outcome.channel_service = Some(self.service);
+        self.births.close(&mut outcome);
+        outcome
+    }
+}
+
+/// The cycles of `[warmup, end)` at whose end train `t`'s flits are in their buffer, summed
+/// over its flits, when the run's last simulated cycle is `last`: flit i is there from its
+/// landing, `t.land + i`, to the cycle before it leaves, `t.leave + i`; one still there at
+/// the end of `last` counts to `end` (`last`, `end` at `u64::MAX`: the run goes on).
+fn held(t: &Train, warmup: u64, last: u64, end: u64) -> u64 {
+    if t.land >= warmup && t.leave != NEVER && t.leave + t.len as u64 <= last {
+        // (Every flit landed in the window and left by `last`: each held leave − land.)
+        return t.len as u64 * (t.leave - t.land);
+    }
+    (0..t.len as u64)
+        .map(|i| {
+            let land = t.land + i;
+            if land > last {
+                return 0;
+            }
+            let leave = t.leave.saturating_add(i);
+            let to = if leave > last { end } else { leave };
+            to.saturating_sub(land.max(warmup))
+        })
+        .sum()
+}
