@@ -774,7 +774,7 @@ fn cube_case(
 }
 
 /// `c` bent to the runs whose packets move as trains (`vc::run_trains`): one VC, virtual
-/// cut-through, no output buffers or stages, greedy allocation without speedup, minimal paths,
+/// cut-through, no stages, greedy allocation without speedup, minimal paths,
 /// no replies on split VCs, and none, Bubble or up*/down* avoidance; `None` on a network with
 /// a channel or terminal link wider than a flit.
 fn as_trains(mut c: Case) -> Option<Case> {
@@ -786,7 +786,6 @@ fn as_trains(mut c: Case) -> Option<Case> {
     let p = &mut c.p;
     p.vcs = 1;
     p.switching = Switching::Vct;
-    p.output_buffer = 0;
     if let Some(s) = p.stages.take() {
         p.router_delay = s.switch_alloc + s.traversal;
     }
@@ -797,6 +796,9 @@ fn as_trains(mut c: Case) -> Option<Case> {
     }
     let least = if p.deadlock == Avoidance::Bubble { 2 * p.packet } else { p.packet };
     p.buffer = p.buffer.max(least);
+    if p.output_buffer > 0 {
+        p.output_buffer = p.output_buffer.max(least);
+    }
     c.spec.paths = Paths::default();
     if c.spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0) {
         c.spec.memories = None;

@@ -35,14 +35,13 @@ use std::collections::VecDeque;
 /// A train that has not left (its header has no output yet).
 const NEVER: u64 = u64::MAX;
 
-/// Whether the run's packets move as trains (see the module docs): one VC, `vct`, no output
-/// buffers or stages, greedy allocation without speedup, channels and terminals' links one
+/// Whether the run's packets move as trains (see the module docs): one VC, `vct`, no
+/// stages, greedy allocation without speedup, channels and terminals' links one
 /// flit wide, minimal paths, no replies on split VCs, and a deadlock avoidance that leaves
 /// every VC alike (none, Bubble, up*/down*).
 pub fn applies(net: &Network, p: &VcParams, spec: &RunSpec) -> bool {
     p.vcs == 1
         && p.switching == Switching::Vct
-        && p.output_buffer == 0
         && p.stages.is_none()
         && p.input_speedup == 1
         && p.output_speedup == 1
@@ -65,6 +64,28 @@ struct Train {
     leave: u64,
     wait: u64,
     measured: bool,
+}
+
+/// A packet in a channel's output buffer (`--output-buffer`): it crosses the switch from
+/// `crossed` on and leaves on the link from `link` on (`NEVER`: not yet), its header once the
+/// downstream credits show `need`; `wait` and `measured` are its VC grant's.
+#[derive(Clone, Copy)]
+struct Queued {
+    pkt: u32,
+    len: u32,
+    crossed: u64,
+    link: u64,
+    need: u64,
+    wait: u64,
+    measured: bool,
+}
+
+/// A channel's output buffer: its packets, oldest first, from the first with a flit still
+/// there; from when the next header may leave on the link (the last tail's leaving + 1).
+#[derive(Default)]
+struct OutBuf {
+    trains: VecDeque<Queued>,
+    free_from: u64,
 }
 
 /// An input port's trains, oldest first, from one landing or on its way to the last whose
@@ -94,15 +115,18 @@ impl Port {
 }
 
 /// A router's cycles holding a flit, counted lazily: `before` of them before `since`, and
-/// every cycle from `since` while trains are here (`landed`) or until `end`.
+/// every cycle from `since` while trains are here (`landed`: in an input buffer, or in an
+/// output buffer and not yet on the link) or until `end`.
 #[derive(Default, Clone)]
 struct Busy {
     before: u64,
     since: u64,
     end: u64,
     landed: u32,
-    /// Its input ports whose front header asks for a VC.
+    /// Its input ports whose front header asks for a VC, and its channels whose output buffer's
+    /// front header asks for the link.
     asking: Vec<u32>,
+    linking: Vec<u32>,
 }
 
 struct Packet {
@@ -154,6 +178,8 @@ struct Sim<'a, R> {
     warmup: u64,
     nc: u32,
     latency: Vec<u32>,
+    /// Per channel: the router it leaves.
+    source: Vec<u32>,
     /// Per input port: its router, and its place in the router's arbitration order.
     port_router: Vec<u32>,
     place: Vec<u32>,
@@ -164,8 +190,10 @@ struct Sim<'a, R> {
     routers: Vec<Busy>,
     /// Routers with a header asking, as a bitset.
     asking: Vec<u64>,
-    /// Per channel: from when its VC is free; per terminal: its ejection port's.
+    /// Per channel: from when its VC is free, and its output buffer (none without); per
+    /// terminal: from when its ejection port is free.
     out_free: Vec<u64>,
+    obs: Vec<OutBuf>,
     sink_free: Vec<u64>,
     /// Per terminal: its queued packets, and from when it may begin the next.
     sources: Vec<VecDeque<u32>>,
@@ -178,6 +206,7 @@ struct Sim<'a, R> {
     free_messages: Vec<u32>,
     lands: Ring<u32>,
     eligible: Ring<u32>,
+    links: Ring<u32>,
     tails: Ring<Tail>,
     /// The cycles some flit or credit arrives: intervals by first cycle (the last cycle), and
     /// the last cycle of those begun.
@@ -233,6 +262,11 @@ pub fn run<R: Routing>(
             s.ask(q, now);
         }
         *s.eligible.at(now) = recycle(eligible);
+        let links = std::mem::take(s.links.at(now));
+        for &c in &links {
+            s.ask_link(c);
+        }
+        *s.links.at(now) = recycle(links);
         s.allocate(now);
         s.eject_tails(now);
         s.collector.tick(now);
@@ -303,6 +337,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             warmup: spec.warmup,
             nc,
             latency,
+            source: net.edges().map(|(src, _)| src).collect(),
             port_router: port_router.clone(),
             place,
             ports_of,
@@ -311,6 +346,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             routers: vec![Busy::default(); routers],
             asking: vec![0; routers.div_ceil(64)],
             out_free: vec![0; nc as usize],
+            obs: if p.output_buffer > 0 { (0..nc).map(|_| OutBuf::default()).collect() } else { Vec::new() },
             sink_free: vec![0; terminals as usize],
             sources: (0..terminals).map(|_| VecDeque::new()).collect(),
             write_free: vec![0; terminals as usize],
@@ -322,6 +358,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             free_messages: Vec::new(),
             lands: Ring::new(ring),
             eligible: Ring::new(ring),
+            links: Ring::new(ring),
             tails: Ring::new(ring),
             arrivals: Ring::new(ring),
             arrive_to: 0,
@@ -402,6 +439,13 @@ impl<'a, R: Routing> Sim<'a, R> {
         self.ports[q as usize].asking_since = now;
         let rt = self.port_router[q as usize] as usize;
         self.routers[rt].asking.push(q);
+        self.asking[rt / 64] |= 1 << (rt % 64);
+    }
+
+    /// Channel `c`'s output buffer's front header asks for the link.
+    fn ask_link(&mut self, c: ChannelId) {
+        let rt = self.source[c as usize] as usize;
+        self.routers[rt].linking.push(c);
         self.asking[rt / 64] |= 1 << (rt % 64);
     }
 
@@ -531,10 +575,15 @@ impl<'a, R: Routing> Sim<'a, R> {
                     self.order(rt, now, &mut asking);
                 }
                 asking.retain(|&q| !self.vc_allocation(rt as u32, q, now, &mut cands));
-                if asking.is_empty() {
+                self.routers[rt].asking = asking;
+                // (The link stage, after the router's switch traversal.)
+                let mut linking = std::mem::take(&mut self.routers[rt].linking);
+                linking.retain(|&c| !self.link(c, now));
+                let b = &mut self.routers[rt];
+                b.linking = linking;
+                if b.asking.is_empty() && b.linking.is_empty() {
                     self.asking[w] &= !(1 << (rt % 64));
                 }
-                self.routers[rt].asking = asking;
             }
         }
     }
@@ -580,7 +629,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
             let e = Tail { pkt: t.pkt, wait: waited, measured };
             Self::file(&mut self.tails, &mut self.horizon, tail, e);
-            self.leave(q, now);
+            self.leave(q, now, false);
             return true;
         }
         let mut need = t.len as u64;
@@ -589,23 +638,26 @@ impl<'a, R: Routing> Sim<'a, R> {
         {
             need *= 2;
         }
-        let free = |c: ChannelId| now >= self.out_free[c as usize] && self.credits(c, now) >= need;
+        // (With output buffers, the room is the output buffer's.)
+        let room =
+            |c: ChannelId| if self.obs.is_empty() { self.credits(c, now) } else { self.ob_room(c, now) };
+        let free = |c: ChannelId| now >= self.out_free[c as usize] && room(c) >= need;
         let (minimal, _) = split_deroutes(cands.as_slice());
         let c = choose(minimal, pk.salt, pk.hops, now, |c| if free(c) { now } else { now + 1 });
         if !free(c) {
             return false;
         }
-        self.send(c, t, waited, now);
-        self.leave(q, now);
+        let stays = !self.obs.is_empty();
+        self.send(rt, q, c, t, waited, now);
+        self.leave(q, now, stays);
         true
     }
 
-    /// Train `t` leaves on channel `c` at `now`, granted after `waited` cycles.
-    fn send(&mut self, c: ChannelId, t: Train, waited: u64, now: u64) {
+    /// Train `t`, at port `q` of router `rt`, takes channel `c`'s VC at `now` after `waited`
+    /// cycles and crosses the switch: onto the link, or into the channel's output buffer.
+    fn send(&mut self, rt: u32, q: u32, c: ChannelId, t: Train, waited: u64, now: u64) {
         let (ci, len) = (c as usize, t.len as u64);
         self.out_free[ci] = now + len;
-        self.packets[t.pkt as usize].hops += 1;
-        let land = now + self.latency[ci] as u64;
         let measured = now >= self.warmup;
         if measured {
             let s = &mut self.service[self.class[ci] as usize];
@@ -613,10 +665,89 @@ impl<'a, R: Routing> Sim<'a, R> {
             s.hold_sum += len;
             s.wait_sum += waited;
         }
-        self.busy[ci] += (now + len).saturating_sub(now.max(self.warmup));
-        self.flit_hops += len;
-        let port = &mut self.ports[ci];
+        if self.obs.is_empty() {
+            return self.transmit(c, t.pkt, t.len, (waited, measured), now);
+        }
+        // The room downstream its VC allocation asked for: a packet, two entering a ring.
+        let entering = q >= self.nc || self.class[q as usize] != self.class[ci];
+        let need = if self.p.deadlock == Avoidance::Bubble && entering { 2 * len } else { len };
+        let ob = &mut self.obs[ci];
+        while ob.trains.front().is_some_and(|o| o.link != NEVER && now >= o.link + o.len as u64) {
+            ob.trains.pop_front();
+        }
+        let first = ob.trains.iter().all(|o| o.link != NEVER);
+        ob.trains.push_back(Queued {
+            pkt: t.pkt,
+            len: t.len,
+            crossed: now,
+            link: NEVER,
+            need,
+            wait: waited,
+            measured,
+        });
+        if first {
+            let at = ob.free_from.max(now);
+            if at <= now {
+                self.routers[rt as usize].linking.push(c);
+            } else {
+                Self::file(&mut self.links, &mut self.horizon, at, c);
+            }
+        }
+    }
+
+    /// The flits channel `c`'s output buffer holds at `now`'s VC allocation: crossed before
+    /// `now`, not yet on the link.
+    fn ob_room(&self, c: ChannelId, now: u64) -> u64 {
+        let held: u64 = self.obs[c as usize]
+            .trains
+            .iter()
+            .map(|o| {
+                let len = o.len as u64;
+                now.saturating_sub(o.crossed).min(len) - now.saturating_sub(o.link).min(len)
+            })
+            .sum();
+        self.p.output_buffer as u64 - held
+    }
+
+    /// The link stage of channel `c` at `now` (with output buffers): its output buffer's front
+    /// header leaves if the downstream credits show the room it needs. Returns whether it left.
+    fn link(&mut self, c: ChannelId, now: u64) -> bool {
+        let ci = c as usize;
+        let i = self.obs[ci].trains.iter().position(|o| o.link == NEVER).expect("a header asking");
+        let o = self.obs[ci].trains[i];
+        if self.credits(c, now) < o.need {
+            return false;
+        }
+        let len = o.len as u64;
+        let ob = &mut self.obs[ci];
+        ob.trains[i].link = now;
+        ob.free_from = now + len;
+        if let Some(next) = ob.trains.get(i + 1) {
+            let at = next.crossed.max(now + len);
+            Self::file(&mut self.links, &mut self.horizon, at, c);
+        }
+        let b = &mut self.routers[self.source[c as usize] as usize];
+        b.landed -= 1;
+        b.end = b.end.max(now + len);
+        self.waiting -= 1;
+        self.present_to = self.present_to.max(now + len - 1);
+        self.moves_to = self.moves_to.max(now + len - 1);
+        // (Its class service was counted as it crossed the switch.)
+        self.transmit(c, o.pkt, o.len, (0, false), now);
+        true
+    }
+
+    /// A train of `len` flits of packet `pkt` leaves on channel `c`'s link at `now`, one flit a
+    /// cycle; `grant` is the wait and measurement its downstream train records.
+    fn transmit(&mut self, c: ChannelId, pkt: u32, len: u32, grant: (u64, bool), now: u64) {
+        let ci = c as usize;
+        let n = len as u64;
+        self.packets[pkt as usize].hops += 1;
         let l = self.latency[ci] as u64;
+        let land = now + l;
+        self.busy[ci] += (now + n).saturating_sub(now.max(self.warmup));
+        self.flit_hops += n;
+        let port = &mut self.ports[ci];
         while port
             .trains
             .front()
@@ -625,15 +756,17 @@ impl<'a, R: Routing> Sim<'a, R> {
             port.trains.pop_front();
             port.popped += 1;
         }
-        port.trains.push_back(Train { pkt: t.pkt, len: t.len, land, leave: NEVER, wait: waited, measured });
+        let (wait, measured) = grant;
+        port.trains.push_back(Train { pkt, len, land, leave: NEVER, wait, measured });
         port.pushed += 1;
         Self::file(&mut self.lands, &mut self.horizon, land, c);
-        self.arrivals_in(land, land + len - 1);
+        self.arrivals_in(land, land + n - 1);
     }
 
-    /// Port `q`'s front train leaves at `now`: its flits follow one a cycle, its credits
-    /// return a link latency later, and the next train comes to the front after its tail.
-    fn leave(&mut self, q: u32, now: u64) {
+    /// Port `q`'s front train leaves at `now` (into an output buffer of its router, if it
+    /// `stays`): its flits follow one a cycle, its credits return a link latency later, and
+    /// the next train comes to the front after its tail.
+    fn leave(&mut self, q: u32, now: u64, stays: bool) {
         let qi = q as usize;
         let port = &mut self.ports[qi];
         let seq = port.left;
@@ -645,10 +778,12 @@ impl<'a, R: Routing> Sim<'a, R> {
         let len = t.len as u64;
         port.free_from = now + len;
         let next_landed = port.landed > port.left;
-        let b = &mut self.routers[self.port_router[qi] as usize];
-        b.landed -= 1;
-        b.end = b.end.max(now + len);
-        self.waiting -= 1;
+        if !stays {
+            let b = &mut self.routers[self.port_router[qi] as usize];
+            b.landed -= 1;
+            b.end = b.end.max(now + len);
+            self.waiting -= 1;
+        }
         self.present_to = self.present_to.max(now + len - 1);
         self.moves_to = self.moves_to.max(now + len - 1);
         self.horizon = self.horizon.max(now + len);
@@ -734,6 +869,11 @@ impl<'a, R: Routing> Sim<'a, R> {
                 } else if t.measured && t.land + len - 1 > last {
                     unserve(&mut self.service[classes], len, t.wait);
                 }
+            }
+        }
+        for (c, ob) in self.obs.iter().enumerate() {
+            for o in ob.trains.iter().filter(|o| o.measured && o.crossed + o.len as u64 - 1 > last) {
+                unserve(&mut self.service[self.class[c] as usize], o.len as u64, o.wait);
             }
         }
         let pending: Vec<Tail> = self.tails.buckets.iter().flatten().copied().collect();
