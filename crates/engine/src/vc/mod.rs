@@ -239,6 +239,13 @@
 //! router, read from the round-robin priority on), and a header blocked for a VC is routed
 //! once, not every cycle it asks again. The reference path, [`crate::vc_reference`], does none
 //! of this, and must agree with it.
+//!
+//! With one VC per port and virtual cut-through (no stages, no speedup, greedy allocation,
+//! channels a flit wide, minimal paths) a packet moves as a train: its header takes its VC and
+//! crosses the switch in the same cycle, and every flit follows it one cycle apart, at every
+//! router and output buffer. There (on one shard) `train` simulates the headers alone and counts
+//! the flits from their headers' cycles; this flit engine is its reference (tests require the
+//! same outcomes), and re-runs a run that the deadlock watch stops, for its report.
 
 mod alloc;
 mod deadlock;
@@ -381,7 +388,9 @@ pub fn terminals_in_order(net: &Network) -> bool {
 }
 
 /// Runs the virtual-channel router network (see the module docs). `net` must fit
-/// [`too_large`], and buffers must hold a packet where it has a [`widening`].
+/// [`too_large`], and buffers must hold a packet where it has a [`widening`]. A run on one
+/// shard whose packets move as trains (one VC, virtual cut-through: `train`'s conditions) is
+/// simulated packet by packet, with the same outcome.
 pub fn run<R: Routing + Sync>(
     net: &Network,
     routing: &R,
@@ -391,7 +400,6 @@ pub fn run<R: Routing + Sync>(
 ) -> Outcome {
     let shards = crate::ideal::shards(net, spec);
     if shards == 1
-        && train::applies(net, p, spec)
         && let Some(outcome) = train::run(net, routing, pattern, spec, p)
     {
         return outcome;
@@ -399,18 +407,10 @@ pub fn run<R: Routing + Sync>(
     run_as(net, routing, pattern, spec, p, None, shards)
 }
 
-/// The packet-by-packet path ([`train`]), for a run it applies to: `None` where it does not,
-/// or where the deadlock watch would stop the run (the flit engine reports the cycle of waits).
+/// The packet-by-packet path (`train`): `None` for a run it does not apply to, or that the
+/// deadlock watch would stop (the flit engine reports the cycle of waits).
 #[doc(hidden)]
-pub fn run_trains<R: Routing>(
-    net: &Network,
-    routing: &R,
-    pattern: &Pattern,
-    spec: &RunSpec,
-    p: &VcParams,
-) -> Option<Outcome> {
-    if train::applies(net, p, spec) { train::run(net, routing, pattern, spec, p) } else { None }
-}
+pub use train::run as run_trains;
 
 /// [`run`] on `shards` shards (however small the network, at most one a router; one under
 /// UGAL-global, which reads other routers' credits, and where terminals are not numbered in

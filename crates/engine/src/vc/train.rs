@@ -154,20 +154,21 @@ struct Tail {
     measured: bool,
 }
 
-/// Events by cycle, in a ring of `len` buckets (every event is due less than `len` cycles
-/// after it is filed).
+/// Events by cycle, in a ring of `len` buckets, a power of two (every event is due less than
+/// `len` cycles after it is filed).
 struct Ring<T> {
     buckets: Vec<Vec<T>>,
 }
 
 impl<T> Ring<T> {
     fn new(len: usize) -> Self {
+        debug_assert!(len.is_power_of_two());
         Ring { buckets: (0..len).map(|_| Vec::new()).collect() }
     }
 
     fn at(&mut self, t: u64) -> &mut Vec<T> {
-        let n = self.buckets.len() as u64;
-        &mut self.buckets[(t % n) as usize]
+        let mask = self.buckets.len() as u64 - 1;
+        &mut self.buckets[(t & mask) as usize]
     }
 }
 
@@ -231,8 +232,8 @@ struct Sim<'a, R> {
 }
 
 /// Runs the virtual-channel router network packet by packet (see the module docs; same
-/// contract as [`super::run`], for a run that [`applies`]); `None` if the deadlock watch
-/// would stop it.
+/// contract as [`super::run`]); `None` for a run it does not apply to (`applies`), or that
+/// the deadlock watch would stop.
 pub fn run<R: Routing>(
     net: &Network,
     routing: &R,
@@ -240,7 +241,9 @@ pub fn run<R: Routing>(
     spec: &RunSpec,
     p: &VcParams,
 ) -> Option<Outcome> {
-    debug_assert!(applies(net, p, spec));
+    if !applies(net, p, spec) {
+        return None;
+    }
     let mut s = Sim::new(net, routing, spec, *p);
     let quiet = 2 * (p.router_delay as u64 + p.injection_latency as u64 + 2 * s.longest() as u64) + 100;
     let mut born = Vec::new();
@@ -301,6 +304,20 @@ pub fn run<R: Routing>(
         }
     }
     Some(s.finish(now, reason))
+}
+
+/// `x` in a free slot of `slots` (`free` lists them), or a new one; its number.
+fn put<T>(slots: &mut Vec<T>, free: &mut Vec<u32>, x: T) -> u32 {
+    match free.pop() {
+        Some(i) => {
+            slots[i as usize] = x;
+            i
+        }
+        None => {
+            slots.push(x);
+            slots.len() as u32 - 1
+        }
+    }
 }
 
 /// An emptied bucket, its memory kept.
@@ -453,29 +470,11 @@ impl<'a, R: Routing> Sim<'a, R> {
     fn queue_message(&mut self, src: TerminalId, msg: Msg, now: u64) {
         let n = msg.size.div_ceil(self.p.packet);
         let m = Message { msg, packets_left: n, started: false };
-        let m = match self.free_messages.pop() {
-            Some(i) => {
-                self.messages[i as usize] = m;
-                i
-            }
-            None => {
-                self.messages.push(m);
-                self.messages.len() as u32 - 1
-            }
-        };
+        let m = put(&mut self.messages, &mut self.free_messages, m);
         for i in 0..n {
             let len = if i + 1 < n { self.p.packet } else { msg.size - (n - 1) * self.p.packet };
             let pk = Packet { msg: m, dst: msg.dst, salt: msg.salt, len, created: now, left: now, hops: 0 };
-            let id = match self.free_packets.pop() {
-                Some(i) => {
-                    self.packets[i as usize] = pk;
-                    i
-                }
-                None => {
-                    self.packets.push(pk);
-                    self.packets.len() as u32 - 1
-                }
-            };
+            let id = put(&mut self.packets, &mut self.free_packets, pk);
             self.sources[src as usize].push_back(id);
             self.queued += 1;
         }
