@@ -35,6 +35,10 @@ use std::collections::VecDeque;
 /// A train that has not left (its header has no output yet).
 const NEVER: u64 = u64::MAX;
 
+/// A cached route: none yet; the header's terminal.
+const NONE: u32 = u32::MAX;
+const EJECT: u32 = u32::MAX - 1;
+
 /// Whether the run's packets move as trains (see the module docs): one VC, `vct`, no
 /// stages, greedy allocation without speedup, channels and terminals' links one
 /// flit wide, minimal paths, no replies on split VCs, and a deadlock avoidance that leaves
@@ -102,13 +106,18 @@ struct Port {
     free_from: u64,
     /// When its front header became eligible to ask (`NEVER`: none asks).
     asking_since: u64,
+    /// The front header's one allowed output once routed (`EJECT`: its terminal), `NONE`
+    /// before or where the routing offers several.
+    route: u32,
 }
 
 impl Port {
+    #[inline]
     fn train(&self, seq: u64) -> Option<&Train> {
         self.trains.get(seq.checked_sub(self.popped)? as usize)
     }
 
+    #[inline]
     fn train_mut(&mut self, seq: u64) -> &mut Train {
         &mut self.trains[(seq - self.popped) as usize]
     }
@@ -209,10 +218,11 @@ struct Sim<'a, R> {
     eligible: Ring<u32>,
     links: Ring<u32>,
     tails: Ring<Tail>,
-    /// The cycles some flit or credit arrives: intervals by first cycle (the last cycle), and
-    /// the last cycle of those begun.
-    arrivals: Ring<u64>,
+    /// The cycles some flit or credit arrives: per first cycle, in a ring as the events', the
+    /// last cycle of the intervals beginning then (0: none); and the last cycle of those begun.
+    arrivals: Vec<u64>,
     arrive_to: u64,
+    mask: u64,
     /// The last cycle anything filed is due.
     horizon: u64,
     /// Trains landed and not left; the last cycle a tail leaves; packets queued at sources
@@ -251,9 +261,8 @@ pub fn run<R: Routing>(
     let mut reason = None;
     let mut checked = true;
     while now < spec.max_cycles {
-        let begun = s.arrivals.at(now);
-        s.arrive_to = s.arrive_to.max(begun.iter().copied().max().unwrap_or(0));
-        begun.clear();
+        let begun = &mut s.arrivals[(now & s.mask) as usize];
+        s.arrive_to = s.arrive_to.max(std::mem::take(begun));
         s.land(now);
         s.births.create(now, pattern, net, &mut s.collector, &mut born);
         for &(src, msg) in &born {
@@ -285,7 +294,7 @@ pub fn run<R: Routing>(
         }
         // (The reference checks the stop rule only in the cycles the flit engine simulates.)
         let next = now + 1;
-        let arrives = s.arrive_to >= next || s.arrivals.at(next).iter().any(|&e| e >= next);
+        let arrives = s.arrive_to >= next || s.arrivals[(next & s.mask) as usize] != 0;
         checked = s.waiting > 0
             || s.present_to > now
             || s.queued > 0
@@ -359,7 +368,9 @@ impl<'a, R: Routing> Sim<'a, R> {
             place,
             ports_of,
             class: net.channels().iter().map(|c| c.class).collect(),
-            ports: (0..port_router.len()).map(|_| Port { asking_since: NEVER, ..Port::default() }).collect(),
+            ports: (0..port_router.len())
+                .map(|_| Port { asking_since: NEVER, route: NONE, ..Port::default() })
+                .collect(),
             routers: vec![Busy::default(); routers],
             asking: vec![0; routers.div_ceil(64)],
             out_free: vec![0; nc as usize],
@@ -377,7 +388,8 @@ impl<'a, R: Routing> Sim<'a, R> {
             eligible: Ring::new(ring),
             links: Ring::new(ring),
             tails: Ring::new(ring),
-            arrivals: Ring::new(ring),
+            arrivals: vec![0; ring],
+            mask: ring as u64 - 1,
             arrive_to: 0,
             horizon: 0,
             waiting: 0,
@@ -407,7 +419,8 @@ impl<'a, R: Routing> Sim<'a, R> {
 
     /// Flits or credits arrive in every cycle of `from..=to`.
     fn arrivals_in(&mut self, from: u64, to: u64) {
-        Self::file(&mut self.arrivals, &mut self.horizon, from, to);
+        let last = &mut self.arrivals[(from & self.mask) as usize];
+        *last = (*last).max(to);
         self.horizon = self.horizon.max(to);
     }
 
@@ -451,9 +464,12 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
     }
 
-    /// Port `q`'s front header asks for a VC from `now` on.
+    /// Port `q`'s front header asks for a VC from `now` on (again, after sleeping).
     fn ask(&mut self, q: u32, now: u64) {
-        self.ports[q as usize].asking_since = now;
+        let port = &mut self.ports[q as usize];
+        if port.asking_since == NEVER {
+            port.asking_since = now;
+        }
         let rt = self.port_router[q as usize] as usize;
         self.routers[rt].asking.push(q);
         self.asking[rt / 64] |= 1 << (rt % 64);
@@ -605,17 +621,31 @@ impl<'a, R: Routing> Sim<'a, R> {
     }
 
     /// VC allocation for port `q`'s front header at router `rt`; on a grant the packet
-    /// leaves at once. Returns whether it left.
+    /// leaves at once. Returns whether it stops asking: it left, or its one output is held
+    /// until a known cycle, when it asks again (`eligible`).
     fn vc_allocation(&mut self, rt: u32, q: u32, now: u64, cands: &mut Candidates) -> bool {
         let port = &self.ports[q as usize];
         let t = *port.train(port.left).expect("a front train");
-        let pk = &self.packets[t.pkt as usize];
-        self.routing.route(rt, pk.dst, pk.salt, cands);
         let waited = now - port.asking_since;
-        if cands.is_empty() {
-            let dst = pk.dst as usize;
+        let pk = &self.packets[t.pkt as usize];
+        let (salt, hops) = (pk.salt, pk.hops);
+        // (A header is routed once at a router where the routing offers one output.)
+        let mut one = port.route;
+        if one == NONE {
+            self.routing.route(rt, pk.dst, salt, cands);
+            one = match cands.as_slice() {
+                [] => EJECT,
+                &[c] => c,
+                _ => NONE,
+            };
+            self.ports[q as usize].route = one;
+        }
+        if one == EJECT {
+            let dst = self.packets[t.pkt as usize].dst as usize;
             if now < self.sink_free[dst] {
-                return false;
+                // (It would ask in vain until then.)
+                Self::file(&mut self.eligible, &mut self.horizon, self.sink_free[dst], q);
+                return true;
             }
             self.sink_free[dst] = now + t.len as u64;
             let tail = now + t.len as u64 - 1;
@@ -631,9 +661,10 @@ impl<'a, R: Routing> Sim<'a, R> {
             self.leave(q, now, false);
             return true;
         }
+        let first = if one == NONE { cands.as_slice()[0] } else { one };
         let mut need = t.len as u64;
         if self.p.deadlock == Avoidance::Bubble
-            && (q >= self.nc || self.class[q as usize] != self.class[cands.as_slice()[0] as usize])
+            && (q >= self.nc || self.class[q as usize] != self.class[first as usize])
         {
             need *= 2;
         }
@@ -641,20 +672,31 @@ impl<'a, R: Routing> Sim<'a, R> {
         let room =
             |c: ChannelId| if self.obs.is_empty() { self.credits(c, now) } else { self.ob_room(c, now) };
         let free = |c: ChannelId| now >= self.out_free[c as usize] && room(c) >= need;
-        let (minimal, _) = split_deroutes(cands.as_slice());
-        let c = choose(minimal, pk.salt, pk.hops, now, |c| if free(c) { now } else { now + 1 });
+        let c = if one == NONE {
+            let (minimal, _) = split_deroutes(cands.as_slice());
+            choose(minimal, salt, hops, now, |c| if free(c) { now } else { now + 1 })
+        } else {
+            if now < self.out_free[one as usize] {
+                // (Its one output's VC is held until then: it would ask in vain.)
+                Self::file(&mut self.eligible, &mut self.horizon, self.out_free[one as usize], q);
+                return true;
+            }
+            one
+        };
         if !free(c) {
             return false;
         }
-        let stays = !self.obs.is_empty();
-        self.send(rt, q, c, t, waited, now);
+        let stays = self.send(rt, q, c, t, waited, now);
         self.leave(q, now, stays);
         true
     }
 
     /// Train `t`, at port `q` of router `rt`, takes channel `c`'s VC at `now` after `waited`
     /// cycles and crosses the switch: onto the link, or into the channel's output buffer.
-    fn send(&mut self, rt: u32, q: u32, c: ChannelId, t: Train, waited: u64, now: u64) {
+    /// Returns whether it stays there (it does not when it finds the output buffer empty and
+    /// the downstream credits it needs: it leaves on the link at once, as the link stage
+    /// would have it later in the cycle).
+    fn send(&mut self, rt: u32, q: u32, c: ChannelId, t: Train, waited: u64, now: u64) -> bool {
         let (ci, len) = (c as usize, t.len as u64);
         self.out_free[ci] = now + len;
         let measured = now >= self.warmup;
@@ -665,7 +707,8 @@ impl<'a, R: Routing> Sim<'a, R> {
             s.wait_sum += waited;
         }
         if self.obs.is_empty() {
-            return self.transmit(c, t.pkt, t.len, (waited, measured), now);
+            self.transmit(c, t.pkt, t.len, (waited, measured), now);
+            return false;
         }
         // The room downstream its VC allocation asked for: a packet, two entering a ring.
         let entering = q >= self.nc || self.class[q as usize] != self.class[ci];
@@ -675,6 +718,12 @@ impl<'a, R: Routing> Sim<'a, R> {
             ob.trains.pop_front();
         }
         let first = ob.trains.iter().all(|o| o.link != NEVER);
+        if first && ob.free_from <= now && self.credits(c, now) >= need {
+            self.obs[ci].free_from = now + len;
+            self.transmit(c, t.pkt, t.len, (waited, measured), now);
+            return false;
+        }
+        let ob = &mut self.obs[ci];
         ob.trains.push_back(Queued {
             pkt: t.pkt,
             len: t.len,
@@ -692,6 +741,7 @@ impl<'a, R: Routing> Sim<'a, R> {
                 Self::file(&mut self.links, &mut self.horizon, at, c);
             }
         }
+        true
     }
 
     /// The flits channel `c`'s output buffer holds at `now`'s VC allocation: crossed before
@@ -774,6 +824,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         let t = *t;
         port.left += 1;
         port.asking_since = NEVER;
+        port.route = NONE;
         let len = t.len as u64;
         port.free_from = now + len;
         let next_landed = port.landed > port.left;
@@ -906,6 +957,7 @@ impl<'a, R: Routing> Sim<'a, R> {
 /// over its flits, when the run's last simulated cycle is `last`: flit i is there from its
 /// landing, `t.land + i`, to the cycle before it leaves, `t.leave + i`; one still there at
 /// the end of `last` counts to `end` (`last`, `end` at `u64::MAX`: the run goes on).
+#[inline]
 fn held(t: &Train, warmup: u64, last: u64, end: u64) -> u64 {
     if t.land >= warmup && t.leave != NEVER && t.leave + t.len as u64 <= last {
         // (Every flit landed in the window and left by `last`: each held leave − land.)
