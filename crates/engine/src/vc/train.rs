@@ -616,7 +616,10 @@ impl<'a, R: Routing> Sim<'a, R> {
             let n = self.ports_of[rt];
             // (The rotating priority counts the cycles the router held a flit, modulo 2^32.)
             let rot = ((b.before + (now - b.since)) as u32) % n;
-            qs.sort_by_key(|&q| (self.place[q as usize] + n - rot) % n);
+            qs.sort_by_key(|&q| {
+                let place = self.place[q as usize];
+                if place >= rot { place - rot } else { place + n - rot }
+            });
         }
     }
 
