@@ -57,6 +57,15 @@ pub fn applies(net: &Network, p: &VcParams, spec: &RunSpec) -> bool {
         && !spec.memories.is_some_and(|m| !m.joined && m.reply_size > 0)
 }
 
+/// What a packet's header carries from router to router (so that a hop reads no packet
+/// record): where it goes, its salt, and the channels it has crossed.
+#[derive(Clone, Copy)]
+struct Course {
+    dst: TerminalId,
+    salt: u32,
+    hops: u32,
+}
+
 /// A packet in (or on its way to) an input port: its header lands at `land`, leaves at
 /// `leave`; `wait` and `measured` are those of the grant that sent it there (the sender's VC
 /// allocation, or its source's taking the injection VC), counted in the class service.
@@ -64,6 +73,7 @@ pub fn applies(net: &Network, p: &VcParams, spec: &RunSpec) -> bool {
 struct Train {
     pkt: u32,
     len: u32,
+    course: Course,
     land: u64,
     leave: u64,
     wait: u64,
@@ -77,6 +87,7 @@ struct Train {
 struct Queued {
     pkt: u32,
     len: u32,
+    course: Course,
     crossed: u64,
     link: u64,
     need: u64,
@@ -146,7 +157,6 @@ struct Packet {
     created: u64,
     /// When its header left the source router.
     left: u64,
-    hops: u32,
 }
 
 struct Message {
@@ -159,6 +169,7 @@ struct Message {
 #[derive(Clone, Copy)]
 struct Tail {
     pkt: u32,
+    hops: u32,
     wait: u64,
     measured: bool,
 }
@@ -489,7 +500,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         let m = put(&mut self.messages, &mut self.free_messages, m);
         for i in 0..n {
             let len = if i + 1 < n { self.p.packet } else { msg.size - (n - 1) * self.p.packet };
-            let pk = Packet { msg: m, dst: msg.dst, salt: msg.salt, len, created: now, left: now, hops: 0 };
+            let pk = Packet { msg: m, dst: msg.dst, salt: msg.salt, len, created: now, left: now };
             let id = put(&mut self.packets, &mut self.free_packets, pk);
             self.sources[src as usize].push_back(id);
             self.queued += 1;
@@ -547,7 +558,18 @@ impl<'a, R: Routing> Sim<'a, R> {
                 port.trains.pop_front();
                 port.popped += 1;
             }
-            port.trains.push_back(Train { pkt, len, land: now, leave: NEVER, wait: now - created, measured });
+            let pk = &self.packets[pkt as usize];
+            let course = Course { dst: pk.dst, salt: pk.salt, hops: 0 };
+            let port = &mut self.ports[q as usize];
+            port.trains.push_back(Train {
+                pkt,
+                len,
+                course,
+                land: now,
+                leave: NEVER,
+                wait: now - created,
+                measured,
+            });
             let seq = port.pushed;
             port.pushed += 1;
             self.landed(q, seq, now);
@@ -630,12 +652,11 @@ impl<'a, R: Routing> Sim<'a, R> {
         let port = &self.ports[q as usize];
         let t = *port.train(port.left).expect("a front train");
         let waited = now - port.asking_since;
-        let pk = &self.packets[t.pkt as usize];
-        let (salt, hops) = (pk.salt, pk.hops);
+        let Course { dst, salt, hops } = t.course;
         // (A header is routed once at a router where the routing offers one output.)
         let mut one = port.route;
         if one == NONE {
-            self.routing.route(rt, pk.dst, salt, cands);
+            self.routing.route(rt, dst, salt, cands);
             one = match cands.as_slice() {
                 [] => EJECT,
                 &[c] => c,
@@ -644,7 +665,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             self.ports[q as usize].route = one;
         }
         if one == EJECT {
-            let dst = self.packets[t.pkt as usize].dst as usize;
+            let dst = dst as usize;
             if now < self.sink_free[dst] {
                 // (It would ask in vain until then.)
                 Self::file(&mut self.eligible, &mut self.horizon, self.sink_free[dst], q);
@@ -659,7 +680,7 @@ impl<'a, R: Routing> Sim<'a, R> {
                 s.hold_sum += t.len as u64;
                 s.wait_sum += waited;
             }
-            let e = Tail { pkt: t.pkt, wait: waited, measured };
+            let e = Tail { pkt: t.pkt, hops, wait: waited, measured };
             Self::file(&mut self.tails, &mut self.horizon, tail, e);
             self.leave(q, now, false);
             return true;
@@ -710,7 +731,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             s.wait_sum += waited;
         }
         if self.obs.is_empty() {
-            self.transmit(c, t.pkt, t.len, (waited, measured), now);
+            self.transmit(c, t.pkt, t.len, t.course, (waited, measured), now);
             return false;
         }
         // The room downstream its VC allocation asked for: a packet, two entering a ring.
@@ -723,13 +744,14 @@ impl<'a, R: Routing> Sim<'a, R> {
         let first = ob.trains.iter().all(|o| o.link != NEVER);
         if first && ob.free_from <= now && self.credits(c, now) >= need {
             self.obs[ci].free_from = now + len;
-            self.transmit(c, t.pkt, t.len, (waited, measured), now);
+            self.transmit(c, t.pkt, t.len, t.course, (waited, measured), now);
             return false;
         }
         let ob = &mut self.obs[ci];
         ob.trains.push_back(Queued {
             pkt: t.pkt,
             len: t.len,
+            course: t.course,
             crossed: now,
             link: NEVER,
             need,
@@ -785,16 +807,16 @@ impl<'a, R: Routing> Sim<'a, R> {
         self.present_to = self.present_to.max(now + len - 1);
         self.moves_to = self.moves_to.max(now + len - 1);
         // (Its class service was counted as it crossed the switch.)
-        self.transmit(c, o.pkt, o.len, (0, false), now);
+        self.transmit(c, o.pkt, o.len, o.course, (0, false), now);
         true
     }
 
     /// A train of `len` flits of packet `pkt` leaves on channel `c`'s link at `now`, one flit a
     /// cycle; `grant` is the wait and measurement its downstream train records.
-    fn transmit(&mut self, c: ChannelId, pkt: u32, len: u32, grant: (u64, bool), now: u64) {
+    fn transmit(&mut self, c: ChannelId, pkt: u32, len: u32, course: Course, grant: (u64, bool), now: u64) {
         let ci = c as usize;
         let n = len as u64;
-        self.packets[pkt as usize].hops += 1;
+        let course = Course { hops: course.hops + 1, ..course };
         let l = self.latency[ci] as u64;
         let land = now + l;
         self.busy[ci] += (now + n).saturating_sub(now.max(self.warmup));
@@ -809,7 +831,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             port.popped += 1;
         }
         let (wait, measured) = grant;
-        port.trains.push_back(Train { pkt, len, land, leave: NEVER, wait, measured });
+        port.trains.push_back(Train { pkt, len, course, land, leave: NEVER, wait, measured });
         port.pushed += 1;
         Self::file(&mut self.lands, &mut self.horizon, land, c);
         self.arrivals_in(land, land + n - 1);
@@ -865,14 +887,14 @@ impl<'a, R: Routing> Sim<'a, R> {
     fn eject_tails(&mut self, now: u64) {
         let tails = std::mem::take(self.tails.at(now));
         for e in &tails {
-            self.deliver(e.pkt, now);
+            self.deliver(e.pkt, e.hops, now);
         }
         *self.tails.at(now) = recycle(tails);
     }
 
     /// Packet `pkt`'s tail is ejected at `now`: it is delivered at `now + 1` plus the ejection
     /// channel's latency, and its message with its last packet.
-    fn deliver(&mut self, pkt: u32, now: u64) {
+    fn deliver(&mut self, pkt: u32, hops: u32, now: u64) {
         let arrives = now + 1 + self.p.ejection_latency as u64;
         let pk = &self.packets[pkt as usize];
         let m = &mut self.messages[pk.msg as usize];
@@ -885,7 +907,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         m.packets_left -= 1;
         if m.packets_left == 0 {
             // The message's hops are those of its last packet.
-            m.msg.hops = pk.hops;
+            m.msg.hops = hops;
             m.msg.leg = UNDECIDED;
             self.births.deliver(&m.msg, arrives, &mut self.collector);
             self.free_messages.push(pk.msg);
