@@ -211,6 +211,8 @@ struct Sim<'a, R> {
     routers: Vec<Busy>,
     /// Routers with a header asking, as a bitset.
     asking: Vec<u64>,
+    /// Room for a router's routing candidates.
+    cands: Candidates,
     /// Per channel: from when its VC is free, and its output buffer (none without); per
     /// terminal: from when its ejection port is free.
     out_free: Vec<u64>,
@@ -384,6 +386,7 @@ impl<'a, R: Routing> Sim<'a, R> {
                 .collect(),
             routers: vec![Busy::default(); routers],
             asking: vec![0; routers.div_ceil(64)],
+            cands: Candidates::for_network(net),
             out_free: vec![0; nc as usize],
             obs: if p.output_buffer > 0 { (0..nc).map(|_| OutBuf::default()).collect() } else { Vec::new() },
             sink_free: vec![0; terminals as usize],
@@ -601,7 +604,7 @@ impl<'a, R: Routing> Sim<'a, R> {
 
     /// The routers with a header asking, in number order: each asks in its arbitration order.
     fn allocate(&mut self, now: u64) {
-        let mut cands = Candidates::default();
+        let mut cands = std::mem::take(&mut self.cands);
         for w in 0..self.asking.len() {
             let mut bits = self.asking[w];
             while bits != 0 {
@@ -614,15 +617,18 @@ impl<'a, R: Routing> Sim<'a, R> {
                 asking.retain(|&q| !self.vc_allocation(rt as u32, q, now, &mut cands));
                 self.routers[rt].asking = asking;
                 // (The link stage, after the router's switch traversal.)
-                let mut linking = std::mem::take(&mut self.routers[rt].linking);
-                linking.retain(|&c| !self.link(c, now));
-                let b = &mut self.routers[rt];
-                b.linking = linking;
+                if !self.routers[rt].linking.is_empty() {
+                    let mut linking = std::mem::take(&mut self.routers[rt].linking);
+                    linking.retain(|&c| !self.link(c, now));
+                    self.routers[rt].linking = linking;
+                }
+                let b = &self.routers[rt];
                 if b.asking.is_empty() && b.linking.is_empty() {
                     self.asking[w] &= !(1 << (rt % 64));
                 }
             }
         }
+        self.cands = cands;
     }
 
     /// Sorts router `rt`'s ports `qs` into its arbitration order at `now`.
