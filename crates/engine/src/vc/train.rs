@@ -925,7 +925,7 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// out of cycles). Flits that the packets' leaving cycles place after the last simulated
     /// cycle never moved: what was counted for them is taken back.
     fn finish(mut self, now: u64, reason: Option<StopReason>) -> Outcome {
-        let last = if reason.is_some() { now } else { now - 1 };
+        let last = if reason.is_some() { now } else { now.saturating_sub(1) };
         let (classes, warmup) = (self.net.classes().len(), self.warmup);
         let unserve = |s: &mut ClassService, len: u64, wait: u64| {
             s.packets -= 1;
