@@ -1,6 +1,6 @@
 //! The virtual-channel router packet by packet, where its packets move as trains: one VC per
-//! port, virtual cut-through, no output buffers, no stages, one flit a cycle everywhere
-//! ([`applies`]). [`super::run`] takes this path there; the flit-by-flit engine is its
+//! port, virtual cut-through, no stages, one flit a cycle everywhere, with or without output
+//! buffers ([`applies`]). [`super::run`] takes this path there; the flit-by-flit engine is its
 //! reference, and tests require identical [`Outcome`]s.
 //!
 //! # Why a packet is a train there
@@ -14,11 +14,15 @@
 //! ready at d, so flit i at d + i). A packet's flits at a router are then known from its
 //! header's landing a and leaving d alone: flit i lands at a + i and leaves at d + i, its
 //! credit returns at d + i + l, and the router holds some flit of it in every cycle of
-//! [a, d + len − 1]. Only the headers are simulated: a header's landing, its wait for a VC
-//! (asking every cycle, in the router's arbitration order, as the flit engine's header does),
-//! its leaving, and a packet's tail ejection (its delivery). What the flit engine counts per
-//! flit — credits, the round-robin priority's cycles, buffer occupancy, a channel's busy
-//! cycles, the stop rule's checked cycles — is counted from those cycles.
+//! [a, d + len − 1]. With output buffers the same holds from the output buffer onto the link:
+//! the header waits there for the downstream credits, and the body follows one cycle apart.
+//! Only the headers are simulated: a header's landing, its wait for a VC (asking every cycle,
+//! in the router's arbitration order, as the flit engine's header does; a header whose one
+//! allowed output is held sleeps until the cycle it frees, when asking could first succeed),
+//! its wait for the link, its leaving, and a packet's tail ejection (its delivery). What the
+//! flit engine counts per flit — credits, the round-robin priority's cycles, buffer
+//! occupancy, a channel's busy cycles, the stop rule's checked cycles — is counted from those
+//! cycles.
 //!
 //! A run that the deadlock watch would stop is run again by the flit engine, which reports the
 //! cycle of waits ([`run`] returns `None` there).
