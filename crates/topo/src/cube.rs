@@ -362,6 +362,18 @@ impl Routing for KaryNCube {
         self.spec.wrap && self.spec.bidirectional
     }
 
+    /// Only the half-way tie on an even bidirectional ring lets the salt pick: a pair whose
+    /// first dimension to correct (the one `route` takes) is not half its ring away.
+    fn salt_free(&self, at: RouterId, dest: TerminalId) -> bool {
+        let dest = self.router_of(dest);
+        let n = self.dimensions();
+        let first = (0..n).map(|j| self.nth_dimension(n, j)).find_map(|i| {
+            let (a, b, k) = (self.coordinate(at, i), self.coordinate(dest, i), self.spec.radices[i]);
+            (a != b).then(|| (if b >= a { b - a } else { b + k - a }, k))
+        });
+        !self.salt_changes_candidates() || first.is_none_or(|(forward, k)| 2 * forward != k)
+    }
+
     fn rings(&self) -> bool {
         self.spec.wrap
     }
@@ -459,6 +471,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Verification: where `salt_free` says the salt does not matter, 64 salts route the pair
+    /// to the same candidates (brute force over every pair of a bidirectional torus with an
+    /// even and an odd ring, a unidirectional torus and a mesh); the half-way tie does depend
+    /// on it.
+    #[test]
+    fn salt_free_pairs_route_alike_under_every_salt() {
+        let specs = [
+            CubeSpec { radices: vec![4, 3, 2], wrap: true, bidirectional: true },
+            CubeSpec { radices: vec![4, 3], wrap: true, bidirectional: false },
+            CubeSpec { radices: vec![3, 4], wrap: false, bidirectional: true },
+        ];
+        for spec in specs {
+            let cube = KaryNCube::new(spec.clone(), DimensionOrder::HighestFirst).unwrap();
+            let nodes = cube.network().routers();
+            let (mut first, mut c) = (Candidates::for_network(cube.network()), Candidates::default());
+            for at in 0..nodes {
+                for dest in (0..nodes).filter(|&d| cube.salt_free(at, d)) {
+                    cube.route(at, dest, 0, &mut first);
+                    for salt in (0..64).map(|i| 0x9e37_79b9u32.wrapping_mul(i)) {
+                        cube.route(at, dest, salt, &mut c);
+                        assert_eq!(c.as_slice(), first.as_slice(), "{spec:?} {at} -> {dest} salt {salt}");
+                    }
+                }
+            }
+        }
+        let ring = KaryNCube::new(
+            CubeSpec { radices: vec![8], wrap: true, bidirectional: true },
+            DimensionOrder::HighestFirst,
+        )
+        .unwrap();
+        assert!(!ring.salt_free(0, 4) && ring.salt_free(0, 3) && ring.salt_free(0, 0));
+        // On an 8x8 torus, highest dimension first: a half-way tie in dimension 0 matters only
+        // once dimension 1 is corrected.
+        let spec = CubeSpec { radices: vec![8, 8], wrap: true, bidirectional: true };
+        let torus = KaryNCube::new(spec, DimensionOrder::HighestFirst).unwrap();
+        assert!(torus.salt_free(0, 4 + 8) && !torus.salt_free(0, 4) && !torus.salt_free(0, 4 * 8 + 1));
     }
 
     #[test]

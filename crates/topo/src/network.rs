@@ -638,6 +638,15 @@ pub trait Routing: Sync {
         true
     }
 
+    /// Whether the salt changes nothing of `route`'s candidates at `at` for `dest` but their
+    /// order: `salt_changes_candidates` for one router and destination, so that a simulator
+    /// may route the pair once and remember a single candidate. By default the whole
+    /// routing's answer; families whose salt matters only for some pairs refine it.
+    fn salt_free(&self, at: RouterId, dest: TerminalId) -> bool {
+        let _ = (at, dest);
+        !self.salt_changes_candidates()
+    }
+
     /// Every minimal next hop, for adaptive routing (Puente et al.'s adaptive virtual channels,
     /// Fig. 4): families whose own routing is deterministic (dimension order on tori, meshes,
     /// rings and hypercubes) override it; by default `route`'s candidates, which are already

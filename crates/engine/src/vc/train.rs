@@ -43,6 +43,15 @@ const NEVER: u64 = u64::MAX;
 const NONE: u32 = u32::MAX;
 const EJECT: u32 = u32::MAX - 1;
 
+/// The hop table's entries that are not an output's place among its router's channels:
+/// not yet routed, the terminal, several outputs (or one the salt picks).
+const UNROUTED: u8 = u8::MAX;
+const TABLE_EJECT: u8 = u8::MAX - 1;
+const SEVERAL: u8 = u8::MAX - 2;
+
+/// The largest hop table, in routers × terminals (64 KiB): a 16x16 torus's.
+const HOP_TABLE: usize = 1 << 16;
+
 /// Whether the run's packets move as trains (see the module docs): one VC, `vct`, no
 /// stages, greedy allocation without speedup, channels and terminals' links one
 /// flit wide, minimal paths, no replies on split VCs, and a deadlock avoidance that leaves
@@ -219,6 +228,11 @@ struct Sim<'a, R> {
     asking: Vec<u64>,
     /// Room for a router's routing candidates.
     cands: Candidates,
+    /// Per router and destination terminal: the one output's place among the router's
+    /// channels where the salt does not matter ([`Routing::salt_free`]), `TABLE_EJECT` (the
+    /// terminal), `SEVERAL`, or `UNROUTED` until first asked. One byte an entry, so that it
+    /// crowds the cache little; empty for large networks or routers of over 252 channels.
+    hop_table: Vec<u8>,
     /// Per channel: from when its VC is free, and its output buffer (none without); per
     /// terminal: from when its ejection port is free.
     out_free: Vec<u64>,
@@ -393,6 +407,11 @@ impl<'a, R: Routing> Sim<'a, R> {
             routers: vec![Busy::default(); routers],
             asking: vec![0; routers.div_ceil(64)],
             cands: Candidates::for_network(net),
+            hop_table: if routers * terminals as usize <= HOP_TABLE && net.degree_range().1 < SEVERAL as u32 {
+                vec![UNROUTED; routers * terminals as usize]
+            } else {
+                Vec::new()
+            },
             out_free: vec![0; nc as usize],
             obs: if p.output_buffer > 0 { (0..nc).map(|_| OutBuf::default()).collect() } else { Vec::new() },
             sink_free: vec![0; terminals as usize],
@@ -637,6 +656,36 @@ impl<'a, R: Routing> Sim<'a, R> {
         self.cands = cands;
     }
 
+    /// The one output a header at router `rt` bound for `dst` may take (`EJECT`: its terminal),
+    /// or `NONE` with the routing's candidates in `cands`; from the hop table where it holds
+    /// the pair (a table lookup costs less than routing, whose branches the random
+    /// destinations mispredict).
+    #[inline]
+    fn route(&mut self, rt: u32, dst: TerminalId, salt: u32, cands: &mut Candidates) -> u32 {
+        let slot = rt as usize * self.sink_free.len() + dst as usize;
+        let first = self.net.out_channels(rt).start;
+        match self.hop_table.get(slot) {
+            Some(&TABLE_EJECT) => return EJECT,
+            Some(&place) if place < SEVERAL => return first + place as u32,
+            _ => {}
+        }
+        self.routing.route(rt, dst, salt, cands);
+        let one = match cands.as_slice() {
+            [] => EJECT,
+            &[c] => c,
+            _ => NONE,
+        };
+        if self.hop_table.get(slot) == Some(&UNROUTED) {
+            self.hop_table[slot] = match one {
+                _ if !self.routing.salt_free(rt, dst) => SEVERAL,
+                EJECT => TABLE_EJECT,
+                NONE => SEVERAL,
+                c => (c - first) as u8,
+            };
+        }
+        one
+    }
+
     /// Sorts router `rt`'s ports `qs` into its arbitration order at `now`.
     fn order(&self, rt: usize, now: u64, qs: &mut [u32]) {
         if self.p.arbitration == Arbitration::OldestFirst {
@@ -668,12 +717,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         // (A header is routed once at a router where the routing offers one output.)
         let mut one = port.route;
         if one == NONE {
-            self.routing.route(rt, dst, salt, cands);
-            one = match cands.as_slice() {
-                [] => EJECT,
-                &[c] => c,
-                _ => NONE,
-            };
+            one = self.route(rt, dst, salt, cands);
             self.ports[q as usize].route = one;
         }
         if one == EJECT {
