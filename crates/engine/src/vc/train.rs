@@ -117,22 +117,39 @@ struct OutBuf {
 }
 
 /// An input port's trains, oldest first, from one landing or on its way to the last whose
-/// credits are still owed; counted by sequence number.
+/// credits are still owed; counted by sequence number. With them what a hop reads and
+/// writes of the port's channel (as the upstream router's output too): two cache lines a port,
+/// the first all that a header's VC allocation and the credits count read. (Per-channel
+/// arrays beside the ports cost a cache line each a hop.)
 #[derive(Default)]
+#[repr(C, align(64))]
 struct Port {
     trains: VecDeque<Train>,
-    /// Trains ever pushed, landed, left, and dropped from `trains`.
-    pushed: u64,
-    landed: u64,
-    left: u64,
+    /// Trains dropped from `trains`, and left.
     popped: u64,
-    /// From when the next header may be at the front (the last tail's leaving + 1).
-    free_from: u64,
+    left: u64,
     /// When its front header became eligible to ask (`NEVER`: none asks).
     asking_since: u64,
     /// The front header's one allowed output once routed (`EJECT`: its terminal), `NONE`
     /// before or where the routing offers several.
     route: u32,
+    /// Its channel's latency (a terminal's injection port: 0).
+    latency: u32,
+    /// Trains ever pushed, and landed.
+    pushed: u64,
+    landed: u64,
+    /// From when the next header may be at the front (the last tail's leaving + 1).
+    free_from: u64,
+    /// (A channel) from when its VC is free to take, as its upstream router's output.
+    out_free: u64,
+    /// (A channel) its busy cycles, and flit-cycles in its VC, from the warm-up on.
+    busy: u64,
+    occupancy: u64,
+    /// Its router, and its place in the router's arbitration order.
+    router: u32,
+    place: u32,
+    /// Its channel's class (a terminal's injection port: 0, never read).
+    class: u16,
 }
 
 impl Port {
@@ -213,15 +230,12 @@ struct Sim<'a, R> {
     p: VcParams,
     warmup: u64,
     nc: u32,
-    latency: Vec<u32>,
+    /// The longest channel latency (at least 1).
+    longest: u32,
     /// Per channel: the router it leaves.
     source: Vec<u32>,
-    /// Per input port: its router, and its place in the router's arbitration order.
-    port_router: Vec<u32>,
-    place: Vec<u32>,
     /// Per router: its input ports.
     ports_of: Vec<u32>,
-    class: Vec<u16>,
     ports: Vec<Port>,
     routers: Vec<Busy>,
     /// Routers with a header asking, as a bitset.
@@ -233,9 +247,8 @@ struct Sim<'a, R> {
     /// terminal), `SEVERAL`, or `UNROUTED` until first asked. One byte an entry, so that it
     /// crowds the cache little; empty for large networks or routers of over 252 channels.
     hop_table: Vec<u8>,
-    /// Per channel: from when its VC is free, and its output buffer (none without); per
-    /// terminal: from when its ejection port is free.
-    out_free: Vec<u64>,
+    /// Per channel: its output buffer (none without); per terminal: from when its ejection
+    /// port is free.
     obs: Vec<OutBuf>,
     sink_free: Vec<u64>,
     /// Per terminal: its queued packets, and from when it may begin the next.
@@ -265,9 +278,7 @@ struct Sim<'a, R> {
     queued: u64,
     written_to: u64,
     moves_to: u64,
-    busy: Vec<u64>,
     flit_hops: u64,
-    occupancy: Vec<u64>,
     service: Vec<ClassService>,
     pstats: PacketStats,
     collector: Collector,
@@ -288,7 +299,7 @@ pub fn run<R: Routing>(
         return None;
     }
     let mut s = Sim::new(net, routing, spec, *p);
-    let quiet = 2 * (p.router_delay as u64 + p.injection_latency as u64 + 2 * s.longest() as u64) + 100;
+    let quiet = 2 * (p.router_delay as u64 + p.injection_latency as u64 + 2 * s.longest as u64) + 100;
     let mut born = Vec::new();
     let mut now = 0;
     let mut reason = None;
@@ -386,8 +397,20 @@ impl<'a, R: Routing> Sim<'a, R> {
             ports_of[rt as usize] += 1;
         }
         let latency = crate::channel_latencies(net, &p, spec);
-        let longest = latency.iter().copied().max().unwrap_or(1).max(1) as usize;
-        let ring = (longest + (p.router_delay + p.injection_latency + 2 * p.packet) as usize + 4)
+        let longest = latency.iter().copied().max().unwrap_or(1).max(1);
+        let ports = (0..port_router.len())
+            .map(|q| Port {
+                asking_since: NEVER,
+                route: NONE,
+                latency: latency.get(q).copied().unwrap_or(0),
+                router: port_router[q],
+                place: place[q],
+                class: net.channels().get(q).map_or(0, |c| c.class),
+                ..Port::default()
+            })
+            .collect();
+        let longest_ = longest as usize;
+        let ring = (longest_ + (p.router_delay + p.injection_latency + 2 * p.packet) as usize + 4)
             .next_power_of_two();
         Sim {
             net,
@@ -395,15 +418,10 @@ impl<'a, R: Routing> Sim<'a, R> {
             p,
             warmup: spec.warmup,
             nc,
-            latency,
+            longest,
             source: net.edges().map(|(src, _)| src).collect(),
-            port_router: port_router.clone(),
-            place,
             ports_of,
-            class: net.channels().iter().map(|c| c.class).collect(),
-            ports: (0..port_router.len())
-                .map(|_| Port { asking_since: NEVER, route: NONE, ..Port::default() })
-                .collect(),
+            ports,
             routers: vec![Busy::default(); routers],
             asking: vec![0; routers.div_ceil(64)],
             cands: Candidates::for_network(net),
@@ -412,7 +430,6 @@ impl<'a, R: Routing> Sim<'a, R> {
             } else {
                 Vec::new()
             },
-            out_free: vec![0; nc as usize],
             obs: if p.output_buffer > 0 { (0..nc).map(|_| OutBuf::default()).collect() } else { Vec::new() },
             sink_free: vec![0; terminals as usize],
             sources: (0..terminals).map(|_| VecDeque::new()).collect(),
@@ -436,18 +453,12 @@ impl<'a, R: Routing> Sim<'a, R> {
             queued: 0,
             written_to: 0,
             moves_to: 0,
-            busy: vec![0; nc as usize],
             flit_hops: 0,
-            occupancy: vec![0; nc as usize],
             service: ClassService::per_class(net),
             pstats: PacketStats::default(),
             collector: Collector::new(spec, net),
             births: Births::new(spec, net),
         }
-    }
-
-    fn longest(&self) -> u32 {
-        self.latency.iter().copied().max().unwrap_or(1).max(1)
     }
 
     /// Files an event due at `t` in `ring`.
@@ -476,7 +487,7 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// Train `seq` of port `q` lands at `now`: its router holds a flit from now on, and a
     /// header at the front asks once it is ready.
     fn landed(&mut self, q: u32, seq: u64, now: u64) {
-        let b = &mut self.routers[self.port_router[q as usize] as usize];
+        let b = &mut self.routers[self.ports[q as usize].router as usize];
         if b.landed == 0 && b.end <= now {
             b.before += b.end - b.since;
             b.since = now;
@@ -509,7 +520,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         if port.asking_since == NEVER {
             port.asking_since = now;
         }
-        let rt = self.port_router[q as usize] as usize;
+        let rt = self.ports[q as usize].router as usize;
         self.routers[rt].asking.push(q);
         self.asking[rt / 64] |= 1 << (rt % 64);
     }
@@ -611,8 +622,9 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// The credits output channel `c`'s VC shows at `now`: the buffer less the flits sent on
     /// it whose credits have not come back.
     fn credits(&self, c: ChannelId, now: u64) -> u64 {
-        let l = self.latency[c as usize] as u64;
-        let owed: u64 = self.ports[c as usize]
+        let port = &self.ports[c as usize];
+        let l = port.latency as u64;
+        let owed: u64 = port
             .trains
             .iter()
             .map(|t| {
@@ -700,7 +712,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             // (The rotating priority counts the cycles the router held a flit, modulo 2^32.)
             let rot = ((b.before + (now - b.since)) as u32) % n;
             qs.sort_by_key(|&q| {
-                let place = self.place[q as usize];
+                let place = self.ports[q as usize].place;
                 if place >= rot { place - rot } else { place + n - rot }
             });
         }
@@ -744,21 +756,22 @@ impl<'a, R: Routing> Sim<'a, R> {
         let first = if one == NONE { cands.as_slice()[0] } else { one };
         let mut need = t.len as u64;
         if self.p.deadlock == Avoidance::Bubble
-            && (q >= self.nc || self.class[q as usize] != self.class[first as usize])
+            && (q >= self.nc || self.ports[q as usize].class != self.ports[first as usize].class)
         {
             need *= 2;
         }
         // (With output buffers, the room is the output buffer's.)
         let room =
             |c: ChannelId| if self.obs.is_empty() { self.credits(c, now) } else { self.ob_room(c, now) };
-        let free = |c: ChannelId| now >= self.out_free[c as usize] && room(c) >= need;
+        let free = |c: ChannelId| now >= self.ports[c as usize].out_free && room(c) >= need;
         let c = if one == NONE {
             let (minimal, _) = split_deroutes(cands.as_slice());
             choose(minimal, salt, hops, now, |c| if free(c) { now } else { now + 1 })
         } else {
-            if now < self.out_free[one as usize] {
+            let out_free = self.ports[one as usize].out_free;
+            if now < out_free {
                 // (Its one output's VC is held until then: it would ask in vain.)
-                Self::file(&mut self.eligible, &mut self.horizon, self.out_free[one as usize], q);
+                Self::file(&mut self.eligible, &mut self.horizon, out_free, q);
                 return true;
             }
             one
@@ -778,10 +791,10 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// would have it later in the cycle).
     fn send(&mut self, rt: u32, q: u32, c: ChannelId, t: Train, waited: u64, now: u64) -> bool {
         let (ci, len) = (c as usize, t.len as u64);
-        self.out_free[ci] = now + len;
+        self.ports[ci].out_free = now + len;
         let measured = now >= self.warmup;
         if measured {
-            let s = &mut self.service[self.class[ci] as usize];
+            let s = &mut self.service[self.ports[ci].class as usize];
             s.packets += 1;
             s.hold_sum += len;
             s.wait_sum += waited;
@@ -791,7 +804,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             return false;
         }
         // The room downstream its VC allocation asked for: a packet, two entering a ring.
-        let entering = q >= self.nc || self.class[q as usize] != self.class[ci];
+        let entering = q >= self.nc || self.ports[q as usize].class != self.ports[ci].class;
         let need = if self.p.deadlock == Avoidance::Bubble && entering { 2 * len } else { len };
         let ob = &mut self.obs[ci];
         while ob.trains.front().is_some_and(|o| o.link != NEVER && now >= o.link + o.len as u64) {
@@ -873,11 +886,12 @@ impl<'a, R: Routing> Sim<'a, R> {
         let ci = c as usize;
         let n = len as u64;
         let course = Course { hops: course.hops + 1, ..course };
-        let l = self.latency[ci] as u64;
-        let land = now + l;
-        self.busy[ci] += (now + n).saturating_sub(now.max(self.warmup));
-        self.flit_hops += n;
+        let warmup = self.warmup;
         let port = &mut self.ports[ci];
+        let l = port.latency as u64;
+        let land = now + l;
+        port.busy += (now + n).saturating_sub(now.max(warmup));
+        self.flit_hops += n;
         while port
             .trains
             .front()
@@ -910,7 +924,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         port.free_from = now + len;
         let next_landed = port.landed > port.left;
         if !stays {
-            let b = &mut self.routers[self.port_router[qi] as usize];
+            let b = &mut self.routers[self.ports[qi].router as usize];
             b.landed -= 1;
             b.end = b.end.max(now + len);
             self.waiting -= 1;
@@ -919,8 +933,9 @@ impl<'a, R: Routing> Sim<'a, R> {
         self.moves_to = self.moves_to.max(now + len - 1);
         self.horizon = self.horizon.max(now + len);
         if q < self.nc {
-            self.occupancy[qi] += held(&t, self.warmup, u64::MAX, u64::MAX);
-            let l = self.latency[qi] as u64;
+            let port = &mut self.ports[qi];
+            port.occupancy += held(&t, self.warmup, u64::MAX, u64::MAX);
+            let l = port.latency as u64;
             self.arrivals_in(now + l, now + l + len - 1);
         } else {
             // A header leaves its source router; the message's first ends its source queueing.
@@ -982,19 +997,19 @@ impl<'a, R: Routing> Sim<'a, R> {
             s.hold_sum -= len;
             s.wait_sum -= wait;
         };
-        for (q, port) in self.ports.iter().enumerate() {
+        for (q, port) in self.ports.iter_mut().enumerate() {
             for t in &port.trains {
                 let len = t.len as u64;
                 if q < self.nc as usize {
                     // Sent from `sent` on, one flit a cycle.
-                    let sent = t.land - self.latency[q] as u64;
+                    let sent = t.land - port.latency as u64;
                     let unsent = (sent + len).saturating_sub(last + 1).min(len);
                     if unsent > 0 {
                         let from = (last + 1).max(sent);
-                        self.busy[q] -= (sent + len).saturating_sub(from.max(warmup));
+                        port.busy -= (sent + len).saturating_sub(from.max(warmup));
                         self.flit_hops -= unsent;
                         if t.measured {
-                            unserve(&mut self.service[self.class[q] as usize], len, t.wait);
+                            unserve(&mut self.service[port.class as usize], len, t.wait);
                         }
                     }
                 } else if t.measured && t.land + len - 1 > last {
@@ -1004,7 +1019,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
         for (c, ob) in self.obs.iter().enumerate() {
             for o in ob.trains.iter().filter(|o| o.measured && o.crossed + o.len as u64 - 1 > last) {
-                unserve(&mut self.service[self.class[c] as usize], o.len as u64, o.wait);
+                unserve(&mut self.service[self.ports[c].class as usize], o.len as u64, o.wait);
             }
         }
         let pending: Vec<Tail> = self.tails.buckets.iter().flatten().copied().collect();
@@ -1015,19 +1030,20 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
         }
         self.collector.transmitted(self.flit_hops);
-        let busy = std::mem::take(&mut self.busy);
-        let mut outcome = self.collector.finish(self.net, now, reason, busy.into_iter());
+        let channels = &self.ports[..self.nc as usize];
+        let mut outcome = self.collector.finish(self.net, now, reason, channels.iter().map(|p| p.busy));
         let end = outcome.end.max(warmup);
-        for (q, port) in self.ports.iter().enumerate().take(self.nc as usize) {
-            for t in &port.trains {
-                if t.leave != NEVER {
-                    self.occupancy[q] -= held(t, warmup, u64::MAX, u64::MAX);
-                }
-                self.occupancy[q] += held(t, warmup, last, end);
-            }
-        }
+        let occupancy = channels
+            .iter()
+            .map(|port| {
+                port.trains.iter().fold(port.occupancy, |o, t| {
+                    let counted = if t.leave != NEVER { held(t, warmup, u64::MAX, u64::MAX) } else { 0 };
+                    o - counted + held(t, warmup, last, end)
+                })
+            })
+            .collect();
         outcome.packets = Some(self.pstats);
-        outcome.vc_occupancy = Some(self.occupancy);
+        outcome.vc_occupancy = Some(occupancy);
         outcome.channel_service = Some(self.service);
         self.births.close(&mut outcome);
         outcome
