@@ -869,11 +869,14 @@ proptest! {
 /// Verification: on a crossbar (one router, every terminal on it) and a mesh with three
 /// terminals a router, under heavy load, many packets' tails are ejected at one router in one
 /// cycle; the packet-by-packet path delivers them as the flit engine does, both arbitrations.
+/// (The crossbar of 100 has more input ports than a word of the asking bitset.)
 #[test]
 fn trains_eject_together_as_flits_do() {
     for (i, (shape, arbitration)) in [
         (Shape::Crossbar { nodes: 8 }, Arbitration::RoundRobin),
         (Shape::Crossbar { nodes: 8 }, Arbitration::OldestFirst),
+        (Shape::Crossbar { nodes: 100 }, Arbitration::RoundRobin),
+        (Shape::Crossbar { nodes: 100 }, Arbitration::OldestFirst),
         (
             Shape::Cube {
                 radices: vec![3, 3],

@@ -118,39 +118,43 @@ struct OutBuf {
 
 /// An input port's trains, oldest first, from one landing or on its way to the last whose
 /// credits are still owed; counted by sequence number. With them what a hop reads and
-/// writes of the port's channel (as the upstream router's output too): two cache lines a port,
-/// the first all that a header's VC allocation and the credits count read. (Per-channel
-/// arrays beside the ports cost a cache line each a hop.)
+/// writes of the port's channel: two cache lines a port, the first all that the upstream
+/// router reads and writes of it as an output (its VC, credits, class, the train sent), the
+/// second what only its own router does. (Per-channel arrays beside the ports cost a cache
+/// line each a hop.)
 #[derive(Default)]
 #[repr(C, align(64))]
 struct Port {
     trains: VecDeque<Train>,
-    /// Trains dropped from `trains`, and left.
+    /// Trains dropped from `trains` (the first's sequence number).
     popped: u64,
+    /// (A channel) from when its VC is free to take, as its upstream router's output.
+    out_free: u64,
+    /// (A channel) its busy cycles from the warm-up on.
+    busy: u64,
+    /// Its channel's latency (a terminal's injection port: 0).
+    latency: u32,
+    /// Its channel's class (a terminal's injection port: 0, never read).
+    class: u16,
+    /// Trains landed, and left.
+    landed: u64,
     left: u64,
     /// When its front header became eligible to ask (`NEVER`: none asks).
     asking_since: u64,
+    /// From when the next header may be at the front (the last tail's leaving + 1).
+    free_from: u64,
+    /// (A channel) flit-cycles in its VC from the warm-up on.
+    occupancy: u64,
     /// The front header's one allowed output once routed (`EJECT`: its terminal), `NONE`
     /// before or where the routing offers several.
     route: u32,
-    /// Its channel's latency (a terminal's injection port: 0).
-    latency: u32,
-    /// Trains ever pushed, and landed.
-    pushed: u64,
-    landed: u64,
-    /// From when the next header may be at the front (the last tail's leaving + 1).
-    free_from: u64,
-    /// (A channel) from when its VC is free to take, as its upstream router's output.
-    out_free: u64,
-    /// (A channel) its busy cycles, and flit-cycles in its VC, from the warm-up on.
-    busy: u64,
-    occupancy: u64,
     /// Its router, and its place in the router's arbitration order.
     router: u32,
     place: u32,
-    /// Its channel's class (a terminal's injection port: 0, never read).
-    class: u16,
 }
+
+// (Two cache lines.)
+const _: () = assert!(size_of::<Port>() == 128);
 
 impl Port {
     #[inline]
@@ -173,9 +177,7 @@ struct Busy {
     since: u64,
     end: u64,
     landed: u32,
-    /// Its input ports whose front header asks for a VC, and its channels whose output buffer's
-    /// front header asks for the link.
-    asking: Vec<u32>,
+    /// Its channels whose output buffer's front header asks for the link.
     linking: Vec<u32>,
 }
 
@@ -234,8 +236,18 @@ struct Sim<'a, R> {
     longest: u32,
     /// Per channel: the router it leaves.
     source: Vec<u32>,
-    /// Per router: its input ports.
+    /// Per router: its input ports, and where their list begins in `port_at`, which lists
+    /// each router's by place.
     ports_of: Vec<u32>,
+    port_start: Vec<u32>,
+    port_at: Vec<u32>,
+    /// Per router, `words` words: a bitset of its input ports (by place) whose front header
+    /// asks for a VC. (A bitset rather than a list: the arbitration order is then a walk
+    /// round it from the rotating priority, with no sort.)
+    asking_ports: Vec<u64>,
+    words: usize,
+    /// Room for the ports asking at a router, for the oldest-first order.
+    oldest: Vec<u32>,
     ports: Vec<Port>,
     routers: Vec<Busy>,
     /// Routers with a header asking, as a bitset.
@@ -396,6 +408,18 @@ impl<'a, R: Routing> Sim<'a, R> {
             place[q] = ports_of[rt as usize];
             ports_of[rt as usize] += 1;
         }
+        let port_start: Vec<u32> = ports_of
+            .iter()
+            .scan(0, |at, &n| {
+                *at += n;
+                Some(*at - n)
+            })
+            .collect();
+        let mut port_at = vec![0u32; port_router.len()];
+        for (q, &rt) in port_router.iter().enumerate() {
+            port_at[(port_start[rt as usize] + place[q]) as usize] = q as u32;
+        }
+        let words = (ports_of.iter().copied().max().unwrap_or(1) as usize).div_ceil(64).max(1);
         let latency = crate::channel_latencies(net, &p, spec);
         let longest = latency.iter().copied().max().unwrap_or(1).max(1);
         let ports = (0..port_router.len())
@@ -421,6 +445,11 @@ impl<'a, R: Routing> Sim<'a, R> {
             longest,
             source: net.edges().map(|(src, _)| src).collect(),
             ports_of,
+            port_start,
+            port_at,
+            asking_ports: vec![0; routers * words],
+            words,
+            oldest: Vec::new(),
             ports,
             routers: vec![Busy::default(); routers],
             asking: vec![0; routers.div_ceil(64)],
@@ -520,8 +549,11 @@ impl<'a, R: Routing> Sim<'a, R> {
         if port.asking_since == NEVER {
             port.asking_since = now;
         }
-        let rt = self.ports[q as usize].router as usize;
-        self.routers[rt].asking.push(q);
+        let rt = port.router as usize;
+        let place = port.place as usize;
+        let word = &mut self.asking_ports[rt * self.words + place / 64];
+        debug_assert!(*word & (1 << (place % 64)) == 0, "a port asks once");
+        *word |= 1 << (place % 64);
         self.asking[rt / 64] |= 1 << (rt % 64);
     }
 
@@ -609,8 +641,7 @@ impl<'a, R: Routing> Sim<'a, R> {
                 wait: now - created,
                 measured,
             });
-            let seq = port.pushed;
-            port.pushed += 1;
+            let seq = port.popped + port.trains.len() as u64 - 1;
             self.landed(q, seq, now);
             let keep = !self.sources[ti].is_empty();
             self.is_active[ti] = keep;
@@ -647,20 +678,15 @@ impl<'a, R: Routing> Sim<'a, R> {
             while bits != 0 {
                 let rt = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let mut asking = std::mem::take(&mut self.routers[rt].asking);
-                if asking.len() > 1 {
-                    self.order(rt, now, &mut asking);
-                }
-                asking.retain(|&q| !self.vc_allocation(rt as u32, q, now, &mut cands));
-                self.routers[rt].asking = asking;
+                self.allocate_at(rt, now, &mut cands);
                 // (The link stage, after the router's switch traversal.)
                 if !self.routers[rt].linking.is_empty() {
                     let mut linking = std::mem::take(&mut self.routers[rt].linking);
                     linking.retain(|&c| !self.link(c, now));
                     self.routers[rt].linking = linking;
                 }
-                let b = &self.routers[rt];
-                if b.asking.is_empty() && b.linking.is_empty() {
+                let asks = self.asking_ports[rt * self.words..][..self.words].iter().any(|&b| b != 0);
+                if !asks && self.routers[rt].linking.is_empty() {
                     self.asking[w] &= !(1 << (rt % 64));
                 }
             }
@@ -698,23 +724,76 @@ impl<'a, R: Routing> Sim<'a, R> {
         one
     }
 
-    /// Sorts router `rt`'s ports `qs` into its arbitration order at `now`.
-    fn order(&self, rt: usize, now: u64, qs: &mut [u32]) {
+    /// VC allocation at router `rt` for the headers asking, in its arbitration order at `now`:
+    /// round-robin from the rotating priority's place, or oldest first.
+    fn allocate_at(&mut self, rt: usize, now: u64, cands: &mut Candidates) {
+        let base = rt * self.words;
         if self.p.arbitration == Arbitration::OldestFirst {
+            let mut qs = std::mem::take(&mut self.oldest);
+            qs.clear();
+            for (i, &word) in self.asking_ports[base..][..self.words].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let place = i * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    qs.push(self.port_at[self.port_start[rt] as usize + place]);
+                }
+            }
             qs.sort_by_key(|&q| {
                 let port = &self.ports[q as usize];
                 let pk = &self.packets[port.train(port.left).expect("a front train").pkt as usize];
                 (pk.created, pk.salt, q)
             });
-        } else {
-            let b = &self.routers[rt];
-            let n = self.ports_of[rt];
-            // (The rotating priority counts the cycles the router held a flit, modulo 2^32.)
-            let rot = ((b.before + (now - b.since)) as u32) % n;
-            qs.sort_by_key(|&q| {
-                let place = self.ports[q as usize].place;
-                if place >= rot { place - rot } else { place + n - rot }
-            });
+            for &q in &qs {
+                if self.vc_allocation(rt as u32, q, now, cands) {
+                    let place = self.ports[q as usize].place as usize;
+                    self.asking_ports[base + place / 64] &= !(1 << (place % 64));
+                }
+            }
+            self.oldest = qs;
+            return;
+        }
+        let n = self.ports_of[rt] as usize;
+        let start = self.port_start[rt] as usize;
+        if self.words == 1 {
+            // Rotated right by the priority's place, the bitset lists places rot..n, then
+            // 0..rot (those above 64 − rot ≥ n − rot). (Only the port asking is cleared as it
+            // asks: no header of this router begins to ask while it allocates.)
+            let word = self.asking_ports[base];
+            let rot = if word.is_power_of_two() {
+                0 // (One header asks: the order does not matter.)
+            } else {
+                let b = &self.routers[rt];
+                // (The rotating priority counts the cycles the router held a flit, mod 2^32.)
+                (b.before + (now - b.since)) as u32 % n as u32
+            };
+            let mut bits = word.rotate_right(rot);
+            while bits != 0 {
+                let place = (bits.trailing_zeros() + rot) % 64;
+                bits &= bits - 1;
+                if self.vc_allocation(rt as u32, self.port_at[start + place as usize], now, cands) {
+                    self.asking_ports[base] &= !(1 << place);
+                }
+            }
+            return;
+        }
+        let b = &self.routers[rt];
+        let rot = ((b.before + (now - b.since)) as u32 % n as u32) as usize;
+        // Places rot..n, then 0..rot.
+        for (lo, hi) in [(rot, n), (0, rot)] {
+            for i in lo / 64..hi.div_ceil(64) {
+                let below = if (i + 1) * 64 <= hi { u64::MAX } else { (1u64 << (hi % 64)) - 1 };
+                let above = if i * 64 >= lo { u64::MAX } else { !((1u64 << (lo % 64)) - 1) };
+                let mut bits = self.asking_ports[base + i] & below & above;
+                while bits != 0 {
+                    let bit = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let q = self.port_at[start + i * 64 + bit as usize];
+                    if self.vc_allocation(rt as u32, q, now, cands) {
+                        self.asking_ports[base + i] &= !(1 << bit);
+                    }
+                }
+            }
         }
     }
 
@@ -902,7 +981,6 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
         let (wait, measured) = grant;
         port.trains.push_back(Train { pkt, len, course, land, leave: NEVER, wait, measured });
-        port.pushed += 1;
         Self::file(&mut self.lands, &mut self.horizon, land, c);
         self.arrivals_in(land, land + n - 1);
     }
