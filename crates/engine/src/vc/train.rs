@@ -595,14 +595,15 @@ impl<'a, R: Routing> Sim<'a, R> {
             let pkt = self.sources[ti][0];
             let len = self.packets[pkt as usize].len;
             let port = &self.ports[q as usize];
-            let held: u64 = port
-                .trains
-                .iter()
-                .map(|tr| {
-                    now.saturating_sub(tr.land).min(tr.len as u64)
-                        - now.saturating_sub(tr.leave).min(tr.len as u64)
-                })
-                .sum();
+            // Newest first, to the first train wholly gone (so are the older ones).
+            let mut held = 0;
+            for tr in port.trains.iter().rev() {
+                let (len, gone) = (tr.len as u64, now.saturating_sub(tr.leave));
+                if gone >= len {
+                    break;
+                }
+                held += now.saturating_sub(tr.land).min(len) - gone;
+            }
             if (self.p.buffer as u64) < held + len as u64 {
                 return true;
             }
@@ -655,18 +656,17 @@ impl<'a, R: Routing> Sim<'a, R> {
     fn credits(&self, c: ChannelId, now: u64) -> u64 {
         let port = &self.ports[c as usize];
         let l = port.latency as u64;
-        let owed: u64 = port
-            .trains
-            .iter()
-            .map(|t| {
-                let back = if t.leave == NEVER {
-                    0
-                } else {
-                    (now + 1).saturating_sub(t.leave + l).min(t.len as u64)
-                };
-                t.len as u64 - back
-            })
-            .sum();
+        // Newest first, to the first train whose credits are all back: the trains leave one
+        // after another's tail, so every older one's are back too.
+        let mut owed = 0;
+        for t in port.trains.iter().rev() {
+            let len = t.len as u64;
+            let back = if t.leave == NEVER { 0 } else { (now + 1).saturating_sub(t.leave + l).min(len) };
+            if back == len {
+                break;
+            }
+            owed += len - back;
+        }
         self.p.buffer as u64 - owed
     }
 
@@ -920,14 +920,15 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// The flits channel `c`'s output buffer holds at `now`'s VC allocation: crossed before
     /// `now`, not yet on the link.
     fn ob_room(&self, c: ChannelId, now: u64) -> u64 {
-        let held: u64 = self.obs[c as usize]
-            .trains
-            .iter()
-            .map(|o| {
-                let len = o.len as u64;
-                now.saturating_sub(o.crossed).min(len) - now.saturating_sub(o.link).min(len)
-            })
-            .sum();
+        // Newest first, to the first packet wholly on the link (so are the older ones).
+        let mut held = 0;
+        for o in self.obs[c as usize].trains.iter().rev() {
+            let (len, gone) = (o.len as u64, now.saturating_sub(o.link));
+            if gone >= len {
+                break;
+            }
+            held += now.saturating_sub(o.crossed).min(len) - gone;
+        }
         self.p.output_buffer as u64 - held
     }
 
