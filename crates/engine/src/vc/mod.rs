@@ -245,7 +245,11 @@
 //! crosses the switch in the same cycle, and every flit follows it one cycle apart, at every
 //! router and output buffer. There (on one shard) `train` simulates the headers alone and counts
 //! the flits from their headers' cycles; this flit engine is its reference (tests require the
-//! same outcomes), and re-runs a run that the deadlock watch stops, for its report.
+//! same outcomes), and re-runs a run that the deadlock watch stops, for its report. Its state
+//! is laid out for the cache: what a hop reads of a channel is in its input port's two cache
+//! lines, a router's headers asking are a bitset walked round from the rotating priority, and
+//! on networks of up to 65,536 router-destination pairs a header's one output comes from a
+//! hop table of a byte a pair where the salt cannot change it ([`Routing::salt_free`]).
 
 mod alloc;
 mod deadlock;
