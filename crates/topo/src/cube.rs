@@ -440,33 +440,39 @@ mod tests {
         }
     }
 
-    /// Verification: the escape channel (found without a candidate list) is dimension-order
-    /// routing's one candidate, for every pair and several salts, on tori, meshes and a
-    /// hypercube in both dimension orders; `minimal` offers one channel per differing dimension.
-    #[test]
-    fn escape_is_the_dimension_order_hop() {
+    /// Small tori (an even and an odd ring), a unidirectional torus, a mesh and a hypercube,
+    /// in both dimension orders.
+    fn small_cubes() -> impl Iterator<Item = KaryNCube> {
         let specs = [
             CubeSpec { radices: vec![4, 3, 2], wrap: true, bidirectional: true },
             CubeSpec { radices: vec![4, 3], wrap: true, bidirectional: false },
             CubeSpec { radices: vec![3, 4], wrap: false, bidirectional: true },
             CubeSpec::hypercube(5),
         ];
-        for spec in specs {
-            for order in [DimensionOrder::HighestFirst, DimensionOrder::LowestFirst] {
-                let cube = KaryNCube::new(spec.clone(), order).unwrap();
-                let nodes = cube.network().routers();
-                let mut c = Candidates::for_network(cube.network());
-                for at in 0..nodes {
-                    for dest in 0..nodes {
-                        for salt in [0, 1, 0xdead_beef, u32::MAX] {
-                            cube.route(at, dest, salt, &mut c);
-                            assert_eq!(cube.escape(at, dest, salt), c.as_slice().first().copied());
-                            cube.minimal(at, dest, salt, &mut c);
-                            let differ = (0..cube.dimensions())
-                                .filter(|&i| cube.coordinate(at, i) != cube.coordinate(dest, i))
-                                .count();
-                            assert_eq!(c.as_slice().len(), differ, "{spec:?} {at} -> {dest}");
-                        }
+        specs.into_iter().flat_map(|spec| {
+            [DimensionOrder::HighestFirst, DimensionOrder::LowestFirst]
+                .map(|order| KaryNCube::new(spec.clone(), order).unwrap())
+        })
+    }
+
+    /// Verification: the escape channel (found without a candidate list) is dimension-order
+    /// routing's one candidate, for every pair and several salts, on `small_cubes`; `minimal`
+    /// offers one channel per differing dimension.
+    #[test]
+    fn escape_is_the_dimension_order_hop() {
+        for cube in small_cubes() {
+            let nodes = cube.network().routers();
+            let mut c = Candidates::for_network(cube.network());
+            for at in 0..nodes {
+                for dest in 0..nodes {
+                    for salt in [0, 1, 0xdead_beef, u32::MAX] {
+                        cube.route(at, dest, salt, &mut c);
+                        assert_eq!(cube.escape(at, dest, salt), c.as_slice().first().copied());
+                        cube.minimal(at, dest, salt, &mut c);
+                        let differ = (0..cube.dimensions())
+                            .filter(|&i| cube.coordinate(at, i) != cube.coordinate(dest, i))
+                            .count();
+                        assert_eq!(c.as_slice().len(), differ, "{:?} {at} -> {dest}", cube.spec);
                     }
                 }
             }
@@ -474,18 +480,11 @@ mod tests {
     }
 
     /// Verification: where `salt_free` says the salt does not matter, 64 salts route the pair
-    /// to the same candidates (brute force over every pair of a bidirectional torus with an
-    /// even and an odd ring, a unidirectional torus and a mesh); the half-way tie does depend
-    /// on it.
+    /// to the same candidates (brute force over every pair of `small_cubes`); the half-way tie
+    /// does depend on it.
     #[test]
     fn salt_free_pairs_route_alike_under_every_salt() {
-        let specs = [
-            CubeSpec { radices: vec![4, 3, 2], wrap: true, bidirectional: true },
-            CubeSpec { radices: vec![4, 3], wrap: true, bidirectional: false },
-            CubeSpec { radices: vec![3, 4], wrap: false, bidirectional: true },
-        ];
-        for spec in specs {
-            let cube = KaryNCube::new(spec.clone(), DimensionOrder::HighestFirst).unwrap();
+        for cube in small_cubes() {
             let nodes = cube.network().routers();
             let (mut first, mut c) = (Candidates::for_network(cube.network()), Candidates::default());
             for at in 0..nodes {
@@ -493,7 +492,12 @@ mod tests {
                     cube.route(at, dest, 0, &mut first);
                     for salt in (0..64).map(|i| 0x9e37_79b9u32.wrapping_mul(i)) {
                         cube.route(at, dest, salt, &mut c);
-                        assert_eq!(c.as_slice(), first.as_slice(), "{spec:?} {at} -> {dest} salt {salt}");
+                        assert_eq!(
+                            c.as_slice(),
+                            first.as_slice(),
+                            "{:?} {at} -> {dest} salt {salt}",
+                            cube.spec
+                        );
                     }
                 }
             }
