@@ -435,8 +435,7 @@ impl<'a, R: Routing> Sim<'a, R> {
                 ..Port::default()
             })
             .collect();
-        let longest_ = longest as usize;
-        let ring = (longest_ + (p.router_delay + p.injection_latency + 2 * p.packet) as usize + 4)
+        let ring = (longest as usize + (p.router_delay + p.injection_latency + 2 * p.packet) as usize + 4)
             .next_power_of_two();
         Sim {
             net,
