@@ -116,7 +116,7 @@ impl<T: Copy + Default> Fifo<T> {
         self.len as usize
     }
 
-    /// The slot of the `i`-th train.
+    /// The slot of the `i`-th item.
     #[inline]
     fn slot(&self, i: usize) -> usize {
         (self.head as usize + i) & (self.slots.len() - 1)
@@ -129,7 +129,7 @@ impl<T: Copy + Default> Fifo<T> {
 
     #[inline]
     fn get_mut(&mut self, i: usize) -> &mut T {
-        assert!(i < self.len(), "a train at {i} of {}", self.len);
+        assert!(i < self.len(), "item {i} of {}", self.len);
         let slot = self.slot(i);
         &mut self.slots[slot]
     }
@@ -323,8 +323,9 @@ struct Sim<'a, R> {
     /// round it from the rotating priority, with no sort.)
     asking_ports: Vec<u64>,
     words: usize,
-    /// Room for the ports asking at a router, for the oldest-first order.
-    oldest: Vec<u32>,
+    /// Room for the ports asking at a router, sorted into its arbitration order (oldest
+    /// first, or round-robin at a router of more than 64 ports).
+    order: Vec<u32>,
     ports: Vec<Port>,
     routers: Vec<Busy>,
     /// Routers with a header asking, as a bitset.
@@ -525,7 +526,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             port_at,
             asking_ports: vec![0; routers * words],
             words,
-            oldest: Vec::new(),
+            order: Vec::new(),
             ports,
             routers: vec![Busy::default(); routers],
             asking: vec![0; routers.div_ceil(64)],
@@ -804,45 +805,18 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// round-robin from the rotating priority's place, or oldest first.
     fn allocate_at(&mut self, rt: usize, now: u64, cands: &mut Candidates) {
         let base = rt * self.words;
-        if self.p.arbitration == Arbitration::OldestFirst {
-            let mut qs = std::mem::take(&mut self.oldest);
-            qs.clear();
-            for (i, &word) in self.asking_ports[base..][..self.words].iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let place = i * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    qs.push(self.port_at[self.port_start[rt] as usize + place]);
-                }
-            }
-            qs.sort_by_key(|&q| {
-                let port = &self.ports[q as usize];
-                let pk = &self.packets[port.train(port.left).expect("a front train").pkt as usize];
-                (pk.created, pk.salt, q)
-            });
-            for &q in &qs {
-                if self.vc_allocation(rt as u32, q, now, cands) {
-                    let place = self.ports[q as usize].place as usize;
-                    self.asking_ports[base + place / 64] &= !(1 << (place % 64));
-                }
-            }
-            self.oldest = qs;
-            return;
-        }
-        let n = self.ports_of[rt] as usize;
         let start = self.port_start[rt] as usize;
-        if self.words == 1 {
+        let n = self.ports_of[rt];
+        let b = &self.routers[rt];
+        // (The rotating priority counts the cycles the router held a flit, modulo 2^32.)
+        let rot = || (b.before + (now - b.since)) as u32 % n;
+        // (Only the port asking is cleared as it asks: no header of this router begins to ask
+        // while it allocates.)
+        if self.words == 1 && self.p.arbitration == Arbitration::RoundRobin {
             // Rotated right by the priority's place, the bitset lists places rot..n, then
-            // 0..rot (those above 64 − rot ≥ n − rot). (Only the port asking is cleared as it
-            // asks: no header of this router begins to ask while it allocates.)
+            // 0..rot (those above 64 − rot ≥ n − rot). (One header asking: no division.)
             let word = self.asking_ports[base];
-            let rot = if word.is_power_of_two() {
-                0 // (One header asks: the order does not matter.)
-            } else {
-                let b = &self.routers[rt];
-                // (The rotating priority counts the cycles the router held a flit, mod 2^32.)
-                (b.before + (now - b.since)) as u32 % n as u32
-            };
+            let rot = if word.is_power_of_two() { 0 } else { rot() };
             let mut bits = word.rotate_right(rot);
             while bits != 0 {
                 let place = (bits.trailing_zeros() + rot) % 64;
@@ -853,24 +827,33 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
             return;
         }
-        let b = &self.routers[rt];
-        let rot = ((b.before + (now - b.since)) as u32 % n as u32) as usize;
-        // Places rot..n, then 0..rot.
-        for (lo, hi) in [(rot, n), (0, rot)] {
-            for i in lo / 64..hi.div_ceil(64) {
-                let below = if (i + 1) * 64 <= hi { u64::MAX } else { (1u64 << (hi % 64)) - 1 };
-                let above = if i * 64 >= lo { u64::MAX } else { !((1u64 << (lo % 64)) - 1) };
-                let mut bits = self.asking_ports[base + i] & below & above;
-                while bits != 0 {
-                    let bit = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    let q = self.port_at[start + i * 64 + bit as usize];
-                    if self.vc_allocation(rt as u32, q, now, cands) {
-                        self.asking_ports[base + i] &= !(1 << bit);
-                    }
-                }
+        // Oldest first, or more ports than a word: the ports asking, sorted into the order.
+        let mut qs = std::mem::take(&mut self.order);
+        qs.clear();
+        for (i, &word) in self.asking_ports[base..][..self.words].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                qs.push(self.port_at[start + i * 64 + bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
             }
         }
+        if self.p.arbitration == Arbitration::OldestFirst {
+            qs.sort_by_key(|&q| {
+                let port = &self.ports[q as usize];
+                let pk = &self.packets[port.train(port.left).expect("a front train").pkt as usize];
+                (pk.created, pk.salt, q)
+            });
+        } else {
+            let rot = rot();
+            qs.sort_by_key(|&q| (self.ports[q as usize].place + n - rot) % n);
+        }
+        for &q in &qs {
+            if self.vc_allocation(rt as u32, q, now, cands) {
+                let place = self.ports[q as usize].place as usize;
+                self.asking_ports[base + place / 64] &= !(1 << (place % 64));
+            }
+        }
+        self.order = qs;
     }
 
     /// VC allocation for port `q`'s front header at router `rt`; on a grant the packet
