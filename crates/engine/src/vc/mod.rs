@@ -621,7 +621,7 @@ impl Hub {
             s.buf.release_flits();
         }
         let shards = &*shards;
-        let busy = shards.iter().flat_map(|s| s.used.output.items().iter().map(|o| o.busy));
+        let busy = shards.iter().flat_map(|s| s.used.busy.items().iter().copied());
         let mut outcome = self.collector.finish(net, now, reason, busy);
         let end = outcome.end.max(self.c.warmup);
         // (Reported per channel VC, c·V + k.)

@@ -227,8 +227,8 @@ pub(super) struct Layout {
     /// With [`Config::regrant`], by input port, the flits each may move in a cycle: its width
     /// times the input speedup.
     pub room: Vec<u32>,
-    /// With output buffers, each router's outgoing channels: `out_starts[rt]..out_starts[rt + 1]`
-    /// (a router's channels are numbered in a run, [`Network::out_channels`]).
+    /// Each router's outgoing channels: `out_starts[rt]..out_starts[rt + 1]` (a router's
+    /// channels are numbered in a run, [`Network::out_channels`]).
     pub out_starts: Vec<u32>,
 }
 
@@ -283,14 +283,9 @@ impl Layout {
         } else {
             old_port.iter().map(|&old| width[old as usize] * p.input_speedup).collect()
         };
-        let out_starts = if p.output_buffer > 0 {
-            let routers = net.routers();
-            (0..=routers)
-                .map(|r| if r < routers { net.out_channels(r).start } else { channels.len() as u32 })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let out_starts = (0..=net.routers())
+            .map(|r| if r < net.routers() { net.out_channels(r).start } else { channels.len() as u32 })
+            .collect();
         Layout {
             port_router,
             starts,
@@ -916,25 +911,21 @@ impl<S: Numbering> Routers<S> {
     }
 }
 
-/// An output channel's last grant, as a [`Stamp`], and its busy cycles in the window.
-#[derive(Clone, Copy)]
-#[repr(C, packed(4))]
-pub(super) struct OutputUse {
-    pub stamp: u32,
-    pub busy: u64,
-}
-
-/// The cycle each input port, output channel and ejection port last moved a flit (switch
-/// allocation grants each one flit a cycle), as [`Stamp`]s.
+/// What the switch has moved: in the router stepping, which of its input ports and output
+/// channels have moved a flit this cycle (switch allocation grants each one flit a cycle);
+/// each ejection port's last cycle, as a [`Stamp`]; each channel's busy cycles in the window.
 pub(super) struct SwitchUse<S: Numbering> {
-    pub input: Part<u32, S>,
+    /// The router stepping's input ports (from its first, `Layout::starts`) and output
+    /// channels (from its first, `Layout::out_starts`) that moved a flit, as bitsets: a
+    /// router's grants stay within its own step, so nothing per port or channel is kept
+    /// across routers (on a large network such tables cost a cache miss a flit each).
+    pub inputs: Vec<u64>,
+    pub outputs: Vec<u64>,
     /// With wide channels, each input port's flits left to move in a cycle (the cycle, and
     /// how many): a port moves up to its width a cycle, over one grant or several.
     pub input_room: Part<(u64, u32), S>,
-    /// Each output channel's stamp and busy cycles, side by side: a flit's grant reads the one
-    /// and its crossing adds to the other, and on a large network each table is another
-    /// cache line a flit.
-    pub output: Part<OutputUse, S>,
+    /// Each output channel's busy cycles in the window.
+    pub busy: Part<u64, S>,
     /// With output speedup, each output channel's grants in a cycle (the cycle, how many).
     pub output_grants: Part<(u64, u32), S>,
     pub eject: Part<u32, S>,
@@ -964,11 +955,7 @@ impl<S: Numbering> SwitchUse<S> {
     pub fn enter(&mut self, now: u64) {
         if now >> 31 != self.epoch {
             self.epoch = now >> 31;
-            let never = now.stamp() ^ (1 << 31);
-            for part in [&mut self.input, &mut self.eject] {
-                part.items_mut().fill(never);
-            }
-            self.output.items_mut().iter_mut().for_each(|o| o.stamp = never);
+            self.eject.items_mut().fill(now.stamp() ^ (1 << 31));
         }
     }
 }
@@ -1187,6 +1174,14 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
         let (terminals, ports) = (net.terminals(), c.nc + net.terminals());
         let slots = Span::times(&span.ejecting, c.eject_slots);
         let separable = p.allocator != crate::params::Allocator::Greedy;
+        // (Bitset words for the shard's router with the most of a CSR's items.)
+        let words = |starts: &[u32]| {
+            span.routers
+                .clone()
+                .map(|rt| (starts[rt + 1] - starts[rt]).div_ceil(64) as usize)
+                .max()
+                .unwrap_or(0)
+        };
         Vc {
             net,
             routing,
@@ -1202,13 +1197,14 @@ impl<'a, R: Routing, S: Numbering> Vc<'a, R, S> {
             },
             used: SwitchUse {
                 epoch: 0,
-                input: Part::filled(span.ports.clone(), 1 << 31),
+                inputs: vec![0; words(&layout.starts)],
+                outputs: vec![0; words(&layout.out_starts)],
                 input_room: if c.regrant {
                     Part::filled(span.ports.clone(), (NEVER, 0))
                 } else {
                     Part::empty()
                 },
-                output: Part::filled(span.channels.clone(), OutputUse { stamp: 1 << 31, busy: 0 }),
+                busy: Part::filled(span.channels.clone(), 0),
                 output_grants: if c.out_speedup > 1 {
                     Part::filled(span.channels.clone(), (NEVER, 0))
                 } else {
@@ -1262,9 +1258,10 @@ mod tests {
 
     fn used() -> SwitchUse<OneShard> {
         SwitchUse {
-            input: Part::filled(0..1, 1 << 31),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
             input_room: Part::empty(),
-            output: Part::filled(0..1, OutputUse { stamp: 1 << 31, busy: 0 }),
+            busy: Part::empty(),
             output_grants: Part::empty(),
             eject: Part::filled(0..1, 1 << 31),
             epoch: 0,
@@ -1276,7 +1273,7 @@ mod tests {
     #[test]
     fn a_stamp_equals_only_its_own_cycle() {
         let mut u = used();
-        let fresh = |u: &SwitchUse<OneShard>, now: u64| u.input[0] != now.stamp();
+        let fresh = |u: &SwitchUse<OneShard>, now: u64| u.eject[0] != now.stamp();
         // Never stamped: no cycle of the first epoch matches.
         for now in [0, 1, (1 << 31) - 1] {
             u.enter(now);
@@ -1285,12 +1282,12 @@ mod tests {
         // Stamped in the last cycle of epoch 0, then the same low bits come 2^32 later, in
         // the next cycle, and in every epoch jumped to.
         let written = (1 << 31) - 1;
-        u.input[0] = written.stamp();
+        u.eject[0] = written.stamp();
         assert!(!fresh(&u, written));
         for now in [written + 1, written + (1 << 32), 5 << 33, (5 << 33) + (1 << 31) + 7, (1 << 62) + 3] {
             u.enter(now);
             assert!(fresh(&u, now), "cycle {now}");
-            u.input[0] = now.stamp();
+            u.eject[0] = now.stamp();
             assert!(!fresh(&u, now));
             u.enter(now + (1 << 32));
             assert!(fresh(&u, now + (1 << 32)), "cycle {now} + 2^32");

@@ -111,9 +111,16 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         if self.c.allocator != Allocator::Greedy {
             return self.separable_allocation(rt, now);
         }
+        let rt_ = rt as usize;
+        let (in_first, out_first) = (self.layout.starts[rt_], self.layout.out_starts[rt_]);
+        let words = |n: u32| (n as usize).div_ceil(64);
+        let ins = words(self.layout.starts[rt_ + 1] - in_first);
+        let outs = words(self.layout.out_starts[rt_ + 1] - out_first);
+        clear(&mut self.used.inputs[..ins]);
+        clear(&mut self.used.outputs[..outs]);
         for i in 0..self.scratch.reqs.len() {
             let ivc = self.scratch.reqs[i].2;
-            if self.switch_allocation(ivc, now) {
+            if self.switch_allocation(ivc, in_first, out_first, now) {
                 self.switch_traversal(rt, ivc, now);
             }
         }
@@ -158,16 +165,19 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     /// Whether input VC `ivc` may send its front flit at `now`: it holds an output; its input
     /// port and that output (a channel, or an ejection port) have moved no flit this cycle
     /// (with speedup: fewer than their grants); a channel's output VC shows a credit (with
-    /// output buffers, a free slot). A grant marks the port and the output used.
+    /// output buffers, a free slot). A grant marks the port and the output used (`in_first`,
+    /// `out_first`: the router's first input port and output channel).
     #[inline]
-    fn switch_allocation(&mut self, ivc: u32, now: u64) -> bool {
-        let port = (ivc / self.c.vd) as usize;
+    fn switch_allocation(&mut self, ivc: u32, in_first: u32, out_first: u32, now: u64) -> bool {
+        let port = ivc / self.c.vd;
         let out = self.buf.ivcs[ivc as usize].out;
         if out == NONE {
             return false;
         }
+        let (word, bit) = bit_of(port - in_first);
         // (A port wider than a flit may grant again while it has room this cycle.)
-        if self.used.input[port] == now.stamp() && !(self.c.regrant && *self.input_room(port, now) > 0) {
+        if self.used.inputs[word] & bit != 0 && !(self.c.regrant && *self.input_room(port as usize, now) > 0)
+        {
             return false;
         }
         // (A header granted its VC this cycle waits out its VC allocation stage; onto a wider
@@ -196,13 +206,14 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
                 }
                 grants.1 += 1;
             } else {
-                if self.used.output[c].stamp == now.stamp() {
+                let (word, bit) = bit_of(c as u32 - out_first);
+                if self.used.outputs[word] & bit != 0 {
                     return false;
                 }
-                self.used.output[c].stamp = now.stamp();
+                self.used.outputs[word] |= bit;
             }
         }
-        self.used.input[port] = now.stamp();
+        self.used.inputs[word] |= bit;
         true
     }
 
@@ -316,7 +327,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.eject(q.out & !EJECT, pkt, tail, now);
         } else if self.c.ob > 0 {
             // (The flit stays in the router, in its output buffer, or leaves at once.)
-            self.take_output(q.out, tail);
+            let _ = self.take_output(q.out, tail);
             let need = if header { self.link_need(ivc, q.out, pkt) } else { 0 };
             let flit = Queued { pkt, need, tail };
             if !self.through(rt, q.out, flit, now) {
@@ -325,8 +336,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             }
         } else {
             self.routers.flits[rt as usize] -= 1;
-            self.take_output(q.out, tail);
-            self.send(q.out, pkt, header, tail, first, now);
+            let down = self.take_output(q.out, tail);
+            self.send(q.out, down, pkt, header, tail, first, now);
         }
     }
 
@@ -414,7 +425,8 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         self.buf.ovcs[o as usize].credits += 1;
         self.routers.flits[rt as usize] -= 1;
         self.stats.last_move = now;
-        self.send(o, flit.pkt, flit.need > 0, flit.tail, first, now);
+        let down = self.buf.ovcs[o as usize].down();
+        self.send(o, down, flit.pkt, flit.need > 0, flit.tail, first, now);
     }
 
     /// Channel `c`'s link arbiter, having sent from its VC `k` up to a tail or not: it stays on
@@ -518,25 +530,29 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
     }
 
     /// A flit takes output VC `o` (a credit, or with output buffers a slot); the tail releases
-    /// the VC.
+    /// the VC. Returns the input VC it feeds (read before the writes: a read of the word the
+    /// tail's release has just written in part waits for that write to reach the cache).
     #[inline(always)]
-    fn take_output(&mut self, o: u32, tail: bool) {
+    fn take_output(&mut self, o: u32, tail: bool) -> u32 {
         let ov = &mut self.buf.ovcs[o as usize];
+        let down = ov.down();
         ov.credits -= 1;
         if tail {
             ov.set_held(false);
         }
+        down
     }
 
     /// Link traversal: a flit of packet `pkt` (its header, its tail) takes output VC `o`'s
-    /// channel, to land its latency later. The first flit of a grant counts the channel's cycle
-    /// (busy, and a channel-cycle of transmission).
+    /// channel, to land in input VC `down` its latency later. The first flit of a grant counts
+    /// the channel's cycle (busy, and a channel-cycle of transmission).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn send(&mut self, o: u32, pkt: u32, header: bool, tail: bool, first: bool, now: u64) {
+    fn send(&mut self, o: u32, down: u32, pkt: u32, header: bool, tail: bool, first: bool, now: u64) {
         let c = (o / self.c.vd) as usize;
         if first {
             if now >= self.c.warmup {
-                self.used.output[c].busy += 1;
+                self.used.busy[c] += 1;
             }
             self.stats.flit_hops += 1;
         }
@@ -544,7 +560,6 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             // SAFETY: this router holds the packet's header (it is sending it).
             unsafe { self.pkts.route(pkt).hops += 1 };
         }
-        let down = self.buf.ovcs[o as usize].down();
         let (flit, d) = ((if tail { down | TAIL } else { down }, pkt), self.layout.latency(c));
         // (Bound for this shard's routers, or filed in another's after the cycle.)
         if !S::SHARDED || self.buf.ivcs.range().contains(&(down as usize)) {
@@ -588,5 +603,21 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             m.leg = route.leg;
             self.out.delivered.push((pk.msg, arrives));
         }
+    }
+}
+
+/// Bit `i` of a bitset: its word and the bit within it.
+#[inline(always)]
+fn bit_of(i: u32) -> (usize, u64) {
+    ((i / 64) as usize, 1 << (i % 64))
+}
+
+/// Clears a bitset (one word without a call: a router of up to 64 ports or channels).
+#[inline(always)]
+fn clear(words: &mut [u64]) {
+    if let [word] = words {
+        *word = 0;
+    } else {
+        words.fill(0);
     }
 }
