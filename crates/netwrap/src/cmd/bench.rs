@@ -67,6 +67,11 @@ fn torus256(router: &str) -> String {
     )
 }
 
+/// The virtual-channel router of the scaling rows (2 VCs x 8 flits, dateline, wormhole, P = 4),
+/// as JSON keys after a comma.
+const VC_DATELINE: &str =
+    r#", "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4, "deadlock": "dateline"}"#;
+
 fn configs(scale: f64) -> Vec<Config> {
     let msgs = |m: f64| ((m * scale) as u64).max(100);
     let butterfly =
@@ -121,6 +126,18 @@ fn configs(scale: f64) -> Vec<Config> {
             jobs: 1,
         },
         Config {
+            name: "vc-torus8x8-dateline",
+            what: "the router of vc-torus256x256-bi (2 VCs x 8 flits, dateline, wormhole, P = 4) on an 8x8 bidirectional torus at the same rho, 0.32 flits/node/cycle (B = 4): the flit-by-flit router's cost of a flit-hop on a small network",
+            spec: spec(
+                &format!(
+                    r#"{{"topology": {{"family": "torus", "k": 8, "n": 2, "bidirectional": true}}{VC_DATELINE}, "workload": {{"load": 0.32, "size": 4}}}}"#
+                ),
+                msgs(1_000_000.0),
+            ),
+            sweep: None,
+            jobs: 1,
+        },
+        Config {
             name: "torus256x256-bi",
             what: "a 256x256 bidirectional torus (65,536 nodes) at a third of its saturation, 0.01 flits/node/cycle, B = 4, warm-up 300: the cost of a flit-hop at scale, against torus8x8-bi",
             spec: spec(&torus256(""), msgs(60_000.0)),
@@ -129,13 +146,8 @@ fn configs(scale: f64) -> Vec<Config> {
         },
         Config {
             name: "vc-torus256x256-bi",
-            what: "the same on --router vc (2 VCs x 8 flits, dateline, wormhole, P = 4), against vc-caminos8x8",
-            spec: spec(
-                &torus256(
-                    r#", "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4, "deadlock": "dateline"}"#,
-                ),
-                msgs(60_000.0),
-            ),
+            what: "the same on --router vc (2 VCs x 8 flits, dateline, wormhole, P = 4), against vc-torus8x8-dateline (the same router) and vc-caminos8x8 (1 VC, virtual cut-through: packets, not flits)",
+            spec: spec(&torus256(VC_DATELINE), msgs(60_000.0)),
             sweep: None,
             jobs: 1,
         },
@@ -149,12 +161,7 @@ fn configs(scale: f64) -> Vec<Config> {
         Config {
             name: "vc-torus256x256-bi-jobs2",
             what: "vc-torus256x256-bi on 2 threads, against the same run on one, on the network built once",
-            spec: spec(
-                &torus256(
-                    r#", "router": {"kind": "vc", "vcs": 2, "buffer": 8, "packet": 4, "deadlock": "dateline"}"#,
-                ),
-                msgs(60_000.0),
-            ),
+            spec: spec(&torus256(VC_DATELINE), msgs(60_000.0)),
             sweep: None,
             jobs: 2,
         },
