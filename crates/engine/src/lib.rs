@@ -980,7 +980,8 @@ pub(crate) fn prefetch<T>(x: &T) {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         let first = (x as *const T).cast::<i8>();
         _mm_prefetch::<_MM_HINT_T0>(first);
-        if std::mem::size_of::<T>() > 1 {
+        // (A record no larger than its alignment never straddles.)
+        if std::mem::size_of::<T>() > std::mem::align_of::<T>() {
             _mm_prefetch::<_MM_HINT_T0>(first.add(std::mem::size_of::<T>() - 1));
         }
     }

@@ -724,12 +724,19 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         }
     }
 
-    /// Brings router `rt`'s input VCs' state into the cache ahead of its step.
+    /// Brings router `rt`'s first input VCs' state and its output VCs' into the cache ahead
+    /// of its step (its other input VCs' lines too cost more than they saved).
     #[inline(always)]
     fn prefetch_router(&self, rt: u32) {
-        let first = (self.layout.starts[rt as usize] * self.c.v) as usize;
-        crate::prefetch(&self.buf.ivcs[first]);
-        crate::prefetch(&self.buf.occupied[self.layout.words_at[rt as usize] as usize]);
+        let (rt, v) = (rt as usize, self.c.v as usize);
+        crate::prefetch(&self.buf.ivcs[self.layout.starts[rt] as usize * v]);
+        crate::prefetch(&self.buf.occupied[self.layout.words_at[rt] as usize]);
+        let (out, end) =
+            (self.layout.out_starts[rt] as usize * v, self.layout.out_starts[rt + 1] as usize * v);
+        if out < end {
+            crate::prefetch(&self.buf.ovcs[out]);
+            crate::prefetch(&self.buf.ovcs[end - 1]);
+        }
     }
 
     /// Router `rt`'s cycle: requests, VC allocation, switch allocation and traversal, and with
