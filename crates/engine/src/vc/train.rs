@@ -583,7 +583,11 @@ impl<'a, R: Routing> Sim<'a, R> {
     /// The headers due at `now` land.
     fn land(&mut self, now: u64) {
         let lands = std::mem::take(self.lands.at(now));
-        for &q in &lands {
+        for (i, &q) in lands.iter().enumerate() {
+            // (The ports landing a few ahead are brought into the cache meanwhile.)
+            if let Some(&ahead) = lands.get(i + 8) {
+                crate::prefetch(&self.ports[ahead as usize]);
+            }
             let seq = self.ports[q as usize].landed;
             self.landed(q, seq, now);
         }
@@ -755,6 +759,9 @@ impl<'a, R: Routing> Sim<'a, R> {
             while bits != 0 {
                 let rt = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
+                if bits != 0 {
+                    self.prefetch_asking(w * 64 + bits.trailing_zeros() as usize);
+                }
                 self.allocate_at(rt, now, &mut cands);
                 // (The link stage, after the router's switch traversal.)
                 if !self.routers[rt].linking.is_empty() {
@@ -769,6 +776,18 @@ impl<'a, R: Routing> Sim<'a, R> {
             }
         }
         self.cands = cands;
+    }
+
+    /// Brings the ports asking at router `rt` (up to its first word's) into the cache ahead
+    /// of its VC allocation.
+    #[inline(always)]
+    fn prefetch_asking(&self, rt: usize) {
+        let start = self.port_start[rt] as usize;
+        let mut word = self.asking_ports[rt * self.words];
+        while word != 0 {
+            crate::prefetch(&self.ports[self.port_at[start + word.trailing_zeros() as usize] as usize]);
+            word &= word - 1;
+        }
     }
 
     /// The one output a header at router `rt` bound for `dst` may take (`EJECT`: its terminal),
