@@ -249,7 +249,10 @@
 //! is laid out for the cache: what a hop reads of a channel is in its input port's two cache
 //! lines, a router's headers asking are a bitset walked round from the rotating priority, and
 //! on networks of up to 65,536 router-destination pairs a header's one output comes from a
-//! hop table of a byte a pair where the salt cannot change it ([`Routing::salt_free`]).
+//! hop table of a byte a pair where the salt cannot change it ([`Routing::salt_free`]). Where
+//! the ports' state outgrows the caches (over 8,192 ports) the ports landing a few ahead, the
+//! ports asking two routers on, and the next router's front trains and their outputs' ports
+//! are prefetched.
 
 mod alloc;
 mod deadlock;

@@ -48,6 +48,10 @@ const UNROUTED: u8 = u8::MAX;
 const TABLE_EJECT: u8 = u8::MAX - 1;
 const SEVERAL: u8 = u8::MAX - 2;
 
+/// Ports from which the stages prefetch ports' state (1 MiB of it; below, the prefetches cost
+/// more than they save: 5% on CAMINOS's 8x8 configuration, farm-bench -n 6).
+const LARGE: usize = 1 << 13;
+
 /// The largest hop table, in routers × terminals (64 KiB): a 16x16 torus's. (A 32x32 torus's
 /// 1 MiB table made `bench vc-torus32x32-bi` 8% slower, farm-bench -n 5: it crowds the cache
 /// more than routing costs.)
@@ -327,6 +331,8 @@ struct Sim<'a, R> {
     /// first, or round-robin at a router of more than 64 ports).
     order: Vec<u32>,
     ports: Vec<Port>,
+    /// The ports' state outgrows the caches ([`LARGE`]): the stages prefetch it.
+    large: bool,
     routers: Vec<Busy>,
     /// Routers with a header asking, as a bitset.
     asking: Vec<u64>,
@@ -500,7 +506,7 @@ impl<'a, R: Routing> Sim<'a, R> {
         let words = (ports_of.iter().copied().max().unwrap_or(1) as usize).div_ceil(64).max(1);
         let latency = crate::channel_latencies(net, &p, spec);
         let longest = latency.iter().copied().max().unwrap_or(1).max(1);
-        let ports = (0..port_router.len())
+        let ports: Vec<Port> = (0..port_router.len())
             .map(|q| Port {
                 asking_since: NEVER,
                 route: NONE,
@@ -527,6 +533,7 @@ impl<'a, R: Routing> Sim<'a, R> {
             asking_ports: vec![0; routers * words],
             words,
             order: Vec::new(),
+            large: ports.len() > LARGE,
             ports,
             routers: vec![Busy::default(); routers],
             asking: vec![0; routers.div_ceil(64)],
@@ -585,7 +592,9 @@ impl<'a, R: Routing> Sim<'a, R> {
         let lands = std::mem::take(self.lands.at(now));
         for (i, &q) in lands.iter().enumerate() {
             // (The ports landing a few ahead are brought into the cache meanwhile.)
-            if let Some(&ahead) = lands.get(i + 8) {
+            if self.large
+                && let Some(&ahead) = lands.get(i + 8)
+            {
                 crate::prefetch(&self.ports[ahead as usize]);
             }
             let seq = self.ports[q as usize].landed;
@@ -759,8 +768,14 @@ impl<'a, R: Routing> Sim<'a, R> {
             while bits != 0 {
                 let rt = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if bits != 0 {
-                    self.prefetch_asking(w * 64 + bits.trailing_zeros() as usize);
+                // (Two routers on, the ports asking; at the next, read now, their front
+                // trains and their outputs' ports.)
+                let later = bits & bits.wrapping_sub(1);
+                if self.large && later != 0 {
+                    self.prefetch_asking(w * 64 + later.trailing_zeros() as usize);
+                }
+                if self.large && bits != 0 {
+                    self.prefetch_fronts(w * 64 + bits.trailing_zeros() as usize);
                 }
                 self.allocate_at(rt, now, &mut cands);
                 // (The link stage, after the router's switch traversal.)
@@ -786,6 +801,24 @@ impl<'a, R: Routing> Sim<'a, R> {
         let mut word = self.asking_ports[rt * self.words];
         while word != 0 {
             crate::prefetch(&self.ports[self.port_at[start + word.trailing_zeros() as usize] as usize]);
+            word &= word - 1;
+        }
+    }
+
+    /// Brings the front trains of the ports asking at router `rt`, and the ports of the
+    /// outputs they were routed to, into the cache ahead of its VC allocation.
+    #[inline(always)]
+    fn prefetch_fronts(&self, rt: usize) {
+        let start = self.port_start[rt] as usize;
+        let mut word = self.asking_ports[rt * self.words];
+        while word != 0 {
+            let port = &self.ports[self.port_at[start + word.trailing_zeros() as usize] as usize];
+            if let Some(t) = port.train(port.left) {
+                crate::prefetch(t);
+            }
+            if (port.route as usize) < self.ports.len() {
+                crate::prefetch(&self.ports[port.route as usize]);
+            }
             word &= word - 1;
         }
     }
