@@ -111,11 +111,11 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
         if self.c.allocator != Allocator::Greedy {
             return self.separable_allocation(rt, now);
         }
-        let rt_ = rt as usize;
-        let (in_first, out_first) = (self.layout.starts[rt_], self.layout.out_starts[rt_]);
+        let (starts, out_starts) =
+            (&self.layout.starts[rt as usize..], &self.layout.out_starts[rt as usize..]);
+        let (in_first, out_first) = (starts[0], out_starts[0]);
         let words = |n: u32| (n as usize).div_ceil(64);
-        let ins = words(self.layout.starts[rt_ + 1] - in_first);
-        let outs = words(self.layout.out_starts[rt_ + 1] - out_first);
+        let (ins, outs) = (words(starts[1] - in_first), words(out_starts[1] - out_first));
         clear(&mut self.used.inputs[..ins]);
         clear(&mut self.used.outputs[..outs]);
         for i in 0..self.scratch.reqs.len() {
@@ -327,7 +327,7 @@ impl<R: Routing, S: Numbering> Vc<'_, R, S> {
             self.eject(q.out & !EJECT, pkt, tail, now);
         } else if self.c.ob > 0 {
             // (The flit stays in the router, in its output buffer, or leaves at once.)
-            let _ = self.take_output(q.out, tail);
+            self.take_output(q.out, tail);
             let need = if header { self.link_need(ivc, q.out, pkt) } else { 0 };
             let flit = Queued { pkt, need, tail };
             if !self.through(rt, q.out, flit, now) {
