@@ -805,8 +805,9 @@ impl<'a, R: Routing> Sim<'a, R> {
         }
     }
 
-    /// Brings the front trains of the ports asking at router `rt`, and the ports of the
-    /// outputs they were routed to, into the cache ahead of its VC allocation.
+    /// Brings the front trains of the ports asking at router `rt` (up to its first word's),
+    /// and the ports of the outputs they were routed to, into the cache ahead of its VC
+    /// allocation.
     #[inline(always)]
     fn prefetch_fronts(&self, rt: usize) {
         let start = self.port_start[rt] as usize;
